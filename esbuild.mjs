@@ -1,0 +1,23 @@
+// Bundles the four entry points of the product. Type checking is separate (`npm run typecheck`).
+import * as esbuild from 'esbuild';
+
+const entryPoints = {
+  extension: 'client/extension.ts',
+  'language-server': 'server/language/main.ts',
+  'api-server': 'server/api/main.ts',
+  cli: 'server/cli.ts',
+};
+
+// The extension host of VS Code 1.104 runs Node 22; the CLI and the servers run on Node 22 or newer.
+await esbuild.build({
+  entryPoints,
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  external: ['vscode'],
+  sourcemap: true,
+  logLevel: 'warning',
+  minify: process.argv.includes('--minify'),
+});
