@@ -1,0 +1,95 @@
+// The environment audit log as CSV (spec endpoint 12), produced row batch by row batch so that an
+// export of any size holds only one batch in memory. RFC 4180: CRLF line ends, a field is quoted
+// when it holds a comma, a double quote, CR or LF, and quotes inside it are doubled.
+
+/** One environment event as the audit log shows it. */
+export interface AuditLogRow {
+  reported_at: number;
+  event_type: string;
+  environment: string;
+  snapshot_index: number;
+  artifact_name: string;
+  fingerprint: string;
+  /** Flows and trails where the artifact is attested; empty when it has no provenance. */
+  flow_names: readonly string[];
+  trail_names: readonly string[];
+  git_commit: string;
+  repo_names: readonly string[];
+  artifact_compliant: boolean | null;
+  snapshot_compliant: boolean | null;
+  description: string;
+}
+
+/** The header row, in column order; README.md documents each column. */
+export const AUDIT_LOG_COLUMNS = [
+  'timestamp',
+  'reported_at',
+  'event_type',
+  'environment',
+  'snapshot_index',
+  'artifact_name',
+  'fingerprint',
+  'flow_names',
+  'trail_names',
+  'git_commit',
+  'repo_names',
+  'artifact_compliant',
+  'snapshot_compliant',
+  'description',
+] as const;
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One CSV field, quoted only when it must be. */
+export function csvField(value: string): string {
+  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+function booleanField(value: boolean | null): string {
+  return value === null ? '' : String(value);
+}
+
+// Several names in one field are separated by `;` (a comma would force quoting in every row).
+function listField(values: readonly string[]): string {
+  return csvField(values.join(';'));
+}
+
+/** One data line of the audit log, CRLF included. */
+export function auditLogLine(row: AuditLogRow): string {
+  return [
+    new Date(row.reported_at * 1000).toISOString(),
+    String(row.reported_at),
+    csvField(row.event_type),
+    csvField(row.environment),
+    String(row.snapshot_index),
+    csvField(row.artifact_name),
+    csvField(row.fingerprint),
+    listField(row.flow_names),
+    listField(row.trail_names),
+    csvField(row.git_commit),
+    listField(row.repo_names),
+    booleanField(row.artifact_compliant),
+    booleanField(row.snapshot_compliant),
+    csvField(row.description),
+  ].join(',') + '\r\n';
+}
+
+/**
+ * Reads the rows in batches: given the cursor of the last row of the previous batch (undefined at
+ * the start), returns the next batch and its cursor. An empty batch ends the log.
+ */
+export type AuditLogBatches<Cursor> = (after: Cursor | undefined) => { rows: AuditLogRow[]; cursor: Cursor };
+
+/** The CSV text in chunks: the header, then one chunk per batch of rows. */
+export function* auditLogChunks<Cursor>(nextBatch: AuditLogBatches<Cursor>): Generator<string> {
+  yield AUDIT_LOG_COLUMNS.join(',') + '\r\n';
+  let cursor: Cursor | undefined;
+  for (;;) {
+    const batch = nextBatch(cursor);
+    if (batch.rows.length === 0) return;
+    let chunk = '';
+    for (const row of batch.rows) chunk += auditLogLine(row);
+    yield chunk;
+    cursor = batch.cursor;
+  }
+}
