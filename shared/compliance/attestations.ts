@@ -1,0 +1,84 @@
+// Per-type attestation compliance (reference §2.3 and §3.3), decided once from the reported
+// `data_json` so the API stores `is_compliant` and every face shows the same verdict.
+// Data that lacks what a type's rule needs is non-compliant: evidence that cannot be read proves
+// nothing. Bodies are schema-checked before they get here; these checks only keep it total.
+
+/** How a type's compliance is decided, for the editor's hover on a template or policy type. */
+export const COMPLIANCE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  generic: 'Compliant when the reported `is_compliant` is true (it defaults to true).',
+  junit: 'Compliant when the test suites report no failures and no errors.',
+  snyk: 'Compliant when every result has zero high, medium and low findings.',
+  scan: 'Compliant when the quality gate status is `OK`.',
+  jira: 'Compliant when at least one issue is referenced and every referenced issue exists.',
+  pull_request: 'Compliant when at least one pull request is reported.',
+  custom: "Compliant when every rule of the custom type holds (a type without rules is always compliant).",
+  decision: 'Compliant when the decision says `is_compliant: true`.',
+  override: 'Takes the compliance given as `new_compliance_status`, replacing the overridden attestation.',
+  '*': 'Any attestation type; compliant by the rule of the type reported.',
+};
+
+/** The hover text for a type as written in a template or policy (`custom:<name>`, `system:decision` included). */
+export function describeCompliance(type: string): string | undefined {
+  return COMPLIANCE_DESCRIPTIONS[ruleKind(type)];
+}
+
+export interface ComplianceOptions {
+  /** For custom types: whether every jq rule of the type held, computed by whoever runs jq. */
+  customRulesPassed?: boolean;
+}
+
+/**
+ * Whether an attestation of `type` (the URL type `generic`..`custom`, `system`, or the stored
+ * type `custom:<name>`, `system:decision`, `decision`, or `override`) with `data` is compliant.
+ */
+export function isAttestationCompliant(type: string, data: unknown, options: ComplianceOptions = {}): boolean {
+  const body = isRecord(data) ? data : {};
+  switch (ruleKind(type)) {
+    case 'generic':
+      return body.is_compliant === undefined || body.is_compliant === null || body.is_compliant === true;
+    case 'junit':
+      return Array.isArray(body.junit_results) && body.junit_results.every((suite) => isRecord(suite) && count(suite.failures) + count(suite.errors) === 0);
+    case 'snyk':
+      return isRecord(body.snyk_results) && Array.isArray(body.snyk_results.results) && body.snyk_results.results.every(hasNoFindings);
+    case 'scan':
+      return isRecord(body.scan_results) && isRecord(body.scan_results.qualityGate) && body.scan_results.qualityGate.status === 'OK';
+    case 'jira':
+      return Array.isArray(body.jira_results) && body.jira_results.length > 0 && body.jira_results.every((issue) => isRecord(issue) && issue.issue_exists === true);
+    case 'pull_request':
+      return Array.isArray(body.pull_requests) && body.pull_requests.length > 0;
+    case 'custom':
+      return options.customRulesPassed ?? true;
+    case 'decision':
+      return isRecord(body.attestation_data) && body.attestation_data.is_compliant === true;
+    case 'override':
+      return body.new_compliance_status === true;
+    default:
+      return false;
+  }
+}
+
+/** The rule family of a type: `custom:x` → custom, `system`/`system:decision` → decision. */
+function ruleKind(type: string): string {
+  if (type === 'custom' || type.startsWith('custom:')) return 'custom';
+  if (type === 'system' || type === 'system:decision') return 'decision';
+  return type;
+}
+
+function hasNoFindings(result: unknown): boolean {
+  if (!isRecord(result)) return false;
+  return (['high', 'medium', 'low'] as const).every((level) => {
+    const counted = result[`${level}_count`];
+    const listed = result[level];
+    return count(counted) === 0 && (!Array.isArray(listed) || listed.length === 0);
+  });
+}
+
+/** A count as reported; absent means none, anything unreadable counts as a finding. */
+function count(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  return typeof value === 'number' && Number.isFinite(value) ? value : 1;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
