@@ -1,0 +1,86 @@
+// The fastify application: auth hook, one error handler, JSON 404s, multipart, OpenAPI, and one
+// plugin per resource under /api/v2.
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import { registerAuth, type Principal } from './auth.ts';
+import type { AppContext, RouteOptions } from './context.ts';
+import { ApiError } from './errors.ts';
+import { MAX_FILE_BYTES } from './multipart.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { serviceAccountRoutes } from './routes/serviceAccounts.ts';
+import { isUniqueViolation } from './store/db.ts';
+import { validationFailure } from './validation.ts';
+
+/** Resource plugins mounted under /api/v2. */
+const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [serviceAccountRoutes];
+
+/** JSON request bodies (K8S reports of thousands of pods are several MB). */
+const BODY_LIMIT = 16 * 1024 * 1024;
+
+export const CONCURRENT_DUPLICATE = 'A concurrent request created the same resource; retry the request';
+
+interface Rendered {
+  status: number;
+  body: { message: string; errors?: Record<string, string> };
+}
+
+export function renderError(error: unknown): Rendered {
+  if (error instanceof ApiError) return { status: error.statusCode, body: error.body };
+  const fastifyError = error as { validation?: unknown; validationContext?: string; statusCode?: unknown; message?: unknown };
+  if (Array.isArray(fastifyError.validation)) {
+    const failure = validationFailure(fastifyError.validation, fastifyError.validationContext);
+    return { status: failure.statusCode, body: failure.body };
+  }
+  if (isUniqueViolation(error)) return { status: 409, body: { message: CONCURRENT_DUPLICATE } };
+  const status = typeof fastifyError.statusCode === 'number' ? fastifyError.statusCode : 500;
+  if (status >= 400 && status < 500) return { status, body: { message: String(fastifyError.message) } };
+  return { status: 500, body: { message: 'Internal server error' } };
+}
+
+export interface AppOptions {
+  context: AppContext;
+  resolveKey: (key: string) => Principal | undefined;
+}
+
+export async function buildApp({ context, resolveKey }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    ajv: { customOptions: { verbose: true, allErrors: true } },
+  });
+
+  app.setErrorHandler((error, _request, reply) => {
+    const { status, body } = renderError(error);
+    if (status >= 500) console.error(error);
+    return reply.code(status).type('application/json; charset=utf-8').send(body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ message: `Not Found. You have requested this URI [${request.url.split('?')[0]}] but it does not exist on this server.` }),
+  );
+
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_FILE_BYTES, fieldSize: MAX_FILE_BYTES, files: 8, fields: 32, parts: 40, headerPairs: 100 },
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Compliance Evidence Service API (local server)', version: '2.0' },
+      servers: [{ url: '/api/v2' }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          basic: { type: 'http', scheme: 'basic' },
+        },
+      },
+      security: [{ bearer: [] }, { basic: [] }],
+    },
+    transform: ({ schema, url }) => ({ schema, url: url.startsWith('/api/v2') ? url.slice('/api/v2'.length) || '/' : url }),
+  });
+
+  registerAuth(app, resolveKey, context.store);
+  await app.register(metaRoutes, { context });
+  for (const plugin of apiRoutes) await app.register(plugin, { context, prefix: '/api/v2' });
+  return app;
+}

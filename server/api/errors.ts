@@ -1,0 +1,64 @@
+// The two error bodies of the API (spec §Errors): `{message}` and `{errors: {<field>: <message>}, message}`.
+// Routes throw an ApiError; the app's one error handler renders it. Anything else a route throws
+// is mapped here too, so bad input never surfaces as a 5xx.
+
+export type FieldErrors = Record<string, string>;
+
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly errors: FieldErrors | undefined;
+  constructor(statusCode: number, message: string, errors?: FieldErrors) {
+    super(message);
+    this.statusCode = statusCode;
+    this.errors = errors;
+  }
+
+  get body(): { message: string; errors?: FieldErrors } {
+    return this.errors === undefined ? { message: this.message } : { errors: this.errors, message: this.message };
+  }
+}
+
+export const PAYLOAD_INVALID = 'Input payload validation failed';
+export const FORBIDDEN = "You don't have permission to access this resource";
+
+export function notFound(message: string): ApiError {
+  return new ApiError(404, message);
+}
+
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, message);
+}
+
+export function conflict(message: string): ApiError {
+  return new ApiError(409, message);
+}
+
+export function forbidden(message = FORBIDDEN): ApiError {
+  return new ApiError(403, message);
+}
+
+/** A 400 with field errors; the message defaults to the generic payload one. */
+export function invalid(errors: FieldErrors, message = PAYLOAD_INVALID): ApiError {
+  return new ApiError(400, message, errors);
+}
+
+/**
+ * How pydantic echoes a rejected input after a message: strings as they are, a missing value as
+ * `None`, anything else as compact JSON.
+ */
+export function echo(value: unknown): string {
+  if (value === undefined) return 'None';
+  if (typeof value === 'string') return value;
+  if (value === null) return 'None';
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** `<message> [input: <echo>]`, the value format of every `errors` entry. */
+export function withInput(message: string, input: unknown): string {
+  return `${message} [input: ${echo(input)}]`;
+}

@@ -1,0 +1,65 @@
+// Reads a multipart request into named fields and files. Files stream through
+// @fastify/multipart's size limit (10 MiB), so an oversize upload is refused with 413 while it
+// arrives, without being held whole; fields over the part limit are refused the same way.
+import type { FastifyRequest } from 'fastify';
+import { ApiError, invalid, withInput } from './errors.ts';
+
+export interface UploadedFile {
+  filename: string;
+  bytes: Buffer;
+}
+
+export interface MultipartBody {
+  fields: Map<string, string>;
+  files: Map<string, UploadedFile>;
+}
+
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' ? status : undefined;
+}
+
+export async function readMultipart(request: FastifyRequest): Promise<MultipartBody> {
+  if (!request.isMultipart()) throw new ApiError(415, 'Expected a multipart/form-data body');
+  const body: MultipartBody = { fields: new Map(), files: new Map() };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        body.files.set(part.fieldname, { filename: part.filename, bytes });
+      } else {
+        if (part.valueTruncated || part.fieldnameTruncated) throw new ApiError(413, `Multipart part '${part.fieldname}' is too large`);
+        body.fields.set(part.fieldname, typeof part.value === 'string' ? part.value : JSON.stringify(part.value));
+      }
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const status = statusOf(error);
+    const message = error instanceof Error ? error.message : String(error);
+    if (status === 413) throw new ApiError(413, `Request part too large: files are limited to ${MAX_FILE_BYTES / 1024 / 1024} MB (${message})`);
+    if (status !== undefined && status >= 400 && status < 500) throw new ApiError(status, message);
+    throw new ApiError(400, `Malformed multipart body: ${message}`);
+  }
+  return body;
+}
+
+/** The text of a part sent either as a field or as a file. */
+export function partText(body: MultipartBody, name: string): string | undefined {
+  const field = body.fields.get(name);
+  if (field !== undefined) return field;
+  return body.files.get(name)?.bytes.toString('utf8');
+}
+
+/** A required JSON part (`data_json`, `payload`), parsed; missing or malformed → 400 naming it. */
+export function jsonPart(body: MultipartBody, name: string): unknown {
+  const text = partText(body, name);
+  if (text === undefined) throw invalid({ [name]: withInput('Field required', undefined) });
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw invalid({ [name]: withInput(`Invalid JSON: ${reason}`, text.length > 200 ? `${text.slice(0, 200)}…` : text) });
+  }
+}

@@ -1,0 +1,168 @@
+// The start contract of the local server (issue 3): flags, their defaults, and the --config YAML.
+// Every problem becomes a UsageError: one line on stderr and exit code 2.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import type { Role } from './store/serviceAccounts.ts';
+
+export class UsageError extends Error {}
+
+export interface OrgConfig {
+  name: string;
+  features: { controls: boolean };
+}
+
+export interface ConfiguredKey {
+  key: string;
+  /** Org names, or 'all' for the admin key of `--api-key`. */
+  orgs: readonly string[] | 'all';
+  role: Role;
+}
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  /** Absolute data directory; undefined with `--memory`. */
+  dataDir: string | undefined;
+  orgs: OrgConfig[];
+  /** The admin key for all orgs given by `--api-key`; generated and kept in the data dir otherwise. */
+  apiKey: string | undefined;
+  apiKeys: ConfiguredKey[];
+  publicUrl: string | undefined;
+}
+
+export const serveUsage =
+  'usage: cev serve [--host 127.0.0.1] [--port 8001] [--data <dir> | --memory] [--org <name>]... [--api-key <key>] [--config <file>] [--public-url <url>]';
+
+const ORG_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._~-]*$/;
+const ROLES: readonly Role[] = ['admin', 'member', 'snapshotter', 'reader'];
+
+function checkOrgName(name: unknown, where: string): string {
+  if (typeof name !== 'string' || !ORG_NAME.test(name)) {
+    throw new UsageError(`${where}: org name ${JSON.stringify(name)} must match ${ORG_NAME.source}`);
+  }
+  return name;
+}
+
+function parsePort(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, not '${text}'`);
+  return Number(text);
+}
+
+function parsePublicUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--public-url must be an absolute http(s) URL, not '${text}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--public-url must be an http(s) URL, not '${text}'`);
+  return text.replace(/\/+$/, '');
+}
+
+interface ConfigFile {
+  orgs: OrgConfig[];
+  apiKeys: ConfiguredKey[];
+}
+
+function asList(value: unknown, where: string): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new UsageError(`${where} must be a list`);
+  return value;
+}
+
+function asObject(value: unknown, where: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${where} must be a mapping`);
+  return value as Record<string, unknown>;
+}
+
+export function parseConfig(text: string, file: string): ConfigFile {
+  let document: unknown;
+  try {
+    document = parseYaml(text);
+  } catch (error) {
+    throw new UsageError(`--config ${file}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+  }
+  const root = asObject(document ?? {}, `--config ${file}`);
+  for (const key of Object.keys(root)) {
+    if (key !== 'orgs' && key !== 'api_keys') throw new UsageError(`--config ${file}: unknown key '${key}' (expected orgs, api_keys)`);
+  }
+  const orgs = asList(root.orgs, `--config ${file}: orgs`).map((entry, index) => {
+    const where = `--config ${file}: orgs[${index}]`;
+    const org = asObject(entry, where);
+    const features = org.features === undefined ? {} : asObject(org.features, `${where}.features`);
+    if (features.controls !== undefined && typeof features.controls !== 'boolean') {
+      throw new UsageError(`${where}.features.controls must be true or false`);
+    }
+    return { name: checkOrgName(org.name, where), features: { controls: features.controls !== false } };
+  });
+  const apiKeys = asList(root.api_keys, `--config ${file}: api_keys`).map((entry, index): ConfiguredKey => {
+    const where = `--config ${file}: api_keys[${index}]`;
+    const item = asObject(entry, where);
+    if (typeof item.key !== 'string' || item.key.length < 8) throw new UsageError(`${where}.key must be a string of at least 8 characters`);
+    const role = item.role ?? 'member';
+    if (!ROLES.includes(role as Role)) throw new UsageError(`${where}.role must be one of ${ROLES.join(', ')}`);
+    const keyOrgs = asList(item.orgs, `${where}.orgs`).map((name) => checkOrgName(name, `${where}.orgs`));
+    if (keyOrgs.length === 0) throw new UsageError(`${where}.orgs must name at least one org`);
+    return { key: item.key, orgs: keyOrgs, role: role as Role };
+  });
+  return { orgs, apiKeys };
+}
+
+export function parseServeArgs(args: readonly string[], cwd = process.cwd()): ServeOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: '8001' },
+        data: { type: 'string' },
+        memory: { type: 'boolean', default: false },
+        org: { type: 'string', multiple: true },
+        'api-key': { type: 'string' },
+        config: { type: 'string' },
+        'public-url': { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error instanceof Error ? error.message : String(error)).split('\n')[0]}; ${serveUsage}`);
+  }
+  if (values.memory && values.data !== undefined) throw new UsageError('--data and --memory cannot be used together');
+  if (values.host === '') throw new UsageError('--host must not be empty');
+  const apiKey = values['api-key'];
+  if (apiKey !== undefined && apiKey.length < 8) throw new UsageError('--api-key must be at least 8 characters long');
+
+  let config: ConfigFile = { orgs: [], apiKeys: [] };
+  if (values.config !== undefined) {
+    const file = resolve(cwd, values.config);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--config ${values.config}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    }
+    config = parseConfig(text, values.config);
+  }
+
+  const orgs = new Map<string, OrgConfig>();
+  for (const org of config.orgs) orgs.set(org.name, org);
+  for (const name of values.org ?? []) {
+    checkOrgName(name, '--org');
+    if (!orgs.has(name)) orgs.set(name, { name, features: { controls: true } });
+  }
+  if (orgs.size === 0) orgs.set('default', { name: 'default', features: { controls: true } });
+
+  return {
+    host: values.host,
+    port: parsePort(values.port),
+    dataDir: values.memory ? undefined : resolve(cwd, values.data ?? '.cev-data'),
+    orgs: [...orgs.values()],
+    apiKey,
+    apiKeys: config.apiKeys,
+    publicUrl: values['public-url'] === undefined ? undefined : parsePublicUrl(values['public-url']),
+  };
+}

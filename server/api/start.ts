@@ -1,0 +1,114 @@
+// Starting and stopping the local server: data directory, lock, store, orgs, keys, listen.
+import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { keyringOf } from './auth.ts';
+import { newApiKey, nowSeconds } from './ids.ts';
+import { lockDataDir } from './lock.ts';
+import { UsageError, type ConfiguredKey, type ServeOptions } from './options.ts';
+import { openStore, type Store } from './store/index.ts';
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  /** Stops accepting, finishes in-flight requests, closes the store, releases the lock. */
+  close(): Promise<void>;
+}
+
+function prepareDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.R_OK | constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`the data directory ${dataDir} is not usable (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
+/** The admin key: --api-key, else the one kept in the data directory, else a new one (printed once). */
+function adminKeyOf(options: ServeOptions, say: (line: string) => void): string {
+  if (options.apiKey !== undefined) return options.apiKey;
+  if (options.dataDir === undefined) {
+    const key = newApiKey();
+    say(`Admin API key for this in-memory server: ${key}`);
+    return key;
+  }
+  const file = join(options.dataDir, 'admin-key');
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept !== '') return kept;
+  } catch {
+    // No key kept yet: generate one below.
+  }
+  const key = newApiKey();
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  say(`Generated an admin API key (kept in ${file}; shown only this once): ${key}`);
+  return key;
+}
+
+function listenUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export async function startServer(options: ServeOptions, say: (line: string) => void): Promise<RunningServer> {
+  let release = (): void => {};
+  if (options.dataDir !== undefined) {
+    prepareDataDir(options.dataDir);
+    release = lockDataDir(options.dataDir);
+  }
+  let store: Store | undefined;
+  try {
+    try {
+      store = openStore({ dataDir: options.dataDir });
+    } catch (error) {
+      throw new UsageError(`cannot open the database in ${options.dataDir ?? 'memory'}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const openedStore = store;
+    const now = nowSeconds();
+    const orgNames = new Set(options.orgs.map((org) => org.name));
+    openedStore.transaction(() => {
+      for (const org of options.orgs) openedStore.orgs.ensure(org.name, org.features, now);
+      for (const key of options.apiKeys) {
+        if (key.orgs === 'all') continue;
+        for (const name of key.orgs) if (!orgNames.has(name)) openedStore.orgs.ensure(name, { controls: true }, now);
+      }
+    });
+    const adminKey: ConfiguredKey = { key: adminKeyOf(options, say), orgs: 'all', role: 'admin' };
+    let publicUrl = options.publicUrl ?? '';
+    const app = await buildApp({
+      context: { store: openedStore, publicUrl: () => publicUrl },
+      resolveKey: keyringOf([adminKey, ...options.apiKeys], openedStore),
+    });
+    try {
+      await app.listen({ host: options.host, port: options.port });
+    } catch (error) {
+      await app.close();
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(`cannot listen on ${options.host}:${options.port} (${code ?? (error instanceof Error ? error.message : String(error))})`);
+    }
+    const address = app.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : options.port;
+    const url = listenUrl(options.host, port);
+    if (publicUrl === '') publicUrl = url;
+    say(
+      `Compliance Evidence API listening on ${url} (orgs: ${[...openedStore.orgs.all().map((org) => org.name)].join(', ')}; data: ${options.dataDir ?? 'in memory'})`,
+    );
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      app,
+      close() {
+        closing ??= (async () => {
+          await app.close();
+          openedStore.close();
+          release();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    store?.close();
+    release();
+    throw error;
+  }
+}

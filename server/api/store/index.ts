@@ -1,0 +1,45 @@
+// The store interface the routes use. Each resource has its own module (interface + SQLite
+// implementation); this file composes them over one connection. All SQL lives in store/.
+// A resource module is added with one import and one field below.
+import { Sql } from './db.ts';
+import { fileEvidenceStore, memoryEvidenceStore, type EvidenceStore } from './evidence.ts';
+import { applyMigrations } from './migrate.ts';
+import { migrations } from './migrations/index.ts';
+import { sqliteOrgStore, type OrgStore } from './orgs.ts';
+import { sqliteServiceAccountStore, type ServiceAccountStore } from './serviceAccounts.ts';
+import { join } from 'node:path';
+
+export interface Store {
+  /** Runs one request's writes in one transaction; `work` must be synchronous. */
+  transaction<T>(work: () => T): T;
+  readonly orgs: OrgStore;
+  readonly serviceAccounts: ServiceAccountStore;
+  readonly evidence: EvidenceStore;
+  close(): void;
+}
+
+export interface StoreLocation {
+  /** The data directory; undefined keeps everything in memory (`--memory`). */
+  dataDir: string | undefined;
+}
+
+export function databaseFile(dataDir: string): string {
+  return join(dataDir, 'cev.sqlite');
+}
+
+export function openStore(location: StoreLocation): Store {
+  const sql = new Sql(location.dataDir === undefined ? undefined : databaseFile(location.dataDir));
+  try {
+    applyMigrations(sql, migrations);
+  } catch (error) {
+    sql.close();
+    throw error;
+  }
+  return {
+    transaction: (work) => sql.transaction(work),
+    orgs: sqliteOrgStore(sql),
+    serviceAccounts: sqliteServiceAccountStore(sql),
+    evidence: location.dataDir === undefined ? memoryEvidenceStore() : fileEvidenceStore(join(location.dataDir, 'evidence')),
+    close: () => sql.close(),
+  };
+}

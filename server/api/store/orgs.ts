@@ -1,0 +1,51 @@
+import type { Sql } from './db.ts';
+
+export interface OrgFeatures {
+  controls: boolean;
+}
+
+export interface Org {
+  id: number;
+  name: string;
+  features: OrgFeatures;
+}
+
+export interface OrgStore {
+  /** Creates the org if missing and sets its features. */
+  ensure(name: string, features: OrgFeatures, now: number): Org;
+  byName(name: string): Org | undefined;
+  all(): Org[];
+}
+
+interface OrgRow {
+  id: number;
+  name: string;
+  features: string;
+  [column: string]: unknown;
+}
+
+function toOrg(row: OrgRow): Org {
+  const features = JSON.parse(row.features) as Partial<OrgFeatures>;
+  return { id: row.id, name: row.name, features: { controls: features.controls !== false } };
+}
+
+export function sqliteOrgStore(sql: Sql): OrgStore {
+  return {
+    ensure(name, features, now) {
+      sql.run(
+        'INSERT INTO orgs (name, features, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET features = excluded.features',
+        name,
+        JSON.stringify(features),
+        now,
+      );
+      return toOrg(sql.get<OrgRow>('SELECT * FROM orgs WHERE name = ?', name)!);
+    },
+    byName(name) {
+      const row = sql.get<OrgRow>('SELECT * FROM orgs WHERE name = ?', name);
+      return row === undefined ? undefined : toOrg(row);
+    },
+    all() {
+      return sql.all<OrgRow>('SELECT * FROM orgs ORDER BY name').map(toOrg);
+    },
+  };
+}

@@ -1,0 +1,233 @@
+// Starts the built server (dist/cli.js serve, or dist/api-server.js) on a free loopback port with
+// a temporary data directory, and talks HTTP to it with undici. Every wait is bounded; every
+// process is stopped by its pid; every temporary directory is removed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, FormData, request } from 'undici';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ADMIN_KEY = 'test-admin-key-0123456789';
+const READY = /http:\/\/127\.0\.0\.1:(\d+)/;
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  body: T;
+}
+
+export interface RequestOptions {
+  /** The API key to send; null sends no Authorization header. Default: the admin key. */
+  key?: string | null;
+  /** How the key is sent. */
+  scheme?: 'bearer' | 'basic';
+  headers?: Record<string, string>;
+}
+
+export type Part = string | { filename: string; content: string | Uint8Array; type?: string };
+
+export interface StartOptions {
+  /** Extra flags after the harness's own. */
+  args?: string[];
+  /** Reuse this data directory (restart); otherwise a fresh temporary one. */
+  dataDir?: string;
+  /** Without `--api-key` (the server generates one). */
+  noApiKey?: boolean;
+  /** Run in memory instead of a data directory. */
+  memory?: boolean;
+  entry?: 'cli' | 'api-server';
+  timeoutMs?: number;
+}
+
+export class TestServer {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly child: ChildProcess;
+  readonly key: string;
+  private readonly agent = new Agent({ connections: 64, keepAliveTimeout: 1000 });
+  private readonly logs: string[];
+
+  constructor(child: ChildProcess, port: number, dataDir: string, key: string, logs: string[]) {
+    this.child = child;
+    this.port = port;
+    this.url = `http://127.0.0.1:${port}`;
+    this.dataDir = dataDir;
+    this.key = key;
+    this.logs = logs;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Everything the server printed so far. */
+  output(): string {
+    return this.logs.join('');
+  }
+
+  private authorization(options: RequestOptions): Record<string, string> {
+    const key = options.key === undefined ? this.key : options.key;
+    if (key === null) return {};
+    if (options.scheme === 'basic') return { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };
+    return { authorization: `Bearer ${key}` };
+  }
+
+  async raw(method: string, path: string, body: string | Uint8Array | FormData | undefined, headers: Record<string, string>): Promise<Reply> {
+    const response = await request(`${this.url}${path}`, {
+      method: method as 'GET',
+      body,
+      headers,
+      dispatcher: this.agent,
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+    });
+    const text = await response.body.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.statusCode, headers: response.headers, text, body: parsed };
+  }
+
+  /** A request with an optional JSON body (`undefined` sends none). */
+  json(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...this.authorization(options), ...options.headers };
+    if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
+    return this.raw(method, path, body === undefined ? undefined : JSON.stringify(body), headers);
+  }
+
+  get(path: string, options: RequestOptions = {}): Promise<Reply> {
+    return this.json('GET', path, undefined, options);
+  }
+
+  /** A multipart request: string parts are fields, objects are file parts. */
+  multipart(method: string, path: string, parts: Record<string, Part>, options: RequestOptions = {}): Promise<Reply> {
+    const form = new FormData();
+    for (const [name, part] of Object.entries(parts)) {
+      if (typeof part === 'string') form.append(name, part);
+      else form.append(name, new Blob([Buffer.from(part.content)], { type: part.type ?? 'application/octet-stream' }), part.filename);
+    }
+    return this.raw(method, path, form, { ...this.authorization(options), ...options.headers });
+  }
+
+  private exited(timeoutMs: number): Promise<number | null> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve(this.child.exitCode);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server pid ${this.pid} did not exit within ${timeoutMs} ms`)), timeoutMs);
+      this.child.once('exit', (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
+  }
+
+  /** SIGTERM and wait for a clean exit (SIGKILL after the bound); answers the exit code. */
+  async stop(options: { keepData?: boolean } = {}): Promise<number | null> {
+    await this.agent.close();
+    let code: number | null;
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    try {
+      code = await this.exited(10_000);
+    } catch (error) {
+      this.child.kill('SIGKILL');
+      await this.exited(5_000);
+      throw error;
+    }
+    if (!options.keepData) rmSync(this.dataDir, { recursive: true, force: true });
+    return code;
+  }
+
+  /** kill -9: no chance to finish anything. Keeps the data directory. */
+  async kill(): Promise<void> {
+    this.child.kill('SIGKILL');
+    await this.exited(10_000);
+    await this.agent.destroy();
+  }
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'cev-api-'));
+}
+
+export function serverArgs(options: StartOptions, dataDir: string): string[] {
+  const entry = options.entry === 'api-server' ? 'dist/api-server.js' : 'dist/cli.js';
+  return [
+    join(root, entry),
+    ...(options.entry === 'api-server' ? [] : ['serve']),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    ...(options.memory ? ['--memory'] : ['--data', dataDir]),
+    ...(options.noApiKey ? [] : ['--api-key', ADMIN_KEY]),
+    ...(options.args ?? []),
+  ];
+}
+
+/** Starts the built server and resolves once it printed its ready line. */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const child = spawn(process.execPath, serverArgs(options, dataDir), { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: string[] = [];
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not print its ready line within ${timeoutMs} ms:\n${logs.join('')}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer): void => {
+      logs.push(chunk.toString());
+      const match = READY.exec(logs.join(''));
+      if (match !== null) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code ?? signal}) before it was ready:\n${logs.join('')}`));
+    });
+  });
+  const key = options.noApiKey ? generatedKey(logs.join(''), dataDir) : ADMIN_KEY;
+  return new TestServer(child, port, dataDir, key, logs);
+}
+
+/** The admin key the server printed, or the one it keeps in its data directory. */
+function generatedKey(output: string, dataDir: string): string {
+  const printed = output.split('\n').find((line) => /admin API key/i.test(line));
+  if (printed !== undefined) return printed.slice(printed.lastIndexOf(': ') + 2).trim();
+  try {
+    return readFileSync(join(dataDir, 'admin-key'), 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** Runs the server command to completion (for flag errors): exit code and output. */
+export async function runServerCommand(args: string[], timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`cev serve ${args.join(' ')} did not exit within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.once('exit', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+  });
+  return { code, stdout, stderr };
+}

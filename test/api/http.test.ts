@@ -1,0 +1,89 @@
+// Conventions every route shares: authentication, JSON errors, JSON 404s, bad bodies → 4xx.
+import assert from 'node:assert/strict';
+import { startServer, type TestServer } from './harness.ts';
+
+describe('API conventions', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('answers 401 {message} without credentials and with an unknown key', async () => {
+    const missing = await server.get('/api/v2/service-accounts/default', { key: null });
+    assert.equal(missing.status, 401);
+    assert.deepEqual(Object.keys(missing.body), ['message']);
+    const wrong = await server.get('/api/v2/service-accounts/default', { key: 'not-a-key-at-all' });
+    assert.equal(wrong.status, 401);
+    assert.deepEqual(wrong.body, { message: 'Invalid API key' });
+    const badScheme = await server.get('/api/v2/service-accounts/default', { key: null, headers: { authorization: 'Token abc' } });
+    assert.equal(badScheme.status, 401);
+  });
+
+  it('accepts Basic authentication with the key as username, with or without a password', async () => {
+    assert.equal((await server.get('/api/v2/service-accounts/default', { scheme: 'basic' })).status, 200);
+    const withPassword = `Basic ${Buffer.from(`${server.key}:ignored`).toString('base64')}`;
+    assert.equal((await server.get('/api/v2/service-accounts/default', { key: null, headers: { authorization: withPassword } })).status, 200);
+  });
+
+  it('answers a JSON 404 for unmatched paths, including the removed approvals and deployments APIs', async () => {
+    for (const path of ['/api/v2/nothing-here', '/api/v2/approvals/default/flow', '/api/v2/deployments/default/flow', '/api/v1/x', '/', '/api/v2']) {
+      const reply = await server.get(path);
+      assert.equal(reply.status, 404, path);
+      assert.match(String(reply.headers['content-type']), /^application\/json/, path);
+      assert.match(reply.body.message, /^Not Found\. You have requested this URI/, path);
+    }
+    const post = await server.json('POST', '/api/v2/approvals/default/flow', { artifact_fingerprint: 'a' });
+    assert.equal(post.status, 404);
+  });
+
+  it('answers 404 Organization not found for an org that does not exist', async () => {
+    const reply = await server.get('/api/v2/service-accounts/no-such-org');
+    assert.equal(reply.status, 404);
+    assert.deepEqual(reply.body, { message: 'Organization not found' });
+  });
+
+  it('turns malformed JSON, wrong content types and oversize bodies into 4xx {message}', async () => {
+    const path = '/api/v2/service-accounts/default';
+    const auth = { authorization: `Bearer ${server.key}` };
+    const cases: [string | Uint8Array, Record<string, string>, number][] = [
+      ['{"name": ', { 'content-type': 'application/json' }, 400],
+      ['', { 'content-type': 'application/json' }, 400],
+      ['<xml/>', { 'content-type': 'application/xml' }, 415],
+      ['{"__proto__": {"x": 1}}', { 'content-type': 'application/json' }, 400],
+      [Buffer.alloc(17 * 1024 * 1024, 32), { 'content-type': 'application/json' }, 413],
+    ];
+    for (const [body, headers, status] of cases) {
+      const reply = await server.raw('POST', path, body, { ...auth, ...headers });
+      assert.equal(reply.status, status, `${headers['content-type']}: ${reply.text}`);
+      assert.equal(typeof reply.body.message, 'string');
+    }
+  });
+
+  it('renders body validation failures as {errors, message} in pydantic wording with the input echoed', async () => {
+    const reply = await server.json('POST', '/api/v2/service-accounts/default', { name: 'new illegal name', privilege: 'boss' });
+    assert.equal(reply.status, 400);
+    assert.deepEqual(reply.body, {
+      errors: {
+        name: "String should match pattern '^[a-zA-Z0-9][a-zA-Z0-9\\.\\-_~]*$' [input: new illegal name]",
+        privilege: "Input should be 'admin', 'member', 'snapshotter' or 'reader' [input: boss]",
+      },
+      message: 'Input payload validation failed',
+    });
+    const missing = await server.json('POST', '/api/v2/service-accounts/default', { description: 'x' });
+    assert.deepEqual(missing.body.errors, { name: 'Field required [input: None]', privilege: 'Field required [input: None]' });
+    const notObject = await server.json('POST', '/api/v2/service-accounts/default', null);
+    assert.equal(notObject.status, 400);
+    assert.deepEqual(notObject.body.errors, { body: 'Input should be a valid dictionary [input: None]' });
+  });
+
+  it('serves an OpenAPI 3.1 document generated from the route schemas, without credentials', async () => {
+    const reply = await server.get('/api/v2/openapi.json', { key: null });
+    assert.equal(reply.status, 200);
+    assert.equal(reply.body.openapi, '3.1.0');
+    assert.ok(reply.body.paths['/service-accounts/{org}'].post);
+    assert.ok(reply.body.paths['/service-accounts/{org}/{name}/api-keys/{key_id}/rotate'].post);
+  });
+});

@@ -1,0 +1,169 @@
+// The start contract of issue 3: flags, ready line, /ready, keys, config, lock, exit codes.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ADMIN_KEY, runServerCommand, startServer, type TestServer } from './harness.ts';
+
+function assertOneLineError(result: { code: number | null; stderr: string; stdout: string }, pattern: RegExp): void {
+  assert.equal(result.code, 2, `exit code 2 expected:\n${result.stderr}`);
+  const lines = result.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, `one line expected:\n${result.stderr}`);
+  assert.match(lines[0]!, pattern);
+  assert.doesNotMatch(result.stderr, /\n\s+at /);
+}
+
+describe('cev serve: start contract', () => {
+  it('prints a ready line with the URL, answers GET /ready with plain OK, stops on SIGTERM and releases the lock', async () => {
+    const server = await startServer();
+    assert.match(server.output(), /Compliance Evidence API listening on http:\/\/127\.0\.0\.1:\d+/);
+    const ready = await server.get('/ready', { key: null });
+    assert.equal(ready.status, 200);
+    assert.equal(ready.text, 'OK');
+    assert.match(String(ready.headers['content-type']), /^text\/plain/);
+    assert.ok(existsSync(join(server.dataDir, 'server.lock')));
+    assert.equal(await server.stop({ keepData: true }), 0);
+    assert.ok(!existsSync(join(server.dataDir, 'server.lock')));
+    assert.ok(existsSync(join(server.dataDir, 'cev.sqlite')));
+    rmSync(server.dataDir, { recursive: true, force: true });
+  });
+
+  it('dist/api-server.js takes the same flags', async () => {
+    const server = await startServer({ entry: 'api-server' });
+    try {
+      assert.equal((await server.get('/api/v2/service-accounts/default')).status, 200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('generates an admin key on first start, prints it once, and keeps it in the data directory', async () => {
+    const first = await startServer({ noApiKey: true });
+    const dataDir = first.dataDir;
+    try {
+      assert.match(first.output(), /shown only this once/);
+      assert.ok(first.key.length >= 32);
+      assert.equal(readFileSync(join(dataDir, 'admin-key'), 'utf8').trim(), first.key);
+      assert.equal((await first.get('/api/v2/service-accounts/default')).status, 200);
+      assert.equal((await first.get('/api/v2/service-accounts/default', { key: ADMIN_KEY })).status, 401);
+    } finally {
+      await first.stop({ keepData: true });
+    }
+    const second = await startServer({ noApiKey: true, dataDir });
+    try {
+      assert.doesNotMatch(second.output(), /shown only this once/);
+      assert.doesNotMatch(second.output(), new RegExp(first.key.replace(/[-]/g, '\\-')));
+      assert.equal((await second.get('/api/v2/service-accounts/default', { key: first.key })).status, 200);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('refuses a second server on the same data directory with one line and exit code 2', async () => {
+    const server = await startServer();
+    try {
+      const second = await runServerCommand(['--port', '0', '--data', server.dataDir]);
+      assertOneLineError(second, /another server \(pid \d+\) is already using the data directory/);
+      assert.equal((await server.get('/ready', { key: null })).status, 200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('takes over the lock of a killed server', async () => {
+    const server = await startServer();
+    await server.kill();
+    const again = await startServer({ dataDir: server.dataDir });
+    await again.stop();
+  });
+
+  for (const [label, args, pattern] of [
+    ['an unknown flag', ['--nope'], /Unknown option '--nope'/],
+    ['a bad port', ['--port', 'eighty'], /--port must be an integer from 0 to 65535, not 'eighty'/],
+    ['a port out of range', ['--port', '70000'], /--port must be an integer/],
+    ['--data with --memory', ['--memory', '--data', '/tmp/x'], /--data and --memory cannot be used together/],
+    ['a bad org name', ['--org', 'bad org'], /--org: org name "bad org" must match/],
+    ['a bad public URL', ['--public-url', 'nowhere'], /--public-url must be an absolute http\(s\) URL/],
+    ['a missing config file', ['--config', '/nonexistent/cev.yaml'], /--config \/nonexistent\/cev.yaml: ENOENT/],
+    ['a short api key', ['--api-key', 'short'], /--api-key must be at least 8 characters/],
+  ] as const) {
+    it(`exits 2 with one line for ${label}`, async () => {
+      assertOneLineError(await runServerCommand([...args]), pattern);
+    });
+  }
+
+  it('exits 2 with one line for an unusable data directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cev-file-'));
+    const file = join(dir, 'not-a-dir');
+    writeFileSync(file, 'x');
+    try {
+      assertOneLineError(await runServerCommand(['--port', '0', '--data', file]), /the data directory .* is not usable/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 2 with one line for a config with an unknown role', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cev-config-'));
+    writeFileSync(join(dir, 'cev.yaml'), 'api_keys:\n  - key: abcdefghij\n    orgs: [acme]\n    role: boss\n');
+    try {
+      assertOneLineError(await runServerCommand(['--port', '0', '--memory', '--config', join(dir, 'cev.yaml')]), /api_keys\[0\]\.role must be one of/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('creates the orgs of --org and --config, with per-key orgs and roles', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cev-config-'));
+    const config = join(dir, 'cev.yaml');
+    writeFileSync(
+      config,
+      [
+        'orgs:',
+        '  - name: acme',
+        '    features: {controls: false}',
+        '  - name: acme-shared',
+        'api_keys:',
+        '  - key: reader-key-acme',
+        '    orgs: [acme]',
+        '    role: reader',
+        '  - key: member-key-both',
+        '    orgs: [acme, acme-shared]',
+        '    role: member',
+      ].join('\n'),
+    );
+    let server: TestServer | undefined;
+    try {
+      server = await startServer({ memory: true, args: ['--org', 'other', '--config', config] });
+      assert.match(server.output(), /orgs: acme, acme-shared, other/);
+      assert.equal((await server.get('/api/v2/service-accounts/other')).status, 200);
+      assert.equal((await server.get('/api/v2/service-accounts/acme-shared', { key: 'member-key-both' })).status, 200);
+      const crossOrg = await server.get('/api/v2/service-accounts/other', { key: 'member-key-both' });
+      assert.equal(crossOrg.status, 403);
+      assert.deepEqual(crossOrg.body, { message: "You don't have permission to access this resource" });
+      const reader = await server.get('/api/v2/service-accounts/acme', { key: 'reader-key-acme' });
+      assert.equal(reader.status, 403);
+    } finally {
+      await server?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('runs with --memory, keeping nothing once stopped', async () => {
+    const server = await startServer({ memory: true });
+    try {
+      assert.match(server.output(), /data: in memory/);
+      const created = await server.json('POST', '/api/v2/service-accounts/default', { name: 'ci', privilege: 'member' });
+      assert.equal(created.status, 201);
+      assert.equal((await server.get('/api/v2/service-accounts/default')).body.length, 1);
+    } finally {
+      await server.stop();
+    }
+    const again = await startServer({ memory: true });
+    try {
+      assert.deepEqual((await again.get('/api/v2/service-accounts/default')).body, []);
+    } finally {
+      await again.stop();
+    }
+  });
+});
