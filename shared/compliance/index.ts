@@ -1,4 +1,4 @@
-// Compliance rules: per-type attestation verdicts, trail evaluation, artifact state and policy decisions.
+// Compliance rules: per-type attestation verdicts, trail evaluation, artifact state, policy decisions and their aggregation.
 
 export { type ArtifactSlotStatus, type AttestationSlotStatus, type ComplianceState, COMPLIANCE_STATES, artifactState, worstState } from './status.ts';
 export { COMPLIANCE_DESCRIPTIONS, type ComplianceOptions, describeCompliance, isAttestationCompliant } from './attestations.ts';
@@ -15,3 +15,20 @@ export {
   evaluateTrail,
   typeFillsSlot,
 } from './trail.ts';
+export {
+  type AppliedPolicy,
+  type ArtifactProvenance,
+  type PolicyArtifact,
+  type PolicyDecision,
+  type PolicyStatus,
+  type Resolution,
+  type ResolutionType,
+  type RuleEvaluation,
+  type RuleType,
+  artifactComplianceCount,
+  artifactPolicyCompliance,
+  assertedCompliance,
+  evaluatePolicies,
+  reasonsForIncompliance,
+  snapshotCompliance,
+} from './policies.ts';

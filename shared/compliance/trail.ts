@@ -41,6 +41,8 @@ export interface TrailAttestation {
   artifact_fingerprint?: string | null;
   /** An override: it becomes the effective attestation of its name and points at the one it replaces. */
   is_override?: boolean;
+  /** For a decision: the control identifier it decides (policy rules with `for_control` match on it). */
+  control?: string | null;
 }
 
 /** A stored artifact row of the trail. */

@@ -1,0 +1,84 @@
+// The normalized environment policy: a checked policy document with every default filled in,
+// in the snake-case form the service stores and shows as a snapshot's `policy_dump`
+// (reference §4.3). Policy evaluation reads this form only.
+
+export interface PolicyCondition {
+  /** The condition as written, `${{ ... }}`. */
+  text: string;
+}
+
+export interface PolicyException {
+  if_condition: PolicyCondition;
+}
+
+export interface PolicyRequirement {
+  required: boolean;
+  exceptions: PolicyException[];
+}
+
+export interface PolicyAttestationRule {
+  /** `*` for any name. */
+  name: string;
+  /** `*` for any type; `decision` matches stored `system:decision`. */
+  type: string;
+  /** The rule applies only when this holds; null means always. */
+  if_condition: PolicyCondition | null;
+  must_be_compliant: boolean;
+  /** For `decision` rules: the control the decision must be for. */
+  for_control: string | null;
+}
+
+export interface PolicyModel {
+  /** The document's `_schema` URL. */
+  schema_version: string;
+  artifacts: {
+    provenance: PolicyRequirement;
+    trail_compliance: PolicyRequirement;
+    attestations: PolicyAttestationRule[];
+  };
+}
+
+/**
+ * The model of a policy value that passed `checkPolicy`. Total on any input, so a value that
+ * skipped the check still yields a model (missing parts take their defaults).
+ */
+export function normalizePolicy(value: unknown): PolicyModel {
+  const document = record(value);
+  const artifacts = record(document.artifacts);
+  const rules = Array.isArray(artifacts.attestations) ? artifacts.attestations : [];
+  return {
+    schema_version: typeof document._schema === 'string' ? document._schema : '',
+    artifacts: {
+      provenance: requirement(artifacts.provenance),
+      trail_compliance: requirement(artifacts['trail-compliance']),
+      attestations: rules.map(attestationRule),
+    },
+  };
+}
+
+function requirement(value: unknown): PolicyRequirement {
+  const entry = record(value);
+  const exceptions = Array.isArray(entry.exceptions) ? entry.exceptions : [];
+  return {
+    required: entry.required === true,
+    exceptions: exceptions.flatMap((exception) => {
+      const condition = record(exception).if;
+      return typeof condition === 'string' ? [{ if_condition: { text: condition } }] : [];
+    }),
+  };
+}
+
+function attestationRule(value: unknown): PolicyAttestationRule {
+  const entry = record(value);
+  return {
+    name: typeof entry.name === 'string' ? entry.name : '*',
+    type: typeof entry.type === 'string' ? entry.type : '*',
+    if_condition: typeof entry.if === 'string' ? { text: entry.if } : null,
+    must_be_compliant: entry.must_be_compliant !== false,
+    for_control: typeof entry.for_control === 'string' ? entry.for_control : null,
+  };
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
