@@ -1,4 +1,89 @@
-// Entry point of the extension (dist/extension.js): wires the parts together.
-export function activate(): void {}
+// Entry point of the extension (dist/extension.js): wires the parts together, nothing more.
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { affectsConnection } from './auth/settings.ts';
+import { Session } from './auth/session.ts';
+import type { CommandContext } from './commands/context.ts';
+import { DiagnosticsClock } from './commands/diagnostics.ts';
+import { reportK8s, showAuditLog } from './commands/environmentCommands.ts';
+import { attestScan, beginTrail, createFlow } from './commands/flowCommands.ts';
+import { localServerMenu, openInBrowser, refresh, signIn, signOut, startLocalServer, stopLocalServer, syncLocal } from './commands/generalCommands.ts';
+import { search } from './commands/searchCommand.ts';
+import { createKindStatus, createLanguageClient } from './language/languageClient.ts';
+import { LocalServerManager } from './localServer/manager.ts';
+import { createExtensionApi, type ExtensionApi } from './extensionApi.ts';
+import { environmentsSource } from './views/environmentsSource.ts';
+import { flowsSource } from './views/flowsSource.ts';
+import type { TreeNode } from './views/nodes.ts';
+import { NodeTreeProvider } from './views/treeProvider.ts';
+import { startPolling } from './views/polling.ts';
 
-export function deactivate(): void {}
+let localServer: LocalServerManager | undefined;
+let languageClient: LanguageClient | undefined;
+
+export async function activate(extension: vscode.ExtensionContext): Promise<ExtensionApi> {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Compliance Evidence', { log: true });
+  const session = new Session(extension.secrets);
+  localServer = new LocalServerManager(extension);
+  const flows = new NodeTreeProvider(flowsSource, () => session.api);
+  const environments = new NodeTreeProvider(environmentsSource, () => session.api);
+  const flowsView = vscode.window.createTreeView('complianceEvidence.flows', { treeDataProvider: flows, showCollapseAll: true });
+  const environmentsView = vscode.window.createTreeView('complianceEvidence.environments', { treeDataProvider: environments, showCollapseAll: true });
+  const context: CommandContext = { extension, session, localServer, flows, environments, flowsView, environmentsView, log };
+  const clock = new DiagnosticsClock();
+
+  for (const [view, key] of [
+    [flows, 'complianceEvidence.flows.empty'],
+    [environments, 'complianceEvidence.environments.empty'],
+  ] as const) {
+    view.onDidLoadRoots((state) => {
+      void vscode.commands.executeCommand('setContext', key, state === 'empty');
+      if (state === 'unreachable' || state === 'unauthorized') session.reportProblem(state === 'unreachable' ? 'unreachable' : 'signedOut');
+    });
+  }
+
+  const command = (id: string, run: (arg?: unknown) => unknown) => vscode.commands.registerCommand(id, run);
+  extension.subscriptions.push(
+    log,
+    session,
+    localServer,
+    clock,
+    flowsView,
+    environmentsView,
+    session.onDidChange(() => {
+      flows.refreshAll();
+      environments.refreshAll();
+    }),
+    localServer.onDidChange(() => void syncLocal(context)),
+    vscode.workspace.onDidChangeConfiguration((event) => affectsConnection(event) && void session.update()),
+    command('complianceEvidence.localServer.start', () => startLocalServer(context)),
+    command('complianceEvidence.localServer.stop', () => stopLocalServer(context)),
+    command('complianceEvidence.localServer.menu', () => localServerMenu(context)),
+    command('complianceEvidence.signIn', () => signIn(context)),
+    command('complianceEvidence.signOut', () => signOut(context)),
+    command('complianceEvidence.refresh', (arg) => refresh(context, arg)),
+    command('complianceEvidence.loadMore', (node) => (node as TreeNode).id.startsWith('env/') ? environments.loadMore(node as TreeNode) : flows.loadMore(node as TreeNode)),
+    command('complianceEvidence.createFlow', (arg) => createFlow(context, clock, arg)),
+    command('complianceEvidence.beginTrail', (arg) => beginTrail(context, arg)),
+    command('complianceEvidence.attestScan', (arg) => attestScan(context, arg)),
+    command('complianceEvidence.reportK8s', (arg) => reportK8s(context, arg)),
+    command('complianceEvidence.search', (arg) => search(context, arg)),
+    command('complianceEvidence.openInBrowser', (arg) => openInBrowser(context, arg)),
+    command('complianceEvidence.showAuditLog', (arg) => showAuditLog(context, arg)),
+    startPolling(flowsView, environmentsView, flows, environments),
+  );
+
+  createKindStatus(extension);
+  languageClient = createLanguageClient(extension);
+  languageClient.start().catch((error: unknown) => log.error(`The language server did not start: ${error instanceof Error ? error.message : String(error)}`));
+
+  await session.update();
+  const activationMs = performance.now() - started;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms`);
+  return createExtensionApi(context, activationMs);
+}
+
+export async function deactivate(): Promise<void> {
+  await Promise.all([localServer?.stop(), languageClient?.stop()]);
+}

@@ -1,0 +1,182 @@
+// A typed client for the Compliance Evidence API v2 over the platform's `fetch`. It knows nothing of
+// VS Code: the caller injects the token getter, so the same code runs in the extension and in tests.
+import { ApiError, apiErrorFromBody } from './errors.ts';
+import type {
+  Environment,
+  FilePart,
+  Flow,
+  Page,
+  SearchResult,
+  Snapshot,
+  SnapshotListItem,
+  Trail,
+  WriteResult,
+} from './types.ts';
+
+export interface ApiClientOptions {
+  /** The API base including `/api/v2`, e.g. `http://127.0.0.1:8001/api/v2`. */
+  baseUrl: string;
+  org: string;
+  /** The API key sent as a Bearer token; undefined sends no Authorization header. */
+  token: () => PromiseLike<string | undefined> | string | undefined;
+  /** Bound on every request, so a stuck server never hangs a view. */
+  timeoutMs?: number;
+}
+
+type Query = Record<string, string | number | undefined>;
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly org: string;
+  private readonly token: ApiClientOptions['token'];
+  private readonly timeoutMs: number;
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.org = options.org;
+    this.token = options.token;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  /** `GET /ready` (outside `/api/v2`): true when the server answers 200. */
+  async isReady(): Promise<boolean> {
+    try {
+      const response = await fetch(new URL('/ready', this.baseUrl), { signal: AbortSignal.timeout(this.timeoutMs) });
+      await response.arrayBuffer();
+      return response.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  listFlows(): Promise<Flow[]> {
+    return this.json<Flow[]>('GET', ['flows', this.org], { query: { sort: 'name', sort_direction: 'asc' } });
+  }
+
+  getFlow(flow: string): Promise<Flow> {
+    return this.json<Flow>('GET', ['flows', this.org, flow]);
+  }
+
+  /** Spec endpoint 3: create (201) or update (200) a flow from its template text. */
+  async putFlowTemplate(flow: string, description: string, template: FilePart): Promise<WriteResult> {
+    const form = new FormData();
+    form.append('data_json', JSON.stringify({ name: flow, description }));
+    form.append('template_file', fileBlob(template), template.name);
+    return this.write('PUT', ['flows', this.org, 'template_file'], form);
+  }
+
+  /** Spec endpoint 4, always paged so the view knows when to offer "Load more…". */
+  async listTrails(flow: string, page: number, perPage: number): Promise<Page<Trail>> {
+    const body = await this.json<Page<Trail> | Trail[]>('GET', ['trails', this.org, flow], { query: { page, per_page: perPage } });
+    if (Array.isArray(body)) return { data: body, pagination: { total: body.length, page: 1, per_page: body.length, page_count: 1 } };
+    return body;
+  }
+
+  getTrail(flow: string, trail: string): Promise<Trail> {
+    return this.json<Trail>('GET', ['trails', this.org, flow, trail]);
+  }
+
+  /** Begins a trail (201) or updates an existing one (200). */
+  beginTrail(flow: string, trail: string, description?: string): Promise<WriteResult> {
+    const form = new FormData();
+    form.append('data_json', JSON.stringify(description === undefined ? { name: trail } : { name: trail, description }));
+    return this.write('PUT', ['trails', this.org, flow], form);
+  }
+
+  /** Spec endpoint 1: `data` is a `ScanAttestationPostInput`; the attachment is optional. */
+  attestScan(flow: string, trail: string, data: unknown, attachment?: FilePart): Promise<WriteResult> {
+    const form = new FormData();
+    form.append('data_json', JSON.stringify(data));
+    if (attachment) form.append('attachment_file', fileBlob(attachment), attachment.name);
+    return this.write('POST', ['attestations', this.org, flow, 'trail', trail, 'scan'], form);
+  }
+
+  /** Plain array (no paging parameters), which every server answers the same way. */
+  async listEnvironments(): Promise<Environment[]> {
+    const body = await this.json<Environment[] | { environments: Environment[] }>('GET', ['environments', this.org]);
+    return Array.isArray(body) ? body : body.environments;
+  }
+
+  /** Creates the environment (or updates it: the call is idempotent by name). */
+  createEnvironment(environment: string, type: string, description: string): Promise<WriteResult> {
+    return this.write('PUT', ['environments', this.org], JSON.stringify({ name: environment, type, description }));
+  }
+
+  /** Spec endpoint 2. */
+  reportK8s(environment: string, report: unknown): Promise<WriteResult> {
+    return this.write('PUT', ['environments', this.org, environment, 'report', 'K8S'], JSON.stringify(report));
+  }
+
+  /** Newest first, `perPage` at a time. */
+  listSnapshots(environment: string, page: number, perPage: number): Promise<SnapshotListItem[]> {
+    return this.json<SnapshotListItem[]>('GET', ['snapshots', this.org, environment], {
+      query: { page, per_page: perPage, reverse: 'true' },
+    });
+  }
+
+  getSnapshot(environment: string, index: number): Promise<Snapshot> {
+    return this.json<Snapshot>('GET', ['snapshots', this.org, environment, String(index)]);
+  }
+
+  /** Spec endpoint 10: a fingerprint or commit SHA, full or a prefix of at least 5 hex digits. */
+  search(value: string): Promise<SearchResult> {
+    return this.json<SearchResult>('GET', ['search', this.org, 'sha', value]);
+  }
+
+  /** Spec endpoint 12: the CSV text. */
+  async auditLog(environment: string): Promise<string> {
+    const response = await this.request('GET', ['environments', this.org, environment, 'auditlog']);
+    return response.text();
+  }
+
+  private async write(method: string, path: string[], body: FormData | string): Promise<WriteResult> {
+    const response = await this.request(method, path, { body });
+    await response.arrayBuffer();
+    return { created: response.status === 201 };
+  }
+
+  private async json<T>(method: string, path: string[], options: { query?: Query } = {}): Promise<T> {
+    const response = await this.request(method, path, options);
+    const text = await response.text();
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ApiError(response.status, `The server answered ${method} ${response.url} with a body that is not JSON.`);
+    }
+  }
+
+  private async request(method: string, path: string[], options: { query?: Query; body?: FormData | string } = {}): Promise<Response> {
+    const url = this.url(path, options.query);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const token = await this.token();
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (typeof options.body === 'string') headers['content-type'] = 'application/json; charset=utf-8';
+    let response: Response;
+    try {
+      response = await fetch(url, { method, headers, body: options.body, signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (error) {
+      throw new ApiError(0, `Cannot reach ${this.baseUrl}: ${reason(error)}`);
+    }
+    if (response.status === 200 || response.status === 201) return response;
+    throw apiErrorFromBody(response.status, response.statusText, await response.text());
+  }
+
+  private url(path: string[], query: Query = {}): string {
+    const url = new URL(`${this.baseUrl}/${path.map(encodeURIComponent).join('/')}`);
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
+    return url.toString();
+  }
+}
+
+function fileBlob(file: FilePart): Blob {
+  return new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.contentType ?? 'application/octet-stream' });
+}
+
+function reason(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError') return 'no answer in time';
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,107 @@
+// Environments → snapshots → the artifacts each snapshot saw running, built from API JSON.
+import type { Environment, Snapshot, SnapshotArtifact, SnapshotListItem } from '../api/types.ts';
+import { complianceOf, formatTime, loadMoreNode, messageNode, withUrl, type TreeNode } from './nodes.ts';
+
+export const SNAPSHOTS_PER_PAGE = 15;
+
+export function environmentNodes(environments: Environment[]): TreeNode[] {
+  return [...environments].sort((a, b) => a.name.localeCompare(b.name)).map(environmentNode);
+}
+
+function verdict(state: boolean | null | undefined): string {
+  if (state === true) return 'compliant';
+  if (state === false) return 'non-compliant';
+  return 'no verdict';
+}
+
+export function environmentNode(environment: Environment): TreeNode {
+  const lines = [`**Environment ${environment.name}** (${environment.type}) — ${verdict(environment.state)}`];
+  if (environment.description) lines.push('', environment.description);
+  const reported = formatTime(environment.last_reported_at);
+  lines.push('', reported ? `Last report: ${reported}` : 'No report yet.');
+  if (environment.policies && environment.policies.length > 0) lines.push('', `Policies: ${environment.policies.join(', ')}`);
+  const capabilities = ['environment', 'auditLog'];
+  if (environment.type === 'K8S') capabilities.push('reportK8s');
+  return {
+    id: `env/${environment.name}`,
+    kind: 'environment',
+    label: environment.name,
+    description: `${environment.type} · ${verdict(environment.state)}`,
+    tooltip: lines.join('\n'),
+    compliance: complianceOf(undefined, environment.state),
+    icon: environment.state === null || environment.state === undefined ? 'server-environment' : undefined,
+    expandable: true,
+    capabilities: withUrl(capabilities, environment.html_url),
+    htmlUrl: environment.html_url,
+    ref: { environment: environment.name },
+  };
+}
+
+/** One page of snapshots, newest first, and "Load more…" when the page was full. */
+export function snapshotPageNodes(environment: string, environmentUrl: string | undefined, items: SnapshotListItem[], page: number, perPage: number): TreeNode[] {
+  const nodes = [...items].sort((a, b) => b.index - a.index).map((item) => snapshotNode(environment, environmentUrl, item));
+  if (items.length >= perPage) nodes.push(loadMoreNode(`env/${environment}`, { environment, nextPage: page + 1, parentUrl: environmentUrl }));
+  if (nodes.length === 0 && page === 1) nodes.push(messageNode(`env/${environment}`, 'No snapshots yet'));
+  return nodes;
+}
+
+function snapshotNode(environment: string, environmentUrl: string | undefined, item: SnapshotListItem): TreeNode {
+  const current = item.to === 0;
+  const from = formatTime(item.from);
+  const htmlUrl = environmentUrl ? `${environmentUrl}/snapshots/${item.index}` : undefined;
+  const lines = [`**Snapshot #${item.index}** of ${environment} — ${verdict(item.compliant)}`];
+  if (from) lines.push('', `From ${from}${current ? ' (current)' : ` to ${formatTime(item.to) ?? '?'}`}`);
+  return {
+    id: `env/${environment}/snapshot/${item.index}`,
+    kind: 'snapshot',
+    label: `#${item.index}`,
+    description: [current ? 'current' : undefined, from].filter(Boolean).join(' · '),
+    tooltip: lines.join('\n'),
+    compliance: complianceOf(undefined, item.compliant),
+    icon: item.compliant === null ? 'history' : undefined,
+    expandable: true,
+    capabilities: withUrl(['snapshot'], htmlUrl),
+    htmlUrl,
+    ref: { environment, snapshot: item.index },
+  };
+}
+
+export function snapshotArtifactNodes(environment: string, snapshot: Snapshot): TreeNode[] {
+  const parentId = `env/${environment}/snapshot/${snapshot.index}`;
+  const artifacts = snapshot.artifacts ?? [];
+  if (artifacts.length === 0) return [messageNode(parentId, 'Nothing running')];
+  return artifacts.map((artifact) => snapshotArtifactNode(parentId, environment, snapshot.index, artifact));
+}
+
+function snapshotArtifactNode(parentId: string, environment: string, index: number, artifact: SnapshotArtifact): TreeNode {
+  const annotation = artifact.annotation?.type;
+  const exited = annotation === 'exited';
+  const instances = artifact.annotation?.now ?? artifact.creationTimestamp?.length;
+  const provenance = provenanceOf(artifact);
+  const lines = [`**${artifact.name}** — ${verdict(artifact.compliant)}`];
+  if (artifact.fingerprint) lines.push('', `Fingerprint \`${artifact.fingerprint}\``);
+  if (annotation) lines.push('', `${annotation}${artifact.annotation?.was !== undefined ? ` (instances ${artifact.annotation.was} → ${artifact.annotation.now ?? 0})` : ''}`);
+  lines.push('', provenance ? `Provenance: ${provenance}` : 'No provenance: this fingerprint is not attested in any flow.');
+  for (const reason of artifact.reasons_for_incompliance ?? []) lines.push('', `- ${reason}`);
+  const htmlUrl = artifact.html_url ?? undefined;
+  return {
+    id: `${parentId}/artifact/${artifact.fingerprint ?? artifact.name}`,
+    kind: 'snapshotArtifact',
+    label: artifact.name,
+    description: [annotation, exited ? undefined : instances !== undefined ? `${instances}×` : undefined, provenance ?? 'no provenance'].filter(Boolean).join(' · '),
+    tooltip: lines.join('\n'),
+    compliance: exited ? undefined : complianceOf(undefined, artifact.compliant),
+    icon: exited ? 'debug-stop' : artifact.compliant === null || artifact.compliant === undefined ? 'package' : undefined,
+    expandable: false,
+    capabilities: withUrl(['snapshotArtifact', annotation ?? 'unannotated'], htmlUrl),
+    htmlUrl,
+    ref: { environment, snapshot: index, fingerprint: artifact.fingerprint },
+  };
+}
+
+/** `flow/trail` of the first flow that attested the fingerprint, or just the flow name. */
+function provenanceOf(artifact: SnapshotArtifact): string | undefined {
+  const first = artifact.flows?.[0];
+  if (first?.flow_name) return first.trail_name ? `${first.flow_name}/${first.trail_name}` : first.flow_name;
+  return artifact.flow_name ?? undefined;
+}

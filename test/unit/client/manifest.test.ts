@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_FILES } from '../../../client/language/settings.ts';
+
+const root = new URL('../../../', import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+const contributes = manifest.contributes;
+
+// The identity contract of issue 6: tests and users rely on these exact ids and titles.
+const paletteTitles: Record<string, string> = {
+  'complianceEvidence.localServer.start': 'Start Local Server',
+  'complianceEvidence.localServer.stop': 'Stop Local Server',
+  'complianceEvidence.signIn': 'Sign In',
+  'complianceEvidence.signOut': 'Sign Out',
+  'complianceEvidence.refresh': 'Refresh',
+  'complianceEvidence.createFlow': 'Create or Update Flow from Template',
+  'complianceEvidence.beginTrail': 'Begin Trail',
+  'complianceEvidence.attestScan': 'Attest Scan Result',
+  'complianceEvidence.reportK8s': 'Report K8S Environment',
+  'complianceEvidence.search': 'Search Artifacts',
+  'complianceEvidence.openInBrowser': 'Open in Browser',
+  'complianceEvidence.showAuditLog': 'Show Audit Log',
+};
+
+describe('extension manifest', () => {
+  it('has the identity, the activity bar container and the two views', () => {
+    assert.equal(manifest.name, 'compliance-evidence');
+    assert.equal(manifest.displayName, 'Compliance Evidence');
+    assert.equal(manifest.publisher, 'compliance-evidence');
+    assert.equal(manifest.engines.vscode, '^1.104.0');
+    assert.equal(manifest.main, './dist/extension.js');
+    assert.deepEqual(contributes.viewsContainers.activitybar.map((c: { id: string }) => c.id), ['complianceEvidence']);
+    assert.deepEqual(
+      contributes.views.complianceEvidence.map((v: { id: string; name: string }) => [v.id, v.name]),
+      [
+        ['complianceEvidence.flows', 'Flows'],
+        ['complianceEvidence.environments', 'Environments'],
+      ],
+    );
+  });
+
+  it('contributes the twelve commands with their titles under one category, each registered by the extension', () => {
+    const source = readFileSync(new URL('client/extension.ts', root), 'utf8');
+    assert.deepEqual(Object.fromEntries(contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title])), paletteTitles);
+    for (const command of contributes.commands) {
+      assert.equal(command.category, 'Compliance Evidence');
+      assert.ok(source.includes(`'${command.command}'`), `${command.command} is not registered in client/extension.ts`);
+    }
+  });
+
+  it('hides tree-only commands from the palette and matches capability flags by regex', () => {
+    const hidden = contributes.menus.commandPalette.filter((m: { when: string }) => m.when === 'false').map((m: { command: string }) => m.command);
+    assert.deepEqual(hidden, ['complianceEvidence.openInBrowser']);
+    for (const item of contributes.menus['view/item/context']) assert.match(item.when, /viewItem =~ \//);
+  });
+
+  it('activates lazily and never on *', () => {
+    assert.ok(!manifest.activationEvents.includes('*'));
+    assert.ok(manifest.activationEvents.includes('onView:complianceEvidence.flows'));
+    assert.ok(manifest.activationEvents.includes('onView:complianceEvidence.environments'));
+  });
+
+  it('declares the settings, with file globs equal to the ones the client sends by default', () => {
+    const properties = contributes.configuration.properties;
+    for (const key of ['baseUrl', 'baseUrlUs', 'region', 'customUrl', 'org', 'diagnostics.debounceMs', 'diagnostics.maxProblems', 'views.pollingInterval']) {
+      assert.ok(properties[`complianceEvidence.${key}`], key);
+    }
+    assert.deepEqual(properties['complianceEvidence.region'].enum, ['default', 'us']);
+    for (const [key, globs] of Object.entries(DEFAULT_FILES)) assert.deepEqual(properties[`complianceEvidence.files.${key}`].default, globs, key);
+  });
+
+  it('injects the policy expression grammar into YAML', () => {
+    assert.deepEqual(contributes.grammars, [
+      { scopeName: 'policy-expression.injection', path: './syntaxes/policy-expression.injection.json', injectTo: ['source.yaml'] },
+    ]);
+  });
+
+  it('welcomes the user for each connection state in both views', () => {
+    for (const view of ['complianceEvidence.flows', 'complianceEvidence.environments']) {
+      const whens = contributes.viewsWelcome.filter((w: { view: string }) => w.view === view).map((w: { when: string }) => w.when).join(' | ');
+      for (const state of ['signedOut', 'unconfigured', 'unreachable', 'ready']) assert.match(whens, new RegExp(`connection == ${state}`), `${view} ${state}`);
+    }
+  });
+});
