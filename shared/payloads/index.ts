@@ -1,0 +1,1 @@
+export { checkScanAttestation, commitOrFingerprintRequired } from './scan.ts';

@@ -1,0 +1,45 @@
+// The parsed form of a flow template v1, with omitted lists filled in as empty.
+
+export interface TemplateAttestation {
+  name: string;
+  /** `generic`, `junit`, `snyk`, `scan`, `jira`, `pull_request`, `decision`, `custom:<name>` or `*`. */
+  type: string;
+}
+
+export interface TemplateArtifact {
+  /** The template reference name. */
+  name: string;
+  attestations: TemplateAttestation[];
+}
+
+export interface FlowTemplate {
+  version: 1;
+  trail: {
+    attestations: TemplateAttestation[];
+    artifacts: TemplateArtifact[];
+  };
+}
+
+/** Built-in attestation types a template may name, besides `custom:<name>`. */
+export const attestationTypes = ['generic', 'junit', 'snyk', 'scan', 'jira', 'pull_request', 'decision', '*'] as const;
+
+const customTypePattern = /^custom:[a-zA-Z0-9_.~-]+$/;
+
+export function isAttestationType(type: string): boolean {
+  return (attestationTypes as readonly string[]).includes(type) || customTypePattern.test(type);
+}
+
+/** A checked template value in its normalized form. */
+export function templateOf(value: unknown): FlowTemplate {
+  const raw = value as { trail?: { attestations?: TemplateAttestation[]; artifacts?: { name: string; attestations?: TemplateAttestation[] }[] } };
+  return {
+    version: 1,
+    trail: {
+      attestations: (raw.trail?.attestations ?? []).map(({ name, type }) => ({ name, type })),
+      artifacts: (raw.trail?.artifacts ?? []).map((artifact) => ({
+        name: artifact.name,
+        attestations: (artifact.attestations ?? []).map(({ name, type }) => ({ name, type })),
+      })),
+    },
+  };
+}

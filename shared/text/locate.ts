@@ -1,0 +1,50 @@
+// Maps a path into a parsed value back to the text that holds it. Nodes come from the `yaml`
+// document (which parses JSON too); a path that does not exist stops at its nearest existing
+// parent, so "Field required" lands on the object that lacks the field.
+import { isAlias, isCollection, isMap, isNode, isScalar, isSeq } from 'yaml';
+import type { Document, Node } from 'yaml';
+import type { PathSegment, TextRange } from '../findings.ts';
+import { lineEndAt } from './positions.ts';
+
+export function rangeOf(doc: Document, text: string, path: readonly PathSegment[], target: 'key' | 'value'): TextRange {
+  let node: unknown = doc.contents;
+  let key: Node | undefined;
+  let found = 0;
+  for (const segment of path) {
+    if (isAlias(node)) node = node.resolve(doc);
+    if (isMap(node)) {
+      const pair = node.items.find((item) => keyText(item.key) === String(segment));
+      if (pair === undefined) break;
+      key = isNode(pair.key) ? pair.key : undefined;
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number' && segment < node.items.length) {
+      key = undefined;
+      node = node.items[segment];
+    } else {
+      break;
+    }
+    found++;
+  }
+
+  const complete = found === path.length;
+  const nodeRange = isNode(node) ? node.range : undefined;
+  const keyRange = key?.range;
+  if (keyRange && (target === 'key' || !complete || !nodeRange || nodeRange[0] === nodeRange[1])) {
+    return { start: keyRange[0], end: keyRange[1] };
+  }
+  if (!nodeRange) return headOf(text, 0);
+  if (isCollection(node)) return headOf(text, nodeRange[0], nodeRange[1]);
+  return { start: nodeRange[0], end: Math.max(nodeRange[0], nodeRange[1]) };
+}
+
+function keyText(key: unknown): string {
+  if (isScalar(key)) return String(key.value);
+  if (key === null || key === undefined) return '';
+  return String(key);
+}
+
+/** The first line of a node: a block map's problem is shown on its first line, not on all of them. */
+function headOf(text: string, start: number, end = text.length): TextRange {
+  const clampedStart = Math.min(start, text.length);
+  return { start: clampedStart, end: Math.min(end, Math.max(clampedStart, lineEndAt(text, clampedStart))) };
+}

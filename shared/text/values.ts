@@ -1,0 +1,16 @@
+// Small questions about plain parsed values, asked by every checker.
+import type { PathSegment } from '../findings.ts';
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The value at `path`, or `undefined` when the path leaves the value. */
+export function valueAt(root: unknown, path: readonly PathSegment[]): unknown {
+  let node: unknown = root;
+  for (const segment of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string | number, unknown>)[segment];
+  }
+  return node;
+}

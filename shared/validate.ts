@@ -1,0 +1,34 @@
+// One entry point for every face: a document's text and kind in, its value and positioned
+// findings (syntax first-class) out, sorted by position.
+import type { Finding, Issue } from './findings.ts';
+import type { DocumentKind } from './kinds.ts';
+import { checkScanAttestation } from './payloads/scan.ts';
+import { checkK8sReport } from './reports/check.ts';
+import { checkTemplate } from './templates/check.ts';
+import { parseText, placeIssues } from './text/parse.ts';
+import type { TextFormat } from './text/parse.ts';
+
+export type { DocumentKind } from './kinds.ts';
+
+interface KindRules {
+  format: TextFormat;
+  check(value: unknown): Issue[];
+}
+
+const rulesByKind: Record<DocumentKind, KindRules> = {
+  'flow-template': { format: 'yaml', check: checkTemplate },
+  'env-policy': { format: 'yaml', check: () => [] },
+  'scan-attestation': { format: 'json', check: checkScanAttestation },
+  'k8s-report': { format: 'json', check: checkK8sReport },
+};
+
+export function formatOf(kind: DocumentKind): TextFormat {
+  return rulesByKind[kind].format;
+}
+
+export function validateText(kind: DocumentKind, text: string): { value: unknown; findings: Finding[] } {
+  const rules = rulesByKind[kind];
+  const parsed = parseText(rules.format, text);
+  if (parsed.broken) return { value: parsed.value, findings: placeIssues(parsed, []) };
+  return { value: parsed.value, findings: placeIssues(parsed, rules.check(parsed.value)) };
+}
