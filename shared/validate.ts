@@ -3,6 +3,7 @@
 import type { Finding, Issue } from './findings.ts';
 import type { DocumentKind } from './kinds.ts';
 import { checkScanAttestation } from './payloads/scan.ts';
+import { checkPolicy } from './policies/check.ts';
 import { checkK8sReport } from './reports/check.ts';
 import { checkTemplate } from './templates/check.ts';
 import { parseText, placeIssues } from './text/parse.ts';
@@ -17,7 +18,7 @@ interface KindRules {
 
 const rulesByKind: Record<DocumentKind, KindRules> = {
   'flow-template': { format: 'yaml', check: checkTemplate },
-  'env-policy': { format: 'yaml', check: () => [] },
+  'env-policy': { format: 'yaml', check: checkPolicy },
   'scan-attestation': { format: 'json', check: checkScanAttestation },
   'k8s-report': { format: 'json', check: checkK8sReport },
 };

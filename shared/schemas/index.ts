@@ -7,6 +7,7 @@ import azureAppsReport from './azure-apps-report.json' with { type: 'json' };
 import cloudRunReport from './cloud-run-report.json' with { type: 'json' };
 import dockerReport from './docker-report.json' with { type: 'json' };
 import ecsReport from './ecs-report.json' with { type: 'json' };
+import envPolicy from './env-policy.json' with { type: 'json' };
 import flowTemplate from './flow-template.json' with { type: 'json' };
 import k8sReport from './k8s-report.json' with { type: 'json' };
 import lambdaReport from './lambda-report.json' with { type: 'json' };
@@ -16,6 +17,7 @@ import serverReport from './server-report.json' with { type: 'json' };
 
 export const schemas = {
   'flow-template': flowTemplate,
+  'env-policy': envPolicy,
   'scan-attestation': scanAttestation,
   'k8s-report': k8sReport,
   'ecs-report': ecsReport,

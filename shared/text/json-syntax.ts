@@ -17,6 +17,7 @@ export function jsonSyntaxErrorOf(text: string): JsonSyntaxError | undefined {
   const stack: string[] = [];
   let state: State = 'value';
   let i = 0;
+  let lastComma = -1;
   const n = text.length;
   const fail = (start: number, message: string, end = start + 1): JsonSyntaxError => ({
     start: Math.min(start, n),
@@ -34,6 +35,9 @@ export function jsonSyntaxErrorOf(text: string): JsonSyntaxError | undefined {
     switch (state) {
       case 'value':
       case 'valueOrClose': {
+        if (c === ']' && state === 'value' && stack[stack.length - 1] === '[' && lastComma >= 0) {
+          return fail(lastComma, "Trailing comma: remove the ',' before ']'");
+        }
         if (c === ']' && state === 'valueOrClose') {
           stack.pop();
           i++;
@@ -52,6 +56,7 @@ export function jsonSyntaxErrorOf(text: string): JsonSyntaxError | undefined {
       }
       case 'key':
       case 'keyOrClose': {
+        if (c === '}' && state === 'key') return fail(lastComma, "Trailing comma: remove the ',' before '}'");
         if (c === '}' && state === 'keyOrClose') {
           stack.pop();
           i++;
@@ -76,6 +81,7 @@ export function jsonSyntaxErrorOf(text: string): JsonSyntaxError | undefined {
         const top = stack[stack.length - 1];
         if (top === undefined) return fail(i, 'Unexpected text after the JSON value', n);
         if (c === ',') {
+          lastComma = i;
           i++;
           state = top === '{' ? 'key' : 'value';
         } else if ((c === '}' && top === '{') || (c === ']' && top === '[')) {

@@ -1,11 +1,12 @@
 // Text → plain value, syntax findings, and a way to place any later finding in the text.
 // Never throws: binary junk, deep nesting, alias bombs and custom tags all become findings.
-import { parseDocument } from 'yaml';
+import { parseDocument, visit } from 'yaml';
 import type { Document } from 'yaml';
 import type { Finding, Issue, PathSegment, TextRange } from '../findings.ts';
 import { jsonSyntaxErrorOf } from './json-syntax.ts';
 import { rangeOf } from './locate.ts';
 import { lineEndAt } from './positions.ts';
+import { valueAt } from './values.ts';
 
 export type TextFormat = 'yaml' | 'json';
 
@@ -24,6 +25,9 @@ export interface ParsedText {
 /** Aliases a document may expand; enough for real templates, far below an alias bomb. */
 const maxAliasCount = 1000;
 
+/** Past this many, more syntax findings of one kind only bury the first, which matters most. */
+const maxSyntaxFindings = 100;
+
 export function parseText(format: TextFormat, text: string): ParsedText {
   return format === 'json' ? parseJson(text) : parseYaml(text);
 }
@@ -33,13 +37,13 @@ export function parseYaml(text: string): ParsedText {
   let doc: Document | undefined;
   let value: unknown;
   try {
-    doc = parseDocument(text, { prettyErrors: false });
-    for (const error of doc.errors) syntax.push(syntaxFinding('yaml/syntax', 'error', error.message, error.pos, text));
-    for (const warning of doc.warnings) syntax.push(syntaxFinding('yaml/syntax', 'warning', warning.message, warning.pos, text));
+    doc = parseDocument(text, { prettyErrors: false, logLevel: 'error' });
+    for (const error of doc.errors.slice(0, maxSyntaxFindings)) syntax.push(syntaxFinding('yaml/syntax', 'error', error.message, error.pos, text));
+    for (const warning of doc.warnings.slice(0, maxSyntaxFindings)) syntax.push(syntaxFinding('yaml/syntax', 'warning', warning.message, warning.pos, text));
     value = doc.toJS({ maxAliasCount });
   } catch (error) {
     value = undefined;
-    syntax.push(syntaxFinding('yaml/syntax', 'error', failureMessage(error), undefined, text));
+    syntax.push(syntaxFinding('yaml/syntax', 'error', failureMessage(error), doc && aliasRange(doc, error), text));
   }
   const located = doc;
   return {
@@ -67,13 +71,13 @@ export function parseJson(text: string): ParsedText {
       message,
       path: [],
       target: 'value',
-      range: where ? { start: where.start, end: where.end } : firstLine(text),
+      range: where ? atContent(text, where.start, where.end) : firstLine(text),
     });
   }
   let doc: Document | undefined;
   const locate = (path: readonly PathSegment[], target: 'key' | 'value'): TextRange =>
     safeRange(() => {
-      doc ??= parseDocument(text, { prettyErrors: false, uniqueKeys: false });
+      doc ??= parseDocument(text, { prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
       return rangeOf(doc, text, path, target);
     }, text);
   return { format: 'json', text, value, syntax, broken: syntax.length > 0, locate };
@@ -82,8 +86,46 @@ export function parseJson(text: string): ParsedText {
 /** Places rule issues in the text and sorts syntax findings and issues by position. */
 export function placeIssues(parsed: ParsedText, issues: readonly Issue[]): Finding[] {
   const findings = [...parsed.syntax];
-  for (const issue of issues) findings.push({ ...issue, range: parsed.locate(issue.path, issue.target) });
+  for (const issue of issues) findings.push({ ...issue, range: rangeWithinValue(parsed, issue) });
   return findings.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+}
+
+/**
+ * An issue about part of a string (`data.valueSpan`, offsets into the string) is narrowed to that
+ * part when the text spells the string literally (plain or quoted without escapes).
+ */
+function rangeWithinValue(parsed: ParsedText, issue: Issue): TextRange {
+  const range = parsed.locate(issue.path, issue.target);
+  const span = issue.data?.valueSpan as TextRange | undefined;
+  const value = valueAt(parsed.value, issue.path);
+  if (span === undefined || typeof value !== 'string') return range;
+  const raw = parsed.text.slice(range.start, range.end);
+  const offset = raw === value ? 0 : raw.length === value.length + 2 && raw.slice(1, -1) === value ? 1 : -1;
+  if (offset < 0) return range;
+  const start = range.start + offset + Math.min(Math.max(span.start, 0), value.length);
+  const end = range.start + offset + Math.min(Math.max(span.end, span.start, 0), value.length);
+  return { start, end };
+}
+
+/** Where an alias problem is: the unresolved alias, or the first alias of an alias bomb. */
+function aliasRange(doc: Document, error: unknown): [number, number] | undefined {
+  if (!(error instanceof ReferenceError)) return undefined;
+  const unresolved = /^Unresolved alias/.test(error.message);
+  let found: [number, number] | undefined;
+  try {
+    visit(doc, {
+      Alias(_, node) {
+        if (node.range && (!unresolved || node.resolve(doc) === undefined)) {
+          found = [node.range[0], node.range[1]];
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
+  } catch {
+    return undefined;
+  }
+  return found;
 }
 
 function safeJsonError(text: string) {
@@ -102,18 +144,31 @@ function safeRange(place: () => TextRange, text: string): TextRange {
   }
 }
 
+/** A range at the very end (input ended early) moves onto the last character with content. */
+function atContent(text: string, start: number, end: number): TextRange {
+  const contentEnd = text.trimEnd().length;
+  if (contentEnd === 0) return { start: 0, end: 0 };
+  if (start >= contentEnd) return { start: contentEnd - 1, end: Math.max(end, contentEnd) };
+  return { start, end };
+}
+
 function firstLine(text: string): TextRange {
   return { start: 0, end: lineEndAt(text, 0) };
 }
 
 function syntaxFinding(code: string, severity: 'error' | 'warning', message: string, pos: [number, number] | undefined, text: string): Finding {
-  const start = Math.min(pos?.[0] ?? 0, text.length);
+  const contentEnd = text.trimEnd().length;
+  // An error at the very end (a missing quote or bracket) is shown on the last line with content.
+  const start = pos !== undefined && pos[0] >= contentEnd && contentEnd > 0 ? contentEnd - 1 : Math.min(pos?.[0] ?? 0, text.length);
   const end = pos === undefined ? lineEndAt(text, start) : Math.min(Math.max(pos[1], start), text.length);
   return { code, severity, message, path: [], target: 'value', range: { start, end } };
 }
 
 function failureMessage(error: unknown): string {
   if (error instanceof RangeError) return 'The document is nested too deeply or expands too many aliases to be read';
+  if (error instanceof ReferenceError && /^Unresolved alias/.test(error.message)) {
+    return `${error.message.replace(/ \(.*\)/, '')}: define the anchor (&name) before the alias (*name)`;
+  }
   if (error instanceof ReferenceError && /alias/i.test(error.message)) {
     return `The document expands more than ${maxAliasCount} aliases; remove the alias chain`;
   }

@@ -1,0 +1,95 @@
+// An environment policy's verdict: the schema, then the rules beside it (`name` and `type` not
+// both `*`, `for_control` only with `decision`, known types, and every `${{ }}` condition's syntax,
+// placed at the exact column).
+import { parseCondition } from '../expressions/index.ts';
+import type { Issue, PathSegment } from '../findings.ts';
+import { schemaIssues } from '../schemas/issues.ts';
+import { attestationTypes, isAttestationType } from '../templates/model.ts';
+import { quotedChoice, suggestionsFor } from '../text/suggest.ts';
+import { isObject } from '../text/values.ts';
+
+export const policySchemaUrl = 'https://compliance-evidence.dev/schemas/policy/environment/v1';
+
+export function checkPolicy(value: unknown): Issue[] {
+  const issues = schemaIssues('env-policy', value, 'policy').map(refinedSchemaIssue);
+  if (!isObject(value) || !isObject(value.artifacts)) return issues;
+  const artifacts = value.artifacts;
+  for (const rule of ['provenance', 'trail-compliance']) {
+    const requirement = artifacts[rule];
+    if (!isObject(requirement) || !Array.isArray(requirement.exceptions)) continue;
+    requirement.exceptions.forEach((exception, index) => {
+      if (isObject(exception)) issues.push(...conditionIssues(exception.if, ['artifacts', rule, 'exceptions', index, 'if']));
+    });
+  }
+  if (Array.isArray(artifacts.attestations)) {
+    artifacts.attestations.forEach((entry, index) => {
+      if (isObject(entry)) issues.push(...attestationRuleIssues(entry, ['artifacts', 'attestations', index]));
+    });
+  }
+  return issues;
+}
+
+function refinedSchemaIssue(issue: Issue): Issue {
+  if (issue.path.length !== 1 || issue.path[0] !== '_schema') return issue;
+  const expected = { expected: `_schema: ${policySchemaUrl}` };
+  if (issue.code === 'policy/missing-field') {
+    return { ...issue, code: 'policy/missing-schema', message: `Field required: a policy names its format, e.g. _schema: ${policySchemaUrl}`, data: expected };
+  }
+  return {
+    ...issue,
+    code: 'policy/bad-schema-url',
+    message: `${issue.message}: _schema should be a URL whose path ends in /policy/environment/v1 or /policy/v1, e.g. ${policySchemaUrl}`,
+    data: expected,
+  };
+}
+
+function attestationRuleIssues(entry: Record<string, unknown>, path: PathSegment[]): Issue[] {
+  const issues: Issue[] = [];
+  const name = entry.name ?? '*';
+  const type = entry.type;
+  if (name === '*' && type === '*') {
+    issues.push({
+      code: 'policy/any-name-any-type',
+      severity: 'error',
+      message: "name and type cannot both be '*': name the attestation, or give its type",
+      path: [...path, 'type'],
+      target: 'value',
+    });
+  }
+  if (typeof type === 'string' && !isAttestationType(type)) {
+    const suggestions = suggestionsFor(type, attestationTypes.filter((known) => known !== '*'));
+    issues.push({
+      code: 'policy/unknown-attestation-type',
+      severity: 'error',
+      message: `Input should be ${quotedChoice([...attestationTypes, 'custom:<type-name>'])}.${suggestions.length > 0 ? ` Did you mean '${suggestions[0]}'?` : ''}`,
+      path: [...path, 'type'],
+      target: 'value',
+      data: { type, suggestions, allowed: [...attestationTypes] },
+    });
+  }
+  if (entry.for_control !== undefined && type !== 'decision') {
+    issues.push({
+      code: 'policy/for-control-without-decision',
+      severity: 'error',
+      message: "for_control is allowed only with type 'decision': set type: decision, or remove for_control",
+      path: [...path, 'for_control'],
+      target: 'key',
+      data: { expected: 'type: decision' },
+    });
+  }
+  issues.push(...conditionIssues(entry.if, [...path, 'if']));
+  return issues;
+}
+
+/** One issue per syntax error of a `${{ }}` condition, with its span inside the string. */
+function conditionIssues(condition: unknown, path: PathSegment[]): Issue[] {
+  if (typeof condition !== 'string') return [];
+  return parseCondition(condition).errors.map((error) => ({
+    code: 'policy/bad-expression',
+    severity: 'error' as const,
+    message: error.message,
+    path,
+    target: 'value' as const,
+    data: { valueSpan: { start: error.start, end: error.end } },
+  }));
+}
