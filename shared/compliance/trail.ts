@@ -119,7 +119,7 @@ export function evaluateTrail(
   for (const attestation of oldestFirst(attestations)) {
     for (const slot of slotsOf(attestation, currentArtifacts)) {
       if (slot === null) trailLevel.push(attestation);
-      else bySlot.set(slot, [...(bySlot.get(slot) ?? []), attestation]);
+      else appendTo(bySlot, slot, attestation);
     }
   }
 
@@ -150,6 +150,12 @@ export function evaluateTrail(
   };
 }
 
+function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
+  const group = groups.get(key);
+  if (group) group.push(item);
+  else groups.set(key, [item]);
+}
+
 function oldestFirst<T extends { created_at: number }>(rows: readonly T[]): T[] {
   return rows.map((row, index) => ({ row, index })).sort((a, b) => a.row.created_at - b.row.created_at || a.index - b.index).map(({ row }) => row);
 }
@@ -176,16 +182,17 @@ function slotsOf(attestation: TrailAttestation, currentArtifacts: ReadonlyMap<st
 function scopeStatuses(slots: readonly TemplateAttestation[], reported: readonly TrailAttestation[]): AttestationStatus[] {
   const statuses: AttestationStatus[] = [];
   const used = new Set<TrailAttestation>();
+  const byName = new Map<string, TrailAttestation[]>();
+  for (const attestation of reported) appendTo(byName, attestation.name, attestation);
   for (const slot of slots) {
-    const filling = reported.filter((attestation) => attestation.name === slot.name && typeFillsSlot(slot.type, attestation.type));
+    const filling = (byName.get(slot.name) ?? []).filter((attestation) => typeFillsSlot(slot.type, attestation.type));
     filling.forEach((attestation) => used.add(attestation));
     statuses.push(filling.length === 0 ? missing(slot) : effective(filling, false));
   }
   const unexpected = new Map<string, TrailAttestation[]>();
   for (const attestation of reported) {
     if (used.has(attestation)) continue;
-    const key = JSON.stringify([attestation.name, attestation.type]);
-    unexpected.set(key, [...(unexpected.get(key) ?? []), attestation]);
+    appendTo(unexpected, JSON.stringify([attestation.name, attestation.type]), attestation);
   }
   for (const versions of unexpected.values()) statuses.push(effective(versions, true));
   return statuses;
