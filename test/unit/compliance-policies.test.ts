@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import {
   artifactComplianceCount,
   artifactPolicyCompliance,
@@ -11,6 +12,8 @@ import {
   type PolicyArtifact,
 } from '../../shared/compliance/index.ts';
 import { normalizePolicy } from '../../shared/policies/model.ts';
+import { parseCondition } from '../../shared/expressions/index.ts';
+import { validateText } from '../../shared/validate.ts';
 
 const SCHEMA = 'https://compliance-evidence.dev/schemas/policy/environment/v1';
 const FP = 'f'.repeat(64);
@@ -71,6 +74,25 @@ describe('policy model', () => {
       for_control: 'C-1',
     });
     assert.deepEqual(JSON.parse(JSON.stringify(model)), model, 'the model is plain JSON, storable as policy_dump');
+  });
+
+  it('models every valid policy fixture with conditions the evaluator can run', () => {
+    const dir = new URL('./fixtures/env-policy/', import.meta.url);
+    const valid = readdirSync(dir).filter((file) => file.startsWith('valid-'));
+    assert.ok(valid.length >= 3);
+    for (const file of valid) {
+      const { value, findings } = validateText('env-policy', readFileSync(new URL(file, dir), 'utf8'));
+      assert.deepEqual(findings.filter((finding) => finding.severity === 'error'), [], file);
+      const model = normalizePolicy(value);
+      const conditions = [
+        ...model.artifacts.provenance.exceptions.map((exception) => exception.if_condition),
+        ...model.artifacts.trail_compliance.exceptions.map((exception) => exception.if_condition),
+        ...model.artifacts.attestations.flatMap((rule) => (rule.if_condition ? [rule.if_condition] : [])),
+      ];
+      for (const condition of conditions) assert.deepEqual(parseCondition(condition.text).errors, [], `${file}: ${condition.text}`);
+      const [decision] = evaluatePolicies(running([trail()]), [{ name: file, version: 1, policy: model }]);
+      assert.ok(decision, file);
+    }
   });
 
   it('is total on values that skipped the check', () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { checkK8sReport } from '../../shared/reports/check.ts';
 import { k8sReportFromKubectlOutput, k8sReportFromPods } from '../../shared/reports/kubectl.ts';
 
 const podsJson = readFileSync(new URL('./kubectl/pods.json', import.meta.url), 'utf8');
@@ -57,6 +58,12 @@ describe('kubectl pods → K8S report', () => {
         owners: [],
       },
     ]);
+  });
+
+  it('produces a body the shared K8S report check accepts', () => {
+    const result = k8sReportFromKubectlOutput(podsJson);
+    assert.ok('report' in result);
+    assert.deepEqual(checkK8sReport(result.report), []);
   });
 
   it('names the image by the pod spec reference, not the status image', () => {
