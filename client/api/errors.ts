@@ -37,7 +37,7 @@ export function apiErrorFromBody(status: number, statusText: string, body: strin
   if (typeof parsed === 'string') return new ApiError(status, parsed);
   if (parsed !== null && typeof parsed === 'object' && 'message' in parsed) {
     const record = parsed as { message: unknown; errors?: unknown };
-    return new ApiError(status, String(record.message), stringErrors(record.errors));
+    return new ApiError(status, withoutRouteHint(String(record.message)), stringErrors(record.errors));
   }
   return new ApiError(status, JSON.stringify(parsed));
 }
@@ -47,4 +47,10 @@ function stringErrors(errors: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [field, message] of Object.entries(errors)) out[field] = typeof message === 'string' ? message : JSON.stringify(message);
   return out;
+}
+
+/** Like the official CLI, drops the server's "You have requested this URI …" hint (reference §1.2). */
+function withoutRouteHint(message: string): string {
+  const at = message.indexOf('You have requested');
+  return at < 0 ? message : message.slice(0, at).trim();
 }
