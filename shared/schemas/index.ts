@@ -1,21 +1,47 @@
 // The schema registry: every document and request body the product accepts, by name, each
-// compiled once by one ajv instance (so `$ref`s between documents resolve).
+// compiled once by one ajv instance (so `$ref`s between them resolve). Documents carry
+// `$schema` 2020-12; request bodies and the shared definitions use only keywords that draft-07
+// and 2020-12 read alike, so fastify's default ajv accepts them as route schemas too.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import actionCreate from './action-create.json' with { type: 'json' };
+import apiKeyCreate from './api-key-create.json' with { type: 'json' };
+import apiKeyRotate from './api-key-rotate.json' with { type: 'json' };
+import artifactCreate from './artifact-create.json' with { type: 'json' };
 import azureAppsReport from './azure-apps-report.json' with { type: 'json' };
 import cloudRunReport from './cloud-run-report.json' with { type: 'json' };
+import common from './common.json' with { type: 'json' };
+import controlCreate from './control-create.json' with { type: 'json' };
+import controlUpdate from './control-update.json' with { type: 'json' };
 import dockerReport from './docker-report.json' with { type: 'json' };
 import ecsReport from './ecs-report.json' with { type: 'json' };
 import envPolicy from './env-policy.json' with { type: 'json' };
+import environmentActionCreate from './environment-action-create.json' with { type: 'json' };
+import environmentCreate from './environment-create.json' with { type: 'json' };
+import environmentJoin from './environment-join.json' with { type: 'json' };
+import environmentPolicies from './environment-policies.json' with { type: 'json' };
+import environmentRename from './environment-rename.json' with { type: 'json' };
+import environmentUpdate from './environment-update.json' with { type: 'json' };
+import flowActionCreate from './flow-action-create.json' with { type: 'json' };
+import flowCreate from './flow-create.json' with { type: 'json' };
+import flowRename from './flow-rename.json' with { type: 'json' };
 import flowTemplate from './flow-template.json' with { type: 'json' };
+import flowTemplateCreate from './flow-template-create.json' with { type: 'json' };
 import k8sReport from './k8s-report.json' with { type: 'json' };
 import lambdaReport from './lambda-report.json' with { type: 'json' };
+import policyCreate from './policy-create.json' with { type: 'json' };
 import s3Report from './s3-report.json' with { type: 'json' };
 import scanAttestation from './scan-attestation.json' with { type: 'json' };
 import serverReport from './server-report.json' with { type: 'json' };
+import serviceAccountCreate from './service-account-create.json' with { type: 'json' };
+import serviceAccountUpdate from './service-account-update.json' with { type: 'json' };
+import tagsUpdate from './tags-update.json' with { type: 'json' };
+import trailCreate from './trail-create.json' with { type: 'json' };
 
-export const schemas = {
+/** Documents users edit or send whole (templates, policies, payloads, reports) and shared definitions. */
+export const documentSchemas = {
+  'common': common,
   'flow-template': flowTemplate,
   'env-policy': envPolicy,
   'scan-attestation': scanAttestation,
@@ -29,12 +55,45 @@ export const schemas = {
   'cloud-run-report': cloudRunReport,
 } as const;
 
+/** Request bodies of the API (JSON bodies and JSON multipart parts). */
+export const bodySchemas = {
+  'flow-template-create': flowTemplateCreate,
+  'flow-create': flowCreate,
+  'flow-rename': flowRename,
+  'trail-create': trailCreate,
+  'artifact-create': artifactCreate,
+  'environment-create': environmentCreate,
+  'environment-update': environmentUpdate,
+  'environment-rename': environmentRename,
+  'environment-join': environmentJoin,
+  'environment-policies': environmentPolicies,
+  'policy-create': policyCreate,
+  'control-create': controlCreate,
+  'control-update': controlUpdate,
+  'action-create': actionCreate,
+  'environment-action-create': environmentActionCreate,
+  'flow-action-create': flowActionCreate,
+  'service-account-create': serviceAccountCreate,
+  'service-account-update': serviceAccountUpdate,
+  'api-key-create': apiKeyCreate,
+  'api-key-rotate': apiKeyRotate,
+  'tags-update': tagsUpdate,
+} as const;
+
+export const schemas = { ...documentSchemas, ...bodySchemas } as const;
+
 export type SchemaName = keyof typeof schemas;
+export type BodySchemaName = keyof typeof bodySchemas;
 
 export const schemaNames = Object.keys(schemas) as SchemaName[];
+export const bodySchemaNames = Object.keys(bodySchemas) as BodySchemaName[];
 
 export function isSchemaName(name: string): name is SchemaName {
   return Object.hasOwn(schemas, name);
+}
+
+export function isBodySchemaName(name: string): name is BodySchemaName {
+  return Object.hasOwn(bodySchemas, name);
 }
 
 const ajv = new Ajv2020({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true });

@@ -4,7 +4,6 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Issue, PathSegment } from '../findings.ts';
 import { quotedChoice, suggestionsFor } from '../text/suggest.ts';
-import { valueAt } from '../text/values.ts';
 import { validatorFor } from './index.ts';
 import type { SchemaName } from './index.ts';
 
@@ -18,7 +17,18 @@ const suffixByKeyword: Record<string, string> = {
   const: 'bad-value',
   anyOf: 'bad-value',
   format: 'bad-format',
+  minLength: 'too-short',
+  maxLength: 'too-long',
+  minItems: 'too-few-items',
+  maxItems: 'too-many-items',
+  minimum: 'out-of-range',
+  maximum: 'out-of-range',
+  exclusiveMinimum: 'out-of-range',
+  exclusiveMaximum: 'out-of-range',
 };
+
+/** Documents people edit get "did you mean" hints after the pydantic text; API-only bodies get the bare text. */
+const hintedPrefixes = new Set(['template', 'policy']);
 
 /** Validates `value` against a registered schema; `prefix` starts every code (`template`, `scan`…). */
 export function schemaIssues(name: SchemaName, value: unknown, prefix: string): Issue[] {
@@ -28,7 +38,7 @@ export function schemaIssues(name: SchemaName, value: unknown, prefix: string): 
 }
 
 export function issuesFromErrors(errors: readonly ErrorObject[], value: unknown, prefix: string): Issue[] {
-  const kept = withoutBranchNoise(errors, value);
+  const kept = withoutBranchNoise(errors);
   const issues: Issue[] = [];
   const seen = new Set<string>();
   for (const error of kept) {
@@ -42,25 +52,39 @@ export function issuesFromErrors(errors: readonly ErrorObject[], value: unknown,
   return issues;
 }
 
+/** Keywords that say the value has the wrong shape altogether (as opposed to a flaw inside it). */
+const shapeKeywords = new Set(['type', 'enum', 'const', 'pattern', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'anyOf']);
+
 /**
- * Under `anyOf`, ajv reports every branch's failure. A nullable object (`X or null`) is judged by
- * its object branch alone; any other `anyOf` (an enum or a pattern) by one message for the whole.
+ * Under `anyOf`, ajv reports every branch's failure. When one branch fits the value's shape and
+ * only complains about something inside it (`X or null` given an X with a missing field), those
+ * complaints are the news. When no branch fits, one message says what the value should be: a
+ * plain type when the branches differ only by type, else the `anyOf` as a whole.
  */
-function withoutBranchNoise(errors: readonly ErrorObject[], value: unknown): ErrorObject[] {
+function withoutBranchNoise(errors: readonly ErrorObject[]): ErrorObject[] {
   const dropped = new Set<number>();
   errors.forEach((error, index) => {
     if (error.keyword !== 'anyOf') return;
-    const branches = (error.schema as { type?: unknown }[] | undefined) ?? [];
-    const nullable = branches.some((branch) => branch.type === 'null');
-    const instance = valueAt(value, pathOf(error.instancePath, value));
-    for (let j = index - 1; j >= 0; j--) {
-      const branchError = errors[j]!;
-      if (dropped.has(j)) continue;
-      if (!isWithin(branchError.instancePath, error.instancePath)) break;
-      const isNullTypeError = branchError.keyword === 'type' && branchError.params.type === 'null' && branchError.instancePath === error.instancePath;
-      if (!nullable || isNullTypeError) dropped.add(j);
+    const branch: number[] = [];
+    for (let j = index - 1; j >= 0 && isWithin(errors[j]!.instancePath, error.instancePath); j--) {
+      if (!dropped.has(j)) branch.push(j);
     }
-    if (nullable && instance !== null) dropped.add(index);
+    const isShape = (j: number) => errors[j]!.instancePath === error.instancePath && shapeKeywords.has(errors[j]!.keyword);
+    const shape = branch.filter(isShape);
+    const inner = branch.filter((j) => !isShape(j));
+    if (inner.length > 0) {
+      for (const j of shape) dropped.add(j);
+      dropped.add(index);
+      return;
+    }
+    const typeErrors = shape.filter((j) => errors[j]!.keyword === 'type');
+    if (typeErrors.length === shape.length && typeErrors.length > 0) {
+      const kept = typeErrors.find((j) => errors[j]!.params.type !== 'null') ?? typeErrors[0]!;
+      for (const j of typeErrors) if (j !== kept) dropped.add(j);
+      dropped.add(index);
+      return;
+    }
+    for (const j of branch) dropped.add(j);
   });
   return errors.filter((error, index) => !dropped.has(index) && error.keyword !== 'propertyNames');
 }
@@ -88,7 +112,7 @@ function issueOf(error: ErrorObject, value: unknown, prefix: string): Issue | un
       const key = String(params.additionalProperty ?? params.unevaluatedProperty);
       const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const suggestions = suggestionsFor(key, known);
-      const hint = suggestions.length > 0 ? ` (did you mean '${suggestions[0]}'?)` : known.length > 0 ? ` (allowed: ${known.join(', ')})` : '';
+      const hint = !hintedPrefixes.has(prefix) ? '' : suggestions.length > 0 ? ` (did you mean '${suggestions[0]}'?)` : known.length > 0 ? ` (allowed: ${known.join(', ')})` : '';
       return { code, severity: 'error', message: `Extra inputs are not permitted${hint}`, path: [...path, key], target: 'key', data: { key, suggestions, allowed: known } };
     }
     case 'enum': {
