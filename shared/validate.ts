@@ -1,5 +1,6 @@
 // One entry point for every face: a document's text and kind in, its value and positioned
 // findings (syntax first-class) out, sorted by position.
+import type { Document } from 'yaml';
 import type { Finding, Issue } from './findings.ts';
 import type { DocumentKind } from './kinds.ts';
 import { checkScanAttestation } from './payloads/scan.ts';
@@ -27,9 +28,10 @@ export function formatOf(kind: DocumentKind): TextFormat {
   return rulesByKind[kind].format;
 }
 
-export function validateText(kind: DocumentKind, text: string): { value: unknown; findings: Finding[] } {
+/** `yamlTree`: the YAML tree of `text` when the caller already holds it; ignored for JSON kinds. */
+export function validateText(kind: DocumentKind, text: string, yamlTree?: Document.Parsed): { value: unknown; findings: Finding[] } {
   const rules = rulesByKind[kind];
-  const parsed = parseText(rules.format, text);
+  const parsed = parseText(rules.format, text, yamlTree);
   if (parsed.broken) return { value: parsed.value, findings: placeIssues(parsed, []) };
   return { value: parsed.value, findings: placeIssues(parsed, rules.check(parsed.value)) };
 }

@@ -28,16 +28,20 @@ const maxAliasCount = 1000;
 /** Past this many, more syntax findings of one kind only bury the first, which matters most. */
 const maxSyntaxFindings = 100;
 
-export function parseText(format: TextFormat, text: string): ParsedText {
-  return format === 'json' ? parseJson(text) : parseYaml(text);
+/** How YAML is parsed, so an editor that keeps its own tree of the text gets the same tree. */
+export const yamlParseOptions = { prettyErrors: false, logLevel: 'error' } as const;
+
+/** `tree`: the text's YAML tree when the caller already holds it (the language server keeps one per document). */
+export function parseText(format: TextFormat, text: string, tree?: Document.Parsed): ParsedText {
+  return format === 'json' ? parseJson(text) : parseYaml(text, tree);
 }
 
-export function parseYaml(text: string): ParsedText {
+export function parseYaml(text: string, tree?: Document.Parsed): ParsedText {
   const syntax: Finding[] = [];
   let doc: Document | undefined;
   let value: unknown;
   try {
-    doc = parseDocument(text, { prettyErrors: false, logLevel: 'error' });
+    doc = tree ?? parseDocument(text, yamlParseOptions);
     for (const error of doc.errors.slice(0, maxSyntaxFindings)) syntax.push(syntaxFinding('yaml/syntax', 'error', error.message, error.pos, text));
     for (const warning of doc.warnings.slice(0, maxSyntaxFindings)) syntax.push(syntaxFinding('yaml/syntax', 'warning', warning.message, warning.pos, text));
     value = doc.toJS({ maxAliasCount });
