@@ -1,2 +1,6 @@
-// Entry point of the bundled language server (dist/language-server.js).
-console.error('The language server is not implemented yet.');
+// Entry point of dist/language-server.js. The transport comes from the command line
+// (`--stdio`, `--node-ipc` or `--socket=<port>`), as vscode-languageserver reads it.
+import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
+import { startLanguageServer } from './connection.ts';
+
+startLanguageServer(createConnection(ProposedFeatures.all));

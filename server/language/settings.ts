@@ -1,0 +1,65 @@
+// The settings the client sends under the `complianceEvidence` section, in `initializationOptions`
+// and in `workspace/didChangeConfiguration`. The extension passes exactly this shape; keep it stable.
+
+export interface FileGlobs {
+  flowTemplate: string[];
+  envPolicy: string[];
+  scanAttestation: string[];
+  k8sReport: string[];
+}
+
+export interface DiagnosticsSettings {
+  /** Quiet time after the last edit before a document is validated; 0 validates at once. */
+  debounceMs: number;
+  /** Most diagnostics published per document; one more says how many were left out. */
+  maxProblems: number;
+}
+
+export interface Settings {
+  files: FileGlobs;
+  diagnostics: DiagnosticsSettings;
+}
+
+export const settingsSection = 'complianceEvidence';
+
+export const defaultDiagnostics: DiagnosticsSettings = { debounceMs: 100, maxProblems: 100 };
+
+/**
+ * Settings from whatever the client sent: each field that is missing or of the wrong type falls
+ * back to its default, so a half-filled or malformed configuration never disables the server.
+ * `defaultGlobs` comes from the shared document kinds, so editor and CLI agree on file names.
+ */
+export function settingsFrom(raw: unknown, defaultGlobs: FileGlobs): Settings {
+  const section = objectAt(raw, settingsSection) ?? objectOf(raw) ?? {};
+  const files = objectOf(section.files) ?? {};
+  const diagnostics = objectOf(section.diagnostics) ?? {};
+  return {
+    files: {
+      flowTemplate: globsOr(files.flowTemplate, defaultGlobs.flowTemplate),
+      envPolicy: globsOr(files.envPolicy, defaultGlobs.envPolicy),
+      scanAttestation: globsOr(files.scanAttestation, defaultGlobs.scanAttestation),
+      k8sReport: globsOr(files.k8sReport, defaultGlobs.k8sReport),
+    },
+    diagnostics: {
+      debounceMs: countOr(diagnostics.debounceMs, defaultDiagnostics.debounceMs, 0),
+      maxProblems: countOr(diagnostics.maxProblems, defaultDiagnostics.maxProblems, 1),
+    },
+  };
+}
+
+function objectOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+// The client may send the section itself or an object that holds it.
+function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
+  return objectOf(objectOf(value)?.[key]);
+}
+
+function globsOr(value: unknown, fallback: string[]): string[] {
+  return Array.isArray(value) && value.every((glob) => typeof glob === 'string') ? [...value] : [...fallback];
+}
+
+function countOr(value: unknown, fallback: number, min: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= min ? Math.floor(value) : fallback;
+}
