@@ -1,0 +1,138 @@
+// Keystroke to squiggle, side by side with yaml-language-server 2.x on the same flow template:
+// the median time from `didChange` to the matching `publishDiagnostics` over 50 edits that
+// alternate a valid and a one-error variant, on 200 and 3,000 lines. Two comparisons:
+//   - as shipped: our default debounce against its fixed 200 ms delay (target ≤ 0.5×);
+//   - engine against engine: both delays 0 (targets ≤ 0.5× on 200 lines, ≤ 0.75× on 3,000).
+// Its publishes carry no version, so the next edit is sent only after the previous publish, and a
+// publish is matched by content (no diagnostics for the valid variant, some for the other).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot, startClient, type LspClient, type Publish } from '../language/lspClient.ts';
+import { schemas } from '../../shared/schemas/index.ts';
+import { median, report } from './stats.ts';
+
+const measuredEdits = 50;
+const warmupEdits = 10;
+
+interface Variant {
+  text: string;
+  /** The line whose value alternates, and where that value starts. */
+  line: number;
+  character: number;
+  valid: string;
+  broken: string;
+}
+
+/** A flow template of about `lines` lines: ten trail attestations, then artifacts of six lines. */
+function templateOf(lines: number): Variant {
+  const out = ['version: 1', 'trail:', '  attestations:'];
+  for (let i = 0; i < 10; i++) out.push(`    - name: trail-check-${i}`, `      type: ${i % 2 === 0 ? 'generic' : 'jira'}`);
+  out.push('  artifacts:');
+  for (let i = 0; out.length + 6 <= lines; i++) {
+    out.push(`    - name: artifact-${i}`, '      attestations:', '        - name: unit-test', '          type: junit', '        - name: security-scan', '          type: snyk');
+  }
+  while (out.length < lines) out.push('# end of template');
+  const line = out.findIndex((text, index) => index > out.length / 2 && text === '          type: junit');
+  return { text: `${out.join('\n')}\n`, line, character: '          type: '.length, valid: 'junit', broken: 'junit-test' };
+}
+
+interface Server {
+  label: string;
+  start: () => LspClient;
+  /** Settings sent after `initialized`, when the server reads them by pulling. */
+  configure?: (client: LspClient) => Promise<void>;
+}
+
+async function keystrokeToSquiggleMs(server: Server, variant: Variant, uri: string): Promise<number> {
+  const client = server.start();
+  try {
+    await client.initialize();
+    await server.configure?.(client);
+    const hasProblems = (publish: Publish) => publish.diagnostics.length > 0;
+    const isClean = (publish: Publish) => publish.diagnostics.length === 0;
+    const lines = variant.text.split('\n');
+    lines[variant.line] = lines[variant.line]!.slice(0, variant.character) + variant.broken;
+    // Opening the broken variant and waiting for its problems proves the schema is in force.
+    const opened = client.nextPublish(uri, hasProblems, 60_000);
+    client.open(uri, 'yaml', lines.join('\n'));
+    await opened;
+    let current = variant.broken;
+    const samples: number[] = [];
+    for (let edit = 0; edit < warmupEdits + measuredEdits; edit++) {
+      const next = current === variant.broken ? variant.valid : variant.broken;
+      const published = client.nextPublish(uri, next === variant.valid ? isClean : hasProblems, 30_000);
+      const start = performance.now();
+      void client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version: edit + 2 },
+        contentChanges: [
+          {
+            range: { start: { line: variant.line, character: variant.character }, end: { line: variant.line, character: variant.character + current.length } },
+            text: next,
+          },
+        ],
+      });
+      await published;
+      if (edit >= warmupEdits) samples.push(performance.now() - start);
+      current = next;
+    }
+    return median(samples);
+  } finally {
+    await client.stop();
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'cev-language-bench-'));
+try {
+  const schemaFile = join(work, 'flow-template.schema.json');
+  writeFileSync(schemaFile, JSON.stringify(schemas['flow-template']));
+  const yamlSettings = {
+    validate: true,
+    hover: true,
+    completion: true,
+    schemas: { [pathToFileURL(schemaFile).href]: '*flow-template*.yaml' },
+    schemaStore: { enable: false },
+    kubernetesCRDStore: { enable: false },
+  };
+  const configureYaml = async (client: LspClient): Promise<void> => {
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: { yaml: yamlSettings } });
+  };
+  const yamlConfiguration = (section: string | undefined): unknown => (section === 'yaml' ? yamlSettings : {});
+  const yamlBin = join(repoRoot, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
+  const zeroDelayLauncher = join(repoRoot, 'test', 'bench', 'yaml-language-server-zero-delay.mjs');
+
+  const ours = (debounceMs?: number): Server => ({
+    label: debounceMs === undefined ? 'ours (default debounce)' : `ours (debounce ${debounceMs} ms)`,
+    start: () => {
+      const client = startClient();
+      const initialize = client.initialize.bind(client);
+      client.initialize = () =>
+        initialize(debounceMs === undefined ? undefined : { complianceEvidence: { diagnostics: { debounceMs } } });
+      return client;
+    },
+  });
+  const yaml = (launcher: string, label: string): Server => ({
+    label,
+    start: () => startClient({ args: [launcher, '--stdio'], configuration: yamlConfiguration }),
+    configure: configureYaml,
+  });
+
+  let allMet = true;
+  for (const lines of [200, 3000]) {
+    const variant = templateOf(lines);
+    const uri = pathToFileURL(join(work, `bench-${lines}.flow-template.yaml`)).href;
+    const oursShipped = await keystrokeToSquiggleMs(ours(), variant, uri);
+    const yamlShipped = await keystrokeToSquiggleMs(yaml(yamlBin, 'yaml-language-server as shipped'), variant, uri);
+    const oursEngine = await keystrokeToSquiggleMs(ours(0), variant, uri);
+    const yamlEngine = await keystrokeToSquiggleMs(yaml(zeroDelayLauncher, 'yaml-language-server, delay 0'), variant, uri);
+    console.log(`\n${lines} lines (median of ${measuredEdits} edits, didChange → matching publish)`);
+    console.log(`  ours, default settings: ${oursShipped.toFixed(2)} ms; yaml-language-server as shipped: ${yamlShipped.toFixed(2)} ms`);
+    console.log(`  ours, debounce 0: ${oursEngine.toFixed(2)} ms; yaml-language-server, delay 0: ${yamlEngine.toFixed(2)} ms`);
+    allMet = report(`  as shipped, ${lines} lines, ours / yaml-language-server`, oursShipped, yamlShipped, 'ms', { max: 0.5 }) && allMet;
+    allMet = report(`  engine, ${lines} lines, ours / yaml-language-server`, oursEngine, yamlEngine, 'ms', { max: lines <= 200 ? 0.5 : 0.75 }) && allMet;
+  }
+  console.log(allMet ? '\nall language server targets met' : '\nsome language server targets missed');
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
