@@ -96,11 +96,25 @@ function contains(haystack: Value, needle: Value): boolean {
   return false;
 }
 
+const compiled = new Map<string, RegExp | null>();
+const COMPILED_LIMIT = 256;
+
+/** A pattern compiled once (a policy applies the same few to every running artifact); null when invalid. */
+function regexOf(pattern: string): RegExp | null {
+  let regex = compiled.get(pattern);
+  if (regex === undefined) {
+    try {
+      regex = new RegExp(pattern);
+    } catch {
+      regex = null;
+    }
+    if (compiled.size >= COMPILED_LIMIT) compiled.clear();
+    compiled.set(pattern, regex);
+  }
+  return regex;
+}
+
 function matches(text: Value, pattern: Value): boolean {
   if (text === null || Array.isArray(text) || typeof pattern !== 'string') return false;
-  try {
-    return new RegExp(pattern).test(String(text));
-  } catch {
-    return false;
-  }
+  return regexOf(pattern)?.test(String(text)) ?? false;
 }
