@@ -6,7 +6,7 @@ import { apiOrExplain, argsOf, showFailure, uriOf, withProgress, type CommandCon
 import { kubectlPath, kubectlPods } from './kubectl.ts';
 import { environmentNameProblem } from './names.ts';
 import { pickFile } from './pickers.ts';
-import { reportOf } from './report.ts';
+import { reportOf, type ReportSource } from './report.ts';
 
 export async function reportK8s(context: CommandContext, arg?: unknown): Promise<boolean> {
   const args = argsOf(arg);
@@ -15,15 +15,17 @@ export async function reportK8s(context: CommandContext, arg?: unknown): Promise
   try {
     const environment = args.environment ?? (await pickK8sEnvironment(api));
     if (!environment) return false;
-    const report = await reportSource(args.file);
-    if (report === undefined) return false;
+    const source = await reportSource(args.file);
+    if (source === undefined) return false;
     await withProgress(`Reporting ${environment}…`, async () => {
       const known = (await api.listEnvironments()).some((candidate) => candidate.name === environment);
       if (!known) await api.createEnvironment(environment, 'K8S', 'Reported from VS Code');
-      await api.reportK8s(environment, report);
+      await api.reportK8s(environment, source.report);
     });
+    for (const skip of source.skipped) context.log.warn(`Not reported: ${skip.namespace}/${skip.podName}${skip.container ? `/${skip.container}` : ''}: ${skip.reason}`);
+    const skipped = source.skipped.length > 0 ? ` ${source.skipped.length} container${source.skipped.length === 1 ? '' : 's'} without an image digest could not be reported (see the log).` : '';
     context.log.info(`K8S report sent to ${environment}`);
-    void vscode.window.showInformationMessage(`Environment '${environment}' reported.`);
+    void vscode.window.showInformationMessage(`Environment '${environment}' reported.${skipped}`);
     if (context.environments.node(`env/${environment}`)) await context.environments.refresh(`env/${environment}`);
     else context.environments.refreshAll();
     return true;
@@ -46,7 +48,7 @@ async function pickK8sEnvironment(api: ApiClient): Promise<string | undefined> {
 }
 
 /** The report body from a file (a report or kubectl's pods JSON), or from kubectl itself. */
-async function reportSource(file: string | undefined): Promise<unknown> {
+async function reportSource(file: string | undefined): Promise<ReportSource | undefined> {
   let uri = file ? uriOf(file) : undefined;
   if (!uri) {
     const kubectl = await kubectlPath();

@@ -1,17 +1,18 @@
 // The language server's settings, in the shape server/language/settings.ts reads:
 // `{ complianceEvidence: { files: {...}, diagnostics: {...} } }`, sent at initialize and on change.
+import { defaultKindGlobs } from '../../shared/kinds.ts';
 
 export interface LanguageSettings {
   files: { flowTemplate: string[]; envPolicy: string[]; scanAttestation: string[]; k8sReport: string[] };
   diagnostics: { debounceMs: number; maxProblems: number };
 }
 
-/** The default globs, the same as the manifest's setting defaults. */
+/** The shared core's default globs; the manifest's setting defaults must equal them (a unit test checks). */
 export const DEFAULT_FILES: LanguageSettings['files'] = {
-  flowTemplate: ['**/*flow-template*.{yml,yaml}'],
-  envPolicy: ['**/*env-policy*.{yml,yaml}'],
-  scanAttestation: ['**/*scan-attestation*.json'],
-  k8sReport: ['**/*k8s-report*.json'],
+  flowTemplate: [...defaultKindGlobs['flow-template']],
+  envPolicy: [...defaultKindGlobs['env-policy']],
+  scanAttestation: [...defaultKindGlobs['scan-attestation']],
+  k8sReport: [...defaultKindGlobs['k8s-report']],
 };
 
 /** `get` reads one key of the `complianceEvidence` section (e.g. `files.flowTemplate`). */
