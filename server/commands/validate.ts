@@ -1,5 +1,85 @@
-// `cev validate`: the language service in batch, for pipelines.
-export async function runValidate(_args: string[]): Promise<number> {
-  console.error('cev validate: not implemented yet.');
-  return 2;
+// `cev validate`: the editor's verdict in batch, for pipelines. One line per finding,
+// `<file>:<line>:<col>: <severity> <code> <message>` (1-based); exit 1 when any error was found,
+// 0 otherwise, 2 on usage errors. The rules all live in shared/; this only reads files and prints.
+import { readFile } from 'node:fs/promises';
+import { documentKinds, isDocumentKind, kindOf } from '../../shared/kinds.ts';
+import type { DocumentKind } from '../../shared/kinds.ts';
+import { lineIndexOf } from '../../shared/text/positions.ts';
+import { validateText } from '../../shared/validate.ts';
+
+const usage = `usage: cev validate [--kind <${documentKinds.join('|')}>] <file>...
+The kind comes from the file name (*flow-template*.{yml,yaml}, *env-policy*.{yml,yaml},
+*scan-attestation*.json, *k8s-report*.json), a first-line '# cev: <kind>' modeline or a policy's
+_schema; --kind overrides them for every file.`;
+
+class UsageError extends Error {}
+
+function parseArgs(args: string[]): { kind?: DocumentKind; files: string[] } {
+  let kind: DocumentKind | undefined;
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--kind' || arg.startsWith('--kind=')) {
+      const value = arg === '--kind' ? args[++i] : arg.slice('--kind='.length);
+      if (value === undefined || !isDocumentKind(value)) {
+        throw new UsageError(`--kind must be one of ${documentKinds.join(', ')}${value === undefined ? '' : `, not '${value}'`}`);
+      }
+      kind = value;
+    } else if (arg === '--') {
+      files.push(...args.slice(i + 1));
+      break;
+    } else if (arg.startsWith('-') && arg !== '-') {
+      throw new UsageError(`unknown option '${arg}'`);
+    } else {
+      files.push(arg);
+    }
+  }
+  if (files.length === 0) throw new UsageError('no files given');
+  return { kind, files };
+}
+
+export async function runValidate(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(usage);
+    return 0;
+  }
+  let parsed: { kind?: DocumentKind; files: string[] };
+  try {
+    parsed = parseArgs(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`cev validate: ${error.message}\n${usage}`);
+    return 2;
+  }
+
+  const documents: { file: string; kind: DocumentKind; text: string }[] = [];
+  for (const file of parsed.files) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      console.error(`cev validate: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      return 2;
+    }
+    const kind = parsed.kind ?? kindOf(file, text);
+    if (kind === undefined) {
+      console.error(`cev validate: cannot tell what kind of document ${file} is; name it like *flow-template*.yaml or pass --kind`);
+      return 2;
+    }
+    documents.push({ file, kind, text });
+  }
+
+  let errors = 0;
+  const out: string[] = [];
+  for (const { file, kind, text } of documents) {
+    const { findings } = validateText(kind, text);
+    const lines = lineIndexOf(text);
+    for (const finding of findings) {
+      const { line, character } = lines.positionAt(finding.range.start);
+      out.push(`${file}:${line + 1}:${character + 1}: ${finding.severity} ${finding.code} ${finding.message.replace(/\s*\n\s*/g, ' ')}`);
+      if (finding.severity === 'error') errors++;
+    }
+  }
+  if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
+  return errors > 0 ? 1 : 0;
 }

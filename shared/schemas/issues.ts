@@ -105,7 +105,8 @@ function issueOf(error: ErrorObject, value: unknown, prefix: string): Issue | un
   switch (error.keyword) {
     case 'required': {
       const missing = String(params.missingProperty);
-      return { code, severity: 'error', message: 'Field required', path: [...path, missing], target: 'value', data: { missing } };
+      const message = hintedPrefixes.has(prefix) ? `Field required: add '${missing}'` : 'Field required';
+      return { code, severity: 'error', message, path: [...path, missing], target: 'value', data: { missing } };
     }
     case 'additionalProperties':
     case 'unevaluatedProperties': {
