@@ -7,6 +7,11 @@ import { applyMigrations } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { sqliteOrgStore, type OrgStore } from './orgs.ts';
 import { sqliteServiceAccountStore, type ServiceAccountStore } from './serviceAccounts.ts';
+import { sqliteFlowStore, type FlowStore } from './flows.ts';
+import { sqliteTrailStore, type TrailStore } from './trails.ts';
+import { sqliteArtifactStore, type ArtifactStore } from './artifacts.ts';
+import { sqliteAttestationStore, type AttestationStore } from './attestations.ts';
+import { sqliteCustomTypeStore, type CustomTypeStore } from './customTypes.ts';
 import { join } from 'node:path';
 
 export interface Store {
@@ -14,6 +19,11 @@ export interface Store {
   transaction<T>(work: () => T): T;
   readonly orgs: OrgStore;
   readonly serviceAccounts: ServiceAccountStore;
+  readonly flows: FlowStore;
+  readonly trails: TrailStore;
+  readonly artifacts: ArtifactStore;
+  readonly attestations: AttestationStore;
+  readonly customTypes: CustomTypeStore;
   readonly evidence: EvidenceStore;
   close(): void;
 }
@@ -39,6 +49,11 @@ export function openStore(location: StoreLocation): Store {
     transaction: (work) => sql.transaction(work),
     orgs: sqliteOrgStore(sql),
     serviceAccounts: sqliteServiceAccountStore(sql),
+    flows: sqliteFlowStore(sql),
+    trails: sqliteTrailStore(sql),
+    artifacts: sqliteArtifactStore(sql),
+    attestations: sqliteAttestationStore(sql),
+    customTypes: sqliteCustomTypeStore(sql),
     evidence: location.dataDir === undefined ? memoryEvidenceStore() : fileEvidenceStore(join(location.dataDir, 'evidence')),
     close: () => sql.close(),
   };

@@ -1,6 +1,7 @@
 // Every migration, listed so that the bundler includes them (no files are read at run time).
 // Ids sort in apply order: 001–099 are the server core and issue 3's resources, 100–199 issue 4's.
 import { migration001 } from './001-orgs-and-keys.ts';
+import { migration002 } from './002-flows-trails-evidence.ts';
 
 export interface Migration {
   /** Zero-padded number and a short name, e.g. `001-orgs-and-keys`. */
@@ -8,4 +9,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [migration001];
+export const migrations: readonly Migration[] = [migration001, migration002];

@@ -1,0 +1,60 @@
+// Attestation objects (reference §2.3) and the flow-level record of spec endpoint 5.
+import type { Attestation } from '../store/attestations.ts';
+import { apiUrl, htmlUrl } from './urls.ts';
+
+const SCHEMA_VERSION = 1;
+
+export function attestationTypeOf(attestation: Attestation): string {
+  return attestation.isOverride ? 'override' : attestation.type;
+}
+
+export function attestationView(host: string, orgName: string, attestation: Attestation): Record<string, unknown> {
+  const body = attestation.body;
+  const links: Record<string, { href: string }> = { self: { href: apiUrl.attestation(host, orgName, attestation.id) } };
+  if (attestation.evidence !== null) {
+    links.evidence = { href: apiUrl.evidence(host, orgName, attestation.flowName, attestation.trailName, attestation.id) };
+  }
+  return {
+    ...body,
+    schema_version: SCHEMA_VERSION,
+    attestation_type: attestationTypeOf(attestation),
+    attestation_name: attestation.name,
+    attestation_id: attestation.id,
+    is_compliant: attestation.isCompliant,
+    origin_url: body.origin_url ?? null,
+    description: body.description ?? null,
+    artifact_fingerprint: attestation.artifactFingerprint,
+    target_artifacts: body.target_artifacts ?? [],
+    git_commit_info: body.git_commit_info ?? null,
+    repo_info: body.repo_info ?? null,
+    user_data: body.user_data ?? {},
+    annotations: body.annotations ?? {},
+    external_urls: body.external_urls ?? {},
+    evidence_archive_path: attestation.evidence === null ? null : `evidence/${attestation.evidence.sha256}/${attestation.evidence.filename}`,
+    created_at: attestation.createdAt,
+    reported_by: attestation.reportedBy,
+    flow_name: attestation.flowName,
+    trail_name: attestation.trailName,
+    html_url: htmlUrl.attestation(host, orgName, attestation.flowName, attestation.trailName, attestation.id),
+    _links: links,
+  };
+}
+
+export function flowAttestationRecord(host: string, orgName: string, attestation: Attestation): Record<string, unknown> {
+  const body = attestation.body;
+  return {
+    attestation_id: attestation.id,
+    attestation_name: attestation.name,
+    attestation_type: attestationTypeOf(attestation),
+    created_at: attestation.createdAt,
+    description: body.description ?? '',
+    has_audit_package: attestation.evidence !== null,
+    html_url: htmlUrl.attestation(host, orgName, attestation.flowName, attestation.trailName, attestation.id),
+    is_compliant: attestation.isCompliant,
+    origin_url: body.origin_url ?? '',
+    reported_by: attestation.reportedBy,
+    schema_version: SCHEMA_VERSION,
+    trail_name: attestation.trailName,
+    user_data: body.user_data ?? {},
+  };
+}

@@ -1,0 +1,38 @@
+// A trail's compliance, evaluated by the shared core from the stored rows. `evaluated_at` is the
+// time of the trail's last event, so the same trail always reads the same.
+import { evaluateTrail, type TrailEvaluation, type TrailTemplate } from '../../../shared/compliance/index.ts';
+import type { Store } from '../store/index.ts';
+import type { Trail } from '../store/trails.ts';
+
+export function evaluationOf(store: Store, trail: Trail): TrailEvaluation {
+  const attestations = store.attestations.inTrail(trail.id).map((attestation) => ({
+    id: attestation.id,
+    name: attestation.name,
+    type: attestation.type,
+    is_compliant: attestation.isCompliant,
+    created_at: attestation.createdAt,
+    target_artifact: attestation.targetArtifact,
+    artifact_fingerprint: attestation.artifactFingerprint,
+    is_override: attestation.isOverride,
+  }));
+  const artifacts = store.artifacts.inTrail(trail.id).map((artifact) => ({
+    id: artifact.id,
+    fingerprint: artifact.fingerprint,
+    template_reference_name: artifact.templateReferenceName,
+    created_at: artifact.createdAt,
+  }));
+  return evaluateTrail(trail.template.parsed as TrailTemplate, attestations, artifacts, trail.lastModifiedAt, trail.template.id);
+}
+
+/** Evaluations memoised for one request (artifact lists name the same trail many times). */
+export function evaluationCache(store: Store): (trail: Trail) => TrailEvaluation {
+  const cache = new Map<string, TrailEvaluation>();
+  return (trail) => {
+    let evaluation = cache.get(trail.id);
+    if (evaluation === undefined) {
+      evaluation = evaluationOf(store, trail);
+      cache.set(trail.id, evaluation);
+    }
+    return evaluation;
+  };
+}

@@ -1,0 +1,48 @@
+// Page arithmetic and the query schemas shared by list routes (spec endpoint 4, reference §1.4).
+
+export interface Pagination {
+  total: number;
+  page: number;
+  per_page: number;
+  page_count: number;
+}
+
+export function paginationOf(total: number, page: number, perPage: number): Pagination {
+  return { total, page, per_page: perPage, page_count: Math.ceil(total / perPage) };
+}
+
+export const pageQuery = {
+  page: { type: 'integer', minimum: 1 },
+  per_page: { type: 'integer', minimum: 1, maximum: 100 },
+} as const;
+
+export interface PageParams {
+  page?: number;
+  per_page?: number;
+}
+
+/** Page and size with defaults (1, 20); `requested` says whether the client asked for paging at all. */
+export function pageOf(query: PageParams, defaultPerPage = 20): { page: number; perPage: number; offset: number; requested: boolean } {
+  const page = query.page ?? 1;
+  const perPage = query.per_page ?? defaultPerPage;
+  return { page, perPage, offset: (page - 1) * perPage, requested: query.page !== undefined || query.per_page !== undefined };
+}
+
+/** `_links` with absolute URLs for a paged list at `path` (other query parameters kept). */
+export function linksOf(baseUrl: string, path: string, query: Record<string, unknown>, pagination: Pagination): Record<string, { href: string }> {
+  const href = (page: number): string => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value === undefined || key === 'page' || key === 'per_page') continue;
+      params.set(key, String(value));
+    }
+    params.set('page', String(page));
+    params.set('per_page', String(pagination.per_page));
+    return `${baseUrl}${path}?${params.toString()}`;
+  };
+  const last = Math.max(1, pagination.page_count);
+  const links: Record<string, { href: string }> = { self: { href: href(pagination.page) }, first: { href: href(1) }, last: { href: href(last) } };
+  if (pagination.page < last) links.next = { href: href(pagination.page + 1) };
+  if (pagination.page > 1) links.prev = { href: href(Math.min(pagination.page - 1, last)) };
+  return links;
+}

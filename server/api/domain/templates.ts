@@ -1,0 +1,50 @@
+// Flow templates from their text, through the shared core: the stored form, or the findings as
+// the API's field errors.
+import { fieldPath, type PathSegment } from '../../../shared/findings.ts';
+import { templateOf } from '../../../shared/templates/index.ts';
+import { validateText } from '../../../shared/validate.ts';
+import { stringify } from 'yaml';
+import { invalid, withInput, type FieldErrors } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { StoredTemplate } from '../store/flows.ts';
+
+export const EMPTY_TEMPLATE = 'version: 1\n';
+
+function valueAt(value: unknown, path: readonly PathSegment[]): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}
+
+export type TemplateVerdict = { template: StoredTemplate; errors?: undefined } | { template?: undefined; errors: FieldErrors };
+
+/** Parses and checks a template text; errors are keyed by field path (`trail.attestations[0].name`). */
+export function templateFromText(text: string, emptyKey = 'template_file'): TemplateVerdict {
+  const { value, findings } = validateText('flow-template', text);
+  const errors: FieldErrors = {};
+  for (const finding of findings) {
+    if (finding.severity !== 'error') continue;
+    const key = fieldPath(finding.path) || emptyKey;
+    if (!(key in errors)) errors[key] = withInput(finding.message, finding.path.length === 0 ? text : valueAt(value, finding.path));
+  }
+  if (Object.keys(errors).length > 0) return { errors };
+  return { template: { id: newId(), content: text, parsed: templateOf(value) as unknown as Record<string, unknown> } };
+}
+
+export function templateOrInvalid(text: string): StoredTemplate {
+  const verdict = templateFromText(text);
+  if (verdict.errors !== undefined) throw invalid(verdict.errors);
+  return verdict.template;
+}
+
+/**
+ * The template of the legacy create (reference §2.1): one artifact named `artifact` whose
+ * attestations are the other listed names, of any type.
+ */
+export function legacyTemplateText(names: readonly string[]): string {
+  const attestations = [...new Set(names.map((name) => name.trim()))].filter((name) => name !== '' && name !== 'artifact').map((name) => ({ name, type: '*' }));
+  return stringify({ version: 1, trail: { artifacts: [{ name: 'artifact', attestations }] } });
+}

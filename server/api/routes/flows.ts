@@ -1,0 +1,226 @@
+// Flows (spec endpoint 3, reference §2.1): create or update with a template (multipart) or the
+// legacy JSON list, list with paging/sort/filters, get, archive, rename.
+import type { FastifyPluginAsync } from 'fastify';
+import { orgOf, principalOf } from '../auth.ts';
+import type { RouteOptions } from '../context.ts';
+import { flowView } from '../domain/flowView.ts';
+import { FLOW_NAME } from '../domain/names.ts';
+import { pageOf, pageQuery, paginationOf } from '../domain/paging.ts';
+import { EMPTY_TEMPLATE, legacyTemplateText, templateOrInvalid } from '../domain/templates.ts';
+import { badRequest, invalid, withInput } from '../errors.ts';
+import { newId, nowSeconds } from '../ids.ts';
+import { jsonPart, readMultipart, type MultipartBody } from '../multipart.ts';
+import { sendJsonString } from '../replies.ts';
+import type { Flow, StoredTemplate } from '../store/flows.ts';
+import type { Store } from '../store/index.ts';
+import type { Org } from '../store/orgs.ts';
+import { flowOr404 } from './lookups.ts';
+
+const flowParams = {
+  type: 'object',
+  required: ['org', 'flow'],
+  properties: { org: { type: 'string' }, flow: { type: 'string' } },
+} as const;
+
+const legacyBody = {
+  type: 'object',
+  required: ['name', 'description'],
+  properties: {
+    name: { type: 'string', pattern: FLOW_NAME, maxLength: 255 },
+    description: { type: 'string' },
+    visibility: { type: 'string', enum: ['public', 'private'] },
+    template: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
+const renameBody = {
+  type: 'object',
+  required: ['new_name'],
+  properties: { new_name: { type: 'string', pattern: FLOW_NAME, maxLength: 255 } },
+} as const;
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    ...pageQuery,
+    search_by_name: { type: 'string' },
+    case_sensitive: { type: 'boolean' },
+    tag: { type: 'array', items: { type: 'string' } },
+    sort: { type: 'string', enum: ['name', 'latest_activity'] },
+    sort_direction: { type: 'string', enum: ['asc', 'desc'] },
+    space_id: { type: 'string' },
+  },
+} as const;
+
+const templateFileBody = {
+  type: 'object',
+  description:
+    'multipart/form-data: `data_json` (JSON `{name, description, visibility?}`) and the template as `template_file` (text field or file) or `template_file.0` (file).',
+  properties: {
+    data_json: { type: 'string' },
+    template_file: { type: 'string', format: 'binary' },
+    'template_file.0': { type: 'string', format: 'binary' },
+  },
+  required: ['data_json'],
+} as const;
+
+interface FlowInput {
+  name: string;
+  description?: string;
+  visibility?: string;
+}
+
+/** data_json of the template endpoint, checked like the legacy body. */
+function flowInputOf(value: unknown): FlowInput {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalid({ data_json: withInput('Input should be a valid dictionary', value) });
+  }
+  const input = value as Record<string, unknown>;
+  const errors: Record<string, string> = {};
+  if (input.name === undefined) errors.name = withInput('Field required', undefined);
+  else if (typeof input.name !== 'string') errors.name = withInput('Input should be a valid string', input.name);
+  else if (!new RegExp(FLOW_NAME).test(input.name)) errors.name = withInput(`String should match pattern '${FLOW_NAME}'`, input.name);
+  if (input.description !== undefined && input.description !== null && typeof input.description !== 'string') {
+    errors.description = withInput('Input should be a valid string', input.description);
+  }
+  if (input.visibility !== undefined && input.visibility !== 'public' && input.visibility !== 'private') {
+    errors.visibility = withInput("Input should be 'public' or 'private'", input.visibility);
+  }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  return {
+    name: input.name as string,
+    description: (input.description as string | null | undefined) ?? undefined,
+    visibility: input.visibility as string | undefined,
+  };
+}
+
+/** The template text from `template_file` (field or file) or `template_file.0`. */
+function templateTextOf(body: MultipartBody): string | undefined {
+  for (const name of ['template_file', 'template_file.0']) {
+    const field = body.fields.get(name);
+    if (field !== undefined) return field;
+    const file = body.files.get(name);
+    if (file !== undefined) return file.bytes.toString('utf8');
+  }
+  return undefined;
+}
+
+/** Creates the flow or updates it; answers whether it was created. */
+function upsertFlow(store: Store, org: Org, input: FlowInput, template: StoredTemplate | undefined, createdBy: string): boolean {
+  return store.transaction(() => {
+    const now = nowSeconds();
+    const existing = store.flows.byName(org.id, input.name);
+    if (existing !== undefined) {
+      store.flows.update(existing.id, { description: input.description, visibility: input.visibility, template }, now);
+      return false;
+    }
+    const flow: Flow = {
+      id: newId(),
+      orgId: org.id,
+      name: input.name,
+      description: input.description ?? '',
+      visibility: input.visibility ?? 'private',
+      template: template ?? templateOrInvalid(EMPTY_TEMPLATE),
+      tags: {},
+      repoUrl: null,
+      createdBy,
+      createdAt: now,
+      lastModifiedAt: now,
+    };
+    store.flows.create(flow);
+    return true;
+  });
+}
+
+function matchesTags(flow: Flow, tags: readonly string[]): boolean {
+  return tags.every((tag) => {
+    const colon = tag.indexOf(':');
+    if (colon === -1) return Object.hasOwn(flow.tags, tag);
+    return flow.tags[tag.slice(0, colon)] === tag.slice(colon + 1);
+  });
+}
+
+export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+  const { store } = context;
+
+  app.put<{ Params: { org: string } }>(
+    '/flows/:org/template_file',
+    { schema: { consumes: ['multipart/form-data'], body: templateFileBody }, validatorCompiler: () => () => true },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const body = await readMultipart(request);
+      const input = flowInputOf(jsonPart(body, 'data_json'));
+      const text = templateTextOf(body);
+      const template = text === undefined ? undefined : templateOrInvalid(text);
+      const created = upsertFlow(store, org, input, template, principalOf(request).name);
+      return sendJsonString(reply, created ? 201 : 200, created ? `Flow '${input.name}' created` : `Flow '${input.name}' updated`);
+    },
+  );
+
+  app.put<{ Params: { org: string }; Body: { name: string; description: string; visibility?: string; template?: string[] } }>(
+    '/flows/:org',
+    { schema: { body: legacyBody } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const { name, description, visibility, template } = request.body;
+      const stored = template === undefined ? undefined : templateOrInvalid(legacyTemplateText(template));
+      const created = upsertFlow(store, org, { name, description, visibility }, stored, principalOf(request).name);
+      return sendJsonString(reply, created ? 201 : 200, 'OK');
+    },
+  );
+
+  app.get<{
+    Params: { org: string };
+    Querystring: { page?: number; per_page?: number; search_by_name?: string; case_sensitive?: boolean; tag?: string[]; sort?: 'name' | 'latest_activity'; sort_direction?: 'asc' | 'desc' };
+  }>('/flows/:org', { schema: { querystring: listQuery } }, async (request) => {
+    const org = orgOf(request);
+    const query = request.query;
+    if (query.search_by_name === '') throw badRequest('Empty string is not allowed for flow names.');
+    const host = context.publicUrl();
+    let flows = store.flows.list(org.id);
+    if (query.search_by_name !== undefined) {
+      const needle = query.case_sensitive ? query.search_by_name : query.search_by_name.toLowerCase();
+      flows = flows.filter((flow) => (query.case_sensitive ? flow.name : flow.name.toLowerCase()).includes(needle));
+    }
+    if (query.tag !== undefined) flows = flows.filter((flow) => matchesTags(flow, query.tag!));
+    let views = flows.map((flow) => flowView(store, host, org.name, flow));
+    const direction = query.sort_direction === 'desc' || (query.sort === 'latest_activity' && query.sort_direction === undefined) ? -1 : 1;
+    if (query.sort === 'latest_activity') {
+      const activity = (view: Record<string, unknown>): number => (view.latest_activity_at as number | null) ?? 0;
+      views = views.sort((a, b) => direction * (activity(a) - activity(b)) || String(a.name).localeCompare(String(b.name)));
+    } else {
+      views = views.sort((a, b) => direction * String(a.name).localeCompare(String(b.name)));
+    }
+    const { page, perPage, offset, requested } = pageOf(query);
+    if (!requested) return views;
+    return { data: views.slice(offset, offset + perPage), pagination: paginationOf(views.length, page, perPage) };
+  });
+
+  app.get<{ Params: { org: string; flow: string } }>('/flows/:org/:flow', { schema: { params: flowParams } }, async (request) => {
+    const org = orgOf(request);
+    return flowView(store, context.publicUrl(), org.name, flowOr404(store, org, request.params.flow));
+  });
+
+  app.put<{ Params: { org: string; flow: string } }>('/flows/:org/:flow/archive', { schema: { params: flowParams } }, async (request, reply) => {
+    const org = orgOf(request);
+    store.transaction(() => store.flows.archive(flowOr404(store, org, request.params.flow).id, nowSeconds()));
+    return sendJsonString(reply, 200, 'OK');
+  });
+
+  app.put<{ Params: { org: string; flow: string }; Body: { new_name: string } }>(
+    '/flows/:org/:flow/rename',
+    { schema: { params: flowParams, body: renameBody } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      store.transaction(() => {
+        const flow = flowOr404(store, org, request.params.flow);
+        if (flow.name === request.body.new_name) return;
+        if (store.flows.byName(org.id, request.body.new_name) !== undefined) {
+          throw badRequest(`A flow named '${request.body.new_name}' already exists in organization '${org.name}'`);
+        }
+        store.flows.rename(flow.id, request.body.new_name, nowSeconds());
+      });
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
+};

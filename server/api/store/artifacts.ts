@@ -1,0 +1,166 @@
+import { parseJson, type Param, type Sql } from './db.ts';
+
+export interface Artifact {
+  id: string;
+  orgId: number;
+  flowId: string;
+  trailId: string;
+  fingerprint: string;
+  templateReferenceName: string;
+  filename: string;
+  gitCommit: string;
+  repoName: string | null;
+  /** git_commit_info, repo_info, build_url, commit_url, repo_url, external_urls, annotations, user_data. */
+  body: Record<string, unknown>;
+  createdAt: number;
+  lastModifiedAt: number;
+  /** Joined for views. */
+  flowName: string;
+  trailName: string;
+}
+
+export type NewArtifact = Omit<Artifact, 'flowName' | 'trailName'>;
+
+export interface ArtifactFilter {
+  flowId?: string;
+  repoName?: string;
+}
+
+export interface ArtifactStore {
+  create(artifact: NewArtifact): void;
+  update(id: string, changes: { filename: string; gitCommit: string; repoName: string | null; body: Record<string, unknown> }, now: number): void;
+  inTrailUnder(trailId: string, fingerprint: string, templateReferenceName: string): Artifact | undefined;
+  inTrail(trailId: string): Artifact[];
+  /** Artifacts of live flows whose fingerprint starts with `prefix`, newest first. */
+  byFingerprintPrefix(orgId: number, prefix: string, flowId?: string): Artifact[];
+  /** Artifacts of live flows whose commit starts with `prefix`, newest first. */
+  byCommitPrefix(orgId: number, prefix: string, flowId?: string): Artifact[];
+  /** Newest first. */
+  page(orgId: number, filter: ArtifactFilter, limit: number, offset: number): Artifact[];
+  repoExists(orgId: number, repoName: string): boolean;
+}
+
+interface ArtifactRow {
+  id: string;
+  org_id: number;
+  flow_id: string;
+  trail_id: string;
+  fingerprint: string;
+  template_reference_name: string;
+  filename: string;
+  git_commit: string;
+  repo_name: string | null;
+  body: string;
+  created_at: number;
+  last_modified_at: number;
+  flow_name: string;
+  trail_name: string;
+  [column: string]: unknown;
+}
+
+function toArtifact(row: ArtifactRow): Artifact {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    flowId: row.flow_id,
+    trailId: row.trail_id,
+    fingerprint: row.fingerprint,
+    templateReferenceName: row.template_reference_name,
+    filename: row.filename,
+    gitCommit: row.git_commit,
+    repoName: row.repo_name,
+    body: parseJson(row.body, {}),
+    createdAt: row.created_at,
+    lastModifiedAt: row.last_modified_at,
+    flowName: row.flow_name,
+    trailName: row.trail_name,
+  };
+}
+
+const SELECT = `SELECT a.*, f.name AS flow_name, t.name AS trail_name
+                  FROM artifacts a JOIN flows f ON f.id = a.flow_id JOIN trails t ON t.id = a.trail_id`;
+
+/** `LIKE` with the prefix's wildcards escaped (prefixes are hex, but callers may pass anything). */
+function likePrefix(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function sqliteArtifactStore(sql: Sql): ArtifactStore {
+  const where = (conditions: string[], params: Param[], orgId: number, flowId: string | undefined): void => {
+    conditions.push('a.org_id = ?', 'f.archived_at IS NULL');
+    params.push(orgId);
+    if (flowId !== undefined) {
+      conditions.push('a.flow_id = ?');
+      params.push(flowId);
+    }
+  };
+  return {
+    create(artifact) {
+      sql.run(
+        `INSERT INTO artifacts (id, org_id, flow_id, trail_id, fingerprint, template_reference_name, filename, git_commit, repo_name, body, created_at, last_modified_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        artifact.id,
+        artifact.orgId,
+        artifact.flowId,
+        artifact.trailId,
+        artifact.fingerprint,
+        artifact.templateReferenceName,
+        artifact.filename,
+        artifact.gitCommit,
+        artifact.repoName,
+        JSON.stringify(artifact.body),
+        artifact.createdAt,
+        artifact.lastModifiedAt,
+      );
+    },
+    update(id, changes, now) {
+      sql.run(
+        'UPDATE artifacts SET filename = ?, git_commit = ?, repo_name = ?, body = ?, last_modified_at = ? WHERE id = ?',
+        changes.filename,
+        changes.gitCommit,
+        changes.repoName,
+        JSON.stringify(changes.body),
+        now,
+        id,
+      );
+    },
+    inTrailUnder(trailId, fingerprint, templateReferenceName) {
+      const row = sql.get<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? AND a.fingerprint = ? AND a.template_reference_name = ?`, trailId, fingerprint, templateReferenceName);
+      return row === undefined ? undefined : toArtifact(row);
+    },
+    inTrail(trailId) {
+      return sql.all<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId).map(toArtifact);
+    },
+    byFingerprintPrefix(orgId, prefix, flowId) {
+      const conditions: string[] = [];
+      const params: Param[] = [];
+      where(conditions, params, orgId, flowId);
+      conditions.push("a.fingerprint LIKE ? ESCAPE '\\'");
+      params.push(likePrefix(prefix));
+      return sql.all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq DESC`, ...params).map(toArtifact);
+    },
+    byCommitPrefix(orgId, prefix, flowId) {
+      const conditions: string[] = [];
+      const params: Param[] = [];
+      where(conditions, params, orgId, flowId);
+      conditions.push("a.git_commit LIKE ? ESCAPE '\\'");
+      params.push(likePrefix(prefix));
+      return sql.all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq DESC`, ...params).map(toArtifact);
+    },
+    page(orgId, filter, limit, offset) {
+      const conditions: string[] = [];
+      const params: Param[] = [];
+      where(conditions, params, orgId, filter.flowId);
+      if (filter.repoName !== undefined) {
+        conditions.push('a.repo_name = ?');
+        params.push(filter.repoName);
+      }
+      return sql
+        .all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.created_at DESC, a.seq DESC LIMIT ? OFFSET ?`, ...params, limit, offset)
+        .map(toArtifact);
+    },
+    repoExists(orgId, repoName) {
+      return sql.get('SELECT 1 AS found FROM artifacts WHERE org_id = ? AND repo_name = ? LIMIT 1', orgId, repoName) !== undefined;
+    },
+  };
+}

@@ -1,0 +1,172 @@
+import { parseJson, type Param, type Sql } from './db.ts';
+
+export interface Evidence {
+  sha256: string;
+  filename: string;
+}
+
+export interface Attestation {
+  id: string;
+  orgId: number;
+  flowId: string;
+  trailId: string;
+  name: string;
+  /** The stored `attestation_type` (`generic`, `custom:person`, `system:decision`); an override keeps its original type. */
+  type: string;
+  isOverride: boolean;
+  isCompliant: boolean;
+  artifactFingerprint: string | null;
+  targetArtifact: string | null;
+  evidence: Evidence | null;
+  /** Every reported field (data_json) plus what the server derived. */
+  body: Record<string, unknown>;
+  reportedBy: string;
+  createdAt: number;
+  /** Joined for views. */
+  flowName: string;
+  trailName: string;
+}
+
+export type NewAttestation = Omit<Attestation, 'flowName' | 'trailName'>;
+
+export interface AttestationQuery {
+  id?: string;
+  name?: string;
+  flowId?: string;
+  type?: string;
+  isCompliant?: boolean;
+  from?: number;
+  to?: number;
+  /** Only attestations reported after the one with this id (cursor paging). */
+  afterId?: string;
+}
+
+export interface AttestationStore {
+  create(attestation: NewAttestation): void;
+  byId(orgId: number, id: string): Attestation | undefined;
+  /** Every attestation of the trail, oldest first. */
+  inTrail(trailId: string): Attestation[];
+  /** Every version of a name in a trail, newest first. */
+  versions(trailId: string, name: string): Attestation[];
+  /** A flow's attestations in a time window, newest first. */
+  pageOfFlow(flowId: string, window: { from?: number; to?: number }, limit: number, offset: number): { total: number; attestations: Attestation[] };
+  /** The org's attestations matching `query`, oldest first, at most `limit`. */
+  query(orgId: number, query: AttestationQuery, limit: number): Attestation[];
+}
+
+interface AttestationRow {
+  seq: number;
+  id: string;
+  org_id: number;
+  flow_id: string;
+  trail_id: string;
+  name: string;
+  type: string;
+  is_override: number;
+  is_compliant: number;
+  artifact_fingerprint: string | null;
+  target_artifact: string | null;
+  evidence_sha256: string | null;
+  evidence_filename: string | null;
+  body: string;
+  reported_by: string;
+  created_at: number;
+  flow_name: string;
+  trail_name: string;
+  [column: string]: unknown;
+}
+
+function toAttestation(row: AttestationRow): Attestation {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    flowId: row.flow_id,
+    trailId: row.trail_id,
+    name: row.name,
+    type: row.type,
+    isOverride: row.is_override === 1,
+    isCompliant: row.is_compliant === 1,
+    artifactFingerprint: row.artifact_fingerprint,
+    targetArtifact: row.target_artifact,
+    evidence: row.evidence_sha256 === null ? null : { sha256: row.evidence_sha256, filename: row.evidence_filename ?? 'evidence' },
+    body: parseJson(row.body, {}),
+    reportedBy: row.reported_by,
+    createdAt: row.created_at,
+    flowName: row.flow_name,
+    trailName: row.trail_name,
+  };
+}
+
+const SELECT = `SELECT a.*, f.name AS flow_name, t.name AS trail_name
+                  FROM attestations a JOIN flows f ON f.id = a.flow_id JOIN trails t ON t.id = a.trail_id`;
+
+export function sqliteAttestationStore(sql: Sql): AttestationStore {
+  return {
+    create(attestation) {
+      sql.run(
+        `INSERT INTO attestations (id, org_id, flow_id, trail_id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact,
+                                   evidence_sha256, evidence_filename, body, reported_by, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        attestation.id,
+        attestation.orgId,
+        attestation.flowId,
+        attestation.trailId,
+        attestation.name,
+        attestation.type,
+        attestation.isOverride ? 1 : 0,
+        attestation.isCompliant ? 1 : 0,
+        attestation.artifactFingerprint,
+        attestation.targetArtifact,
+        attestation.evidence?.sha256 ?? null,
+        attestation.evidence?.filename ?? null,
+        JSON.stringify(attestation.body),
+        attestation.reportedBy,
+        attestation.createdAt,
+      );
+    },
+    byId(orgId, id) {
+      const row = sql.get<AttestationRow>(`${SELECT} WHERE a.org_id = ? AND a.id = ?`, orgId, id);
+      return row === undefined ? undefined : toAttestation(row);
+    },
+    inTrail(trailId) {
+      return sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId).map(toAttestation);
+    },
+    versions(trailId, name) {
+      return sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? AND a.name = ? ORDER BY a.seq DESC`, trailId, name).map(toAttestation);
+    },
+    pageOfFlow(flowId, window, limit, offset) {
+      const conditions = ['a.flow_id = ?'];
+      const params: Param[] = [flowId];
+      if (window.from !== undefined) {
+        conditions.push('a.created_at >= ?');
+        params.push(window.from);
+      }
+      if (window.to !== undefined) {
+        conditions.push('a.created_at <= ?');
+        params.push(window.to);
+      }
+      const clause = conditions.join(' AND ');
+      const total = Number(sql.get<{ n: number }>(`SELECT count(*) AS n FROM attestations a WHERE ${clause}`, ...params)!.n);
+      const rows = sql.all<AttestationRow>(`${SELECT} WHERE ${clause} ORDER BY a.seq DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
+      return { total, attestations: rows.map(toAttestation) };
+    },
+    query(orgId, query, limit) {
+      const conditions = ['a.org_id = ?', 'f.archived_at IS NULL'];
+      const params: Param[] = [orgId];
+      const add = (condition: string, value: Param | undefined): void => {
+        if (value === undefined) return;
+        conditions.push(condition);
+        params.push(value);
+      };
+      add('a.id = ?', query.id);
+      add('a.name = ?', query.name);
+      add('a.flow_id = ?', query.flowId);
+      add('a.type = ?', query.type);
+      add('a.is_compliant = ?', query.isCompliant === undefined ? undefined : query.isCompliant ? 1 : 0);
+      add('a.created_at >= ?', query.from);
+      add('a.created_at <= ?', query.to);
+      add('a.seq > (SELECT seq FROM attestations WHERE id = ?)', query.afterId);
+      return sql.all<AttestationRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq LIMIT ?`, ...params, limit).map(toAttestation);
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { parseJson, type Sql } from './db.ts';
+
+export interface CustomType {
+  orgId: number;
+  name: string;
+  version: number;
+  description: string | null;
+  schema: Record<string, unknown>;
+  /** `{content_type: 'jq', rules: [...]}` or null. */
+  evaluator: { content_type: string; rules: string[] } | null;
+  summary: Array<{ name: string; expression: string }> | null;
+  createdBy: string;
+  createdAt: number;
+}
+
+export interface CustomTypeStore {
+  /** Stores a new version (1 for a new name) and answers it. */
+  createVersion(type: Omit<CustomType, 'version'>): CustomType;
+  /** The latest version of a live type. */
+  latest(orgId: number, name: string): CustomType | undefined;
+  version(orgId: number, name: string, version: number): CustomType | undefined;
+  /** Latest versions of live types, by name. */
+  list(orgId: number): CustomType[];
+  archive(orgId: number, name: string, now: number): void;
+}
+
+interface CustomTypeRow {
+  org_id: number;
+  name: string;
+  version: number;
+  description: string | null;
+  schema: string;
+  evaluator: string | null;
+  summary: string | null;
+  created_by: string;
+  created_at: number;
+  [column: string]: unknown;
+}
+
+function toType(row: CustomTypeRow): CustomType {
+  return {
+    orgId: row.org_id,
+    name: row.name,
+    version: row.version,
+    description: row.description,
+    schema: parseJson(row.schema, {}),
+    evaluator: parseJson(row.evaluator, null),
+    summary: parseJson(row.summary, null),
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+  };
+}
+
+export function sqliteCustomTypeStore(sql: Sql): CustomTypeStore {
+  const latest = (orgId: number, name: string): CustomType | undefined => {
+    const row = sql.get<CustomTypeRow>(
+      'SELECT * FROM custom_attestation_types WHERE org_id = ? AND name = ? AND archived_at IS NULL ORDER BY version DESC LIMIT 1',
+      orgId,
+      name,
+    );
+    return row === undefined ? undefined : toType(row);
+  };
+  return {
+    createVersion(type) {
+      const previous = sql.get<{ v: number | null }>('SELECT max(version) AS v FROM custom_attestation_types WHERE org_id = ? AND name = ?', type.orgId, type.name);
+      const version = Number(previous?.v ?? 0) + 1;
+      sql.run('UPDATE custom_attestation_types SET archived_at = NULL WHERE org_id = ? AND name = ?', type.orgId, type.name);
+      sql.run(
+        `INSERT INTO custom_attestation_types (org_id, name, version, description, schema, evaluator, summary, created_by, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        type.orgId,
+        type.name,
+        version,
+        type.description,
+        JSON.stringify(type.schema),
+        type.evaluator === null ? null : JSON.stringify(type.evaluator),
+        type.summary === null ? null : JSON.stringify(type.summary),
+        type.createdBy,
+        type.createdAt,
+      );
+      return { ...type, version };
+    },
+    latest,
+    version(orgId, name, version) {
+      const row = sql.get<CustomTypeRow>('SELECT * FROM custom_attestation_types WHERE org_id = ? AND name = ? AND version = ? AND archived_at IS NULL', orgId, name, version);
+      return row === undefined ? undefined : toType(row);
+    },
+    list(orgId) {
+      return sql
+        .all<CustomTypeRow>(
+          `SELECT * FROM custom_attestation_types c WHERE org_id = ? AND archived_at IS NULL
+             AND version = (SELECT max(version) FROM custom_attestation_types WHERE org_id = c.org_id AND name = c.name)
+           ORDER BY name`,
+          orgId,
+        )
+        .map(toType);
+    },
+    archive(orgId, name, now) {
+      sql.run('UPDATE custom_attestation_types SET archived_at = ? WHERE org_id = ? AND name = ? AND archived_at IS NULL', now, orgId, name);
+    },
+  };
+}

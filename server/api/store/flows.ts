@@ -1,0 +1,133 @@
+import { json, parseJson, type Sql } from './db.ts';
+
+/** A flow's template: its text and the parsed `{version, trail}` form, under one id per version. */
+export interface StoredTemplate {
+  id: string;
+  content: string;
+  parsed: Record<string, unknown>;
+}
+
+export interface Flow {
+  id: string;
+  orgId: number;
+  name: string;
+  description: string;
+  visibility: string;
+  template: StoredTemplate;
+  tags: Record<string, string>;
+  repoUrl: string | null;
+  createdBy: string;
+  createdAt: number;
+  lastModifiedAt: number;
+}
+
+export interface FlowChanges {
+  description?: string;
+  visibility?: string;
+  template?: StoredTemplate;
+}
+
+export interface FlowStore {
+  create(flow: Flow): void;
+  update(id: string, changes: FlowChanges, now: number): void;
+  /** A live (not archived) flow by name. */
+  byName(orgId: number, name: string): Flow | undefined;
+  byId(id: string): Flow | undefined;
+  /** Every live flow of the org, by name. */
+  list(orgId: number): Flow[];
+  archive(id: string, now: number): void;
+  rename(id: string, newName: string, now: number): void;
+  setTags(id: string, tags: Record<string, string>, now: number): void;
+}
+
+interface FlowRow {
+  id: string;
+  org_id: number;
+  name: string;
+  description: string;
+  visibility: string;
+  template_id: string;
+  template_content: string;
+  template: string;
+  tags: string;
+  repo_url: string | null;
+  created_by: string;
+  created_at: number;
+  last_modified_at: number;
+  [column: string]: unknown;
+}
+
+function toFlow(row: FlowRow): Flow {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    description: row.description,
+    visibility: row.visibility,
+    template: { id: row.template_id, content: row.template_content, parsed: parseJson(row.template, {}) },
+    tags: parseJson(row.tags, {}),
+    repoUrl: row.repo_url,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    lastModifiedAt: row.last_modified_at,
+  };
+}
+
+export function sqliteFlowStore(sql: Sql): FlowStore {
+  return {
+    create(flow) {
+      sql.run(
+        `INSERT INTO flows (id, org_id, name, description, visibility, template_id, template_content, template, tags, repo_url,
+                            created_by, created_at, last_modified_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        flow.id,
+        flow.orgId,
+        flow.name,
+        flow.description,
+        flow.visibility,
+        flow.template.id,
+        flow.template.content,
+        JSON.stringify(flow.template.parsed),
+        JSON.stringify(flow.tags),
+        flow.repoUrl,
+        flow.createdBy,
+        flow.createdAt,
+        flow.lastModifiedAt,
+      );
+    },
+    update(id, changes, now) {
+      if (changes.description !== undefined) sql.run('UPDATE flows SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.visibility !== undefined) sql.run('UPDATE flows SET visibility = ? WHERE id = ?', changes.visibility, id);
+      if (changes.template !== undefined) {
+        sql.run(
+          'UPDATE flows SET template_id = ?, template_content = ?, template = ? WHERE id = ?',
+          changes.template.id,
+          changes.template.content,
+          json(changes.template.parsed),
+          id,
+        );
+      }
+      sql.run('UPDATE flows SET last_modified_at = ? WHERE id = ?', now, id);
+    },
+    byName(orgId, name) {
+      const row = sql.get<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
+      return row === undefined ? undefined : toFlow(row);
+    },
+    byId(id) {
+      const row = sql.get<FlowRow>('SELECT * FROM flows WHERE id = ?', id);
+      return row === undefined ? undefined : toFlow(row);
+    },
+    list(orgId) {
+      return sql.all<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId).map(toFlow);
+    },
+    archive(id, now) {
+      sql.run('UPDATE flows SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
+    },
+    rename(id, newName, now) {
+      sql.run('UPDATE flows SET name = ?, last_modified_at = ? WHERE id = ?', newName, now, id);
+    },
+    setTags(id, tags, now) {
+      sql.run('UPDATE flows SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
+    },
+  };
+}

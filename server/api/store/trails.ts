@@ -1,0 +1,151 @@
+import { parseJson, type Param, type Sql } from './db.ts';
+import type { StoredTemplate } from './flows.ts';
+
+export interface Trail {
+  id: string;
+  orgId: number;
+  flowId: string;
+  name: string;
+  description: string;
+  /** The template copied at creation or brought with the trail. */
+  template: StoredTemplate;
+  /** user_data, git_commit_info, repo_info, external_urls, origin_url, repo_ids. */
+  body: Record<string, unknown>;
+  createdBy: string;
+  createdAt: number;
+  lastModifiedAt: number;
+}
+
+/** One entry of a trail's `events` (type, timestamp and the type's extra fields). */
+export type TrailEvent = { type: string; timestamp: number } & Record<string, unknown>;
+
+export interface TrailPage {
+  total: number;
+  trails: Trail[];
+}
+
+export interface TrailFilter {
+  /** Only trails of these flows (live flows of the org otherwise). */
+  flowIds?: readonly string[];
+  /** Only trails holding an artifact with this fingerprint. */
+  fingerprint?: string;
+}
+
+export interface TrailStore {
+  create(trail: Trail): void;
+  update(id: string, changes: { description?: string; body?: Record<string, unknown> }, now: number): void;
+  byName(flowId: string, name: string): Trail | undefined;
+  byId(id: string): Trail | undefined;
+  /** Newest first. */
+  pageOfFlow(flowId: string, limit: number, offset: number): TrailPage;
+  /** The trail of the flow modified last (`latest_activity_at`, `latest_state`). */
+  latestActive(flowId: string): Trail | undefined;
+  /** Newest first, trails of live flows only. */
+  pageOfOrg(orgId: number, filter: TrailFilter, limit: number, offset: number): TrailPage;
+  /** Appends an event and marks the trail modified at its time. */
+  appendEvent(trailId: string, event: TrailEvent): void;
+  events(trailId: string): TrailEvent[];
+}
+
+interface TrailRow {
+  id: string;
+  org_id: number;
+  flow_id: string;
+  name: string;
+  description: string;
+  template_id: string;
+  template_content: string;
+  template: string;
+  body: string;
+  created_by: string;
+  created_at: number;
+  last_modified_at: number;
+  [column: string]: unknown;
+}
+
+function toTrail(row: TrailRow): Trail {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    flowId: row.flow_id,
+    name: row.name,
+    description: row.description,
+    template: { id: row.template_id, content: row.template_content, parsed: parseJson(row.template, {}) },
+    body: parseJson(row.body, {}),
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    lastModifiedAt: row.last_modified_at,
+  };
+}
+
+export function sqliteTrailStore(sql: Sql): TrailStore {
+  return {
+    create(trail) {
+      sql.run(
+        `INSERT INTO trails (id, org_id, flow_id, name, description, template_id, template_content, template, body, created_by, created_at, last_modified_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        trail.id,
+        trail.orgId,
+        trail.flowId,
+        trail.name,
+        trail.description,
+        trail.template.id,
+        trail.template.content,
+        JSON.stringify(trail.template.parsed),
+        JSON.stringify(trail.body),
+        trail.createdBy,
+        trail.createdAt,
+        trail.lastModifiedAt,
+      );
+    },
+    update(id, changes, now) {
+      if (changes.description !== undefined) sql.run('UPDATE trails SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.body !== undefined) sql.run('UPDATE trails SET body = ? WHERE id = ?', JSON.stringify(changes.body), id);
+      sql.run('UPDATE trails SET last_modified_at = ? WHERE id = ?', now, id);
+    },
+    byName(flowId, name) {
+      const row = sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? AND name = ?', flowId, name);
+      return row === undefined ? undefined : toTrail(row);
+    },
+    byId(id) {
+      const row = sql.get<TrailRow>('SELECT * FROM trails WHERE id = ?', id);
+      return row === undefined ? undefined : toTrail(row);
+    },
+    pageOfFlow(flowId, limit, offset) {
+      const total = Number(sql.get<{ n: number }>('SELECT count(*) AS n FROM trails WHERE flow_id = ?', flowId)!.n);
+      const rows = sql.all<TrailRow>('SELECT * FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?', flowId, limit, offset);
+      return { total, trails: rows.map(toTrail) };
+    },
+    latestActive(flowId) {
+      const row = sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? ORDER BY last_modified_at DESC, rowid DESC LIMIT 1', flowId);
+      return row === undefined ? undefined : toTrail(row);
+    },
+    pageOfOrg(orgId, filter, limit, offset) {
+      const where = ['t.org_id = ?', 'f.archived_at IS NULL'];
+      const params: Param[] = [orgId];
+      if (filter.flowIds !== undefined) {
+        if (filter.flowIds.length === 0) return { total: 0, trails: [] };
+        where.push(`t.flow_id IN (${filter.flowIds.map(() => '?').join(', ')})`);
+        params.push(...filter.flowIds);
+      }
+      if (filter.fingerprint !== undefined) {
+        where.push('EXISTS (SELECT 1 FROM artifacts a WHERE a.trail_id = t.id AND a.fingerprint = ?)');
+        params.push(filter.fingerprint);
+      }
+      const from = `FROM trails t JOIN flows f ON f.id = t.flow_id WHERE ${where.join(' AND ')}`;
+      const total = Number(sql.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params)!.n);
+      const rows = sql.all<TrailRow>(`SELECT t.* ${from} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
+      return { total, trails: rows.map(toTrail) };
+    },
+    appendEvent(trailId, event) {
+      const { type, timestamp, ...data } = event;
+      sql.run('INSERT INTO trail_events (trail_id, type, timestamp, data) VALUES (?, ?, ?, ?)', trailId, type, timestamp, JSON.stringify(data));
+      sql.run('UPDATE trails SET last_modified_at = max(last_modified_at, ?) WHERE id = ?', timestamp, trailId);
+    },
+    events(trailId) {
+      return sql
+        .all<{ type: string; timestamp: number; data: string }>('SELECT type, timestamp, data FROM trail_events WHERE trail_id = ? ORDER BY seq', trailId)
+        .map((row) => ({ type: row.type, timestamp: row.timestamp, ...parseJson<Record<string, unknown>>(row.data, {}) }));
+    },
+  };
+}
