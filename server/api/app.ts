@@ -2,18 +2,23 @@
 // plugin per resource under /api/v2.
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { registerAuth, type Principal } from './auth.ts';
 import type { AppContext, RouteOptions } from './context.ts';
 import { ApiError } from './errors.ts';
-import { MAX_FILE_BYTES } from './multipart.ts';
+import { isMultipartBody, MAX_FILE_BYTES } from './multipart.ts';
+import { attestationRoutes } from './routes/attestations.ts';
+import { flowRoutes } from './routes/flows.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { serviceAccountRoutes } from './routes/serviceAccounts.ts';
+import { trailRoutes } from './routes/trails.ts';
 import { isUniqueViolation } from './store/db.ts';
 import { validationFailure } from './validation.ts';
 
 /** Resource plugins mounted under /api/v2. */
-const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [serviceAccountRoutes];
+const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [serviceAccountRoutes, flowRoutes, trailRoutes, attestationRoutes];
 
 /** JSON request bodies (K8S reports of thousands of pods are several MB). */
 const BODY_LIMIT = 16 * 1024 * 1024;
@@ -38,6 +43,11 @@ export function renderError(error: unknown): Rendered {
   return { status: 500, body: { message: 'Internal server error' } };
 }
 
+/** Fastify's own ajv settings (coercion of query strings, defaults), plus every error with its input. */
+const validators = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: true, verbose: true, strict: false });
+addFormats(validators);
+validators.addKeyword('x-multipart');
+
 export interface AppOptions {
   context: AppContext;
   resolveKey: (key: string) => Principal | undefined;
@@ -48,8 +58,8 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
     logger: false,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
-    ajv: { customOptions: { verbose: true, allErrors: true } },
   });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' && isMultipartBody(schema) ? () => true : validators.compile(schema)));
 
   app.setErrorHandler((error, _request, reply) => {
     const { status, body } = renderError(error);

@@ -63,3 +63,15 @@ export function jsonPart(body: MultipartBody, name: string): unknown {
     throw invalid({ [name]: withInput(`Invalid JSON: ${reason}`, text.length > 200 ? `${text.slice(0, 200)}…` : text) });
   }
 }
+
+/**
+ * The OpenAPI description of a multipart body. Marked `x-multipart`, so the app's validator
+ * leaves it to the route (which reads the parts itself and checks them with the shared core).
+ */
+export function multipartBody(description: string, properties: Record<string, unknown>, required: readonly string[]) {
+  return { type: 'object', 'x-multipart': true, description, properties, required } as const;
+}
+
+export function isMultipartBody(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)['x-multipart'] === true;
+}

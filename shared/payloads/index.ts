@@ -1,1 +1,2 @@
-export { checkScanAttestation, commitOrFingerprintRequired } from './scan.ts';
+export { checkScanAttestation, commitOrFingerprintRequired, targetArtifactIssues } from './scan.ts';
+export { attestationKinds, checkAttestation, isAttestationKind, type AttestationKind } from './attestation.ts';

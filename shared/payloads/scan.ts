@@ -6,14 +6,19 @@ import { isObject } from '../text/values.ts';
 export const commitOrFingerprintRequired = 'requires at least one of: artifact_fingerprint or git_commit_info.';
 
 export function checkScanAttestation(value: unknown): Issue[] {
-  const issues = schemaIssues('scan-attestation', value, 'scan');
+  return [...schemaIssues('scan-attestation', value, 'scan'), ...targetArtifactIssues(value, 'scan')];
+}
+
+/** The spec's two cross-field rules on `target_artifacts`, shared by every attestation type. */
+export function targetArtifactIssues(value: unknown, prefix: string): Issue[] {
+  const issues: Issue[] = [];
   if (!isObject(value) || !Array.isArray(value.target_artifacts) || value.target_artifacts.length === 0) return issues;
   const targets = value.target_artifacts;
   const hasFingerprint = value.artifact_fingerprint !== undefined && value.artifact_fingerprint !== null;
   const hasCommit = value.git_commit_info !== undefined && value.git_commit_info !== null;
   if (hasFingerprint && targets.length > 1) {
     issues.push({
-      code: 'scan/too-many-target-artifacts',
+      code: `${prefix}/too-many-target-artifacts`,
       severity: 'error',
       message: `List should have at most 1 item when artifact_fingerprint is given, not ${targets.length}: one fingerprint names one artifact`,
       path: ['target_artifacts'],
@@ -23,7 +28,7 @@ export function checkScanAttestation(value: unknown): Issue[] {
   }
   if (!hasFingerprint && !hasCommit) {
     issues.push({
-      code: 'scan/target-artifacts-without-commit',
+      code: `${prefix}/target-artifacts-without-commit`,
       severity: 'error',
       message: `An attestation for target_artifacts ${commitOrFingerprintRequired} Add git_commit_info (or artifact_fingerprint).`,
       path: ['target_artifacts'],

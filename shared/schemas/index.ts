@@ -9,6 +9,7 @@ import actionCreate from './action-create.json' with { type: 'json' };
 import apiKeyCreate from './api-key-create.json' with { type: 'json' };
 import apiKeyRotate from './api-key-rotate.json' with { type: 'json' };
 import artifactCreate from './artifact-create.json' with { type: 'json' };
+import attestation from './attestation.json' with { type: 'json' };
 import azureAppsReport from './azure-apps-report.json' with { type: 'json' };
 import cloudRunReport from './cloud-run-report.json' with { type: 'json' };
 import common from './common.json' with { type: 'json' };
@@ -45,6 +46,7 @@ export const documentSchemas = {
   'flow-template': flowTemplate,
   'env-policy': envPolicy,
   'scan-attestation': scanAttestation,
+  attestation,
   'k8s-report': k8sReport,
   'ecs-report': ecsReport,
   'server-report': serverReport,

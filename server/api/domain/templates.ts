@@ -1,6 +1,7 @@
 // Flow templates from their text, through the shared core: the stored form, or the findings as
 // the API's field errors.
-import { fieldPath, type PathSegment } from '../../../shared/findings.ts';
+import { fieldPath } from '../../../shared/findings.ts';
+import { valueAt } from '../../../shared/text/values.ts';
 import { templateOf } from '../../../shared/templates/index.ts';
 import { validateText } from '../../../shared/validate.ts';
 import { stringify } from 'yaml';
@@ -9,15 +10,6 @@ import { newId } from '../ids.ts';
 import type { StoredTemplate } from '../store/flows.ts';
 
 export const EMPTY_TEMPLATE = 'version: 1\n';
-
-function valueAt(value: unknown, path: readonly PathSegment[]): unknown {
-  let current = value;
-  for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string | number, unknown>)[segment];
-  }
-  return current;
-}
 
 export type TemplateVerdict = { template: StoredTemplate; errors?: undefined } | { template?: undefined; errors: FieldErrors };
 

@@ -9,7 +9,7 @@ import { pageOf, pageQuery, paginationOf } from '../domain/paging.ts';
 import { EMPTY_TEMPLATE, legacyTemplateText, templateOrInvalid } from '../domain/templates.ts';
 import { badRequest, invalid, withInput } from '../errors.ts';
 import { newId, nowSeconds } from '../ids.ts';
-import { jsonPart, readMultipart, type MultipartBody } from '../multipart.ts';
+import { jsonPart, multipartBody, readMultipart, type MultipartBody } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Flow, StoredTemplate } from '../store/flows.ts';
 import type { Store } from '../store/index.ts';
@@ -52,17 +52,11 @@ const listQuery = {
   },
 } as const;
 
-const templateFileBody = {
-  type: 'object',
-  description:
-    'multipart/form-data: `data_json` (JSON `{name, description, visibility?}`) and the template as `template_file` (text field or file) or `template_file.0` (file).',
-  properties: {
-    data_json: { type: 'string' },
-    template_file: { type: 'string', format: 'binary' },
-    'template_file.0': { type: 'string', format: 'binary' },
-  },
-  required: ['data_json'],
-} as const;
+const templateFileBody = multipartBody(
+  '`data_json` (JSON `{name, description, visibility?}`) and the template as `template_file` (text field or file) or `template_file.0` (file).',
+  { data_json: { type: 'string' }, template_file: { type: 'string', format: 'binary' }, 'template_file.0': { type: 'string', format: 'binary' } },
+  ['data_json'],
+);
 
 interface FlowInput {
   name: string;
@@ -145,7 +139,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
 
   app.put<{ Params: { org: string } }>(
     '/flows/:org/template_file',
-    { schema: { consumes: ['multipart/form-data'], body: templateFileBody }, validatorCompiler: () => () => true },
+    { schema: { consumes: ['multipart/form-data'], body: templateFileBody } },
     async (request, reply) => {
       const org = orgOf(request);
       const body = await readMultipart(request);

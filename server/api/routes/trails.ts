@@ -1,0 +1,186 @@
+// Trails (reference §2.2, spec endpoint 4): begin (201) or update (200), get, list per flow and
+// per org with exact page arithmetic.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { orgOf, principalOf } from '../auth.ts';
+import type { RouteOptions } from '../context.ts';
+import { FLOW_NAME } from '../domain/names.ts';
+import { pageOf, pageQuery, paginationOf } from '../domain/paging.ts';
+import { templateErrorText } from '../domain/templateErrors.ts';
+import { templateFromText } from '../domain/templates.ts';
+import { trailView } from '../domain/trailView.ts';
+import { badRequest, invalid, withInput, type FieldErrors } from '../errors.ts';
+import { newId, nowSeconds } from '../ids.ts';
+import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
+import { sendJsonString } from '../replies.ts';
+import type { StoredTemplate } from '../store/flows.ts';
+import type { Trail } from '../store/trails.ts';
+import { flowOr404, trailOr404 } from './lookups.ts';
+
+const flowParams = {
+  type: 'object',
+  required: ['org', 'flow'],
+  properties: { org: { type: 'string' }, flow: { type: 'string' } },
+} as const;
+
+const trailParams = {
+  type: 'object',
+  required: ['org', 'flow', 'trail'],
+  properties: { org: { type: 'string' }, flow: { type: 'string' }, trail: { type: 'string' } },
+} as const;
+
+const flowListQuery = { type: 'object', properties: { ...pageQuery } } as const;
+
+const orgListQuery = {
+  type: 'object',
+  properties: {
+    ...pageQuery,
+    flow: { type: 'string' },
+    fingerprint: { type: 'string' },
+    flow_tag: { type: 'string' },
+  },
+} as const;
+
+const beginBody = multipartBody(
+  '`data_json` (JSON `{name, description?, user_data?, git_commit_info?, repo_info?, external_urls?, origin_url?}`) and an optional `template_file`; a JSON body of the data_json object is accepted too.',
+  { data_json: { type: 'string' }, template_file: { type: 'string', format: 'binary' } },
+  ['data_json'],
+);
+
+/** Fields of data_json stored with the trail as they were sent. */
+const BODY_FIELDS = ['user_data', 'git_commit_info', 'repo_info', 'external_urls', 'origin_url'] as const;
+
+interface BeginInput {
+  name: string;
+  description?: string;
+  body: Record<string, unknown>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function beginInputOf(value: unknown): BeginInput {
+  if (!isObject(value)) throw invalid({ data_json: withInput('Input should be a valid dictionary', value) });
+  const errors: FieldErrors = {};
+  if (value.name === undefined) errors.name = withInput('Field required', undefined);
+  else if (typeof value.name !== 'string') errors.name = withInput('Input should be a valid string', value.name);
+  else if (!new RegExp(FLOW_NAME).test(value.name)) errors.name = withInput(`String should match pattern '${FLOW_NAME}'`, value.name);
+  if (value.description !== undefined && value.description !== null && typeof value.description !== 'string') {
+    errors.description = withInput('Input should be a valid string', value.description);
+  }
+  for (const key of ['git_commit_info', 'repo_info', 'external_urls'] as const) {
+    if (value[key] !== undefined && value[key] !== null && !isObject(value[key])) errors[key] = withInput('Input should be a valid dictionary', value[key]);
+  }
+  if (value.origin_url !== undefined && value.origin_url !== null && typeof value.origin_url !== 'string') {
+    errors.origin_url = withInput('Input should be a valid string', value.origin_url);
+  }
+  if (isObject(value.git_commit_info) && typeof value.git_commit_info.sha1 !== 'string') {
+    errors['git_commit_info.sha1'] = withInput('Field required', value.git_commit_info.sha1);
+  }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  const body: Record<string, unknown> = {};
+  for (const key of BODY_FIELDS) if (value[key] !== undefined) body[key] = value[key];
+  if (isObject(value.repo_info) && typeof value.repo_info.id === 'string') body.repo_ids = [value.repo_info.id];
+  return { name: value.name as string, description: (value.description as string | null | undefined) ?? undefined, body };
+}
+
+/** data_json (multipart, as the official client sends it) or a JSON body, and an optional template text. */
+async function beginRequestOf(request: FastifyRequest): Promise<{ data: unknown; templateText?: string }> {
+  if (!request.isMultipart()) return { data: request.body };
+  const body = await readMultipart(request);
+  return { data: jsonPart(body, 'data_json'), templateText: partText(body, 'template_file') };
+}
+
+export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+  const { store } = context;
+
+  app.put<{ Params: { org: string; flow: string } }>(
+    '/trails/:org/:flow',
+    { schema: { consumes: ['multipart/form-data', 'application/json'], params: flowParams, body: beginBody } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const flow = flowOr404(store, org, request.params.flow);
+      const { data, templateText } = await beginRequestOf(request);
+      const input = beginInputOf(data);
+      let ownTemplate: StoredTemplate | undefined;
+      if (templateText !== undefined) {
+        const verdict = templateFromText(templateText);
+        if (verdict.errors !== undefined) throw badRequest(templateErrorText(verdict.errors));
+        ownTemplate = verdict.template;
+      }
+      const createdBy = principalOf(request).name;
+      const created = store.transaction(() => {
+        const now = nowSeconds();
+        const existing = store.trails.byName(flow.id, input.name);
+        if (existing !== undefined) {
+          store.trails.update(existing.id, { description: input.description, body: { ...existing.body, ...input.body } }, now);
+          store.trails.appendEvent(existing.id, { type: 'trail_updated', timestamp: now });
+          return false;
+        }
+        const trail: Trail = {
+          id: newId(),
+          orgId: org.id,
+          flowId: flow.id,
+          name: input.name,
+          description: input.description ?? '',
+          template: ownTemplate ?? flowOr404(store, org, flow.name).template,
+          body: input.body,
+          createdBy,
+          createdAt: now,
+          lastModifiedAt: now,
+        };
+        store.trails.create(trail);
+        store.trails.appendEvent(trail.id, { type: 'trail_reported', timestamp: now });
+        return true;
+      });
+      return sendJsonString(reply, created ? 201 : 200, created ? `Trail '${input.name}' begun` : `Trail '${input.name}' updated`);
+    },
+  );
+
+  app.get<{ Params: { org: string; flow: string; trail: string } }>('/trails/:org/:flow/:trail', { schema: { params: trailParams } }, async (request) => {
+    const org = orgOf(request);
+    const flow = flowOr404(store, org, request.params.flow);
+    return trailView(store, context.publicUrl(), org.name, flow, trailOr404(store, org, flow, request.params.trail));
+  });
+
+  app.get<{ Params: { org: string; flow: string }; Querystring: { page?: number; per_page?: number } }>(
+    '/trails/:org/:flow',
+    { schema: { params: flowParams, querystring: flowListQuery } },
+    async (request) => {
+      const org = orgOf(request);
+      const flow = flowOr404(store, org, request.params.flow);
+      const { page, perPage, offset, requested } = pageOf(request.query);
+      const host = context.publicUrl();
+      if (!requested) {
+        const all = store.trails.pageOfFlow(flow.id, -1, 0);
+        return all.trails.map((trail) => trailView(store, host, org.name, flow, trail));
+      }
+      const { total, trails } = store.trails.pageOfFlow(flow.id, perPage, offset);
+      return { data: trails.map((trail) => trailView(store, host, org.name, flow, trail)), pagination: paginationOf(total, page, perPage) };
+    },
+  );
+
+  app.get<{ Params: { org: string }; Querystring: { page?: number; per_page?: number; flow?: string; fingerprint?: string; flow_tag?: string } }>(
+    '/trails/:org',
+    { schema: { querystring: orgListQuery } },
+    async (request) => {
+      const org = orgOf(request);
+      const query = request.query;
+      let flows = query.flow === undefined ? store.flows.list(org.id) : [flowOr404(store, org, query.flow)];
+      if (query.flow_tag !== undefined) {
+        const equals = query.flow_tag.indexOf('=');
+        const key = equals === -1 ? query.flow_tag : query.flow_tag.slice(0, equals);
+        const value = equals === -1 ? undefined : query.flow_tag.slice(equals + 1);
+        flows = flows.filter((flow) => Object.hasOwn(flow.tags, key) && (value === undefined || flow.tags[key] === value));
+      }
+      const byId = new Map(flows.map((flow) => [flow.id, flow]));
+      const filter = { flowIds: [...byId.keys()], fingerprint: query.fingerprint };
+      const { page, perPage, offset, requested } = pageOf(query);
+      const host = context.publicUrl();
+      const result = store.trails.pageOfOrg(org.id, filter, requested ? perPage : -1, requested ? offset : 0);
+      const views = result.trails.map((trail) => trailView(store, host, org.name, byId.get(trail.flowId)!, trail));
+      if (!requested) return views;
+      return { data: views, pagination: paginationOf(result.total, page, perPage) };
+    },
+  );
+};
