@@ -6,6 +6,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { registerAuth, type Principal } from './auth.ts';
+import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './bodies.ts';
 import type { AppContext, RouteOptions } from './context.ts';
 import { ApiError } from './errors.ts';
 import { isMultipartBody, MAX_FILE_BYTES } from './multipart.ts';
@@ -59,7 +60,16 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
   });
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' && isMultipartBody(schema) ? () => true : validators.compile(schema)));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart !== 'body') return validators.compile(schema);
+    if (isMultipartBody(schema)) return () => true;
+    const name = bodySchemaNameOf(schema);
+    if (name === undefined) return validators.compile(schema);
+    return (data: unknown) => {
+      const error = bodyFailure(name, data);
+      return error === undefined ? true : { error };
+    };
+  });
 
   app.setErrorHandler((error, _request, reply) => {
     const { status, body } = renderError(error);
@@ -86,9 +96,12 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
       },
       security: [{ bearer: [] }, { basic: [] }],
     },
+    // Components named by the schemas' titles (ControlPostInput, CreateEnvironmentPutInput, ...).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.title ?? `def-${index}`).replace(/[^A-Za-z0-9._-]/g, '') },
     transform: ({ schema, url }) => ({ schema, url: url.startsWith('/api/v2') ? url.slice('/api/v2'.length) || '/' : url }),
   });
 
+  for (const schema of documentedSchemas) app.addSchema(schema);
   registerAuth(app, resolveKey, context.store);
   await app.register(metaRoutes, { context });
   for (const plugin of apiRoutes) await app.register(plugin, { context, prefix: '/api/v2' });

@@ -1,12 +1,10 @@
 // Recording an attestation of any type (reference §2.3): check the body with the shared core,
 // resolve what it is about, decide its compliance with the shared rules, write its evidence, then
 // its row and trail event in one transaction.
-import type { Issue } from '../../../shared/findings.ts';
-import { fieldPath } from '../../../shared/findings.ts';
 import { isAttestationCompliant } from '../../../shared/compliance/index.ts';
 import { checkAttestation, checkScanAttestation, type AttestationKind } from '../../../shared/payloads/index.ts';
-import { valueAt } from '../../../shared/text/values.ts';
-import { invalid, notFound, withInput, type FieldErrors } from '../errors.ts';
+import { fieldErrorsOf } from '../bodies.ts';
+import { invalid, notFound } from '../errors.ts';
 import { newId, nowSeconds } from '../ids.ts';
 import type { UploadedFile } from '../multipart.ts';
 import type { Attestation, Evidence } from '../store/attestations.ts';
@@ -28,19 +26,9 @@ export interface AttestRequest {
   resolve: () => { flowId: string; trailId: string; flowName: string; trailName: string };
 }
 
-export function fieldErrorsOf(issues: readonly Issue[], value: unknown): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    if (issue.severity !== 'error') continue;
-    const key = fieldPath(issue.path) || 'data_json';
-    if (!(key in errors)) errors[key] = withInput(issue.message, issue.code.endsWith('/missing-field') ? undefined : valueAt(value, issue.path));
-  }
-  return errors;
-}
-
 function checked(kind: UrlKind, data: unknown): Record<string, unknown> {
   const issues = kind === 'scan' ? checkScanAttestation(data) : checkAttestation(kind, data);
-  const errors = fieldErrorsOf(issues, data);
+  const errors = fieldErrorsOf(issues, data, 'data_json');
   if (Object.keys(errors).length > 0) throw invalid(errors);
   return data as Record<string, unknown>;
 }
@@ -52,7 +40,7 @@ function typeAndVerdict(store: Store, org: Org, kind: UrlKind, data: Record<stri
       const name = String(data.type_name);
       const type = store.customTypes.latest(org.id, name);
       if (type === undefined) throw notFound(`Custom attestation type '${name}' does not exist for org '${org.name}'`);
-      const errors = fieldErrorsOf(customDataIssues(type, data.attestation_data), data);
+      const errors = fieldErrorsOf(customDataIssues(type, data.attestation_data), data, 'data_json');
       if (Object.keys(errors).length > 0) throw invalid(errors);
       return { type: `custom:${name}`, isCompliant: isAttestationCompliant(`custom:${name}`, data) };
     }

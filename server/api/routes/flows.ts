@@ -2,12 +2,12 @@
 // legacy JSON list, list with paging/sort/filters, get, archive, rename.
 import type { FastifyPluginAsync } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
+import { bodySchema, checkedBody } from '../bodies.ts';
 import type { RouteOptions } from '../context.ts';
 import { flowView } from '../domain/flowView.ts';
-import { FLOW_NAME } from '../domain/names.ts';
 import { pageOf, pageQuery, paginationOf } from '../domain/paging.ts';
 import { EMPTY_TEMPLATE, legacyTemplateText, templateOrInvalid } from '../domain/templates.ts';
-import { badRequest, invalid, withInput } from '../errors.ts';
+import { badRequest } from '../errors.ts';
 import { newId, nowSeconds } from '../ids.ts';
 import { jsonPart, multipartBody, readMultipart, type MultipartBody } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
@@ -20,23 +20,6 @@ const flowParams = {
   type: 'object',
   required: ['org', 'flow'],
   properties: { org: { type: 'string' }, flow: { type: 'string' } },
-} as const;
-
-const legacyBody = {
-  type: 'object',
-  required: ['name', 'description'],
-  properties: {
-    name: { type: 'string', pattern: FLOW_NAME, maxLength: 255 },
-    description: { type: 'string' },
-    visibility: { type: 'string', enum: ['public', 'private'] },
-    template: { type: 'array', items: { type: 'string' } },
-  },
-} as const;
-
-const renameBody = {
-  type: 'object',
-  required: ['new_name'],
-  properties: { new_name: { type: 'string', pattern: FLOW_NAME, maxLength: 255 } },
 } as const;
 
 const listQuery = {
@@ -62,30 +45,6 @@ interface FlowInput {
   name: string;
   description?: string;
   visibility?: string;
-}
-
-/** data_json of the template endpoint, checked like the legacy body. */
-function flowInputOf(value: unknown): FlowInput {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw invalid({ data_json: withInput('Input should be a valid dictionary', value) });
-  }
-  const input = value as Record<string, unknown>;
-  const errors: Record<string, string> = {};
-  if (input.name === undefined) errors.name = withInput('Field required', undefined);
-  else if (typeof input.name !== 'string') errors.name = withInput('Input should be a valid string', input.name);
-  else if (!new RegExp(FLOW_NAME).test(input.name)) errors.name = withInput(`String should match pattern '${FLOW_NAME}'`, input.name);
-  if (input.description !== undefined && input.description !== null && typeof input.description !== 'string') {
-    errors.description = withInput('Input should be a valid string', input.description);
-  }
-  if (input.visibility !== undefined && input.visibility !== 'public' && input.visibility !== 'private') {
-    errors.visibility = withInput("Input should be 'public' or 'private'", input.visibility);
-  }
-  if (Object.keys(errors).length > 0) throw invalid(errors);
-  return {
-    name: input.name as string,
-    description: (input.description as string | null | undefined) ?? undefined,
-    visibility: input.visibility as string | undefined,
-  };
 }
 
 /** The template text from `template_file` (field or file) or `template_file.0`. */
@@ -143,7 +102,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     async (request, reply) => {
       const org = orgOf(request);
       const body = await readMultipart(request);
-      const input = flowInputOf(jsonPart(body, 'data_json'));
+      const input = checkedBody<FlowInput>('flow-template-create', jsonPart(body, 'data_json'), 'data_json');
       const text = templateTextOf(body);
       const template = text === undefined ? undefined : templateOrInvalid(text);
       const created = upsertFlow(store, org, input, template, principalOf(request).name);
@@ -153,7 +112,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
 
   app.put<{ Params: { org: string }; Body: { name: string; description: string; visibility?: string; template?: string[] } }>(
     '/flows/:org',
-    { schema: { body: legacyBody } },
+    { schema: { body: bodySchema('flow-create') } },
     async (request, reply) => {
       const org = orgOf(request);
       const { name, description, visibility, template } = request.body;
@@ -203,7 +162,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
 
   app.put<{ Params: { org: string; flow: string }; Body: { new_name: string } }>(
     '/flows/:org/:flow/rename',
-    { schema: { params: flowParams, body: renameBody } },
+    { schema: { params: flowParams, body: bodySchema('flow-rename') } },
     async (request, reply) => {
       const org = orgOf(request);
       store.transaction(() => {

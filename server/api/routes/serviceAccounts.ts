@@ -1,13 +1,12 @@
 // Service accounts and their API keys (reference §2.16). Keys are shown once, stored as sha256.
 import type { FastifyPluginAsync } from 'fastify';
 import { keyHash, orgOf, principalOf } from '../auth.ts';
+import { bodySchema } from '../bodies.ts';
 import { ApiError, conflict, forbidden, notFound } from '../errors.ts';
 import { newApiKey, newId, nowSeconds } from '../ids.ts';
 import type { RouteOptions } from '../context.ts';
 import type { Role, ServiceAccount, ServiceAccountKey } from '../store/serviceAccounts.ts';
 
-const NAME_PATTERN = '^[a-zA-Z0-9][a-zA-Z0-9\\.\\-_~]*$';
-const ROLES: readonly Role[] = ['admin', 'member', 'snapshotter', 'reader'];
 const rank: Record<Role, number> = { reader: 0, snapshotter: 1, member: 2, admin: 3 };
 
 const accountParams = {
@@ -22,35 +21,12 @@ const keyParams = {
   properties: { org: { type: 'string' }, name: { type: 'string' }, key_id: { type: 'string' } },
 } as const;
 
-const createBody = {
-  type: 'object',
-  required: ['name', 'privilege'],
-  properties: {
-    name: { type: 'string', pattern: NAME_PATTERN, maxLength: 255 },
-    description: { type: ['string', 'null'] },
-    privilege: { type: 'string', enum: ROLES },
-  },
-} as const;
-
-const patchBody = {
-  type: 'object',
-  properties: { description: { type: ['string', 'null'] }, privilege: { type: 'string', enum: ROLES } },
-} as const;
-
-const keyBody = {
-  type: ['object', 'null'],
-  properties: { description: { type: ['string', 'null'] }, expires_at: { type: ['integer', 'null'], minimum: 0 } },
-} as const;
-
-const rotateBody = {
-  type: ['object', 'null'],
-  properties: {
-    grace_period_hours: { type: ['number', 'null'], minimum: 0 },
-    expires_at: { type: ['integer', 'null'], minimum: 0 },
-  },
-} as const;
-
 const access = { access: 'accounts' } as const;
+
+/** Clients send the literal body `null` (or none) when a POST has no payload. */
+async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  if (request.body === null || request.body === undefined) request.body = {};
+}
 
 function accountView(account: ServiceAccount) {
   return {
@@ -100,7 +76,7 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
 
   app.post<{ Params: { org: string }; Body: { name: string; description?: string | null; privilege: Role } }>(
     '/service-accounts/:org',
-    { config: access, schema: { body: createBody } },
+    { config: access, schema: { body: bodySchema('service-account-create') } },
     async (request, reply) => {
       const org = orgOf(request);
       const caller = principalOf(request);
@@ -136,7 +112,7 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
 
   app.patch<{ Params: { org: string; name: string }; Body: { description?: string | null; privilege?: Role } }>(
     '/service-accounts/:org/:name',
-    { config: access, schema: { params: accountParams, body: patchBody } },
+    { config: access, schema: { params: accountParams, body: bodySchema('service-account-update') } },
     async (request) => {
       const org = orgOf(request);
       const body = request.body ?? {};
@@ -157,7 +133,7 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
 
   app.post<{ Params: { org: string; name: string }; Body: { description?: string | null; expires_at?: number | null } | null }>(
     '/service-accounts/:org/:name/api-keys',
-    { config: access, schema: { params: accountParams, body: keyBody } },
+    { config: access, schema: { params: accountParams, body: bodySchema('api-key-create') } },
     async (request, reply) => {
       const org = orgOf(request);
       const body = request.body ?? {};
@@ -195,7 +171,7 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
 
   app.post<{ Params: { org: string; name: string; key_id: string }; Body: { grace_period_hours?: number | null; expires_at?: number | null } | null }>(
     '/service-accounts/:org/:name/api-keys/:key_id/rotate',
-    { config: access, schema: { params: keyParams, body: rotateBody } },
+    { config: access, schema: { params: keyParams, body: bodySchema('api-key-rotate') }, preValidation: emptyBodyAsObject },
     async (request, reply) => {
       const org = orgOf(request);
       const body = request.body ?? {};

@@ -2,13 +2,13 @@
 // per org with exact page arithmetic.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
+import { checkedBody } from '../bodies.ts';
 import type { RouteOptions } from '../context.ts';
-import { FLOW_NAME } from '../domain/names.ts';
 import { pageOf, pageQuery, paginationOf } from '../domain/paging.ts';
 import { templateErrorText } from '../domain/templateErrors.ts';
 import { templateFromText } from '../domain/templates.ts';
 import { trailView } from '../domain/trailView.ts';
-import { badRequest, invalid, withInput, type FieldErrors } from '../errors.ts';
+import { badRequest } from '../errors.ts';
 import { newId, nowSeconds } from '../ids.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
@@ -59,25 +59,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function beginInputOf(value: unknown): BeginInput {
-  if (!isObject(value)) throw invalid({ data_json: withInput('Input should be a valid dictionary', value) });
-  const errors: FieldErrors = {};
-  if (value.name === undefined) errors.name = withInput('Field required', undefined);
-  else if (typeof value.name !== 'string') errors.name = withInput('Input should be a valid string', value.name);
-  else if (!new RegExp(FLOW_NAME).test(value.name)) errors.name = withInput(`String should match pattern '${FLOW_NAME}'`, value.name);
-  if (value.description !== undefined && value.description !== null && typeof value.description !== 'string') {
-    errors.description = withInput('Input should be a valid string', value.description);
-  }
-  for (const key of ['git_commit_info', 'repo_info', 'external_urls'] as const) {
-    if (value[key] !== undefined && value[key] !== null && !isObject(value[key])) errors[key] = withInput('Input should be a valid dictionary', value[key]);
-  }
-  if (value.origin_url !== undefined && value.origin_url !== null && typeof value.origin_url !== 'string') {
-    errors.origin_url = withInput('Input should be a valid string', value.origin_url);
-  }
-  if (isObject(value.git_commit_info) && typeof value.git_commit_info.sha1 !== 'string') {
-    errors['git_commit_info.sha1'] = withInput('Field required', value.git_commit_info.sha1);
-  }
-  if (Object.keys(errors).length > 0) throw invalid(errors);
+function beginInputOf(data: unknown): BeginInput {
+  const value = checkedBody<Record<string, unknown>>('trail-create', data, 'data_json');
   const body: Record<string, unknown> = {};
   for (const key of BODY_FIELDS) if (value[key] !== undefined) body[key] = value[key];
   if (isObject(value.repo_info) && typeof value.repo_info.id === 'string') body.repo_ids = [value.repo_info.id];
