@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {
   artifactState,
   evaluateTrail,
@@ -319,6 +320,56 @@ describe('trail evaluation', () => {
     assert.equal(result.compliance_status.artifacts_statuses.a!.status, 'COMPLIANT');
     assert.equal(result.compliance_status.artifacts_statuses.b!.status, 'COMPLIANT');
     assert.equal(result.compliance_state, 'COMPLIANT');
+  });
+});
+
+describe('trail evaluation invariants (property)', () => {
+  const names = fc.constantFrom('a', 'b', 'c');
+  const types = fc.constantFrom('generic', 'junit', 'system:decision', 'custom:x');
+  const slotTypes = fc.constantFrom('generic', 'junit', 'decision', 'custom:x', '*');
+  const slots = fc.uniqueArray(fc.record({ name: names, type: slotTypes }), { selector: (slot) => slot.name, maxLength: 3 });
+  const template = fc.record({
+    trail: fc.record({
+      attestations: slots,
+      artifacts: fc.uniqueArray(fc.record({ name: fc.constantFrom('x', 'y'), attestations: slots }), { selector: (slot) => slot.name, maxLength: 2 }),
+    }),
+  });
+  const fingerprints = fc.constantFrom(FP_CLI, FP_OTHER);
+  const artifacts = fc.array(fc.record({ id: fc.string(), fingerprint: fingerprints, template_reference_name: fc.constantFrom('x', 'y', 'z'), created_at: fc.nat(20) }), {
+    maxLength: 3,
+  });
+  const attestations = fc.array(
+    fc.record({
+      id: fc.string(),
+      name: names,
+      type: types,
+      is_compliant: fc.boolean(),
+      created_at: fc.nat(20),
+      target_artifact: fc.option(fc.constantFrom('x', 'y', 'z'), { nil: undefined }),
+      artifact_fingerprint: fc.option(fingerprints, { nil: undefined }),
+      is_override: fc.boolean(),
+    }),
+    { maxLength: 8 },
+  );
+
+  it('the verdict follows the statuses it reports, and every template slot is listed once', () => {
+    fc.assert(
+      fc.property(template, attestations, artifacts, (tpl, reported, attested) => {
+        const { compliance_status: status, compliance_state: state, is_compliant } = evaluateTrail(tpl, reported, attested, 1);
+        const slotsOfArtifacts = Object.values(status.artifacts_statuses);
+        const entries = [...status.attestations_statuses, ...slotsOfArtifacts.flatMap((slot) => slot.attestations_statuses)];
+        const anyFailing = entries.some((entry) => entry.is_compliant === false);
+        const anyMissing = entries.some((entry) => entry.status === 'MISSING') || slotsOfArtifacts.some((slot) => slot.status === 'MISSING');
+        assert.equal(state, anyFailing ? 'NON-COMPLIANT' : anyMissing ? 'INCOMPLETE' : 'COMPLIANT');
+        assert.equal(status.status, state);
+        assert.equal(is_compliant, state === 'COMPLIANT');
+        const expected = status.attestations_statuses.filter((entry) => !entry.unexpected).map((entry) => entry.attestation_name);
+        assert.deepEqual(expected, tpl.trail.attestations.map((slot) => slot.name));
+        for (const slot of tpl.trail.artifacts) assert.equal(status.artifacts_statuses[slot.name]?.unexpected, false);
+        for (const entry of entries) assert.equal(entry.status === 'MISSING', entry.attestation_id === null);
+      }),
+      { seed: 3303, numRuns: 1500 },
+    );
   });
 });
 
