@@ -66,7 +66,7 @@ function describe(token: Token): string {
     case 'keyword':
       return `'${token.word}'`;
     case 'string':
-      return `the string ${JSON.stringify(token.value)}`;
+      return JSON.stringify(token.value);
     case 'number':
       return `'${token.value}'`;
     case 'operator':

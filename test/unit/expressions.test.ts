@@ -148,7 +148,7 @@ describe('policy conditions: parsing', () => {
   });
 
   it('reports trailing tokens from the first to the last', () => {
-    assertErrors('${{ flow.name == "x" "y" 1 }}', ['                     ^^^^^', /Unexpected the string "y" after the end of the expression/]);
+    assertErrors('${{ flow.name == "x" "y" 1 }}', ['                     ^^^^^', /Unexpected "y" after the end of the expression/]);
     assertErrors('${{ true false }}', ['         ^^^^^', /Unexpected 'false' after the end/]);
   });
 
