@@ -13,13 +13,30 @@ import { isMultipartBody, MAX_FILE_BYTES } from './multipart.ts';
 import { attestationRoutes } from './routes/attestations.ts';
 import { flowRoutes } from './routes/flows.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { actionRoutes } from './routes/actions.ts';
+import { controlRoutes } from './routes/controls.ts';
+import { environmentRoutes } from './routes/environments.ts';
+import { policyRoutes } from './routes/policies.ts';
+import { reportRoutes } from './routes/reports.ts';
 import { serviceAccountRoutes } from './routes/serviceAccounts.ts';
+import { snapshotRoutes } from './routes/snapshots.ts';
 import { trailRoutes } from './routes/trails.ts';
 import { isUniqueViolation } from './store/db.ts';
 import { validationFailure } from './validation.ts';
 
 /** Resource plugins mounted under /api/v2. */
-const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [serviceAccountRoutes, flowRoutes, trailRoutes, attestationRoutes];
+const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
+  serviceAccountRoutes,
+  flowRoutes,
+  trailRoutes,
+  attestationRoutes,
+  environmentRoutes,
+  reportRoutes,
+  snapshotRoutes,
+  policyRoutes,
+  controlRoutes,
+  actionRoutes,
+];
 
 /** JSON request bodies (K8S reports of thousands of pods are several MB). */
 const BODY_LIMIT = 16 * 1024 * 1024;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { complianceCountOf, diffSnapshot, isSnapshotCompliant, type ArtifactState } from '../../server/api/domain/snapshotDiff.ts';
+import { diffSnapshot, type ArtifactState } from '../../server/api/domain/snapshotDiff.ts';
 
 const fp = (c: string): string => c.repeat(64);
 const art = (c: string, instances = 1, extra: Partial<ArtifactState> = {}): ArtifactState => ({
-  fingerprint: fp(c), name: `img-${c}`, instances, compliant: null, provenance: '', ...extra,
+  fingerprint: fp(c), name: `img-${c}`, instances, compliant: null, provenanceKey: '', ...extra,
 });
 
 describe('diffSnapshot', () => {
@@ -46,7 +46,7 @@ describe('diffSnapshot', () => {
     assert.equal(compliance.isNew, true);
     assert.equal(compliance.entries[0]!.event?.type, 'changed');
     assert.match(compliance.entries[0]!.event!.description, /from compliant to non-compliant/);
-    const provenance = diffSnapshot([art('a')], [art('a', 1, { provenance: 'flow/trail' })]);
+    const provenance = diffSnapshot([art('a')], [art('a', 1, { provenanceKey: 'flow/trail' })]);
     assert.equal(provenance.isNew, true);
     assert.equal(provenance.entries[0]!.annotation.type, 'changed');
     assert.match(provenance.entries[0]!.event!.description, /Provenance changed to flow\/trail/);
@@ -87,23 +87,5 @@ describe('diffSnapshot', () => {
       }),
       { seed: 4, numRuns: 300 },
     );
-  });
-});
-
-describe('snapshot compliance', () => {
-  it('is false without policies, even with nothing running', () => {
-    assert.equal(isSnapshotCompliant(false, []), false);
-    assert.equal(isSnapshotCompliant(false, [art('a', 1, { compliant: true })]), false);
-  });
-
-  it('is true with policies when every running artifact is compliant', () => {
-    assert.equal(isSnapshotCompliant(true, []), true);
-    assert.equal(isSnapshotCompliant(true, [art('a', 1, { compliant: true }), { ...art('b', 0), compliant: false }]), true);
-    assert.equal(isSnapshotCompliant(true, [art('a', 1, { compliant: true }), art('b', 1, { compliant: false })]), false);
-  });
-
-  it('counts running artifacts by compliance value', () => {
-    const count = complianceCountOf([art('a', 1, { compliant: true }), art('b', 2, { compliant: false }), art('c'), { ...art('d', 0), compliant: true }]);
-    assert.deepEqual(count, { true: 1, false: 1, null: 1 });
   });
 });

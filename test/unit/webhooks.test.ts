@@ -101,6 +101,18 @@ describe('webhook sender', () => {
     await sender.close();
   });
 
+  it('delivers to one URL of one action in order, even when an earlier delivery is retried', async () => {
+    const receiver = await startReceiver([500]);
+    servers.push(receiver.server);
+    const outcomes: DeliveryOutcome[] = [];
+    const sender = createWebhookSender({ backoffMs: 20, onOutcome: (o) => outcomes.push(o) });
+    for (let n = 1; n <= 3; n++) sender.send({ org: 'acme', actionNumber: 6, url: receiver.url, payload: { n } });
+    await sender.settled();
+    assert.deepEqual(receiver.received.map((r) => (r.body as { n: number }).n), [1, 1, 2, 3]);
+    assert.deepEqual(outcomes.map((o) => o.ok), [true, true, true]);
+    await sender.close();
+  });
+
   it('abandons pending retries on close without reporting them', async () => {
     const receiver = await startReceiver([500]);
     servers.push(receiver.server);

@@ -1,12 +1,7 @@
 // One shape for what every environment type reports as running: report items grouped by
 // fingerprint (reference §5.3). The report bodies have already been validated; this only reshapes.
 
-export const REPORT_TYPES = ['K8S', 'ECS', 'S3', 'lambda', 'server', 'docker', 'azure-apps', 'cloud-run'] as const;
-export type ReportType = (typeof REPORT_TYPES)[number];
-
-export function isReportType(value: string): value is ReportType {
-  return (REPORT_TYPES as readonly string[]).includes(value);
-}
+import type { ReportType } from '../../../shared/reports/check.ts';
 
 export interface PodInstance {
   namespace: string;
@@ -60,7 +55,7 @@ export function runningArtifactsOf(type: ReportType, body: unknown): RunningArti
           fingerprint,
           name,
           creationTimestamps: [],
-          pods: type === 'K8S' ? {} : null,
+          pods: type === 'K8S' ? podsMap() : null,
           ecsContext: type === 'ECS' ? [] : null,
           instanceContext: type === 'azure-apps' || type === 'cloud-run' ? [] : null,
         };
@@ -93,4 +88,10 @@ function pick(item: Item, fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) if (item[field] !== undefined) out[field] = item[field];
   return out;
+}
+
+// Keyed by pod name: thousands of distinct keys. A prototype-less object is a plain dictionary
+// for V8, instead of one hidden class per key added.
+function podsMap(): Record<string, PodInstance> {
+  return Object.create(null) as Record<string, PodInstance>;
 }

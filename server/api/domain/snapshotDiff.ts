@@ -14,7 +14,7 @@ export interface ArtifactState {
   /** Policy verdict: null when the environment has no policy. */
   compliant: boolean | null;
   /** Where the fingerprint is attested (`flow/trail` keys, sorted, comma separated); '' when nowhere. */
-  provenance: string;
+  provenanceKey: string;
 }
 
 export type AnnotationType = 'started' | 'unchanged' | 'changed' | 'exited';
@@ -51,7 +51,7 @@ function identityOf(artifact: ArtifactState): string {
 }
 
 function isComplianceDifferent(before: ArtifactState, after: ArtifactState): boolean {
-  return before.compliant !== after.compliant || before.provenance !== after.provenance;
+  return before.compliant !== after.compliant || before.provenanceKey !== after.provenanceKey;
 }
 
 /**
@@ -125,26 +125,8 @@ function changeDescription(before: ArtifactState, after: ArtifactState): string 
   if (before.compliant !== after.compliant) {
     parts.push(`Compliance changed from ${complianceText(before.compliant)} to ${complianceText(after.compliant)}`);
   }
-  if (before.provenance !== after.provenance) {
-    parts.push(after.provenance === '' ? 'Provenance removed' : `Provenance changed to ${after.provenance}`);
+  if (before.provenanceKey !== after.provenanceKey) {
+    parts.push(after.provenanceKey === '' ? 'Provenance removed' : `Provenance changed to ${after.provenanceKey}`);
   }
   return parts.join('; ');
-}
-
-/**
- * A snapshot is compliant when the environment has a policy and every running artifact is
- * compliant (reference §4.4: no policy → false, even with nothing running).
- */
-export function isSnapshotCompliant(hasPolicies: boolean, running: readonly ArtifactState[]): boolean {
-  return hasPolicies && running.every((artifact) => artifact.instances === 0 || artifact.compliant === true);
-}
-
-/** `artifact_compliance_count` of reference §4.4, over running artifacts. */
-export function complianceCountOf(running: readonly ArtifactState[]): { true: number; false: number; null: number } {
-  const count = { true: 0, false: 0, null: 0 };
-  for (const artifact of running) {
-    if (artifact.instances === 0) continue;
-    count[artifact.compliant === null ? 'null' : artifact.compliant ? 'true' : 'false'] += 1;
-  }
-  return count;
 }

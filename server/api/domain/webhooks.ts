@@ -2,6 +2,7 @@
 // here and answers at once. Each delivery is POSTed as JSON with undici and retried with
 // exponential backoff a bounded number of times; the outcome is reported once per delivery so the
 // action's `is_failing` / `last_success_timestamp` / `last_failure_timestamp` say what happened.
+// Deliveries to one URL of one action go out one after another, in the order of their events.
 import { request } from 'undici';
 
 export interface WebhookDelivery {
@@ -71,6 +72,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const timeoutMs = options.timeoutMs ?? 10_000;
   const stop = new AbortController();
   const pending = new Set<Promise<void>>();
+  const lanes = new Map<string, Promise<void>>();
 
   async function attempt(delivery: WebhookDelivery, body: string): Promise<string | undefined> {
     try {
@@ -113,9 +115,16 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   return {
     send(delivery) {
       if (stop.signal.aborted) return;
-      const running = deliver(delivery)
+      const lane = `${delivery.org}\0${delivery.actionNumber}\0${delivery.url}`;
+      const previous = lanes.get(lane) ?? Promise.resolve();
+      const running: Promise<void> = previous
+        .then(() => (stop.signal.aborted ? undefined : deliver(delivery)))
         .catch(() => undefined)
-        .finally(() => pending.delete(running));
+        .finally(() => {
+          pending.delete(running);
+          if (lanes.get(lane) === running) lanes.delete(lane);
+        });
+      lanes.set(lane, running);
       pending.add(running);
     },
     async settled() {

@@ -12,6 +12,12 @@ import { sqliteTrailStore, type TrailStore } from './trails.ts';
 import { sqliteArtifactStore, type ArtifactStore } from './artifacts.ts';
 import { sqliteAttestationStore, type AttestationStore } from './attestations.ts';
 import { sqliteCustomTypeStore, type CustomTypeStore } from './customTypes.ts';
+import { sqliteActionStore, type ActionStore } from './actions.ts';
+import { sqliteControlStore, type ControlStore } from './controls.ts';
+import { sqliteEnvironmentStore, type EnvironmentStore } from './environments.ts';
+import { sqlitePolicyStore, type PolicyStore } from './policies.ts';
+import { sqliteProvenanceStore, type ProvenanceStore } from './provenance.ts';
+import { sqliteSnapshotStore, type SnapshotStore } from './snapshots.ts';
 import { join } from 'node:path';
 
 export interface Store {
@@ -25,6 +31,12 @@ export interface Store {
   readonly attestations: AttestationStore;
   readonly customTypes: CustomTypeStore;
   readonly evidence: EvidenceStore;
+  readonly environments: EnvironmentStore;
+  readonly snapshots: SnapshotStore;
+  readonly provenance: ProvenanceStore;
+  readonly policies: PolicyStore;
+  readonly controls: ControlStore;
+  readonly actions: ActionStore;
   close(): void;
 }
 
@@ -55,6 +67,12 @@ export function openStore(location: StoreLocation): Store {
     attestations: sqliteAttestationStore(sql),
     customTypes: sqliteCustomTypeStore(sql),
     evidence: location.dataDir === undefined ? memoryEvidenceStore() : fileEvidenceStore(join(location.dataDir, 'evidence')),
+    environments: sqliteEnvironmentStore(sql),
+    snapshots: sqliteSnapshotStore(sql),
+    provenance: sqliteProvenanceStore(sql),
+    policies: sqlitePolicyStore(sql),
+    controls: sqliteControlStore(sql),
+    actions: sqliteActionStore(sql),
     close: () => sql.close(),
   };
 }

@@ -2,6 +2,9 @@
 // Ids sort in apply order: 001–099 are the server core and issue 3's resources, 100–199 issue 4's.
 import { migration001 } from './001-orgs-and-keys.ts';
 import { migration002 } from './002-flows-trails-evidence.ts';
+import { migration101 } from './101-environments.ts';
+import { migration102 } from './102-policies.ts';
+import { migration103 } from './103-controls-and-actions.ts';
 
 export interface Migration {
   /** Zero-padded number and a short name, e.g. `001-orgs-and-keys`. */
@@ -9,4 +12,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [migration001, migration002];
+export const migrations: readonly Migration[] = [migration001, migration002, migration101, migration102, migration103];

@@ -1,0 +1,105 @@
+import type { Sql } from './db.ts';
+
+export interface Control {
+  id: number;
+  identifier: string;
+  name: string;
+  description: string;
+  links: Record<string, string>;
+  tags: Record<string, string>;
+  version: number;
+  createdBy: string;
+  createdAt: number;
+  lastModifiedAt: number;
+  archived: boolean;
+}
+
+export interface ControlChanges {
+  name?: string;
+  description?: string;
+  links?: Record<string, string>;
+}
+
+export interface ControlStore {
+  /** Archived controls included: an identifier stays taken. */
+  byIdentifier(orgId: number, identifier: string): Control | undefined;
+  /** Controls of an org by identifier; archived ones only with `archived`. */
+  list(orgId: number, archived: boolean): Control[];
+  create(orgId: number, control: { identifier: string; name: string; description: string; links: Record<string, string>; createdBy: string }, now: number): void;
+  /** Applies the changes as version + 1. */
+  update(id: number, changes: ControlChanges, now: number): void;
+  setArchived(id: number, archived: boolean, now: number): void;
+  setTags(id: number, tags: Record<string, string>, now: number): void;
+}
+
+interface ControlRow {
+  id: number;
+  identifier: string;
+  name: string;
+  description: string;
+  links: string;
+  tags: string;
+  version: number;
+  created_by: string;
+  created_at: number;
+  last_modified_at: number;
+  archived: number;
+  [column: string]: unknown;
+}
+
+function toControl(row: ControlRow): Control {
+  return {
+    id: row.id,
+    identifier: row.identifier,
+    name: row.name,
+    description: row.description,
+    links: JSON.parse(row.links) as Record<string, string>,
+    tags: JSON.parse(row.tags) as Record<string, string>,
+    version: row.version,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    lastModifiedAt: row.last_modified_at,
+    archived: row.archived === 1,
+  };
+}
+
+export function sqliteControlStore(sql: Sql): ControlStore {
+  return {
+    byIdentifier(orgId, identifier) {
+      const row = sql.get<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND identifier = ?', orgId, identifier);
+      return row === undefined ? undefined : toControl(row);
+    },
+    list(orgId, archived) {
+      const rows = archived
+        ? sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? ORDER BY identifier', orgId)
+        : sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND archived = 0 ORDER BY identifier', orgId);
+      return rows.map(toControl);
+    },
+    create(orgId, control, now) {
+      sql.run(
+        `INSERT INTO controls (org_id, identifier, name, description, links, version, created_by, created_at, last_modified_at)
+         VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+        orgId,
+        control.identifier,
+        control.name,
+        control.description,
+        JSON.stringify(control.links),
+        control.createdBy,
+        now,
+        now,
+      );
+    },
+    update(id, changes, now) {
+      if (changes.name !== undefined) sql.run('UPDATE controls SET name = ? WHERE id = ?', changes.name, id);
+      if (changes.description !== undefined) sql.run('UPDATE controls SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.links !== undefined) sql.run('UPDATE controls SET links = ? WHERE id = ?', JSON.stringify(changes.links), id);
+      sql.run('UPDATE controls SET version = version + 1, last_modified_at = ? WHERE id = ?', now, id);
+    },
+    setArchived(id, archived, now) {
+      sql.run('UPDATE controls SET archived = ?, last_modified_at = ? WHERE id = ?', archived ? 1 : 0, now, id);
+    },
+    setTags(id, tags, now) {
+      sql.run('UPDATE controls SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
+    },
+  };
+}

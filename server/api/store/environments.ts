@@ -1,0 +1,164 @@
+import type { Sql } from './db.ts';
+
+export interface Environment {
+  id: number;
+  orgId: number;
+  name: string;
+  type: string;
+  description: string;
+  requireProvenance: boolean;
+  tags: Record<string, string>;
+  createdBy: string;
+  createdAt: number;
+  lastModifiedAt: number;
+  lastReportedAt: number | null;
+  lastChangedAt: number | null;
+  snapshotCount: number;
+  /** Names of the physical environments a logical one includes, in the order given. */
+  included: string[];
+  /** Names of the attached policies, in the order attached. */
+  policies: string[];
+  /** Compliance of the latest snapshot; null with no snapshot or no policy (reference §2.5). */
+  state: boolean | null;
+}
+
+export interface NewEnvironment {
+  orgId: number;
+  name: string;
+  type: string;
+  description: string;
+  requireProvenance: boolean;
+  createdBy: string;
+}
+
+export interface EnvironmentStore {
+  /** A live (not archived) environment by name. */
+  byName(orgId: number, name: string): Environment | undefined;
+  byId(id: number): Environment | undefined;
+  /** Live environments of an org, by name. */
+  list(orgId: number): Environment[];
+  create(environment: NewEnvironment, now: number): number;
+  update(id: number, changes: { description?: string; requireProvenance?: boolean }, now: number): void;
+  rename(id: number, newName: string, now: number): void;
+  archive(id: number, now: number): void;
+  setTags(id: number, tags: Record<string, string>, now: number): void;
+  /** Replaces the physical environments a logical one includes. */
+  setIncluded(logicalId: number, physicalIds: readonly number[], now: number): void;
+  /** Logical environments that include `physicalId`. */
+  includedBy(physicalId: number): number[];
+  /** Records that a report arrived (whether or not it made a snapshot). */
+  markReported(id: number, now: number): void;
+}
+
+interface EnvironmentRow {
+  id: number;
+  org_id: number;
+  name: string;
+  type: string;
+  description: string;
+  require_provenance: number;
+  tags: string;
+  created_by: string;
+  created_at: number;
+  last_modified_at: number;
+  last_reported_at: number | null;
+  last_changed_at: number | null;
+  snapshot_count: number;
+  included: string | null;
+  policies: string | null;
+  latest_compliant: number | null;
+  [column: string]: unknown;
+}
+
+// One query gives an environment with its included names, policy names and latest compliance.
+const SELECT = `
+  SELECT e.*,
+    (SELECT json_group_array(p.name) FROM (
+       SELECT p.name FROM environment_includes i JOIN environments p ON p.id = i.physical_id
+       WHERE i.logical_id = e.id AND p.archived_at IS NULL ORDER BY i.position) p) AS included,
+    (SELECT json_group_array(q.name) FROM (
+       SELECT q.name FROM environment_policies ep JOIN policies q ON q.id = ep.policy_id
+       WHERE ep.environment_id = e.id AND q.archived_at IS NULL ORDER BY ep.position) q) AS policies,
+    (SELECT s.compliant FROM snapshots s WHERE s.environment_id = e.id AND s.idx = e.snapshot_count) AS latest_compliant
+  FROM environments e`;
+
+function toEnvironment(row: EnvironmentRow): Environment {
+  const policies = JSON.parse(row.policies ?? '[]') as string[];
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    type: row.type,
+    description: row.description,
+    requireProvenance: row.require_provenance === 1,
+    tags: JSON.parse(row.tags) as Record<string, string>,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    lastModifiedAt: row.last_modified_at,
+    lastReportedAt: row.last_reported_at,
+    lastChangedAt: row.last_changed_at,
+    snapshotCount: row.snapshot_count,
+    included: JSON.parse(row.included ?? '[]') as string[],
+    policies,
+    state: row.latest_compliant === null || policies.length === 0 ? null : row.latest_compliant === 1,
+  };
+}
+
+export function sqliteEnvironmentStore(sql: Sql): EnvironmentStore {
+  return {
+    byName(orgId, name) {
+      const row = sql.get<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.name = ? AND e.archived_at IS NULL`, orgId, name);
+      return row === undefined ? undefined : toEnvironment(row);
+    },
+    byId(id) {
+      const row = sql.get<EnvironmentRow>(`${SELECT} WHERE e.id = ?`, id);
+      return row === undefined ? undefined : toEnvironment(row);
+    },
+    list(orgId) {
+      return sql.all<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.archived_at IS NULL ORDER BY e.name`, orgId).map(toEnvironment);
+    },
+    create(environment, now) {
+      return sql.run(
+        `INSERT INTO environments (org_id, name, type, description, require_provenance, created_by, created_at, last_modified_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        environment.orgId,
+        environment.name,
+        environment.type,
+        environment.description,
+        environment.requireProvenance ? 1 : 0,
+        environment.createdBy,
+        now,
+        now,
+      ).lastInsertRowid;
+    },
+    update(id, changes, now) {
+      if (changes.description !== undefined) sql.run('UPDATE environments SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.requireProvenance !== undefined) {
+        sql.run('UPDATE environments SET require_provenance = ? WHERE id = ?', changes.requireProvenance ? 1 : 0, id);
+      }
+      sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, id);
+    },
+    rename(id, newName, now) {
+      sql.run('UPDATE environments SET name = ?, last_modified_at = ? WHERE id = ?', newName, now, id);
+    },
+    archive(id, now) {
+      sql.run('UPDATE environments SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
+    },
+    setTags(id, tags, now) {
+      sql.run('UPDATE environments SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
+    },
+    setIncluded(logicalId, physicalIds, now) {
+      sql.run('DELETE FROM environment_includes WHERE logical_id = ?', logicalId);
+      physicalIds.forEach((physicalId, position) => {
+        sql.run('INSERT OR IGNORE INTO environment_includes (logical_id, physical_id, position) VALUES (?, ?, ?)', logicalId, physicalId, position);
+      });
+      sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, logicalId);
+    },
+    includedBy(physicalId) {
+      return sql.all<{ logical_id: number }>('SELECT logical_id FROM environment_includes WHERE physical_id = ?', physicalId).map((row) => row.logical_id);
+    },
+    markReported(id, now) {
+      sql.run('UPDATE environments SET last_reported_at = ? WHERE id = ?', now, id);
+    },
+  };
+}

@@ -1,0 +1,229 @@
+import type { Sql } from './db.ts';
+
+export interface PolicyVersion {
+  version: number;
+  policyYaml: string;
+  comment: string;
+  createdBy: string;
+  timestamp: number;
+}
+
+export interface PolicyEvent {
+  type: string;
+  timestamp: number;
+  user: string;
+  data: Record<string, unknown>;
+}
+
+export interface Policy {
+  id: number;
+  name: string;
+  description: string;
+  type: string;
+  createdBy: string;
+  createdAt: number;
+  lastModifiedAt: number;
+  archived: boolean;
+  /** Oldest first. */
+  versions: PolicyVersion[];
+  events: PolicyEvent[];
+  consumingEnvs: string[];
+}
+
+/** A policy's current version, as evaluation needs it. */
+export interface CurrentPolicy {
+  id: number;
+  name: string;
+  version: number;
+  policyYaml: string;
+}
+
+export interface NewPolicyVersion {
+  policyYaml: string;
+  comment: string;
+  createdBy: string;
+  /** Control identifiers the rules name in `for_control`. */
+  controls: readonly string[];
+}
+
+export interface PolicyStore {
+  byName(orgId: number, name: string): Policy | undefined;
+  list(orgId: number): Policy[];
+  create(orgId: number, name: string, description: string, type: string, first: NewPolicyVersion, now: number): number;
+  /** Adds a version and its history event; returns the new version number. */
+  addVersion(policyId: number, version: NewPolicyVersion, now: number): number;
+  setDescription(policyId: number, description: string, now: number): void;
+  /** Current versions of live policies of an org, by name; unknown names are left out. */
+  currentByNames(orgId: number, names: readonly string[]): CurrentPolicy[];
+  /** Current versions of the policies attached to an environment, in attach order. */
+  attachedTo(environmentId: number): CurrentPolicy[];
+  /** Attaches policies not yet attached (keeping order) and records the history event. */
+  attach(environmentId: number, environmentName: string, policyIds: readonly number[], user: string, now: number): void;
+  detach(environmentId: number, environmentName: string, policyIds: readonly number[], user: string, now: number): void;
+  /** Names of live policies whose current version names the control in `for_control`. */
+  referencingControl(orgId: number, identifier: string): string[];
+}
+
+interface PolicyRow {
+  id: number;
+  name: string;
+  description: string;
+  type: string;
+  created_by: string;
+  created_at: number;
+  last_modified_at: number;
+  archived_at: number | null;
+  [column: string]: unknown;
+}
+
+interface VersionRow {
+  version: number;
+  policy_yaml: string;
+  comment: string;
+  created_by: string;
+  timestamp: number;
+  [column: string]: unknown;
+}
+
+// Current version of each live policy: the highest version number.
+const CURRENT = `
+  SELECT p.id, p.name, v.version, v.policy_yaml, v.controls FROM policies p
+  JOIN policy_versions v ON v.policy_id = p.id AND v.version = (SELECT max(version) FROM policy_versions WHERE policy_id = p.id)`;
+
+export function sqlitePolicyStore(sql: Sql): PolicyStore {
+  function toPolicy(row: PolicyRow): Policy {
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      type: row.type,
+      createdBy: row.created_by,
+      createdAt: row.created_at,
+      lastModifiedAt: row.last_modified_at,
+      archived: row.archived_at !== null,
+      versions: sql.all<VersionRow>('SELECT * FROM policy_versions WHERE policy_id = ? ORDER BY version', row.id).map((v) => ({
+        version: v.version,
+        policyYaml: v.policy_yaml,
+        comment: v.comment,
+        createdBy: v.created_by,
+        timestamp: v.timestamp,
+      })),
+      events: sql
+        .all<{ type: string; timestamp: number; user: string; data: string }>('SELECT * FROM policy_events WHERE policy_id = ? ORDER BY id', row.id)
+        .map((e) => ({ type: e.type, timestamp: e.timestamp, user: e.user, data: JSON.parse(e.data) as Record<string, unknown> })),
+      consumingEnvs: sql
+        .all<{ name: string }>(
+          `SELECT e.name FROM environment_policies ep JOIN environments e ON e.id = ep.environment_id
+           WHERE ep.policy_id = ? AND e.archived_at IS NULL ORDER BY e.name`,
+          row.id,
+        )
+        .map((e) => e.name),
+    };
+  }
+
+  function currentVersion(policyId: number): number {
+    return sql.get<{ v: number }>('SELECT max(version) AS v FROM policy_versions WHERE policy_id = ?', policyId)!.v;
+  }
+
+  function insertVersion(policyId: number, version: number, content: NewPolicyVersion, now: number): void {
+    sql.run(
+      'INSERT INTO policy_versions (policy_id, version, policy_yaml, comment, created_by, timestamp, controls) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      policyId,
+      version,
+      content.policyYaml,
+      content.comment,
+      content.createdBy,
+      now,
+      JSON.stringify(content.controls),
+    );
+  }
+
+  function addEvent(policyId: number, type: string, user: string, data: Record<string, unknown>, now: number): void {
+    sql.run('INSERT INTO policy_events (policy_id, type, timestamp, user, data) VALUES (?, ?, ?, ?, ?)', policyId, type, now, user, JSON.stringify(data));
+  }
+
+  function toCurrent(row: { id: number; name: string; version: number; policy_yaml: string }): CurrentPolicy {
+    return { id: row.id, name: row.name, version: row.version, policyYaml: row.policy_yaml };
+  }
+
+  return {
+    byName(orgId, name) {
+      const row = sql.get<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
+      return row === undefined ? undefined : toPolicy(row);
+    },
+    list(orgId) {
+      return sql.all<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId).map(toPolicy);
+    },
+    create(orgId, name, description, type, first, now) {
+      const id = sql.run(
+        'INSERT INTO policies (org_id, name, description, type, created_by, created_at, last_modified_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        orgId,
+        name,
+        description,
+        type,
+        first.createdBy,
+        now,
+        now,
+      ).lastInsertRowid;
+      insertVersion(id, 1, first, now);
+      addEvent(id, 'policy_created', first.createdBy, { version: 1 }, now);
+      return id;
+    },
+    addVersion(policyId, content, now) {
+      const version = currentVersion(policyId) + 1;
+      insertVersion(policyId, version, content, now);
+      addEvent(policyId, 'policy_version_created', content.createdBy, { version }, now);
+      sql.run('UPDATE policies SET last_modified_at = ? WHERE id = ?', now, policyId);
+      return version;
+    },
+    setDescription(policyId, description, now) {
+      sql.run('UPDATE policies SET description = ?, last_modified_at = ? WHERE id = ?', description, now, policyId);
+    },
+    currentByNames(orgId, names) {
+      const byName = new Map(
+        sql.all<{ id: number; name: string; version: number; policy_yaml: string }>(`${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL`, orgId).map((row) => [
+          row.name,
+          toCurrent(row),
+        ]),
+      );
+      return names.flatMap((name) => byName.get(name) ?? []);
+    },
+    attachedTo(environmentId) {
+      return sql
+        .all<{ id: number; name: string; version: number; policy_yaml: string }>(
+          `${CURRENT} JOIN environment_policies ep ON ep.policy_id = p.id
+           WHERE ep.environment_id = ? AND p.archived_at IS NULL ORDER BY ep.position`,
+          environmentId,
+        )
+        .map(toCurrent);
+    },
+    attach(environmentId, environmentName, policyIds, user, now) {
+      let position = sql.get<{ n: number | null }>('SELECT max(position) AS n FROM environment_policies WHERE environment_id = ?', environmentId)!.n ?? -1;
+      for (const policyId of policyIds) {
+        position += 1;
+        const added = sql.run(
+          'INSERT OR IGNORE INTO environment_policies (environment_id, policy_id, position) VALUES (?, ?, ?)',
+          environmentId,
+          policyId,
+          position,
+        ).changes;
+        if (added > 0) addEvent(policyId, 'policy_attached', user, { version: currentVersion(policyId), environment: environmentName }, now);
+      }
+    },
+    detach(environmentId, environmentName, policyIds, user, now) {
+      for (const policyId of policyIds) {
+        const removed = sql.run('DELETE FROM environment_policies WHERE environment_id = ? AND policy_id = ?', environmentId, policyId).changes;
+        if (removed > 0) addEvent(policyId, 'policy_detached', user, { version: currentVersion(policyId), environment: environmentName }, now);
+      }
+    },
+    referencingControl(orgId, identifier) {
+      return sql
+        .all<{ name: string }>(
+          `${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL AND EXISTS (SELECT 1 FROM json_each(v.controls) WHERE value = ?) ORDER BY p.name`,
+          orgId,
+          identifier,
+        )
+        .map((row) => row.name);
+    },
+  };
+}

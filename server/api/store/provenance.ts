@@ -1,0 +1,185 @@
+// Where running artifacts come from: for a batch of fingerprints, every trail they were attested
+// in, with what a policy needs to judge them (the trail's template, attestation and artifact rows).
+// Reads the flow, trail, artifact and attestation tables; writes only trail events.
+import type { TrailArtifact, TrailAttestation, TrailTemplate } from '../../../shared/compliance/index.ts';
+import { parseJson, type Sql } from './db.ts';
+
+/** One trail in which a fingerprint was attested. */
+export interface Origin {
+  fingerprint: string;
+  artifactId: string;
+  flowName: string;
+  flowTags: Record<string, string>;
+  flowTemplateId: string;
+  trailId: string;
+  trailName: string;
+  trailTemplate: TrailTemplate;
+  templateReferenceName: string;
+  filename: string;
+  gitCommit: string;
+  repoName: string;
+  commitUrl: string;
+  buildUrl: string;
+  /** Every attestation row of the trail. */
+  attestations: TrailAttestation[];
+  /** Every artifact row of the trail. */
+  artifacts: TrailArtifact[];
+}
+
+export interface ProvenanceStore {
+  /** Origins by fingerprint, for the fingerprints that have any; trails in order of attestation. */
+  originsOf(orgId: number, fingerprints: readonly string[]): Map<string, Origin[]>;
+  /** Adds an event to a live flow's trail, when both still exist. */
+  addTrailEvent(orgId: number, flowName: string, trailName: string, type: string, data: Record<string, unknown>, now: number): void;
+}
+
+interface OriginRow {
+  fingerprint: string;
+  artifact_id: string;
+  template_reference_name: string;
+  filename: string;
+  git_commit: string;
+  repo_name: string | null;
+  artifact_body: string;
+  flow_name: string;
+  flow_tags: string;
+  trail_id: string;
+  trail_name: string;
+  trail_template_id: string;
+  trail_template: string;
+  [column: string]: unknown;
+}
+
+interface AttestationRow {
+  trail_id: string;
+  id: string;
+  name: string;
+  type: string;
+  is_override: number;
+  is_compliant: number;
+  artifact_fingerprint: string | null;
+  target_artifact: string | null;
+  body: string;
+  created_at: number;
+  [column: string]: unknown;
+}
+
+interface ArtifactRow {
+  trail_id: string;
+  id: string;
+  fingerprint: string;
+  template_reference_name: string;
+  created_at: number;
+  [column: string]: unknown;
+}
+
+function groupByTrail<T extends { trail_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const byTrail = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = byTrail.get(row.trail_id);
+    if (list === undefined) byTrail.set(row.trail_id, [row]);
+    else list.push(row);
+  }
+  return byTrail;
+}
+
+function toTrailAttestation(row: AttestationRow): TrailAttestation {
+  const body = parseJson<Record<string, unknown>>(row.body, {});
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    is_compliant: row.is_compliant === 1,
+    created_at: row.created_at,
+    target_artifact: row.target_artifact,
+    artifact_fingerprint: row.artifact_fingerprint,
+    is_override: row.is_override === 1,
+    control: typeof body.control === 'string' ? body.control : null,
+  };
+}
+
+export function sqliteProvenanceStore(sql: Sql): ProvenanceStore {
+  return {
+    originsOf(orgId, fingerprints) {
+      const origins = new Map<string, Origin[]>();
+      if (fingerprints.length === 0) return origins;
+      // One statement for any number of fingerprints: they travel as one JSON array.
+      const rows = sql.all<OriginRow>(
+        `SELECT a.fingerprint, a.id AS artifact_id, a.template_reference_name, a.filename, a.git_commit, a.repo_name,
+                a.body AS artifact_body, f.name AS flow_name, f.tags AS flow_tags,
+                t.id AS trail_id, t.name AS trail_name, t.template_id AS trail_template_id, t.template AS trail_template
+         FROM artifacts a
+         JOIN trails t ON t.id = a.trail_id
+         JOIN flows f ON f.id = a.flow_id
+         WHERE a.org_id = ? AND f.archived_at IS NULL AND a.fingerprint IN (SELECT value FROM json_each(?))
+         ORDER BY a.seq`,
+        orgId,
+        JSON.stringify(fingerprints),
+      );
+      if (rows.length === 0) return origins;
+      const trailIds = JSON.stringify([...new Set(rows.map((row) => row.trail_id))]);
+      const attestations = groupByTrail(
+        sql.all<AttestationRow>(
+          `SELECT trail_id, id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact, body, created_at
+           FROM attestations WHERE trail_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+          trailIds,
+        ),
+      );
+      const artifacts = groupByTrail(
+        sql.all<ArtifactRow>(
+          `SELECT trail_id, id, fingerprint, template_reference_name, created_at
+           FROM artifacts WHERE trail_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+          trailIds,
+        ),
+      );
+      const seen = new Set<string>();
+      for (const row of rows) {
+        // The same fingerprint under two template names of one trail is one origin.
+        const key = `${row.fingerprint}\0${row.trail_id}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const body = parseJson<Record<string, unknown>>(row.artifact_body, {});
+        const origin: Origin = {
+          fingerprint: row.fingerprint,
+          artifactId: row.artifact_id,
+          flowName: row.flow_name,
+          flowTags: parseJson(row.flow_tags, {}),
+          flowTemplateId: row.trail_template_id,
+          trailId: row.trail_id,
+          trailName: row.trail_name,
+          trailTemplate: parseJson(row.trail_template, {}),
+          templateReferenceName: row.template_reference_name,
+          filename: row.filename,
+          gitCommit: row.git_commit,
+          repoName: row.repo_name ?? '',
+          commitUrl: typeof body.commit_url === 'string' ? body.commit_url : '',
+          buildUrl: typeof body.build_url === 'string' ? body.build_url : '',
+          attestations: (attestations.get(row.trail_id) ?? []).map(toTrailAttestation),
+          artifacts: (artifacts.get(row.trail_id) ?? []).map((artifact) => ({
+            id: artifact.id,
+            fingerprint: artifact.fingerprint,
+            template_reference_name: artifact.template_reference_name,
+            created_at: artifact.created_at,
+          })),
+        };
+        const list = origins.get(row.fingerprint);
+        if (list === undefined) origins.set(row.fingerprint, [origin]);
+        else list.push(origin);
+      }
+      return origins;
+    },
+    addTrailEvent(orgId, flowName, trailName, type, data, now) {
+      sql.run(
+        `INSERT INTO trail_events (trail_id, type, timestamp, data)
+         SELECT t.id, ?, ?, ? FROM trails t JOIN flows f ON f.id = t.flow_id
+         WHERE f.org_id = ? AND f.name = ? AND f.archived_at IS NULL AND t.name = ?`,
+        type,
+        now,
+        JSON.stringify(data),
+        orgId,
+        flowName,
+        trailName,
+      );
+    },
+  };
+}

@@ -1,0 +1,346 @@
+import type { AuditLogRow } from '../domain/auditLogCsv.ts';
+import type { SnapshotArtifact } from '../domain/snapshotArtifacts.ts';
+import type { ArtifactState } from '../domain/snapshotDiff.ts';
+import type { NextSnapshot } from '../domain/snapshots.ts';
+import type { Param, Sql } from './db.ts';
+
+export interface StoredSnapshot {
+  index: number;
+  startedAt: number;
+  /** 0 while the snapshot is the current one. */
+  endedAt: number;
+  compliant: boolean;
+  complianceCount: { true: number; false: number; null: number };
+  appliedPolicies: unknown[];
+  artifacts: SnapshotArtifact[];
+  eventCounts: EventCounts;
+}
+
+export interface SnapshotSummary {
+  index: number;
+  startedAt: number;
+  endedAt: number;
+  compliant: boolean;
+}
+
+export interface LatestStates {
+  index: number;
+  compliant: boolean;
+  states: ArtifactState[];
+  /** Artifact objects at these positions of `states`. */
+  artifactsAt(positions: readonly number[]): SnapshotArtifact[];
+}
+
+export interface EventCounts {
+  total: number;
+  started: number;
+  changed: number;
+  exited: number;
+}
+
+export interface EnvironmentEvent {
+  id: number;
+  snapshotIndex: number;
+  type: string;
+  reportedAt: number;
+  artifactName: string;
+  fingerprint: string;
+  description: string;
+  flowNames: string[];
+  trailNames: string[];
+  gitCommit: string;
+  repoNames: string[];
+  pipeline: string;
+  artifactCompliance: boolean | null;
+  snapshotCompliance: boolean | null;
+}
+
+export interface EventQuery {
+  /** Inclusive snapshot index range. */
+  first: number;
+  last: number;
+  fromTimestamp?: number;
+  toTimestamp?: number;
+  repoNames?: readonly string[];
+  reverse: boolean;
+  /** Paging: `limit` rows after skipping `offset`. */
+  offset: number;
+  limit: number;
+}
+
+export interface AuditLogFilter {
+  fromTimestamp?: number;
+  toTimestamp?: number;
+  eventTypes?: readonly string[];
+  /** Flow names; the entry `no provenance` selects artifacts attested in no flow. */
+  flowNames?: readonly string[];
+  repoNames?: readonly string[];
+}
+
+export interface SnapshotStore {
+  latest(environmentId: number): LatestStates | undefined;
+  /** Index of the snapshot current at `timestamp`; 0 before the first. */
+  indexAt(environmentId: number, timestamp: number): number;
+  get(environmentId: number, index: number): StoredSnapshot | undefined;
+  /** Snapshots with index in [first, last], ascending or, with `reverse`, descending. */
+  list(environmentId: number, first: number, last: number, reverse: boolean): SnapshotSummary[];
+  /** Writes the next snapshot, closes the previous one and records its events. */
+  record(environmentId: number, snapshot: NextSnapshot, appliedPolicies: unknown[], now: number): number;
+  events(environmentId: number, query: EventQuery): { events: EnvironmentEvent[]; total: number };
+  /** One batch of the audit log, oldest first, after event id `after`. */
+  auditLogBatch(environmentId: number, environmentName: string, filter: AuditLogFilter, after: number, limit: number): { rows: AuditLogRow[]; cursor: number };
+}
+
+interface SnapshotRow {
+  idx: number;
+  started_at: number;
+  ended_at: number;
+  compliant: number;
+  compliance_count: string;
+  applied_policies: string;
+  artifacts: string;
+  [column: string]: unknown;
+}
+
+interface EventRow {
+  id: number;
+  snapshot_idx: number;
+  type: string;
+  reported_at: number;
+  artifact_name: string;
+  fingerprint: string;
+  description: string;
+  flow_names: string;
+  trail_names: string;
+  git_commit: string;
+  repo_names: string;
+  pipeline: string;
+  artifact_compliance: number | null;
+  snapshot_compliance: number | null;
+  [column: string]: unknown;
+}
+
+function booleanOf(value: number | null): boolean | null {
+  return value === null ? null : value === 1;
+}
+
+function booleanColumn(value: boolean | null): number | null {
+  return value === null ? null : value ? 1 : 0;
+}
+
+function toEvent(row: EventRow): EnvironmentEvent {
+  return {
+    id: row.id,
+    snapshotIndex: row.snapshot_idx,
+    type: row.type,
+    reportedAt: row.reported_at,
+    artifactName: row.artifact_name,
+    fingerprint: row.fingerprint,
+    description: row.description,
+    flowNames: JSON.parse(row.flow_names) as string[],
+    trailNames: JSON.parse(row.trail_names) as string[],
+    gitCommit: row.git_commit,
+    repoNames: JSON.parse(row.repo_names) as string[],
+    pipeline: row.pipeline,
+    artifactCompliance: booleanOf(row.artifact_compliance),
+    snapshotCompliance: booleanOf(row.snapshot_compliance),
+  };
+}
+
+// A snapshot's artifacts are stored one JSON document per line, in the order of its states, so
+// that one artifact can be read without parsing the others.
+function artifactsOf(lines: string): SnapshotArtifact[] {
+  return lines === '' ? [] : lines.split('\n').map((line) => JSON.parse(line) as SnapshotArtifact);
+}
+
+function placeholders(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}
+
+function distinct(values: readonly string[]): string[] {
+  return [...new Set(values.filter((value) => value !== ''))];
+}
+
+export function sqliteSnapshotStore(sql: Sql): SnapshotStore {
+  function eventCounts(environmentId: number, index: number): EventCounts {
+    const counts: EventCounts = { total: 0, started: 0, changed: 0, exited: 0 };
+    for (const row of sql.all<{ type: string; n: number }>(
+      'SELECT type, count(*) AS n FROM environment_events WHERE environment_id = ? AND snapshot_idx = ? GROUP BY type',
+      environmentId,
+      index,
+    )) {
+      // Legacy types (e.g. scaling) count in the total, not in the breakdown (spec §Events 2).
+      counts.total += row.n;
+      if (row.type === 'started' || row.type === 'changed' || row.type === 'exited') counts[row.type] += row.n;
+    }
+    return counts;
+  }
+
+  return {
+    latest(environmentId) {
+      const row = sql.get<{ idx: number; compliant: number; states: string }>(
+        `SELECT s.idx, s.compliant, s.states FROM snapshots s JOIN environments e ON e.id = s.environment_id
+         WHERE s.environment_id = ? AND s.idx = e.snapshot_count`,
+        environmentId,
+      );
+      if (row === undefined) return undefined;
+      return {
+        index: row.idx,
+        compliant: row.compliant === 1,
+        states: JSON.parse(row.states) as ArtifactState[],
+        artifactsAt: (positions) => {
+          const lines = sql.get<{ artifacts: string }>('SELECT artifacts FROM snapshots WHERE environment_id = ? AND idx = ?', environmentId, row.idx)!.artifacts.split('\n');
+          return positions.map((position) => JSON.parse(lines[position]!) as SnapshotArtifact);
+        },
+      };
+    },
+    indexAt(environmentId, timestamp) {
+      const row = sql.get<{ idx: number | null }>('SELECT max(idx) AS idx FROM snapshots WHERE environment_id = ? AND started_at <= ?', environmentId, timestamp);
+      return row?.idx ?? 0;
+    },
+    get(environmentId, index) {
+      const row = sql.get<SnapshotRow>('SELECT * FROM snapshots WHERE environment_id = ? AND idx = ?', environmentId, index);
+      if (row === undefined) return undefined;
+      return {
+        index: row.idx,
+        startedAt: row.started_at,
+        endedAt: row.ended_at,
+        compliant: row.compliant === 1,
+        complianceCount: JSON.parse(row.compliance_count) as StoredSnapshot['complianceCount'],
+        appliedPolicies: JSON.parse(row.applied_policies) as unknown[],
+        artifacts: artifactsOf(row.artifacts),
+        eventCounts: eventCounts(environmentId, index),
+      };
+    },
+    list(environmentId, first, last, reverse) {
+      return sql
+        .all<SnapshotRow>(
+          `SELECT idx, started_at, ended_at, compliant FROM snapshots WHERE environment_id = ? AND idx BETWEEN ? AND ?
+           ORDER BY idx ${reverse ? 'DESC' : 'ASC'}`,
+          environmentId,
+          first,
+          last,
+        )
+        .map((row) => ({ index: row.idx, startedAt: row.started_at, endedAt: row.ended_at, compliant: row.compliant === 1 }));
+    },
+    record(environmentId, snapshot, appliedPolicies, now) {
+      const previous = sql.get<{ snapshot_count: number }>('SELECT snapshot_count FROM environments WHERE id = ?', environmentId)!.snapshot_count;
+      const index = previous + 1;
+      sql.run('UPDATE snapshots SET ended_at = ? WHERE environment_id = ? AND idx = ?', now, environmentId, previous);
+      sql.run(
+        `INSERT INTO snapshots (environment_id, idx, started_at, compliant, compliance_count, applied_policies, states, artifacts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        environmentId,
+        index,
+        now,
+        snapshot.compliant ? 1 : 0,
+        JSON.stringify(snapshot.complianceCount),
+        JSON.stringify(appliedPolicies),
+        JSON.stringify(snapshot.states),
+        snapshot.artifacts.map((artifact) => JSON.stringify(artifact)).join('\n'),
+      );
+      sql.run('UPDATE environments SET snapshot_count = ?, last_changed_at = ? WHERE id = ?', index, now, environmentId);
+      for (const event of snapshot.events) {
+        const flows = event.artifact.flows;
+        sql.run(
+          `INSERT INTO environment_events (environment_id, snapshot_idx, type, reported_at, artifact_name, fingerprint, description,
+             flow_names, trail_names, git_commit, repo_names, pipeline, artifact_compliance, snapshot_compliance)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          environmentId,
+          index,
+          event.type,
+          now,
+          event.artifact.name,
+          event.artifact.fingerprint,
+          event.description,
+          JSON.stringify(flows.map((flow) => flow.flow_name)),
+          JSON.stringify(flows.map((flow) => flow.trail_name)),
+          event.artifact.git_commit,
+          JSON.stringify(distinct(flows.map((flow) => flow.repo_name))),
+          event.artifact.flow_name,
+          booleanColumn(event.artifact.compliant),
+          snapshot.compliant ? 1 : 0,
+        );
+      }
+      return index;
+    },
+    events(environmentId, query) {
+      const where = ['environment_id = ?', 'snapshot_idx BETWEEN ? AND ?'];
+      const params: Param[] = [environmentId, query.first, query.last];
+      if (query.fromTimestamp !== undefined) {
+        where.push('reported_at >= ?');
+        params.push(query.fromTimestamp);
+      }
+      if (query.toTimestamp !== undefined) {
+        where.push('reported_at <= ?');
+        params.push(query.toTimestamp);
+      }
+      if (query.repoNames !== undefined && query.repoNames.length > 0) {
+        where.push(`EXISTS (SELECT 1 FROM json_each(repo_names) WHERE value IN (${placeholders(query.repoNames.length)}))`);
+        params.push(...query.repoNames);
+      }
+      const condition = where.join(' AND ');
+      const total = sql.get<{ n: number }>(`SELECT count(*) AS n FROM environment_events WHERE ${condition}`, ...params)!.n;
+      const order = query.reverse ? 'DESC' : 'ASC';
+      const rows = sql.all<EventRow>(
+        `SELECT * FROM environment_events WHERE ${condition} ORDER BY snapshot_idx ${order}, id ${order} LIMIT ? OFFSET ?`,
+        ...params,
+        query.limit,
+        query.offset,
+      );
+      return { events: rows.map(toEvent), total };
+    },
+    auditLogBatch(environmentId, environmentName, filter, after, limit) {
+      const where = ['environment_id = ?', 'id > ?'];
+      const params: Param[] = [environmentId, after];
+      if (filter.fromTimestamp !== undefined) {
+        where.push('reported_at >= ?');
+        params.push(filter.fromTimestamp);
+      }
+      if (filter.toTimestamp !== undefined) {
+        where.push('reported_at <= ?');
+        params.push(filter.toTimestamp);
+      }
+      if (filter.eventTypes !== undefined) {
+        where.push(`type IN (${placeholders(filter.eventTypes.length)})`);
+        params.push(...filter.eventTypes);
+      }
+      if (filter.flowNames !== undefined) {
+        const named = filter.flowNames.filter((name) => name !== 'no provenance');
+        const either: string[] = [];
+        if (named.length > 0) {
+          either.push(`EXISTS (SELECT 1 FROM json_each(flow_names) WHERE value IN (${placeholders(named.length)}))`);
+          params.push(...named);
+        }
+        if (named.length < filter.flowNames.length) either.push(`flow_names = '[]'`);
+        where.push(`(${either.join(' OR ')})`);
+      }
+      if (filter.repoNames !== undefined) {
+        where.push(`EXISTS (SELECT 1 FROM json_each(repo_names) WHERE value IN (${placeholders(filter.repoNames.length)}))`);
+        params.push(...filter.repoNames);
+      }
+      const rows = sql.all<EventRow>(`SELECT * FROM environment_events WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`, ...params, limit);
+      return {
+        rows: rows.map((row) => {
+          const event = toEvent(row);
+          return {
+            reported_at: event.reportedAt,
+            event_type: event.type,
+            environment: environmentName,
+            snapshot_index: event.snapshotIndex,
+            artifact_name: event.artifactName,
+            fingerprint: event.fingerprint,
+            flow_names: distinct(event.flowNames),
+            trail_names: event.trailNames,
+            git_commit: event.gitCommit,
+            repo_names: event.repoNames,
+            artifact_compliant: event.artifactCompliance,
+            snapshot_compliant: event.snapshotCompliance,
+            description: event.description,
+          };
+        }),
+        cursor: rows.at(-1)?.id ?? after,
+      };
+    },
+  };
+}
