@@ -295,10 +295,13 @@ describe('environment reports and snapshots', () => {
   it('lets a snapshotter report and a reader only read', async () => {
     const reader = await server.json('POST', '/api/v2/service-accounts/acme', { name: 'reader-bot', privilege: 'reader' });
     assert.equal(reader.status, 201, reader.text);
-    const readerKey = (await server.json('POST', '/api/v2/service-accounts/acme/reader-bot/api-keys', {})).body.key;
+    const readerReply = await server.json('POST', '/api/v2/service-accounts/acme/reader-bot/api-keys', { description: 'test' });
+    const readerKey = readerReply.body.key;
+    assert.equal(typeof readerKey, 'string', readerReply.text);
     const snap = await server.json('POST', '/api/v2/service-accounts/acme', { name: 'snap-bot', privilege: 'snapshotter' });
     assert.equal(snap.status, 201, snap.text);
-    const snapKey = (await server.json('POST', '/api/v2/service-accounts/acme/snap-bot/api-keys', {})).body.key;
+    const snapKey = (await server.json('POST', '/api/v2/service-accounts/acme/snap-bot/api-keys', { description: 'test' })).body.key;
+    assert.equal(typeof snapKey, 'string');
     assert.equal((await server.json('PUT', '/api/v2/environments/acme/srv/report/server', serverReport({ f3: fp('3') }), { key: readerKey })).status, 403);
     assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name: 'by-reader', type: 'K8S', description: 'x' }, { key: readerKey })).status, 403);
     assert.equal((await server.get('/api/v2/snapshots/acme/srv', { key: readerKey })).status, 200);

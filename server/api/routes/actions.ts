@@ -2,7 +2,7 @@
 // flows), on which triggers, and where to send (webhooks are sent; other targets are kept and shown).
 import type { FastifyPluginAsync } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
-import { checkedBody } from '../bodies.ts';
+import { bodySchema } from '../bodies.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { invalid, notFound, withInput } from '../errors.ts';
 import { nowSeconds } from '../ids.ts';
@@ -89,9 +89,9 @@ export const actionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     ['/actions/:org/flows', 'flow-action-create', 'flow'],
   ] as const;
   for (const [url, schema, fixedKind] of routes) {
-    app.put<{ Params: { org: string } }>(url, async (request, reply) => {
+    app.put<{ Params: { org: string }; Body: ActionBody }>(url, { schema: { body: bodySchema(schema) } }, async (request, reply) => {
       const org = orgOf(request);
-      const body = checkedBody<ActionBody>(schema, request.body);
+      const body = request.body;
       const kind = fixedKind ?? kindOf(body);
       const input = inputOf(context, org, body, kind);
       const { action, created } = store.transaction(() => {

@@ -2,7 +2,7 @@
 // 403 when the org's `controls` feature is off. Decisions are `system:decision` attestations.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
-import { checkedBody } from '../bodies.ts';
+import { bodySchema } from '../bodies.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { nowSeconds } from '../ids.ts';
@@ -67,9 +67,12 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
     return control;
   };
 
-  app.post<{ Params: { org: string } }>('/controls/:org', async (request, reply) => {
+  app.post<{ Params: { org: string }; Body: { identifier: string; name: string; description?: string; links?: Record<string, string> } }>(
+    '/controls/:org',
+    { schema: { body: bodySchema('control-create') } },
+    async (request, reply) => {
       const org = orgOf(request);
-      const body = checkedBody<{ identifier: string; name: string; description?: string; links?: Record<string, string> }>('control-create', request.body);
+      const body = request.body;
       const control = store.transaction(() => {
         if (store.controls.byIdentifier(org.id, body.identifier) !== undefined) {
           throw conflict(`A control with identifier '${body.identifier}' already exists in organization '${org.name}'`);
@@ -82,7 +85,8 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
         return store.controls.byIdentifier(org.id, body.identifier)!;
       });
       return reply.code(201).send(controlView(context, org, control));
-  });
+    },
+  );
 
   app.get<{ Params: { org: string }; Querystring: { page?: number; per_page?: number; search?: string; tag?: string; archived?: boolean; sort_direction?: 'asc' | 'desc' } }>(
     '/controls/:org',
@@ -116,12 +120,12 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
     return controlView(context, org, controlOr404(org, request.params.identifier));
   });
 
-  app.put<{ Params: { org: string; identifier: string } }>(
+  app.put<{ Params: { org: string; identifier: string }; Body: { name?: string; description?: string; links?: Record<string, string> } }>(
     '/controls/:org/:identifier',
-    { schema: { params: controlParams } },
+    { schema: { params: controlParams, body: bodySchema('control-update') } },
     async (request) => {
       const org = orgOf(request);
-      const body = checkedBody<{ name?: string; description?: string; links?: Record<string, string> }>('control-update', request.body ?? {});
+      const body = request.body;
       const control = store.transaction(() => {
         const existing = controlOr404(org, request.params.identifier);
         store.controls.update(existing.id, body, nowSeconds());

@@ -1,6 +1,6 @@
 // Environments (reference §2.5) and the tags route (§2.13).
 import type { FastifyPluginAsync } from 'fastify';
-import { checkedBody } from '../bodies.ts';
+import { bodySchema } from '../bodies.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { badRequest, forbidden, invalid, notFound, withInput } from '../errors.ts';
@@ -113,12 +113,12 @@ function hasTag(environment: Environment, tag: string): boolean {
 export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
 
-  app.put<{ Params: { org: string } }>(
+  app.put<{ Params: { org: string }; Body: EnvironmentBody }>(
     '/environments/:org',
-    { config: { access: 'report' } },
+    { config: { access: 'report' }, schema: { body: bodySchema('environment-create') } },
     async (request, reply) => {
       const org = orgOf(request);
-      const body = checkedBody<EnvironmentBody>('environment-create', request.body);
+      const body = request.body;
       const included = body.included_environments;
       const policies = body.policies;
       if (body.type !== 'logical' && included !== undefined && included.length > 0) {
@@ -188,12 +188,12 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     return environmentView(context, org, environmentOr404(context, org, request.params.env));
   });
 
-  app.patch<{ Params: { org: string; env: string } }>(
+  app.patch<{ Params: { org: string; env: string }; Body: { description?: string; included_environments?: string[]; policies?: string[] } }>(
     '/environments/:org/:env',
-    { schema: { params: envParams } },
+    { schema: { params: envParams, body: bodySchema('environment-update') } },
     async (request, reply) => {
       const org = orgOf(request);
-      const body = checkedBody<{ description?: string; included_environments?: string[]; policies?: string[] }>('environment-update', request.body ?? {});
+      const body = request.body;
       const user = principalOf(request).name;
       const deliveries = store.transaction((): WebhookDelivery[] => {
         const now = nowSeconds();
@@ -219,12 +219,12 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     return sendJsonString(reply, 200, 'OK');
   });
 
-  app.put<{ Params: { org: string; env: string } }>(
+  app.put<{ Params: { org: string; env: string }; Body: { new_name: string } }>(
     '/environments/:org/:env/rename',
-    { schema: { params: envParams } },
+    { schema: { params: envParams, body: bodySchema('environment-rename') } },
     async (request, reply) => {
       const org = orgOf(request);
-      const newName = checkedBody<{ new_name: string }>('environment-rename', request.body).new_name;
+      const newName = request.body.new_name;
       store.transaction(() => {
         const environment = environmentOr404(context, org, request.params.env);
         if (newName === environment.name) return;
@@ -237,12 +237,12 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     },
   );
 
-  app.put<{ Params: { org: string; env: string } }>(
+  app.put<{ Params: { org: string; env: string }; Body: { physical_env_name: string } }>(
     '/environments/:org/:env/join',
-    { schema: { params: envParams } },
+    { schema: { params: envParams, body: bodySchema('environment-join') } },
     async (request, reply) => {
       const org = orgOf(request);
-      const { physical_env_name: physical } = checkedBody<{ physical_env_name: string }>('environment-join', request.body);
+      const physical = request.body.physical_env_name;
       store.transaction(() => {
         const logical = environmentOr404(context, org, request.params.env);
         if (logical.type !== 'logical') throw badRequest(`Environment '${logical.name}' is not logical: only a logical environment can include others`);
@@ -255,13 +255,13 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
   );
 
   for (const [method, mode] of [['POST', 'attach'], ['DELETE', 'detach']] as const) {
-    app.route<{ Params: { org: string; env: string } }>({
+    app.route<{ Params: { org: string; env: string }; Body: { policy_names: string[] } }>({
       method,
       url: '/environments/:org/:env/policies',
-      schema: { params: envParams },
+      schema: { params: envParams, body: bodySchema('environment-policies') },
       handler: async (request, reply) => {
         const org = orgOf(request);
-        const { policy_names: names } = checkedBody<{ policy_names: string[] }>('environment-policies', request.body);
+        const names = request.body.policy_names;
         const user = principalOf(request).name;
         const deliveries = store.transaction(() => {
           const environment = environmentOr404(context, org, request.params.env);
@@ -273,8 +273,9 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     });
   }
 
-  app.patch<{ Params: { org: string; resource_type: string; id: string } }>(
+  app.patch<{ Params: { org: string; resource_type: string; id: string }; Body: { set_tags?: Record<string, string>; remove_tags?: string[] } }>(
     '/tags/:org/:resource_type/:id',
+    { schema: { body: bodySchema('tags-update') } },
     async (request, reply) => {
       const org = orgOf(request);
       const kind = TAG_RESOURCES[request.params.resource_type];
@@ -283,7 +284,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
           resource_type: withInput(`Input should be ${Object.keys(TAG_RESOURCES).map((k) => `'${k}'`).join(', ')}`, request.params.resource_type),
         });
       }
-      const body = checkedBody<{ set_tags?: Record<string, string>; remove_tags?: string[] }>('tags-update', request.body);
+      const body = request.body;
       const set = Object.entries(body.set_tags ?? {});
       const remove = body.remove_tags ?? [];
       const retag = (tags: Record<string, string>): Record<string, string> => {

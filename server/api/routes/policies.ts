@@ -19,7 +19,7 @@ import type { AppContext, RouteOptions } from '../context.ts';
 import { invalid, notFound, withInput } from '../errors.ts';
 import { nowSeconds } from '../ids.ts';
 import { environmentOr404 } from '../lookups.ts';
-import { jsonPart, partText, readMultipart } from '../multipart.ts';
+import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import { appliedPoliciesOf } from '../snapshotting.ts';
 import type { Org } from '../store/orgs.ts';
@@ -47,6 +47,12 @@ function policyView(policy: Policy) {
     })),
   };
 }
+
+const policyBody = multipartBody(
+  '`payload` (JSON `{name, description?, comment?, type?: "env"}`) and the policy YAML as `policy_file` (file or text field).',
+  { payload: { type: 'string' }, policy_file: { type: 'string', format: 'binary' } },
+  ['payload', 'policy_file'],
+);
 
 /** The `payload` part of a policy upload. */
 interface Payload {
@@ -156,7 +162,7 @@ interface AssertQuery {
 export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
 
-  app.put<{ Params: { org: string } }>('/policies/:org', async (request, reply) => {
+  app.put<{ Params: { org: string } }>('/policies/:org', { schema: { consumes: ['multipart/form-data'], body: policyBody } }, async (request, reply) => {
     const org = orgOf(request);
     const body = await readMultipart(request);
     const payload = checkedBody<Payload>('policy-create', jsonPart(body, 'payload'));
