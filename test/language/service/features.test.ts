@@ -199,6 +199,13 @@ describe('language service: quick fixes', () => {
     assert.match(fix!.result, /^_schema: https:\/\/\S+\/policy\/environment\/v1\n/);
   });
 
+  it('changes a misspelled JSON key, keeping its quotes', () => {
+    const text = '{"attestation_nme": "scan", "scan_results": {}}';
+    const fix = fixes('scan-attestation', text, 'x.scan-attestation.json').find((candidate) => candidate.code === 'scan/unknown-key')!;
+    assert.equal(fix.title, "Change key to 'attestation_name'");
+    assert.match(fix.result, /^\{"attestation_name": "scan"/);
+  });
+
   it('renames a duplicate name to a free one', () => {
     const text = 'version: 1\ntrail:\n  attestations:\n    - name: a\n      type: junit\n    - name: a\n      type: snyk\n    - name: a-2\n      type: jira\n';
     const fix = fixes('flow-template', text).find((candidate) => candidate.code === 'template/duplicate-name')!;
