@@ -41,7 +41,10 @@ export function completionsAt(kind: DocumentKind, document: TextDocument, positi
   const column = context.replace.start - (text.lastIndexOf('\n', context.replace.start - 1) + 1);
   const continuation = ' '.repeat(Math.max(0, column - context.indent));
   const items = context.role === 'key' ? keyCompletions(root, context, continuation) : valueCompletions(root, context);
-  return { isIncomplete: false, items: items.map((item) => ({ ...item, textEdit: { range, newText: item.insertText ?? item.label } })) };
+  return {
+    isIncomplete: false,
+    items: items.map((item) => ({ ...item, insertText: undefined, textEdit: { range, newText: item.insertText ?? item.label } })),
+  };
 }
 
 function conditionCompletions(document: TextDocument, text: string, offset: number): CompletionItem[] {
@@ -75,17 +78,22 @@ function keyCompletions(root: Schema, context: CursorContext, continuation: stri
       insertText: context.json ? key : keySnippet(root, key, schemas, continuation, { next: 1 }),
     });
   }
-  const itemSchemas = parentItemSchemas(root, context);
-  if (!context.json && context.startsItem && context.siblings.length === 0 && itemSchemas !== undefined) {
-    const name = itemSchemas.map(definitionNameOf).find((found) => found !== undefined) ?? 'item';
+  if (context.json || context.siblings.length > 0) return items;
+  // After `- ` in a list of objects, or on an empty line under a list key that has no item yet.
+  const itemSchemas = context.startsItem ? parentItemSchemas(root, context) : undefined;
+  const listItems = !context.startsItem && isArraySchema(parent) ? expand(root, itemsOf(parent)) : undefined;
+  const entry = itemSchemas ?? (listItems !== undefined && isObjectSchema(listItems) ? listItems : undefined);
+  if (entry !== undefined) {
+    const name = entry.map(definitionNameOf).find((found) => found !== undefined) ?? 'item';
+    const dash = itemSchemas === undefined ? '- ' : '';
     items.unshift({
       label: `${name} entry`,
       kind: CompletionItemKind.Snippet,
       detail: `a whole ${name} with its required fields`,
-      documentation: markdown(descriptionOf(itemSchemas)),
+      documentation: markdown(descriptionOf(entry)),
       sortText: `0 ${name}`,
       insertTextFormat: InsertTextFormat.Snippet,
-      insertText: objectSnippet(root, itemSchemas, continuation, { next: 1 }, 0),
+      insertText: dash + objectSnippet(root, entry, `${continuation}${' '.repeat(dash.length)}`, { next: 1 }, 0),
     });
   }
   return items;

@@ -27,7 +27,7 @@ export function diagnosticsOf(kind: DocumentKind, document: TextDocument, maxPro
   return diagnosticsOfFindings(validateText(kind, document.getText(), tree).findings, document, maxProblems);
 }
 
-export function diagnosticsOfFindings(findings: readonly Finding[], document: TextDocument, maxProblems: number): Diagnostic[] {
+function diagnosticsOfFindings(findings: readonly Finding[], document: TextDocument, maxProblems: number): Diagnostic[] {
   const shown = findings.slice(0, maxProblems).map((finding) => diagnosticOf(finding, document));
   const hidden = findings.length - shown.length;
   if (hidden > 0) {

@@ -1,6 +1,6 @@
 // Where an offset falls in the syntax tree: the path of keys and indexes leading to it, and
 // whether it is on a key or a value. Completion and hover start from here.
-import { isMap, isPair, isScalar, isSeq, type Node, type Pair } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 import type { PathSegment } from '../../../shared/findings.ts';
 import type { Tree } from './parsed.ts';
 
@@ -11,8 +11,6 @@ export interface Located {
   onKey: boolean;
   /** The innermost node at the offset, if any. */
   node?: Node;
-  /** The key of the last step, when the path ends in a map key. */
-  pair?: Pair;
 }
 
 export function locate(tree: Tree, offset: number): Located {
@@ -28,10 +26,10 @@ export function locate(tree: Tree, offset: number): Located {
       path.push(String(key));
       const keyNode = pair.key as Node | null;
       if (keyNode?.range && offset <= keyNode.range[1]) {
-        result = { path: [...path], onKey: true, node: keyNode, pair };
+        result = { path: [...path], onKey: true, node: keyNode };
         break;
       }
-      result = { path: [...path], onKey: false, node: (pair.value ?? undefined) as Node | undefined, pair };
+      result = { path: [...path], onKey: false, node: (pair.value ?? undefined) as Node | undefined };
       node = pair.value;
     } else if (isSeq(node)) {
       const index = node.items.findIndex((item) => contains(item, offset));

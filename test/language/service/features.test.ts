@@ -58,6 +58,13 @@ describe('language service: completion', () => {
     assert.equal((entry.textEdit as TextEdit).newText, 'name: ${1}\n  attestations:\n    - name: ${2}\n      type: ${3|generic,junit,snyk,scan,jira,pull_request,decision,"*"|}');
   });
 
+  it('offers a whole entry, dash included, on an empty line under a list key', () => {
+    const { document, position } = at('version: 1\ntrail:\n  attestations:\n    |\n');
+    const [entry] = completionsAt('flow-template', document, position).items;
+    assert.equal(entry!.label, 'attestation entry');
+    assert.match((entry!.textEdit as TextEdit).newText, /^- name: \$\{1\}\n  type: /);
+  });
+
   it('offers the top-level keys not yet written', () => {
     const { document, position } = at('version: 1\n|\n');
     assert.deepEqual(labels(completionsAt('flow-template', document, position).items), ['trail']);
