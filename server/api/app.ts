@@ -10,7 +10,9 @@ import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './bodies.ts';
 import type { AppContext, RouteOptions } from './context.ts';
 import { ApiError } from './errors.ts';
 import { isMultipartBody, MAX_FILE_BYTES } from './multipart.ts';
+import { artifactRoutes } from './routes/artifacts.ts';
 import { attestationRoutes } from './routes/attestations.ts';
+import { customTypeRoutes } from './routes/customTypes.ts';
 import { flowRoutes } from './routes/flows.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { actionRoutes } from './routes/actions.ts';
@@ -18,8 +20,10 @@ import { controlRoutes } from './routes/controls.ts';
 import { environmentRoutes } from './routes/environments.ts';
 import { policyRoutes } from './routes/policies.ts';
 import { reportRoutes } from './routes/reports.ts';
+import { searchRoutes } from './routes/search.ts';
 import { serviceAccountRoutes } from './routes/serviceAccounts.ts';
 import { snapshotRoutes } from './routes/snapshots.ts';
+import { tagRoutes } from './routes/tags.ts';
 import { trailRoutes } from './routes/trails.ts';
 import { isUniqueViolation } from './store/db.ts';
 import { validationFailure } from './validation.ts';
@@ -36,6 +40,10 @@ const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
   policyRoutes,
   controlRoutes,
   actionRoutes,
+  artifactRoutes,
+  searchRoutes,
+  customTypeRoutes,
+  tagRoutes,
 ];
 
 /** JSON request bodies (K8S reports of thousands of pods are several MB). */

@@ -15,6 +15,7 @@ import cloudRunReport from './cloud-run-report.json' with { type: 'json' };
 import common from './common.json' with { type: 'json' };
 import controlCreate from './control-create.json' with { type: 'json' };
 import controlUpdate from './control-update.json' with { type: 'json' };
+import customTypeCreate from './custom-type-create.json' with { type: 'json' };
 import dockerReport from './docker-report.json' with { type: 'json' };
 import ecsReport from './ecs-report.json' with { type: 'json' };
 import envPolicy from './env-policy.json' with { type: 'json' };
@@ -80,6 +81,7 @@ export const bodySchemas = {
   'api-key-create': apiKeyCreate,
   'api-key-rotate': apiKeyRotate,
   'tags-update': tagsUpdate,
+  'custom-type-create': customTypeCreate,
 } as const;
 
 export const schemas = { ...documentSchemas, ...bodySchemas } as const;
