@@ -23,7 +23,6 @@ import { reportRoutes } from './routes/reports.ts';
 import { searchRoutes } from './routes/search.ts';
 import { serviceAccountRoutes } from './routes/serviceAccounts.ts';
 import { snapshotRoutes } from './routes/snapshots.ts';
-import { tagRoutes } from './routes/tags.ts';
 import { trailRoutes } from './routes/trails.ts';
 import { isUniqueViolation } from './store/db.ts';
 import { validationFailure } from './validation.ts';
@@ -43,7 +42,6 @@ const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
   artifactRoutes,
   searchRoutes,
   customTypeRoutes,
-  tagRoutes,
 ];
 
 /** JSON request bodies (K8S reports of thousands of pods are several MB). */
