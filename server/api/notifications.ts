@@ -3,6 +3,7 @@
 // them after the response, recording each outcome on its action.
 import type { AppContext } from './context.ts';
 import { nowSeconds } from './ids.ts';
+import { htmlUrl } from './domain/urls.ts';
 import { createWebhookSender, type WebhookDelivery, type WebhookSender } from './domain/webhooks.ts';
 import type { Org } from './store/orgs.ts';
 
@@ -83,4 +84,47 @@ export function dispatch(context: AppContext, deliveries: readonly WebhookDelive
 export async function closeNotifications(context: AppContext): Promise<void> {
   await senders.get(context)?.close();
   senders.delete(context);
+}
+
+function trailPayload(context: AppContext, org: Org, flowName: string, trailName: string) {
+  return {
+    flow: { name: flowName, html_url: htmlUrl.flow(context.publicUrl(), org.name, flowName) },
+    trail: { name: trailName, html_url: htmlUrl.trail(context.publicUrl(), org.name, flowName, trailName) },
+  };
+}
+
+/** ON_STARTED_TRAIL, after the trail was begun (committed). */
+export function notifyTrailStarted(context: AppContext, org: Org, flowName: string, trailName: string): void {
+  dispatch(
+    context,
+    deliveriesFor(context, org, 'flow', flowName, 'ON_STARTED_TRAIL', {
+      event_type: 'trail_started',
+      description: `Trail '${trailName}' begun in flow '${flowName}'`,
+      ...trailPayload(context, org, flowName, trailName),
+    }),
+  );
+}
+
+/** ON_ATTESTATION, after an attestation was recorded (committed). */
+export function notifyAttestation(
+  context: AppContext,
+  org: Org,
+  attestation: { id: string; name: string; type: string; isCompliant: boolean; artifactFingerprint: string | null; flowName: string; trailName: string },
+): void {
+  dispatch(
+    context,
+    deliveriesFor(context, org, 'flow', attestation.flowName, 'ON_ATTESTATION', {
+      event_type: 'attestation_reported',
+      description: `Attestation '${attestation.name}' (${attestation.type}) reported in trail '${attestation.trailName}'`,
+      ...trailPayload(context, org, attestation.flowName, attestation.trailName),
+      attestation: {
+        id: attestation.id,
+        name: attestation.name,
+        type: attestation.type,
+        is_compliant: attestation.isCompliant,
+        artifact_fingerprint: attestation.artifactFingerprint,
+        html_url: htmlUrl.attestation(context.publicUrl(), org.name, attestation.flowName, attestation.trailName, attestation.id),
+      },
+    }),
+  );
 }

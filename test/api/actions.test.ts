@@ -201,6 +201,39 @@ describe('actions and webhooks', () => {
     assert.equal(sent[3]!.environment.snapshot_compliant, false);
   });
 
+  it('sends flow triggers: a trail begun and an attestation reported', async () => {
+    assert.equal((await server.json('PUT', '/api/v2/flows/acme', { name: 'web', description: 'w' })).status, 201);
+    const action = await server.json('PUT', '/api/v2/actions/acme/flows', {
+      name: 'flow-hooks', targets: [{ type: 'WEBHOOK', webhook: receiver.url }], flows: ['web'], triggers: ['ON_STARTED_TRAIL', 'ON_ATTESTATION'],
+    });
+    assert.equal(action.status, 201, action.text);
+    assert.equal(action.body.type, 'flow');
+    const unknownFlow = await server.json('PUT', '/api/v2/actions/acme/flows', {
+      name: 'nope', targets: [{ type: 'WEBHOOK', webhook: receiver.url }], flows: ['nope'], triggers: ['ON_ATTESTATION'],
+    });
+    assert.equal(unknownFlow.status, 404);
+    const before = receiver.received.length;
+    assert.equal((await server.json('PUT', '/api/v2/trails/acme/web', { name: 'build-1' })).status, 201);
+    await waitFor(() => receiver.received.length === before + 1, 'the trail webhook');
+    const attested = await server.multipart('POST', '/api/v2/attestations/acme/web/trail/build-1/generic', {
+      data_json: JSON.stringify({ attestation_name: 'unit-tests', is_compliant: false }),
+    });
+    assert.equal(attested.status, 201, attested.text);
+    await waitFor(() => receiver.received.length === before + 2, 'the attestation webhook');
+    const [trail, attestation] = receiver.received.slice(before);
+    assert.equal(trail!.trigger, 'ON_STARTED_TRAIL');
+    assert.deepEqual([trail!.flow.name, trail!.trail.name], ['web', 'build-1']);
+    assert.match(trail!.trail.html_url, /\/acme\/flows\/web\/trails\/build-1$/);
+    assert.equal(attestation!.trigger, 'ON_ATTESTATION');
+    assert.equal(attestation!.attestation.name, 'unit-tests');
+    assert.equal(attestation!.attestation.type, 'generic');
+    assert.equal(attestation!.attestation.is_compliant, false);
+    assert.equal((await server.json('PUT', '/api/v2/trails/acme/web', { name: 'build-1' })).status, 200);
+    await server.multipart('POST', '/api/v2/attestations/acme/web/trail/build-1/generic', { data_json: JSON.stringify({ attestation_name: 'lint' }) });
+    await waitFor(() => receiver.received.length === before + 3, 'the second attestation webhook');
+    assert.equal(receiver.received.at(-1)!.attestation.name, 'lint', 'updating a trail is not starting one');
+  });
+
   it('records a failing receiver: bounded retries, then is_failing and last_failure_timestamp', async () => {
     const created = await server.json('PUT', '/api/v2/actions/acme/environments', {
       name: 'broken-hook', targets: [{ type: 'WEBHOOK', webhook: failing.url }], environments: ['broken'], triggers: ['ON_STARTED_ARTIFACT'],

@@ -10,6 +10,7 @@ import { attestationView, flowAttestationRecord } from '../domain/attestationVie
 import { linksOf, pageOf, pageQuery, paginationOf } from '../domain/paging.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { jsonPart, multipartBody, readMultipart, type UploadedFile } from '../multipart.ts';
+import { notifyAttestation } from '../notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Org } from '../store/orgs.ts';
 import { flowOr404, trailOr404 } from './lookups.ts';
@@ -76,7 +77,7 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       const org = orgOf(request);
       const { data, attachment } = await reportOf(request);
       const { flow: flowName, trail: trailName } = request.params;
-      await recordAttestation(store, {
+      const attestation = await recordAttestation(store, {
         org,
         flowName,
         trailName,
@@ -90,6 +91,7 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
           return { flowId: flow.id, trailId: trail.id, flowName: flow.name, trailName: trail.name };
         },
       });
+      notifyAttestation(context, org, attestation);
       return sendJsonString(reply, 201, 'OK');
     };
 

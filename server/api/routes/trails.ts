@@ -10,6 +10,7 @@ import { templateFromText } from '../domain/templates.ts';
 import { trailView } from '../domain/trailView.ts';
 import { badRequest } from '../errors.ts';
 import { newId, nowSeconds } from '../ids.ts';
+import { notifyTrailStarted } from '../notifications.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import type { StoredTemplate } from '../store/flows.ts';
@@ -116,6 +117,7 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
         store.trails.appendEvent(trail.id, { type: 'trail_reported', timestamp: now });
         return true;
       });
+      if (created) notifyTrailStarted(context, org, flow.name, input.name);
       return sendJsonString(reply, created ? 201 : 200, created ? `Trail '${input.name}' begun` : `Trail '${input.name}' updated`);
     },
   );
