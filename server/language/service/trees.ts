@@ -68,8 +68,12 @@ export function patchedTree(previous: { text: string; tree: Tree }, text: string
   return previous.tree;
 }
 
+// A `%YAML` or `%TAG` directive changes how the whole document reads; an item parsed alone
+// would not see it.
 function isPatchable(tree: Tree): boolean {
-  return tree.errors.length === 0 && tree.warnings.length === 0 && isPatchableNode(tree.contents, 0);
+  const directives = tree.directives;
+  const plainDirectives = directives === undefined || (directives.yaml.explicit !== true && Object.keys(directives.tags).every((handle) => handle === '!!' || handle === '!'));
+  return tree.errors.length === 0 && tree.warnings.length === 0 && plainDirectives && isPatchableNode(tree.contents, 0);
 }
 
 // Anchors, aliases and explicit tags tie one part of a document to another: patch none of them.

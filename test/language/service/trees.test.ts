@@ -74,6 +74,15 @@ describe('language service: kept syntax trees', () => {
   it('match a full parse after random edits of a flow template', () => check('demo.flow-template.yaml', 'flow-template', 4242));
   it('match a full parse after random edits of an environment policy', () => check('demo.env-policy.yaml', 'env-policy', 1717));
 
+  it('re-parse the whole text when a directive changes how items read', () => {
+    const cache = createTreeCache();
+    const key = {};
+    const text = '%YAML 1.1\n---\nversion: 1\ntrail:\n  attestations:\n    - name: a\n      type: junit\n';
+    cache.treeFor(key, text);
+    const edited = text.replace('type: junit', 'type: yes');
+    assert.deepEqual(cache.treeFor(key, edited).toJS(), parseTree(edited).toJS());
+  });
+
   it('re-parse only the edited list item', () => {
     const cache = createTreeCache();
     const key = {};
