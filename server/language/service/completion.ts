@@ -12,7 +12,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentKind } from '../../../shared/validate.ts';
 import { cursorContextAt, type CursorContext } from './cursor.ts';
 import { conditionWordAt, expressionWords, isInsideCondition } from './expressionWords.ts';
-import { schemaOfKind } from './schemas.ts';
+import { schemaIndex, schemaOfKind } from './schemas.ts';
 import {
   choicesOf,
   definitionNameOf,
@@ -20,11 +20,12 @@ import {
   expand,
   isArraySchema,
   isObjectSchema,
-  patternPrefixesOf,
+  valuePrefixesOf,
   propertiesAt,
   requiredOf,
   schemasAt,
   type Schema,
+  type SchemaIndex,
 } from './schemaWalk.ts';
 import { yamlScalarText } from './yamlText.ts';
 
@@ -40,7 +41,7 @@ export function completionsAt(kind: DocumentKind, document: TextDocument, positi
   const range = { start: document.positionAt(context.replace.start), end: document.positionAt(context.replace.end) };
   const column = context.replace.start - (text.lastIndexOf('\n', context.replace.start - 1) + 1);
   const continuation = ' '.repeat(Math.max(0, column - context.indent));
-  const items = context.role === 'key' ? keyCompletions(root, context, continuation) : valueCompletions(root, context);
+  const items = context.role === 'key' ? keyCompletions(schemaIndex, root, context, continuation) : valueCompletions(schemaIndex, root, context);
   return {
     isIncomplete: false,
     items: items.map((item) => ({ ...item, insertText: undefined, textEdit: { range, newText: item.insertText ?? item.label } })),
@@ -62,11 +63,11 @@ function conditionCompletions(document: TextDocument, text: string, offset: numb
     }));
 }
 
-function keyCompletions(root: Schema, context: CursorContext, continuation: string): CompletionItem[] {
-  const parent = schemasAt(root, context.path);
+function keyCompletions(index: SchemaIndex, root: Schema, context: CursorContext, continuation: string): CompletionItem[] {
+  const parent = schemasAt(index, root, context.path);
   const required = requiredOf(parent);
   const items: CompletionItem[] = [];
-  for (const [key, schemas] of propertiesAt(root, parent)) {
+  for (const [key, schemas] of propertiesAt(index, parent)) {
     if (context.siblings.includes(key)) continue;
     items.push({
       label: key,
@@ -75,13 +76,13 @@ function keyCompletions(root: Schema, context: CursorContext, continuation: stri
       documentation: markdown(descriptionOf(schemas)),
       sortText: `${required.has(key) ? 0 : 1}${key}`,
       insertTextFormat: InsertTextFormat.Snippet,
-      insertText: context.json ? key : keySnippet(root, key, schemas, continuation, { next: 1 }),
+      insertText: context.json ? (context.quoted ? key : JSON.stringify(key)) : keySnippet(index, key, schemas, continuation, { next: 1 }),
     });
   }
   if (context.json || context.siblings.length > 0) return items;
   // After `- ` in a list of objects, or on an empty line under a list key that has no item yet.
-  const itemSchemas = context.startsItem ? parentItemSchemas(root, context) : undefined;
-  const listItems = !context.startsItem && isArraySchema(parent) ? expand(root, itemsOf(parent)) : undefined;
+  const itemSchemas = context.startsItem ? parentItemSchemas(index, root, context) : undefined;
+  const listItems = !context.startsItem && isArraySchema(parent) ? expand(index, itemsOf(parent)) : undefined;
   const entry = itemSchemas ?? (listItems !== undefined && isObjectSchema(listItems) ? listItems : undefined);
   if (entry !== undefined) {
     const name = entry.map(definitionNameOf).find((found) => found !== undefined) ?? 'item';
@@ -93,34 +94,34 @@ function keyCompletions(root: Schema, context: CursorContext, continuation: stri
       documentation: markdown(descriptionOf(entry)),
       sortText: `0 ${name}`,
       insertTextFormat: InsertTextFormat.Snippet,
-      insertText: dash + objectSnippet(root, entry, `${continuation}${' '.repeat(dash.length)}`, { next: 1 }, 0),
+      insertText: dash + objectSnippet(index, entry, `${continuation}${' '.repeat(dash.length)}`, { next: 1 }, 0),
     });
   }
   return items;
 }
 
 // The schemas of the list item the cursor starts, when the list holds objects.
-function parentItemSchemas(root: Schema, context: CursorContext): Schema[] | undefined {
+function parentItemSchemas(index: SchemaIndex, root: Schema, context: CursorContext): Schema[] | undefined {
   if (typeof context.path[context.path.length - 1] !== 'number') return undefined;
-  const itemSchemas = schemasAt(root, context.path);
+  const itemSchemas = schemasAt(index, root, context.path);
   return isObjectSchema(itemSchemas) ? itemSchemas : undefined;
 }
 
-function valueCompletions(root: Schema, context: CursorContext): CompletionItem[] {
-  const schemas = schemasAt(root, context.path);
+function valueCompletions(index: SchemaIndex, root: Schema, context: CursorContext): CompletionItem[] {
+  const schemas = schemasAt(index, root, context.path);
   const items: CompletionItem[] = choicesOf(schemas).map((choice) => ({
     label: String(choice.value),
     kind: CompletionItemKind.EnumMember,
     documentation: markdown(choice.description),
-    insertText: context.json ? (typeof choice.value === 'string' ? choice.value : JSON.stringify(choice.value)) : yamlScalarText(choice.value),
+    insertText: !context.json ? yamlScalarText(choice.value) : context.quoted && typeof choice.value === 'string' ? choice.value : JSON.stringify(choice.value),
   }));
-  for (const prefix of patternPrefixesOf(schemas)) {
+  for (const prefix of valuePrefixesOf(schemas)) {
     items.push({
       label: `${prefix}…`,
       kind: CompletionItemKind.Snippet,
       documentation: markdown(descriptionOf(schemas)),
       insertTextFormat: InsertTextFormat.Snippet,
-      insertText: `${prefix}\${1:name}`,
+      insertText: context.json && !context.quoted ? `"${prefix}\${1:name}"` : `${prefix}\${1:name}`,
     });
   }
   return items;
@@ -130,39 +131,39 @@ interface TabStops {
   next: number;
 }
 
-function keySnippet(root: Schema, key: string, schemas: Schema[], continuation: string, tabs: TabStops): string {
-  return `${key}:${valueSnippet(root, schemas, continuation, tabs, 0)}`;
+function keySnippet(index: SchemaIndex, key: string, schemas: Schema[], continuation: string, tabs: TabStops): string {
+  return `${key}:${valueSnippet(index, schemas, continuation, tabs, 0)}`;
 }
 
 // The text after `key:` — a choice, a nested object, a list with one whole entry, or a tab stop.
-function valueSnippet(root: Schema, schemas: Schema[], continuation: string, tabs: TabStops, depth: number): string {
+function valueSnippet(index: SchemaIndex, schemas: Schema[], continuation: string, tabs: TabStops, depth: number): string {
   const choices = choicesOf(schemas);
   if (choices.length > 0) {
     return ` \${${tabs.next++}|${choices.map((choice) => escapeChoice(yamlScalarText(choice.value))).join(',')}|}`;
   }
   if (isArraySchema(schemas)) {
     const items = itemsOf(schemas);
-    const itemSchemas = expand(root, items);
+    const itemSchemas = expand(index, items);
     if (depth < 2 && isObjectSchema(itemSchemas)) {
       const inner = `${continuation}  `;
-      return `\n${inner}- ${objectSnippet(root, itemSchemas, `${inner}  `, tabs, depth + 1)}`;
+      return `\n${inner}- ${objectSnippet(index, itemSchemas, `${inner}  `, tabs, depth + 1)}`;
     }
     return `\n${continuation}  - \${${tabs.next++}}`;
   }
   if (isObjectSchema(schemas) && depth < 2) {
     const inner = `${continuation}  `;
-    return `\n${inner}${objectSnippet(root, schemas, inner, tabs, depth + 1)}`;
+    return `\n${inner}${objectSnippet(index, schemas, inner, tabs, depth + 1)}`;
   }
   return ` \${${tabs.next++}}`;
 }
 
 // The required keys of an object (and its lists of objects, one level down), one per line.
-function objectSnippet(root: Schema, schemas: Schema[], continuation: string, tabs: TabStops, depth: number): string {
+function objectSnippet(index: SchemaIndex, schemas: Schema[], continuation: string, tabs: TabStops, depth: number): string {
   const required = requiredOf(schemas);
   const lines: string[] = [];
-  for (const [key, sub] of propertiesAt(root, schemas)) {
-    const wanted = required.has(key) || (depth === 0 && isArraySchema(sub) && isObjectSchema(expand(root, itemsOf(sub))));
-    if (wanted) lines.push(keySnippet(root, key, sub, continuation, tabs));
+  for (const [key, sub] of propertiesAt(index, schemas)) {
+    const wanted = required.has(key) || (depth === 0 && isArraySchema(sub) && isObjectSchema(expand(index, itemsOf(sub))));
+    if (wanted) lines.push(keySnippet(index, key, sub, continuation, tabs));
   }
   if (lines.length === 0) return `\${${tabs.next++}}`;
   return lines.join(`\n${continuation}`);

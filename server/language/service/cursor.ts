@@ -20,6 +20,8 @@ export interface CursorContext {
   /** Column the current line's content starts at, for indenting multi-line insertions. */
   indent: number;
   json: boolean;
+  /** Inside a JSON string: completions insert its content, without quotes. */
+  quoted: boolean;
 }
 
 export function cursorContextAt(text: string, offset: number): CursorContext | undefined {
@@ -34,11 +36,13 @@ export function cursorContextAt(text: string, offset: number): CursorContext | u
   let start = offset;
   let end = offset;
   let probe: string;
+  let quoted = false;
   if (json) {
     // Inside a quoted string: the marker replaces its content, the parse says key or value.
     const quote = before.lastIndexOf('"');
     const quotesBefore = (before.match(/"/g) ?? []).length;
     if (quotesBefore % 2 === 1) {
+      quoted = true;
       start = lineStart + quote + 1;
       const close = after.indexOf('"');
       end = close < 0 ? offset : offset + close;
@@ -68,7 +72,7 @@ export function cursorContextAt(text: string, offset: number): CursorContext | u
   const found = findMarker(treeOfText(probe).contents, []);
   if (found === undefined) return undefined;
   const startsItem = /^\s*(?:-\s+)+$/.test(text.slice(lineStart, start));
-  return { ...found, replace: { start, end }, startsItem, indent, json };
+  return { ...found, replace: { start, end }, startsItem, indent, json, quoted };
 }
 
 function findMarker(node: unknown, path: PathSegment[], depth = 0): Pick<CursorContext, 'role' | 'path' | 'siblings'> | undefined {

@@ -8,7 +8,7 @@ import type { DocumentKind } from '../../../shared/validate.ts';
 import { conditionWordAt, expressionWordFor, isInsideCondition, operatorAt } from './expressionWords.ts';
 import { locate, spanOf } from './nodes.ts';
 import { treeOf } from './parsed.ts';
-import { schemaOfKind } from './schemas.ts';
+import { schemaIndex, schemaOfKind } from './schemas.ts';
 import { choicesOf, descriptionOf, schemasAt } from './schemaWalk.ts';
 
 export function hoverAt(kind: DocumentKind, document: TextDocument, position: Position): Hover | null {
@@ -21,7 +21,7 @@ export function hoverAt(kind: DocumentKind, document: TextDocument, position: Po
   if (located.path.length === 0 || located.node === undefined) return null;
   const span = spanOf(located.node);
   const range = span === undefined ? undefined : { start: document.positionAt(span[0]), end: document.positionAt(span[1]) };
-  const schemas = schemasAt(root, located.path);
+  const schemas = schemasAt(schemaIndex, root, located.path);
   const key = located.path[located.path.length - 1];
   if (located.onKey) {
     const description = descriptionOf(schemas);

@@ -4,14 +4,34 @@ import type { PathSegment } from '../../../shared/findings.ts';
 
 export type Schema = Record<string, unknown>;
 
+/** Every schema document by `$id`, and the document each subschema belongs to (for `#` refs). */
+export interface SchemaIndex {
+  byId: Map<string, Schema>;
+  documentOf: WeakMap<Schema, Schema>;
+}
+
+export function schemaIndexOf(documents: readonly Schema[]): SchemaIndex {
+  const index: SchemaIndex = { byId: new Map(), documentOf: new WeakMap() };
+  for (const document of documents) {
+    if (typeof document.$id === 'string') index.byId.set(document.$id, document);
+    const visit = (node: unknown, depth: number): void => {
+      if (depth > 64 || typeof node !== 'object' || node === null) return;
+      if (!Array.isArray(node)) index.documentOf.set(node as Schema, document);
+      for (const child of Object.values(node)) visit(child, depth + 1);
+    };
+    visit(document, 0);
+  }
+  return index;
+}
+
 export interface Choice {
   value: unknown;
   description?: string;
 }
 
 /** Every subschema that may apply at `path` (through `$ref`, `anyOf`, `oneOf`, `allOf`). */
-export function schemasAt(root: Schema, path: readonly PathSegment[]): Schema[] {
-  let current = expand(root, [root]);
+export function schemasAt(index: SchemaIndex, start: Schema, path: readonly PathSegment[]): Schema[] {
+  let current = expand(index, [start]);
   for (const segment of path) {
     const next: Schema[] = [];
     for (const schema of current) {
@@ -27,25 +47,25 @@ export function schemasAt(root: Schema, path: readonly PathSegment[]): Schema[] 
         }
       }
     }
-    current = expand(root, next);
+    current = expand(index, next);
     if (current.length === 0) break;
   }
   return current;
 }
 
 /** Keys the schemas define, with their subschema (first definition wins). */
-export function propertiesAt(root: Schema, schemas: readonly Schema[]): Map<string, Schema[]> {
+export function propertiesAt(index: SchemaIndex, schemas: readonly Schema[]): Map<string, Schema[]> {
   const properties = new Map<string, Schema[]>();
   for (const schema of schemas) {
     for (const [key, sub] of Object.entries(propertiesOf(schema))) {
       if (!isSchema(sub) || properties.has(key)) continue;
-      properties.set(key, expand(root, [sub]));
+      properties.set(key, expand(index, [sub]));
     }
   }
   return properties;
 }
 
-/** Values the schemas name outright: enums, consts, booleans. */
+/** Values the schemas name outright: enums, consts, booleans, and plain examples. */
 export function choicesOf(schemas: readonly Schema[]): Choice[] {
   const choices: Choice[] = [];
   const seen = new Set<string>();
@@ -59,6 +79,7 @@ export function choicesOf(schemas: readonly Schema[]): Choice[] {
     const description = typeof schema.description === 'string' ? schema.description : undefined;
     if (Array.isArray(schema.enum)) for (const value of schema.enum) if (value !== null) add(value, description);
     if ('const' in schema) add(schema.const, description);
+    if (Array.isArray(schema.examples)) for (const value of schema.examples) if (!isPlaceholder(value)) add(value, description);
     if (schema.type === 'boolean' || (Array.isArray(schema.type) && schema.type.includes('boolean'))) {
       add(true, description);
       add(false, description);
@@ -67,15 +88,22 @@ export function choicesOf(schemas: readonly Schema[]): Choice[] {
   return choices;
 }
 
-/** Literal beginnings of string patterns (`^custom:[...]` gives `custom:`), for snippet values. */
-export function patternPrefixesOf(schemas: readonly Schema[]): string[] {
-  const prefixes: string[] = [];
+/**
+ * Literal beginnings of values the schemas describe only by shape, for snippets: from patterns
+ * (`^custom:[...]` gives `custom:`) and from examples with a placeholder (`custom:<type-name>`).
+ */
+export function valuePrefixesOf(schemas: readonly Schema[]): string[] {
+  const prefixes = new Set<string>();
   for (const schema of schemas) {
-    if (typeof schema.pattern !== 'string') continue;
-    const literal = /^\^([A-Za-z0-9_:/.-]+)/.exec(schema.pattern)?.[1];
-    if (literal !== undefined && literal.length > 1) prefixes.push(literal);
+    const literal = typeof schema.pattern === 'string' ? /^\^([A-Za-z0-9_:/.-]+)/.exec(schema.pattern)?.[1] : undefined;
+    if (literal !== undefined && literal.length > 1) prefixes.add(literal);
+    if (Array.isArray(schema.examples)) for (const value of schema.examples) if (isPlaceholder(value)) prefixes.add(value.slice(0, value.indexOf('<')));
   }
-  return prefixes;
+  return [...prefixes].filter((prefix) => prefix !== '');
+}
+
+function isPlaceholder(value: unknown): value is string {
+  return typeof value === 'string' && /<[^>]+>/.test(value);
 }
 
 export function descriptionOf(schemas: readonly Schema[]): string | undefined {
@@ -103,7 +131,7 @@ export function definitionNameOf(schema: Schema): string | undefined {
 }
 
 /** A schema with its `$ref`s and combinators flattened into the list of schemas that apply. */
-export function expand(root: Schema, schemas: readonly Schema[]): Schema[] {
+export function expand(index: SchemaIndex, schemas: readonly Schema[]): Schema[] {
   const out: Schema[] = [];
   const seen = new Set<Schema>();
   const visit = (schema: Schema, depth: number): void => {
@@ -111,7 +139,7 @@ export function expand(root: Schema, schemas: readonly Schema[]): Schema[] {
     seen.add(schema);
     out.push(schema);
     if (typeof schema.$ref === 'string') {
-      const target = resolveRef(root, schema.$ref);
+      const target = resolveRef(index, schema, schema.$ref);
       if (target !== undefined) visit(target, depth + 1);
     }
     for (const combinator of ['allOf', 'anyOf', 'oneOf'] as const) {
@@ -123,10 +151,13 @@ export function expand(root: Schema, schemas: readonly Schema[]): Schema[] {
   return out;
 }
 
-function resolveRef(root: Schema, ref: string): Schema | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').filter((part) => part !== '')) {
+// `#/$defs/x` within the schema's own document, `<$id>#/$defs/x` in another registered one.
+function resolveRef(index: SchemaIndex, from: Schema, ref: string): Schema | undefined {
+  const hash = ref.indexOf('#');
+  const base = hash < 0 ? ref : ref.slice(0, hash);
+  const pointer = hash < 0 ? '' : ref.slice(hash + 1);
+  let node: unknown = base === '' ? index.documentOf.get(from) : index.byId.get(base);
+  for (const raw of pointer.split('/').filter((part) => part !== '')) {
     const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     node = objectOf(node)[part];
   }

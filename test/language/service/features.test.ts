@@ -79,6 +79,22 @@ describe('language service: completion', () => {
     assert.deepEqual((star.textEdit as { range: unknown }).range, { start: { line: 4, character: 12 }, end: { line: 4, character: 14 } });
   });
 
+  it('offers attestation types in a policy rule too', () => {
+    const { document, position } = at('_schema: https://x/policy/v1\nartifacts:\n  attestations:\n    - type: |\n', 'p.env-policy.yaml');
+    const items = labels(completionsAt('env-policy', document, position).items);
+    assert.deepEqual(items, ['generic', 'junit', 'snyk', 'scan', 'jira', 'pull_request', 'decision', '*', 'custom:…']);
+  });
+
+  it('offers JSON values from shared definitions, quoted unless the cursor is in a string', () => {
+    const inString = at('{"repo_info": {"provider": "|"}}', 'a.scan-attestation.json');
+    const quotedItems = completionsAt('scan-attestation', inString.document, inString.position).items;
+    assert.ok(quotedItems.length > 0, 'values of a $ref into the common definitions');
+    assert.equal((quotedItems[0]!.textEdit as TextEdit).newText, quotedItems[0]!.label);
+    const bare = at('{"repo_info": {"provider": |}}', 'a.scan-attestation.json');
+    const bareItems = completionsAt('scan-attestation', bare.document, bare.position).items;
+    assert.equal((bareItems[0]!.textEdit as TextEdit).newText, JSON.stringify(bareItems[0]!.label));
+  });
+
   it('offers booleans for policy rule fields', () => {
     const { document, position } = at('_schema: https://x/policy/v1\nartifacts:\n  provenance:\n    required: |\n', 'p.env-policy.yaml');
     assert.deepEqual(labels(completionsAt('env-policy', document, position).items), ['true', 'false']);
