@@ -1,0 +1,83 @@
+// What the tests in the extension host cannot do through the VS Code API (type into an input box,
+// read what the page shows, take a screenshot) they ask of the runner through a folder: they write
+// `request-<id>.json`, the runner does it on the page and writes `response-<id>.json`. Files, not the
+// log, so that a request is never lost or split and the answer reaches the waiting test.
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+
+/** Serves requests until `stop()` is called; one at a time, in the order of their ids. */
+export function serveDriver({ page, dir, screenshotsDir, log }) {
+  let running = true;
+  const actions = {
+    async screenshot({ name }) {
+      const file = path.join(screenshotsDir, `${name.replace(/[^\w.-]/g, '_')}.png`);
+      await page.screenshot({ path: file });
+      log(`screenshot ${file}`);
+      return { file };
+    },
+    /** Types into the open quick input (input box or quick pick filter) and accepts. */
+    async fillQuickInput({ text, timeoutMs = 10_000 }) {
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await input.waitFor({ state: 'visible', timeout: timeoutMs });
+      await input.fill(text);
+      await input.press('Enter');
+      return {};
+    },
+    async click({ selector, text, timeoutMs = 10_000 }) {
+      let target = page.locator(selector);
+      if (text !== undefined) target = target.filter({ hasText: text });
+      await target.first().click({ timeout: timeoutMs });
+      return {};
+    },
+    async press({ key }) {
+      await page.keyboard.press(key);
+      return {};
+    },
+    /** What the elements matching `selector` show now: text, aria label and expansion, codicon classes. */
+    async query({ selector }) {
+      const elements = await page.locator(selector).evaluateAll((nodes) =>
+        nodes.map((node) => ({
+          text: node.innerText ?? node.textContent ?? '',
+          ariaLabel: node.getAttribute('aria-label'),
+          expanded: node.getAttribute('aria-expanded'),
+          icons: [...node.querySelectorAll('.codicon')].map((icon) => icon.className),
+        })),
+      );
+      return { elements };
+    },
+  };
+
+  const done = (async () => {
+    while (running) {
+      const pending = (await readdir(dir)).filter((name) => /^request-\d+\.json$/.test(name)).sort((a, b) => idOf(a) - idOf(b));
+      for (const name of pending) {
+        const requestFile = path.join(dir, name);
+        const request = JSON.parse(await readFile(requestFile, 'utf8'));
+        await rename(requestFile, `${requestFile}.taken`);
+        let response;
+        try {
+          const action = actions[request.action];
+          if (!action) throw new Error(`unknown driver action '${request.action}'`);
+          response = { ok: true, ...(await action(request)) };
+        } catch (error) {
+          response = { ok: false, error: error instanceof Error ? error.message : String(error) };
+        }
+        const responseFile = path.join(dir, `response-${request.id}.json`);
+        await writeFile(`${responseFile}.tmp`, JSON.stringify(response));
+        await rename(`${responseFile}.tmp`, responseFile);
+      }
+      if (pending.length === 0) await delay(50);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+    },
+  };
+}
+
+function idOf(name) {
+  return Number(/\d+/.exec(name)[0]);
+}

@@ -1,0 +1,53 @@
+// The test entry VS Code's extension host loads (bundled to .cache/suite/index.cjs by build.mjs):
+// code-server's host under `npm run test:e2e`, desktop VS Code's under `npm run test:vscode`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { figures } from './support/figures.ts';
+import { say } from './support/log.ts';
+import { outputDir } from './support/paths.ts';
+
+interface MochaRunner {
+  on(event: 'pass' | 'fail' | 'pending', listener: (test: { fullTitle(): string }, error?: Error) => void): void;
+}
+interface MochaInstance {
+  suite: { emit(event: 'pre-require', context: object, file: string, mocha: MochaInstance): void };
+  run(done: (failures: number) => void): MochaRunner;
+}
+type MochaConstructor = (new (options: object) => MochaInstance) & { reporters: { Base: { consoleLog: (...args: unknown[]) => void } } };
+
+/** mocha 12 is ESM-only: require() of it yields its namespace, whose default export is the class. */
+function mochaClass(): MochaConstructor {
+  const loaded = require('mocha') as MochaConstructor | { default?: MochaConstructor; Mocha?: MochaConstructor };
+  const found = typeof loaded === 'function' ? loaded : (loaded.default ?? loaded.Mocha);
+  if (typeof found !== 'function') throw new Error('mocha did not load as a constructor');
+  return found;
+}
+
+export async function run(): Promise<void> {
+  const Mocha = mochaClass();
+  Mocha.reporters.Base.consoleLog = say;
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000, slow: 5_000 });
+  // The tests are in this bundle: install describe/it first, then evaluate the test modules in order.
+  mocha.suite.emit('pre-require', globalThis, 'e2e', mocha);
+  await import('./activation.test.ts');
+  await import('./localServer.test.ts');
+  await import('./flows.test.ts');
+  await import('./environments.test.ts');
+  await import('./diagnostics.test.ts');
+  await import('./signIn.test.ts');
+  await import('./restart.test.ts');
+
+  const counts = { passed: 0, failed: 0, pending: 0, failures: [] as { test: string; error: string }[] };
+  const failures = await new Promise<number>((resolve) => {
+    const runner = mocha.run(resolve);
+    runner.on('pass', () => counts.passed++);
+    runner.on('pending', () => counts.pending++);
+    runner.on('fail', (test, error) => {
+      counts.failed++;
+      counts.failures.push({ test: test.fullTitle(), error: error?.stack ?? String(error) });
+    });
+  });
+  mkdirSync(outputDir(), { recursive: true });
+  writeFileSync(path.join(outputDir(), 'results.json'), JSON.stringify({ ...counts, figures }, null, 2));
+  if (failures > 0) throw new Error(`${failures} e2e test${failures === 1 ? '' : 's'} failed`);
+}

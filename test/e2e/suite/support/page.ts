@@ -1,0 +1,57 @@
+// The workbench page, reached through the code-server runner (runner/driver.mjs): the tests write a
+// request file into E2E_DRIVER_DIR and wait (bounded) for the answer. Under @vscode/test-electron
+// there is no page to drive, and tests that need it skip.
+import { existsSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { waitFor } from './wait.ts';
+
+export interface ShownElement {
+  text: string;
+  ariaLabel: string | null;
+  /** `true`/`false` on rows that expand, null elsewhere. */
+  expanded: string | null;
+  /** The class names of the codicons inside, e.g. `codicon codicon-pass-filled`. */
+  icons: string[];
+}
+
+let nextId = 1;
+
+export function hasPage(): boolean {
+  return Boolean(process.env.E2E_DRIVER_DIR);
+}
+
+async function ask<T>(action: string, args: object, timeoutMs = 30_000): Promise<T> {
+  const dir = process.env.E2E_DRIVER_DIR;
+  if (!dir) throw new Error('no page driver: run under npm run test:e2e');
+  const id = nextId++;
+  const request = path.join(dir, `request-${id}.json`);
+  await writeFile(`${request}.tmp`, JSON.stringify({ id, action, ...args }));
+  await rename(`${request}.tmp`, request);
+  const responseFile = path.join(dir, `response-${id}.json`);
+  await waitFor(`the runner to do '${action}'`, () => existsSync(responseFile), timeoutMs, 50);
+  const response = JSON.parse(await readFile(responseFile, 'utf8')) as { ok: boolean; error?: string } & T;
+  await rm(responseFile, { force: true });
+  if (!response.ok) throw new Error(`the runner could not do '${action}': ${response.error}`);
+  return response;
+}
+
+export const page = {
+  /** Saves the page as `<output>/<name>.png`; returns the file. */
+  async screenshot(name: string): Promise<string> {
+    return (await ask<{ file: string }>('screenshot', { name })).file;
+  },
+  /** Types into the open input box or quick pick and presses Enter. */
+  async fillQuickInput(text: string): Promise<void> {
+    await ask('fillQuickInput', { text });
+  },
+  async click(selector: string, text?: string): Promise<void> {
+    await ask('click', { selector, text });
+  },
+  async press(key: string): Promise<void> {
+    await ask('press', { key });
+  },
+  async query(selector: string): Promise<ShownElement[]> {
+    return (await ask<{ elements: ShownElement[] }>('query', { selector })).elements;
+  },
+};
