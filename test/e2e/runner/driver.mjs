@@ -24,9 +24,11 @@ export function serveDriver({ page, dir, screenshotsDir, log }) {
       await input.press('Enter');
       return {};
     },
-    async click({ selector, text, timeoutMs = 10_000 }) {
+    /** Clicks the first element matching `selector`, narrowed to those containing `text` or with the row label `label`. */
+    async click({ selector, text, label, timeoutMs = 10_000 }) {
       let target = page.locator(selector);
       if (text !== undefined) target = target.filter({ hasText: text });
+      if (label !== undefined) target = target.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) });
       await target.first().click({ timeout: timeoutMs });
       return {};
     },
@@ -34,11 +36,12 @@ export function serveDriver({ page, dir, screenshotsDir, log }) {
       await page.keyboard.press(key);
       return {};
     },
-    /** What the elements matching `selector` show now: text, aria label and expansion, codicon classes. */
+    /** What the elements matching `selector` show now: text, label (of a list row), aria label and expansion, codicon classes. */
     async query({ selector }) {
       const elements = await page.locator(selector).evaluateAll((nodes) =>
         nodes.map((node) => ({
           text: node.innerText ?? node.textContent ?? '',
+          label: node.querySelector('.label-name')?.textContent ?? null,
           ariaLabel: node.getAttribute('aria-label'),
           expanded: node.getAttribute('aria-expanded'),
           icons: [...node.querySelectorAll('.codicon')].map((icon) => icon.className),
@@ -76,6 +79,10 @@ export function serveDriver({ page, dir, screenshotsDir, log }) {
       await done;
     },
   };
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function idOf(name) {

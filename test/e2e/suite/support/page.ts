@@ -8,6 +8,8 @@ import { waitFor } from './wait.ts';
 
 export interface ShownElement {
   text: string;
+  /** The label of a list row (its `.label-name`), without the description. */
+  label: string | null;
   ariaLabel: string | null;
   /** `true`/`false` on rows that expand, null elsewhere. */
   expanded: string | null;
@@ -45,8 +47,9 @@ export const page = {
   async fillQuickInput(text: string): Promise<void> {
     await ask('fillQuickInput', { text });
   },
-  async click(selector: string, text?: string): Promise<void> {
-    await ask('click', { selector, text });
+  /** Clicks the first match of `selector` that contains `text`, or whose row label is `label`. */
+  async click(selector: string, narrow: { text?: string; label?: string } = {}): Promise<void> {
+    await ask('click', { selector, ...narrow });
   },
   async press(key: string): Promise<void> {
     await ask('press', { key });

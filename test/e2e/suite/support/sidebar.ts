@@ -12,13 +12,9 @@ export const complianceIcon = {
   MISSING: 'codicon-circle-slash',
 } as const;
 
-function labelOf(row: ShownElement): string {
-  return row.text.split('\n')[0]!.trim();
-}
-
 /** The row whose label is `label`, once the sidebar shows it (and `accept` holds, when given). */
 export async function shownRow(label: string, accept: (row: ShownElement) => boolean = () => true, timeoutMs = 20_000): Promise<ShownElement> {
-  return waitFor(`a sidebar row '${label}'`, async () => (await page.query(ROWS)).find((row) => labelOf(row) === label && accept(row)), timeoutMs);
+  return waitFor(`a sidebar row '${label}'`, async () => (await page.query(ROWS)).find((row) => row.label?.trim() === label && accept(row)), timeoutMs);
 }
 
 export function hasIcon(row: ShownElement, icon: string): boolean {
@@ -28,7 +24,7 @@ export function hasIcon(row: ShownElement, icon: string): boolean {
 /** Clicks the row open unless it is open already. */
 export async function openRow(label: string): Promise<void> {
   const row = await shownRow(label);
-  if (row.expanded !== 'true') await page.click(ROWS, label);
+  if (row.expanded !== 'true') await page.click(ROWS, { label });
 }
 
 /** Opens the row, then waits for `child` to show under it. */
