@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { waitFor } from './wait.ts';
 
 export interface ShownElement {
@@ -39,8 +40,9 @@ async function ask<T>(action: string, args: object, timeoutMs = 30_000): Promise
 }
 
 export const page = {
-  /** Saves the page as `<output>/<name>.png`; returns the file. */
+  /** Saves the page as `<output>/<name>.png`, without the notifications of earlier steps; returns the file. */
   async screenshot(name: string): Promise<string> {
+    await vscode.commands.executeCommand('notifications.clearAll');
     return (await ask<{ file: string }>('screenshot', { name })).file;
   },
   /** Types into the open input box or quick pick and presses Enter. */
