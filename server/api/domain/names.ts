@@ -1,6 +1,5 @@
-// Name patterns of the hosted service (reference §1.7), as route schemas use them.
-export const FLOW_NAME = '^[a-zA-Z0-9][a-zA-Z0-9\\.\\-_~]*$';
+// Patterns of path and query parameters (the request bodies' patterns live in shared/schemas).
+/** `flow_name` of the artifact list (spec endpoint 6). */
 export const ARTIFACT_NAME = '^[a-zA-Z0-9][a-zA-Z0-9._~-]*$';
-export const ATTESTATION_NAME = '^[a-zA-Z0-9_,-]+$';
-export const FINGERPRINT = '^[a-f0-9]{64}$';
+/** A fingerprint or commit prefix: at least 5 hex characters (reference §1.6). */
 export const HEX_PREFIX = '^[a-fA-F0-9]{5,64}$';

@@ -6,7 +6,7 @@ import { bodySchema } from '../bodies.ts';
 import type { RouteOptions } from '../context.ts';
 import { artifactFactsReader } from '../domain/artifactFacts.ts';
 import { artifactView } from '../domain/artifactView.ts';
-import { FLOW_NAME, HEX_PREFIX } from '../domain/names.ts';
+import { ARTIFACT_NAME, HEX_PREFIX } from '../domain/names.ts';
 import { pageOf, pageQuery } from '../domain/paging.ts';
 import { notFound } from '../errors.ts';
 import { newId, nowSeconds } from '../ids.ts';
@@ -48,7 +48,7 @@ const commitParams = {
 
 const listQuery = {
   type: 'object',
-  properties: { ...pageQuery, flow_name: { type: 'string', pattern: FLOW_NAME, maxLength: 255 }, repo_name: { type: 'string' } },
+  properties: { ...pageQuery, flow_name: { type: 'string', pattern: ARTIFACT_NAME, maxLength: 255 }, repo_name: { type: 'string' } },
 } as const;
 
 /** The slot an artifact fills when the request names none (the legacy form's convention). */
@@ -102,7 +102,12 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
         const repoName = input.repo_info?.name ?? null;
         const existing = store.artifacts.inTrailUnder(trail.id, input.fingerprint, slot);
         if (existing !== undefined) {
-          store.artifacts.update(existing.id, { filename: input.filename, gitCommit, repoName, body }, now);
+          // Attesting again updates what the request carries and keeps the rest.
+          store.artifacts.update(
+            existing.id,
+            { filename: input.filename, gitCommit: gitCommit || existing.gitCommit, repoName: repoName ?? existing.repoName, body: { ...existing.body, ...body } },
+            now,
+          );
           return false;
         }
         store.artifacts.create({
