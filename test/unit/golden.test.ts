@@ -11,6 +11,24 @@ describe('golden fixtures', () => {
     assert.ok(fixtures.length >= 80, `only ${fixtures.length} fixtures`);
   });
 
+  it('exercises every rule, in an invalid fixture, and every kind in a valid one', () => {
+    const ruleCodes = [
+      'yaml/syntax', 'json/syntax',
+      'template/missing-version', 'template/bad-version', 'template/unknown-attestation-type', 'template/duplicate-name',
+      'template/empty-name', 'template/bad-name', 'template/unknown-key', 'template/missing-field', 'template/wrong-type',
+      'policy/missing-schema', 'policy/bad-schema-url', 'policy/any-name-any-type', 'policy/for-control-without-decision',
+      'policy/unknown-attestation-type', 'policy/bad-expression', 'policy/unknown-key',
+      'scan/target-artifacts-without-commit', 'scan/too-many-target-artifacts', 'scan/missing-field', 'scan/unknown-key',
+      'scan/bad-pattern', 'scan/bad-key', 'scan/wrong-type', 'scan/bad-value',
+      'report/missing-field', 'report/bad-pattern', 'report/wrong-type',
+    ];
+    const wanted = new Set(fixtures.flatMap((fixture) => fixture.want.map((want) => want.split(' ')[1])));
+    assert.deepEqual(ruleCodes.filter((code) => !wanted.has(code)), []);
+    for (const kind of ['flow-template', 'env-policy', 'scan-attestation', 'k8s-report']) {
+      assert.ok(fixtures.some((fixture) => fixture.name.startsWith(`${kind}/valid`) && fixture.want.length === 0), kind);
+    }
+  });
+
   for (const fixture of fixtures) {
     it(fixture.name, () => {
       const kind = kindByFileName(fixture.path);
