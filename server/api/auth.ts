@@ -48,9 +48,11 @@ export function keyHash(key: string): string {
 /** Answers the principal a presented key stands for: configured keys first, then service accounts. */
 export function keyringOf(configured: readonly ConfiguredKey[], store: Store): (key: string) => Principal | undefined {
   const byHash = new Map<string, Principal>();
-  configured.forEach((entry, index) => {
+  let numbered = 0;
+  configured.forEach((entry) => {
     byHash.set(keyHash(entry.key), {
-      name: entry.orgs === 'all' ? 'admin' : `api-key-${index + 1}`,
+      // Keys of --config are named by their place in the file: api-key-1, api-key-2...
+      name: entry.orgs === 'all' ? 'admin' : `api-key-${++numbered}`,
       role: entry.role,
       orgs: entry.orgs === 'all' ? 'all' : new Set(entry.orgs),
     });
