@@ -16,7 +16,8 @@ const flow = 'remote-only';
 
 describe('sign in', () => {
   let remote: ApiServer | undefined;
-  const key = randomBytes(18).toString('base64url');
+  // Hex: a key that starts with '-' would read as an option on the server's command line.
+  const key = randomBytes(18).toString('hex');
   const settings = () => vscode.workspace.getConfiguration('complianceEvidence');
 
   before(async function () {
