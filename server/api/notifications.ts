@@ -128,3 +128,25 @@ export function notifyAttestation(
     }),
   );
 }
+
+/** ON_ATTESTED_PROVENANCE, after an artifact was attested to a trail for the first time (committed). */
+export function notifyArtifactAttested(
+  context: AppContext,
+  org: Org,
+  artifact: { flowName: string; trailName: string; fingerprint: string; filename: string; templateReferenceName: string; gitCommit: string },
+): void {
+  dispatch(
+    context,
+    deliveriesFor(context, org, 'flow', artifact.flowName, 'ON_ATTESTED_PROVENANCE', {
+      event_type: 'artifact_attested',
+      description: `Artifact '${artifact.filename}' attested in trail '${artifact.trailName}'`,
+      ...trailPayload(context, org, artifact.flowName, artifact.trailName),
+      artifact: {
+        name: artifact.filename,
+        fingerprint: artifact.fingerprint,
+        template_reference_name: artifact.templateReferenceName,
+        git_commit: artifact.gitCommit,
+      },
+    }),
+  );
+}

@@ -201,10 +201,10 @@ describe('actions and webhooks', () => {
     assert.equal(sent[3]!.environment.snapshot_compliant, false);
   });
 
-  it('sends flow triggers: a trail begun and an attestation reported', async () => {
+  it('sends flow triggers: a trail begun, an attestation reported, an artifact attested', async () => {
     assert.equal((await server.json('PUT', '/api/v2/flows/acme', { name: 'web', description: 'w' })).status, 201);
     const action = await server.json('PUT', '/api/v2/actions/acme/flows', {
-      name: 'flow-hooks', targets: [{ type: 'WEBHOOK', webhook: receiver.url }], flows: ['web'], triggers: ['ON_STARTED_TRAIL', 'ON_ATTESTATION'],
+      name: 'flow-hooks', targets: [{ type: 'WEBHOOK', webhook: receiver.url }], flows: ['web'], triggers: ['ON_STARTED_TRAIL', 'ON_ATTESTATION', 'ON_ATTESTED_PROVENANCE'],
     });
     assert.equal(action.status, 201, action.text);
     assert.equal(action.body.type, 'flow');
@@ -232,6 +232,12 @@ describe('actions and webhooks', () => {
     await server.multipart('POST', '/api/v2/attestations/acme/web/trail/build-1/generic', { data_json: JSON.stringify({ attestation_name: 'lint' }) });
     await waitFor(() => receiver.received.length === before + 3, 'the second attestation webhook');
     assert.equal(receiver.received.at(-1)!.attestation.name, 'lint', 'updating a trail is not starting one');
+    const artifact = await server.json('POST', '/api/v2/artifacts/acme/web', { fingerprint: fp('e'), filename: 'web.tgz', trail_name: 'build-1', git_commit: 'f'.repeat(40) });
+    assert.ok(artifact.status < 300, artifact.text);
+    await waitFor(() => receiver.received.length === before + 4, 'the provenance webhook');
+    const provenance = receiver.received.at(-1)!;
+    assert.equal(provenance.trigger, 'ON_ATTESTED_PROVENANCE');
+    assert.deepEqual([provenance.artifact.fingerprint, provenance.artifact.name, provenance.trail.name], [fp('e'), 'web.tgz', 'build-1']);
   });
 
   it('records a failing receiver: bounded retries, then is_failing and last_failure_timestamp', async () => {

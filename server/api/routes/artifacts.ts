@@ -10,6 +10,7 @@ import { ARTIFACT_NAME, HEX_PREFIX } from '../domain/names.ts';
 import { pageOf, pageQuery } from '../domain/paging.ts';
 import { notFound } from '../errors.ts';
 import { newId, nowSeconds } from '../ids.ts';
+import { notifyArtifactAttested } from '../notifications.ts';
 import type { Artifact } from '../store/artifacts.ts';
 import type { Flow } from '../store/flows.ts';
 import type { Store } from '../store/index.ts';
@@ -90,11 +91,12 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
       const input = request.body;
       const createdBy = principalOf(request).name;
       const gitCommit = input.git_commit ?? input.git_commit_info?.sha1 ?? '';
+      const trailName = input.trail_name ?? (gitCommit || input.fingerprint);
+      const slot = input.template_reference_name ?? DEFAULT_SLOT;
       const created = store.transaction(() => {
         const flow = flowOr404(store, org, request.params.flow);
         const now = nowSeconds();
-        const trail = trailFor(store, org, flow, input.trail_name ?? (gitCommit || input.fingerprint), createdBy, now);
-        const slot = input.template_reference_name ?? DEFAULT_SLOT;
+        const trail = trailFor(store, org, flow, trailName, createdBy, now);
         const body: Record<string, unknown> = {};
         for (const key of ['git_commit_info', 'repo_info', 'build_url', 'commit_url', 'repo_url', 'external_urls', 'annotations', 'commits_list', 'user_data'] as const) {
           if (input[key] !== undefined && input[key] !== null) body[key] = input[key];
@@ -133,6 +135,10 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
         });
         return true;
       });
+      if (created) {
+        const attested = { flowName: request.params.flow, trailName, fingerprint: input.fingerprint, filename: input.filename, templateReferenceName: slot, gitCommit };
+        notifyArtifactAttested(context, org, attested);
+      }
       return reply.code(created ? 201 : 200).send({ message: 'OK' });
     },
   );
