@@ -40,5 +40,8 @@ fi
 
 echo "e2e install: npm ci in test/e2e (code-server builds native modules: about 2 minutes)"
 cd "$E2E"
+# Under `npm run`, the outer npm (system Node) exports its user agent, which the inner npm would
+# inherit as config and code-server's postinstall would read as "node v20"; drop it.
+unset npm_config_user_agent
 PATH="$NODE_PKG/bin:$PATH" npm_config_nodedir="$NODE_PKG" npm ci --no-audit --no-fund
 echo "$stamp" > "$stamp_file"
