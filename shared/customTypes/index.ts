@@ -1,0 +1,5 @@
+// Custom attestation types: the jq subset their rules are written in and the verdict of a rule set.
+export { describeRuleProblem, evaluateRule, ruleProblems, ruleVerdicts, rulesHold, type RuleProblem } from './rules.ts';
+export { parseJq } from './jq/parse.ts';
+export { BUILTINS as JQ_BUILTINS } from './jq/builtins.ts';
+export { JqRuntimeError, type JqNode, type JqSyntaxError, type JqValue, type ParsedJq } from './jq/syntax.ts';

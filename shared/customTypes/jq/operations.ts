@@ -1,0 +1,91 @@
+// jq's operations on values: indexing, slicing, iterating and arithmetic, with jq's error wording.
+import { JqRuntimeError, type ArithmeticOperator, type JqValue } from './syntax.ts';
+import { describeValue, isObject, typeOf, valuesEqual } from './values.ts';
+
+/** `.[key]`: null for a missing key, an index out of range, or a null input. */
+export function indexValue(target: JqValue, key: JqValue): JqValue {
+  if (target === null && (typeof key === 'string' || typeof key === 'number' || key === null)) return null;
+  if (isObject(target) && typeof key === 'string') return Object.hasOwn(target, key) ? target[key]! : null;
+  if (Array.isArray(target) && typeof key === 'number') {
+    const index = Math.floor(key < 0 ? target.length + key : key);
+    return index >= 0 && index < target.length ? target[index]! : null;
+  }
+  const shown = typeof key === 'string' ? JSON.stringify(key) : typeOf(key);
+  throw new JqRuntimeError(`Cannot index ${typeOf(target)} with ${shown}`);
+}
+
+function sliceBound(bound: JqValue, length: number, fallback: number): number {
+  if (bound === null) return fallback;
+  if (typeof bound !== 'number') throw new JqRuntimeError(`Start and end indices of a slice must be numbers, not ${typeOf(bound)}`);
+  const index = bound < 0 ? length + bound : bound;
+  return Math.min(length, Math.max(0, Math.floor(index)));
+}
+
+/** `.[from:to]` of an array or a string (by code point); null stays null. */
+export function sliceValue(target: JqValue, from: JqValue, to: JqValue): JqValue {
+  if (target === null) return null;
+  const items = typeof target === 'string' ? Array.from(target) : Array.isArray(target) ? target : undefined;
+  if (items === undefined) throw new JqRuntimeError(`Cannot index ${typeOf(target)} with object`);
+  const sliced = items.slice(sliceBound(from, items.length, 0), sliceBound(to, items.length, items.length));
+  return typeof target === 'string' ? sliced.join('') : sliced;
+}
+
+export function iterateValue(target: JqValue): JqValue[] {
+  if (Array.isArray(target)) return target;
+  if (isObject(target)) return Object.values(target);
+  throw new JqRuntimeError(`Cannot iterate over ${describeValue(target)}`);
+}
+
+function deepMerge(left: { [key: string]: JqValue }, right: { [key: string]: JqValue }): JqValue {
+  const merged = Object.entries(right).map(([key, value]): [string, JqValue] => {
+    const before = Object.hasOwn(left, key) ? left[key]! : undefined;
+    return [key, before !== undefined && isObject(before) && isObject(value) ? deepMerge(before, value) : value];
+  });
+  return { ...left, ...Object.fromEntries(merged) };
+}
+
+function cannot(left: JqValue, right: JqValue, verb: string): JqRuntimeError {
+  return new JqRuntimeError(`${describeValue(left)} and ${describeValue(right)} cannot be ${verb}`);
+}
+
+/** `left op right` for jq's arithmetic. String repetition (`"x" * n`) is left out: a rule has no use for it. */
+export function arithmetic(operator: ArithmeticOperator, left: JqValue, right: JqValue): JqValue {
+  if (typeof left === 'number' && typeof right === 'number') {
+    switch (operator) {
+      case '+':
+        return left + right;
+      case '-':
+        return left - right;
+      case '*':
+        return left * right;
+      case '/':
+        if (right === 0) throw cannot(left, right, 'divided because the divisor is zero');
+        return left / right;
+      case '%': {
+        const divisor = Math.trunc(right);
+        if (divisor === 0) throw cannot(left, right, 'divided because the divisor is zero');
+        return Math.trunc(left) % divisor;
+      }
+    }
+  }
+  switch (operator) {
+    case '+':
+      if (left === null) return right;
+      if (right === null) return left;
+      if (typeof left === 'string' && typeof right === 'string') return left + right;
+      if (Array.isArray(left) && Array.isArray(right)) return [...left, ...right];
+      if (isObject(left) && isObject(right)) return { ...left, ...right };
+      throw cannot(left, right, 'added');
+    case '-':
+      if (Array.isArray(left) && Array.isArray(right)) return left.filter((item) => !right.some((removed) => valuesEqual(item, removed)));
+      throw cannot(left, right, 'subtracted');
+    case '*':
+      if (isObject(left) && isObject(right)) return deepMerge(left, right);
+      throw cannot(left, right, 'multiplied');
+    case '/':
+      if (typeof left === 'string' && typeof right === 'string') return left === '' ? [] : left.split(right);
+      throw cannot(left, right, 'divided');
+    case '%':
+      throw cannot(left, right, 'divided');
+  }
+}

@@ -1,0 +1,95 @@
+// jq's view of JSON values: type names, truthiness, its total order and equality, and how values
+// are quoted in error messages.
+import { JqRuntimeError, type JqValue } from './syntax.ts';
+
+export type JqType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
+
+const TYPE_ORDER: readonly JqType[] = ['null', 'boolean', 'number', 'string', 'array', 'object'];
+
+export function typeOf(value: JqValue): JqType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value as 'boolean' | 'number' | 'string' | 'object';
+}
+
+/** jq truthiness: everything except `false` and `null`. */
+export function isTruthy(value: JqValue): boolean {
+  return value !== null && value !== false;
+}
+
+export function isObject(value: JqValue): value is { [key: string]: JqValue } {
+  return typeOf(value) === 'object';
+}
+
+/** Keys in jq's order: by Unicode code point (not UTF-16 unit, which differs above U+FFFF). */
+export function sortedKeys(value: { [key: string]: JqValue }): string[] {
+  return Object.keys(value).sort(compareStrings);
+}
+
+function compareStrings(left: string, right: string): number {
+  const a = Array.from(left);
+  const b = Array.from(right);
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    const difference = a[i]!.codePointAt(0)! - b[i]!.codePointAt(0)!;
+    if (difference !== 0) return difference;
+  }
+  return a.length - b.length;
+}
+
+/** jq's total order: null < false < true < numbers < strings < arrays < objects. */
+export function compareValues(left: JqValue, right: JqValue): number {
+  const leftType = typeOf(left);
+  const rightType = typeOf(right);
+  if (leftType !== rightType) return TYPE_ORDER.indexOf(leftType) - TYPE_ORDER.indexOf(rightType);
+  switch (leftType) {
+    case 'null':
+      return 0;
+    case 'boolean':
+    case 'number':
+      return Number(left) - Number(right);
+    case 'string':
+      return compareStrings(left as string, right as string);
+    case 'array': {
+      const a = left as JqValue[];
+      const b = right as JqValue[];
+      for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+        const order = compareValues(a[i]!, b[i]!);
+        if (order !== 0) return order;
+      }
+      return a.length - b.length;
+    }
+    case 'object': {
+      const a = left as { [key: string]: JqValue };
+      const b = right as { [key: string]: JqValue };
+      const keysOrder = compareValues(sortedKeys(a), sortedKeys(b));
+      if (keysOrder !== 0) return keysOrder;
+      for (const key of sortedKeys(a)) {
+        const order = compareValues(a[key]!, b[key]!);
+        if (order !== 0) return order;
+      }
+      return 0;
+    }
+  }
+}
+
+export function valuesEqual(left: JqValue, right: JqValue): boolean {
+  return compareValues(left, right) === 0;
+}
+
+/** A value as jq quotes it in errors: its type and its JSON, cut short. */
+export function describeValue(value: JqValue): string {
+  const json = JSON.stringify(value);
+  return `${typeOf(value)} (${json.length > 30 ? `${json.slice(0, 27)}...` : json})`;
+}
+
+/** Plain JSON data as a value, refusing what JSON cannot hold (undefined, functions, NaN). */
+export function fromJson(data: unknown): JqValue {
+  if (data === null || typeof data === 'boolean' || typeof data === 'string') return data;
+  if (typeof data === 'number') {
+    if (!Number.isFinite(data)) throw new JqRuntimeError(`${data} is not a JSON number`);
+    return data;
+  }
+  if (Array.isArray(data)) return data.map(fromJson);
+  if (typeof data === 'object') return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, fromJson(value)]));
+  throw new JqRuntimeError(`A ${typeof data} is not JSON`);
+}
