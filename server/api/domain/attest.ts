@@ -10,7 +10,7 @@ import type { UploadedFile } from '../multipart.ts';
 import type { Attestation, Evidence } from '../store/attestations.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
-import { customDataIssues, customRulesPassed } from './customTypes.ts';
+import { customDataIssues, customRulesPassed, customTypeNamed } from './customTypes.ts';
 
 export type UrlKind = 'scan' | AttestationKind;
 
@@ -34,16 +34,14 @@ function checked(kind: UrlKind, data: unknown): Record<string, unknown> {
 }
 
 /** The stored `attestation_type` and the verdict. */
-async function typeAndVerdict(store: Store, org: Org, kind: UrlKind, data: Record<string, unknown>): Promise<{ type: string; isCompliant: boolean }> {
+function typeAndVerdict(store: Store, org: Org, kind: UrlKind, data: Record<string, unknown>): { type: string; isCompliant: boolean } {
   switch (kind) {
     case 'custom': {
-      const name = String(data.type_name);
-      const type = store.customTypes.latest(org.id, name);
-      if (type === undefined) throw notFound(`Custom attestation type '${name}' does not exist for org '${org.name}'`);
+      const type = customTypeNamed(store, org, String(data.type_name));
       const errors = fieldErrorsOf(customDataIssues(type, data.attestation_data), data, 'data_json');
       if (Object.keys(errors).length > 0) throw invalid(errors);
-      const rulesPassed = await customRulesPassed(type, data.attestation_data);
-      return { type: `custom:${name}`, isCompliant: isAttestationCompliant(`custom:${name}`, data, { customRulesPassed: rulesPassed }) };
+      const rulesPassed = customRulesPassed(type, data.attestation_data);
+      return { type: `custom:${type.name}`, isCompliant: isAttestationCompliant(`custom:${type.name}`, data, { customRulesPassed: rulesPassed }) };
     }
     case 'system':
       return { type: 'system:decision', isCompliant: isAttestationCompliant('system:decision', data) };
@@ -57,7 +55,7 @@ async function typeAndVerdict(store: Store, org: Org, kind: UrlKind, data: Recor
 export async function recordAttestation(store: Store, request: AttestRequest): Promise<Attestation> {
   request.resolve();
   const data = checked(request.kind, request.data);
-  const { type, isCompliant } = await typeAndVerdict(store, request.org, request.kind, data);
+  const { type, isCompliant } = typeAndVerdict(store, request.org, request.kind, data);
   const fingerprint = typeof data.artifact_fingerprint === 'string' ? data.artifact_fingerprint : null;
   const targets = Array.isArray(data.target_artifacts) ? (data.target_artifacts as string[]) : [];
   const fingerprintMissing = (trailId: string, place: { flowName: string; trailName: string }): void => {

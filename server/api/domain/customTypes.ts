@@ -1,10 +1,15 @@
 // Custom attestation types (reference §2.15): attestation_data is checked against the type's JSON
-// Schema, compiled once per type version, and compliance is every jq rule of the type holding
-// (jq itself, compiled to WebAssembly).
+// Schema, compiled once per type version, and compliance is every jq rule of the type holding,
+// evaluated by the shared jq subset (shared/customTypes/), which refuses a rule it cannot evaluate
+// when the type is created.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { issuesFromErrors } from '../../../shared/schemas/issues.ts';
 import type { Issue } from '../../../shared/findings.ts';
+import { describeRuleProblem, ruleProblems, rulesHold } from '../../../shared/customTypes/index.ts';
+import { notFound, withInput } from '../errors.ts';
 import type { CustomType } from '../store/customTypes.ts';
+import type { Store } from '../store/index.ts';
+import type { Org } from '../store/orgs.ts';
 
 const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, validateSchema: true });
 const compiled = new Map<string, ValidateFunction>();
@@ -37,42 +42,24 @@ export function customDataIssues(type: CustomType, data: unknown): Issue[] {
   return issuesFromErrors(validate.errors ?? [], data, 'custom').map((issue) => ({ ...issue, path: ['attestation_data', ...issue.path] }));
 }
 
-/** jq-wasm, loaded on first use: most servers never see a custom type, and startup stays quick. */
-let jqModule: Promise<typeof import('jq-wasm')> | undefined;
-function jqRuntime(): Promise<typeof import('jq-wasm')> {
-  jqModule ??= import('jq-wasm');
-  return jqModule;
-}
-
-/** jq's answer for one rule: every output must be `true`; an error is a failed rule. */
-async function ruleHolds(rule: string, data: unknown): Promise<boolean> {
-  try {
-    const jq = await jqRuntime();
-    const outputs = (await jq.raw(JSON.stringify(data ?? null), rule, ['-c'])).split('\n').filter((line) => line.trim() !== '');
-    return outputs.length > 0 && outputs.every((line) => line.trim() === 'true');
-  } catch {
-    return false;
-  }
-}
-
 /** Whether every jq rule of the type holds for the attestation data (no rules: true). */
-export async function customRulesPassed(type: CustomType, data: unknown): Promise<boolean> {
-  for (const rule of type.evaluator?.rules ?? []) {
-    if (!(await ruleHolds(rule, data))) return false;
-  }
-  return true;
+export function customRulesPassed(type: CustomType, data: unknown): boolean {
+  return rulesHold(type.evaluator?.rules ?? [], data);
 }
 
-/** A rule jq cannot compile, with jq's message; undefined when all compile. */
-export async function ruleSyntaxProblem(rules: readonly string[]): Promise<{ index: number; message: string } | undefined> {
-  for (const [index, rule] of rules.entries()) {
-    const jq = await jqRuntime();
-    try {
-      await jq.raw('null', rule, ['-c']);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (/compile error|syntax error/.test(message)) return { index, message: message.replace(/^Failed to execute JSON query: /, '').split('\n')[0]! };
-    }
-  }
-  return undefined;
+/** Each rule the shared jq subset cannot evaluate, as an `errors` entry keyed by its field path. */
+export function ruleErrors(rules: readonly string[]): Record<string, string> {
+  return Object.fromEntries(ruleProblems(rules).map((problem) => [`evaluator.rules[${problem.index}]`, withInput(describeRuleProblem(problem), rules[problem.index])]));
+}
+
+/** The type an attestation's `type_name` names: `name` (latest version) or `name@vN`; 404 with the service's messages otherwise. */
+export function customTypeNamed(store: Store, org: Org, typeName: string): CustomType {
+  const versioned = /^(.+)@v(\d+)$/.exec(typeName);
+  const name = versioned?.[1] ?? typeName;
+  const latest = store.customTypes.latest(org.id, name);
+  if (latest === undefined) throw notFound(`Custom attestation type '${name}' does not exist for org '${org.name}'`);
+  if (versioned === null) return latest;
+  const type = store.customTypes.version(org.id, name, Number(versioned[2]));
+  if (type === undefined) throw notFound(`version ${versioned[2]} does not exist for custom attestation type '${name}'`);
+  return type;
 }

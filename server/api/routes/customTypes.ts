@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../bodies.ts';
 import type { RouteOptions } from '../context.ts';
-import { ruleSyntaxProblem, schemaProblem } from '../domain/customTypes.ts';
+import { ruleErrors, schemaProblem } from '../domain/customTypes.ts';
 import { invalid, notFound, withInput } from '../errors.ts';
 import { nowSeconds } from '../ids.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
@@ -63,8 +63,8 @@ export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
     }
     const problem = schemaProblem(schema);
     if (problem !== undefined) throw invalid({ type_schema: withInput(problem, schemaText.slice(0, 200)) });
-    const badRule = await ruleSyntaxProblem(input.evaluator?.rules ?? []);
-    if (badRule !== undefined) throw invalid({ [`evaluator.rules[${badRule.index}]`]: withInput(badRule.message, input.evaluator!.rules[badRule.index]) });
+    const badRules = ruleErrors(input.evaluator?.rules ?? []);
+    if (Object.keys(badRules).length > 0) throw invalid(badRules);
     const created = store.transaction(() =>
       store.customTypes.createVersion({
         orgId: org.id,
