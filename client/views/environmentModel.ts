@@ -103,5 +103,6 @@ function snapshotArtifactNode(parentId: string, environment: string, index: numb
 function provenanceOf(artifact: SnapshotArtifact): string | undefined {
   const first = artifact.flows?.[0];
   if (first?.flow_name) return first.trail_name ? `${first.flow_name}/${first.trail_name}` : first.flow_name;
-  return artifact.flow_name ?? undefined;
+  // The server sends "" rather than null for an artifact no flow attested.
+  return artifact.flow_name || undefined;
 }

@@ -38,7 +38,7 @@ describe('environments tree model', () => {
       index: 3,
       artifacts: [
         { name: 'registry/app:1', fingerprint: fp1, compliant: true, annotation: { type: 'started', was: 0, now: 2 }, flows: [{ flow_name: 'shop', trail_name: 'build-42' }] },
-        { name: 'registry/old:0', fingerprint: fp2, compliant: false, annotation: { type: 'exited', was: 1, now: 0 }, reasons_for_incompliance: ['no provenance'] },
+        { name: 'registry/old:0', fingerprint: fp2, compliant: false, flow_name: '', annotation: { type: 'exited', was: 1, now: 0 }, reasons_for_incompliance: ['no provenance'] },
       ],
     });
     assert.deepEqual(nodes.map((n) => [n.label, n.description, n.compliance]), [
