@@ -114,6 +114,17 @@ describe('actions and webhooks', () => {
     assert.deepEqual((await server.get('/api/v2/actions/acme')).body.map((a: { number: number }) => a.number), [1]);
   });
 
+  it('keeps watching an environment that is renamed', async () => {
+    await server.json('PUT', '/api/v2/environments/acme', { name: 'old-name', type: 'K8S', description: 'o' });
+    const created = await server.json('PUT', '/api/v2/actions/acme/environments', {
+      name: 'renamed-hook', targets: [{ type: 'EMAIL', emails: ['a@example.test'] }], environments: ['old-name', 'quiet'], triggers: ['ON_STARTED_ARTIFACT'],
+    });
+    assert.equal(created.status, 201);
+    assert.equal((await server.json('PUT', '/api/v2/environments/acme/old-name/rename', { new_name: 'new-name' })).status, 200);
+    assert.deepEqual((await server.get(`/api/v2/actions/acme/${created.body.number}`)).body.environments, ['new-name', 'quiet']);
+    assert.equal((await server.json('DELETE', `/api/v2/actions/acme/${created.body.number}`)).status, 200);
+  });
+
   it('rejects bad triggers, bad webhook URLs and unknown environments', async () => {
     const badTrigger = await server.json('PUT', '/api/v2/actions/acme/environments', {
       name: 'bad', targets: [{ type: 'WEBHOOK', webhook: receiver.url }], environments: ['story'], triggers: ['ON_STARTED_TRAIL'],

@@ -231,7 +231,9 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
         if (store.environments.byName(org.id, newName) !== undefined) {
           throw badRequest(`Environment named '${newName}' already exists for organization '${org.name}'`);
         }
-        store.environments.rename(environment.id, newName, nowSeconds());
+        const now = nowSeconds();
+        store.environments.rename(environment.id, newName, now);
+        store.actions.renameWatched(org.id, 'environment', environment.name, newName, now);
       });
       return sendJsonString(reply, 200, 'OK');
     },

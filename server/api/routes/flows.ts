@@ -172,6 +172,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
           throw badRequest(`A flow named '${request.body.new_name}' already exists in organization '${org.name}'`);
         }
         store.flows.rename(flow.id, request.body.new_name, nowSeconds());
+        store.actions.renameWatched(org.id, 'flow', flow.name, request.body.new_name, nowSeconds());
       });
       return sendJsonString(reply, 200, 'OK');
     },

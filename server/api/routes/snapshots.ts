@@ -63,7 +63,7 @@ const auditQuery = {
 } as const;
 
 /** How many audit-log rows one database read fetches: bounds the memory an export holds. */
-const AUDIT_BATCH = 1000;
+const AUDIT_BATCH = 2000;
 
 function timelineOf(context: AppContext, environment: Environment): SnapshotTimeline {
   return {

@@ -42,6 +42,8 @@ export interface ActionStore {
   remove(id: number, now: number): void;
   /** Live actions of an org with this trigger for this environment (kind `environment`) or flow (`flow`). */
   triggered(orgId: number, kind: 'environment' | 'flow', resourceName: string, trigger: string): Action[];
+  /** Keeps actions watching an environment or flow when it is renamed. */
+  renameWatched(orgId: number, kind: 'environment' | 'flow', oldName: string, newName: string, now: number): void;
   /** Bookkeeping of one delivery's final outcome. */
   recordOutcome(orgId: number, number: number, ok: boolean, timestamp: number): void;
 }
@@ -144,6 +146,18 @@ export function sqliteActionStore(sql: Sql): ActionStore {
           trigger,
         )
         .map(toAction);
+    },
+    renameWatched(orgId, kind, oldName, newName, now) {
+      const column = kind === 'environment' ? 'environments' : 'flows';
+      const watching = sql.all<ActionRow>(
+        `SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL AND EXISTS (SELECT 1 FROM json_each(actions.${column}) WHERE value = ?)`,
+        orgId,
+        oldName,
+      );
+      for (const row of watching) {
+        const names = (JSON.parse(row[column]) as string[]).map((name) => (name === oldName ? newName : name));
+        sql.run(`UPDATE actions SET ${column} = ?, last_modified_at = ? WHERE id = ?`, JSON.stringify(names), now, row.id);
+      }
     },
     recordOutcome(orgId, number, ok, timestamp) {
       if (ok) {

@@ -120,6 +120,11 @@ interface EventRow {
   [column: string]: unknown;
 }
 
+// Most running artifacts have no provenance: their name lists are the literal `[]`.
+function namesOf(json: string): string[] {
+  return json === '[]' ? [] : (JSON.parse(json) as string[]);
+}
+
 function booleanOf(value: number | null): boolean | null {
   return value === null ? null : value === 1;
 }
@@ -137,10 +142,10 @@ function toEvent(row: EventRow): EnvironmentEvent {
     artifactName: row.artifact_name,
     fingerprint: row.fingerprint,
     description: row.description,
-    flowNames: JSON.parse(row.flow_names) as string[],
-    trailNames: JSON.parse(row.trail_names) as string[],
+    flowNames: namesOf(row.flow_names),
+    trailNames: namesOf(row.trail_names),
     gitCommit: row.git_commit,
-    repoNames: JSON.parse(row.repo_names) as string[],
+    repoNames: namesOf(row.repo_names),
     pipeline: row.pipeline,
     artifactCompliance: booleanOf(row.artifact_compliance),
     snapshotCompliance: booleanOf(row.snapshot_compliance),
@@ -319,26 +324,29 @@ export function sqliteSnapshotStore(sql: Sql): SnapshotStore {
         where.push(`EXISTS (SELECT 1 FROM json_each(repo_names) WHERE value IN (${placeholders(filter.repoNames.length)}))`);
         params.push(...filter.repoNames);
       }
-      const rows = sql.all<EventRow>(`SELECT * FROM environment_events WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`, ...params, limit);
+      const rows = sql.all<EventRow>(
+        `SELECT id, snapshot_idx, type, reported_at, artifact_name, fingerprint, description, flow_names, trail_names, git_commit,
+                repo_names, artifact_compliance, snapshot_compliance
+         FROM environment_events WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`,
+        ...params,
+        limit,
+      );
       return {
-        rows: rows.map((row) => {
-          const event = toEvent(row);
-          return {
-            reported_at: event.reportedAt,
-            event_type: event.type,
-            environment: environmentName,
-            snapshot_index: event.snapshotIndex,
-            artifact_name: event.artifactName,
-            fingerprint: event.fingerprint,
-            flow_names: distinct(event.flowNames),
-            trail_names: event.trailNames,
-            git_commit: event.gitCommit,
-            repo_names: event.repoNames,
-            artifact_compliant: event.artifactCompliance,
-            snapshot_compliant: event.snapshotCompliance,
-            description: event.description,
-          };
-        }),
+        rows: rows.map((row) => ({
+          reported_at: row.reported_at,
+          event_type: row.type,
+          environment: environmentName,
+          snapshot_index: row.snapshot_idx,
+          artifact_name: row.artifact_name,
+          fingerprint: row.fingerprint,
+          flow_names: distinct(namesOf(row.flow_names)),
+          trail_names: namesOf(row.trail_names),
+          git_commit: row.git_commit,
+          repo_names: namesOf(row.repo_names),
+          artifact_compliant: booleanOf(row.artifact_compliance),
+          snapshot_compliant: booleanOf(row.snapshot_compliance),
+          description: row.description,
+        })),
         cursor: rows.at(-1)?.id ?? after,
       };
     },
