@@ -42,7 +42,10 @@ export function parseYaml(text: string, tree?: Document.Parsed): ParsedText {
   let value: unknown;
   try {
     doc = tree ?? parseDocument(text, yamlParseOptions);
-    for (const error of doc.errors.slice(0, maxSyntaxFindings)) syntax.push(syntaxFinding('yaml/syntax', 'error', error.message, error.pos, text));
+    for (const error of doc.errors.slice(0, maxSyntaxFindings)) {
+      const pos = error.code === 'MISSING_CHAR' && /quote/i.test(error.message) ? (openingQuoteOf(doc, error.pos) ?? error.pos) : error.pos;
+      syntax.push(syntaxFinding('yaml/syntax', 'error', error.message, pos, text));
+    }
     for (const warning of doc.warnings.slice(0, maxSyntaxFindings)) syntax.push(syntaxFinding('yaml/syntax', 'warning', warning.message, warning.pos, text));
     value = doc.toJS({ maxAliasCount });
   } catch (error) {
@@ -109,6 +112,24 @@ function rangeWithinValue(parsed: ParsedText, issue: Issue): TextRange {
   const start = range.start + offset + Math.min(Math.max(span.start, 0), value.length);
   const end = range.start + offset + Math.min(Math.max(span.end, span.start, 0), value.length);
   return { start, end };
+}
+
+/**
+ * A string whose closing quote is missing runs to the end of the text, where `yaml` reports it;
+ * the place to fix is where the string opens.
+ */
+function openingQuoteOf(doc: Document, pos: [number, number]): [number, number] | undefined {
+  let found: [number, number] | undefined;
+  visit(doc, {
+    Scalar(_, node) {
+      if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && node.range && node.range[1] >= pos[0]) {
+        found = [node.range[0], node.range[0] + 1];
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /** Where an alias problem is: the unresolved alias, or the first alias of an alias bomb. */

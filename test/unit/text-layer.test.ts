@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { defaultKindGlobs, globMatches, kindByFileName, kindByText, kindOf } from '../../shared/kinds.ts';
+import { jsonSyntaxErrorOf } from '../../shared/text/json-syntax.ts';
+import { parseJson, parseYaml } from '../../shared/text/parse.ts';
+import { lineIndexOf } from '../../shared/text/positions.ts';
+import { distanceBetween, suggestionsFor } from '../../shared/text/suggest.ts';
+
+describe('positions', () => {
+  it('maps offsets to 0-based lines and characters and back', () => {
+    const text = 'ab\r\ncd\n\nxé\n';
+    const lines = lineIndexOf(text);
+    assert.equal(lines.lineCount, 5);
+    assert.deepEqual(lines.positionAt(0), { line: 0, character: 0 });
+    assert.deepEqual(lines.positionAt(4), { line: 1, character: 0 });
+    assert.deepEqual(lines.positionAt(9), { line: 3, character: 1 });
+    assert.deepEqual(lines.positionAt(text.length), { line: 4, character: 0 });
+    assert.deepEqual(lines.positionAt(999), { line: 4, character: 0 });
+    assert.equal(lines.offsetAt({ line: 1, character: 1 }), 5);
+    assert.equal(lines.offsetAt({ line: 1, character: 99 }), 6);
+    assert.equal(lines.offsetAt({ line: 99, character: 0 }), text.length);
+  });
+});
+
+describe('locating paths in the text', () => {
+  const yaml = 'version: 1\ntrail:\n  attestations:\n    - name: tests\n      type: junit\n';
+  const parsed = parseYaml(yaml);
+  const slice = (path: (string | number)[], target: 'key' | 'value') => {
+    const range = parsed.locate(path, target);
+    return yaml.slice(range.start, range.end);
+  };
+
+  it('finds keys and values, and falls back to the nearest existing parent', () => {
+    assert.equal(slice(['trail', 'attestations', 0, 'type'], 'value'), 'junit');
+    assert.equal(slice(['trail', 'attestations', 0, 'type'], 'key'), 'type');
+    assert.equal(slice(['trail', 'attestations', 0, 'missing'], 'value'), 'name: tests');
+    assert.equal(slice(['trail', 'artifacts'], 'value'), 'trail');
+    assert.equal(slice(['nothing', 'here'], 'value'), 'version: 1');
+  });
+
+  it('finds the same places in JSON', () => {
+    const json = '{\n  "a": {"b": [1, {"c": true}]}\n}';
+    const parsedJson = parseJson(json);
+    const range = parsedJson.locate(['a', 'b', 1, 'c'], 'value');
+    assert.equal(json.slice(range.start, range.end), 'true');
+    const key = parsedJson.locate(['a', 'b'], 'key');
+    assert.equal(json.slice(key.start, key.end), '"b"');
+  });
+});
+
+describe('JSON syntax errors', () => {
+  it('points at the first offending character', () => {
+    assert.equal(jsonSyntaxErrorOf('{"a": 1}'), undefined);
+    assert.equal(jsonSyntaxErrorOf(' [1, 2.5e3, "x\\u00e9", null, true, {}] '), undefined);
+    assert.deepEqual(jsonSyntaxErrorOf('{"a": 1,}'), { start: 7, end: 8, message: "Trailing comma: remove the ',' before '}'" });
+    assert.equal(jsonSyntaxErrorOf('[1,]')?.start, 2);
+    assert.equal(jsonSyntaxErrorOf('{"a" 1}')?.message, "Expected ':' after the property name");
+    assert.equal(jsonSyntaxErrorOf('{"a": "x\ny"}')?.start, 8);
+    assert.equal(jsonSyntaxErrorOf('{"a": "x')?.start, 6);
+    assert.equal(jsonSyntaxErrorOf('{} {}')?.message, 'Unexpected text after the JSON value');
+    assert.equal(jsonSyntaxErrorOf('{"a": tru}')?.start, 6);
+    assert.equal(jsonSyntaxErrorOf('')?.start, 0);
+  });
+});
+
+describe('document kinds', () => {
+  it('by file name, with the default globs or configured ones', () => {
+    assert.equal(kindByFileName('/repo/.ci/release.flow-template.yml'), 'flow-template');
+    assert.equal(kindByFileName('C:\\work\\prod-env-policy.yaml'), 'env-policy');
+    assert.equal(kindByFileName('out/scan-attestation.json'), 'scan-attestation');
+    assert.equal(kindByFileName('k8s-report-prod.json'), 'k8s-report');
+    assert.equal(kindByFileName('flow-template.json'), undefined);
+    assert.equal(kindByFileName('templates/release.yml', { ...defaultKindGlobs, 'flow-template': ['templates/*.yml'] }), 'flow-template');
+    assert.ok(globMatches('**/ci/**/*.{yml,yaml}', 'a/ci/b/c/x.yaml'));
+    assert.ok(!globMatches('ci/*.yml', 'ci/b/x.yml'));
+  });
+
+  it('by text: a first-line modeline, or a policy _schema URL; text wins over the name', () => {
+    assert.equal(kindByText('# cev: env-policy\n'), 'env-policy');
+    assert.equal(kindByText('#cev: flow-template\nversion: 1'), 'flow-template');
+    assert.equal(kindByText('_schema: "https://x.example/policy/environment/v1"\n'), 'env-policy');
+    assert.equal(kindByText('_schema: https://x.example/flow/v1\n'), undefined);
+    assert.equal(kindOf('a.flow-template.yaml', '# cev: env-policy\n'), 'env-policy');
+  });
+});
+
+describe('suggestions', () => {
+  it('counts a transposition as one edit and ranks the closest first', () => {
+    assert.equal(distanceBetween('juint', 'junit'), 1);
+    assert.deepEqual(suggestionsFor('juint', ['generic', 'junit', 'jira']), ['junit']);
+    assert.deepEqual(suggestionsFor('zzzzzz', ['generic', 'junit']), []);
+  });
+});
