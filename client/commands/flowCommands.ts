@@ -114,6 +114,7 @@ export async function attestScan(context: CommandContext, arg?: unknown): Promis
     context.log.info(`Scan attestation ${name} recorded in ${flow}/${trail}: ${verdict}`);
     void vscode.window.showInformationMessage(`Scan attestation '${name}' recorded in ${flow}/${trail}. ${verdict}`);
     await context.flows.refresh(`flow/${flow}/trail/${trail}`);
+    await context.flows.refresh(`flow/${flow}`, { keepChildren: true });
     return verdict;
   } catch (error) {
     showFailure(context, 'Attesting the scan result', error);

@@ -46,7 +46,8 @@ export class LocalServerManager implements vscode.Disposable {
   async adminKey(): Promise<string> {
     const existing = await this.context.secrets.get(ADMIN_KEY_SECRET);
     if (existing) return existing;
-    const key = randomBytes(24).toString('base64url');
+    // Hex: a key starting with '-' would read as an option on the server's command line.
+    const key = randomBytes(24).toString('hex');
     await this.context.secrets.store(ADMIN_KEY_SECRET, key);
     return key;
   }

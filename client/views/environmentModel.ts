@@ -33,14 +33,21 @@ export function environmentNode(environment: Environment): TreeNode {
     expandable: true,
     capabilities: withUrl(capabilities, environment.html_url),
     htmlUrl: environment.html_url,
-    ref: { environment: environment.name },
+    ref: { environment: environment.name, judged: environment.state === true || environment.state === false },
   };
 }
 
 /** One page of snapshots, newest first, and "Load more…" when the page was full. */
-export function snapshotPageNodes(environment: string, environmentUrl: string | undefined, items: SnapshotListItem[], page: number, perPage: number): TreeNode[] {
-  const nodes = [...items].sort((a, b) => b.index - a.index).map((item) => snapshotNode(environment, environmentUrl, item));
-  if (items.length >= perPage) nodes.push(loadMoreNode(`env/${environment}`, { environment, nextPage: page + 1, parentUrl: environmentUrl }));
+export function snapshotPageNodes(
+  environment: string,
+  environmentUrl: string | undefined,
+  items: SnapshotListItem[],
+  page: number,
+  perPage: number,
+  judged = true,
+): TreeNode[] {
+  const nodes = [...items].sort((a, b) => b.index - a.index).map((item) => snapshotNode(environment, environmentUrl, judged ? item : { ...item, compliant: null }));
+  if (items.length >= perPage) nodes.push(loadMoreNode(`env/${environment}`, { environment, nextPage: page + 1, parentUrl: environmentUrl, judged }));
   if (nodes.length === 0 && page === 1) nodes.push(messageNode(`env/${environment}`, 'No snapshots yet'));
   return nodes;
 }

@@ -11,15 +11,16 @@ export const environmentsSource: TreeSource = {
     const { environment, snapshot } = node.ref;
     if (!environment) return [];
     if (node.kind === 'environment') {
-      return snapshotPageNodes(environment, node.htmlUrl, await api.listSnapshots(environment, 1, SNAPSHOTS_PER_PAGE), 1, SNAPSHOTS_PER_PAGE);
+      const items = await api.listSnapshots(environment, 1, SNAPSHOTS_PER_PAGE);
+      return snapshotPageNodes(environment, node.htmlUrl, items, 1, SNAPSHOTS_PER_PAGE, node.ref.judged !== false);
     }
     if (node.kind === 'snapshot' && snapshot !== undefined) return snapshotArtifactNodes(environment, await api.getSnapshot(environment, snapshot));
     return [];
   },
   async more(api, loadMore) {
-    const { environment, nextPage, parentUrl } = loadMore.ref;
+    const { environment, nextPage, parentUrl, judged } = loadMore.ref;
     if (!environment || !nextPage) return [];
-    return snapshotPageNodes(environment, parentUrl, await api.listSnapshots(environment, nextPage, SNAPSHOTS_PER_PAGE), nextPage, SNAPSHOTS_PER_PAGE);
+    return snapshotPageNodes(environment, parentUrl, await api.listSnapshots(environment, nextPage, SNAPSHOTS_PER_PAGE), nextPage, SNAPSHOTS_PER_PAGE, judged !== false);
   },
   async reload(api, node): Promise<TreeNode | undefined> {
     if (node.kind !== 'environment') return undefined;

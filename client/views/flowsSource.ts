@@ -1,5 +1,5 @@
 // What the Flows view fetches for each level.
-import { flowNodes, trailNode, trailPageNodes, TRAILS_PER_PAGE } from './flowModel.ts';
+import { flowNode, flowNodes, trailNode, trailPageNodes, TRAILS_PER_PAGE } from './flowModel.ts';
 import type { TreeNode } from './nodes.ts';
 import type { TreeSource } from './treeProvider.ts';
 
@@ -18,6 +18,11 @@ export const flowsSource: TreeSource = {
   },
   async reload(api, node): Promise<TreeNode | undefined> {
     if (node.kind === 'trail' && node.ref.flow && node.ref.trail) return trailNode(node.ref.flow, await api.getTrail(node.ref.flow, node.ref.trail));
+    // Only list items carry the flow's latest state.
+    if (node.kind === 'flow') {
+      const fresh = (await api.listFlows()).find((flow) => flow.name === node.ref.flow);
+      return fresh ? flowNode(fresh) : undefined;
+    }
     return undefined;
   },
 };

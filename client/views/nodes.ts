@@ -25,6 +25,8 @@ export interface NodeRef {
   nextPage?: number;
   /** For "Load more…": the parent's page, from which the new rows' pages are derived. */
   parentUrl?: string;
+  /** The environment has a compliance verdict (policies attached); without one, snapshots show none either. */
+  judged?: boolean;
 }
 
 export interface TreeNode {

@@ -74,16 +74,23 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     this.changed.fire(undefined);
   }
 
-  /** One node again (by id, as the tree knows it); falls back to everything when it is not shown. */
-  async refresh(id: string): Promise<void> {
+  /**
+   * One node again (by id, as the tree knows it); falls back to everything when it is not shown.
+   * With `keepChildren`, only the row itself is reloaded (e.g. a flow's state after an attestation).
+   */
+  async refresh(id: string, options: { keepChildren?: boolean } = {}): Promise<void> {
     const node = this.byId.get(id);
     const api = this.api();
-    if (!node || !api) return this.refreshAll();
-    if (this.source.reload) {
-      const fresh = await this.source.reload(api, node).catch(() => undefined);
+    if (!node || !api) return options.keepChildren ? undefined : this.refreshAll();
+    const fresh = this.source.reload ? await this.source.reload(api, node).catch(() => undefined) : undefined;
+    if (options.keepChildren) {
+      if (!fresh) return;
+      const { children: _children, ...row } = fresh;
+      Object.assign(node, row);
+    } else {
       if (fresh) Object.assign(node, fresh);
+      this.forget(node.id);
     }
-    this.forget(node.id);
     this.changed.fire(node);
   }
 

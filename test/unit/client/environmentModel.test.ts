@@ -28,9 +28,18 @@ describe('environments tree model', () => {
     assert.match(nodes[0]!.description ?? '', /^current · 2023-11-14/);
     assert.equal(nodes[0]!.compliance, 'NON-COMPLIANT');
     assert.equal(nodes[0]!.htmlUrl, 'http://h/acme/environments/prod/snapshots/2');
-    assert.deepEqual(nodes[2]!.ref, { environment: 'prod', nextPage: 2, parentUrl: 'http://h/acme/environments/prod' });
+    assert.deepEqual(nodes[2]!.ref, { environment: 'prod', nextPage: 2, parentUrl: 'http://h/acme/environments/prod', judged: true });
     assert.deepEqual(snapshotPageNodes('prod', undefined, items, 1, 15).map((n) => n.kind), ['snapshot', 'snapshot']);
     assert.deepEqual(snapshotPageNodes('prod', undefined, [], 1, 15).map((n) => n.label), ['No snapshots yet']);
+  });
+
+  it('gives snapshots no verdict where the environment has none (no policy attached)', () => {
+    const [environment] = environmentNodes([{ name: 'dev', type: 'K8S', state: null }]);
+    assert.equal(environment!.ref.judged, false);
+    const [snapshot] = snapshotPageNodes('dev', undefined, [{ index: 1, from: 1700000000, to: 0, compliant: false }], 1, 15, false);
+    assert.equal(snapshot!.compliance, undefined);
+    assert.equal(snapshot!.icon, 'history');
+    assert.match(snapshot!.tooltip ?? '', /no verdict/);
   });
 
   it('annotates snapshot artifacts with started/exited, instance counts and provenance', () => {
