@@ -5,6 +5,7 @@
 // Baseline, measured in the same run: the same report body sent to an environment that does not
 // exist (auth, body transfer and JSON parsing, then a 404) — what any route pays for the body.
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { request } from 'undici';
 import { startServer, type TestServer } from '../api/harness.ts';
 import { medianMs, report } from './stats.ts';
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
     for (const [name, type] of [['cluster', 'K8S'], ['servers', 'server']]) {
       await put(server, '/api/v2/environments/bench', JSON.stringify({ name, type, description: name }), 201);
     }
+    // The absolute targets assume a quiet machine; say how busy this one is.
+    console.log(`machine: ${availableParallelism()} CPUs, load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}`);
     const variants = [k8sReport(1), k8sReport(2)];
     console.log(`K8S report: ${PODS} pods, ${DIGESTS} digests, ${(variants[0]!.length / 1e6).toFixed(1)} MB of JSON; ${CHANGED} digests differ between runs`);
 
