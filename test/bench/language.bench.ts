@@ -4,17 +4,20 @@
 //   - as shipped: our default debounce against its fixed 200 ms delay (target ≤ 0.5×);
 //   - engine against engine: both delays 0 (targets ≤ 0.5× on 200 lines, ≤ 0.75× on 3,000).
 // Its publishes carry no version, so the next edit is sent only after the previous publish, and a
-// publish is matched by content (no diagnostics for the valid variant, some for the other).
+// publish is matched by content (no diagnostics for the valid variant, some for the other). Both
+// servers of a comparison run at once and take turns in blocks of edits, so load on this shared
+// machine falls on both alike.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { repoRoot, startClient, type LspClient, type Publish } from '../language/lspClient.ts';
+import { repoRoot, startClient, type LspClient } from '../language/lspClient.ts';
 import { schemas } from '../../shared/schemas/index.ts';
 import { median, report } from './stats.ts';
 
 const measuredEdits = 50;
 const warmupEdits = 10;
+const blockEdits = 5;
 
 interface Variant {
   text: string;
@@ -39,47 +42,69 @@ function templateOf(lines: number): Variant {
 }
 
 interface Server {
-  label: string;
   start: () => LspClient;
   /** Settings sent after `initialized`, when the server reads them by pulling. */
   configure?: (client: LspClient) => Promise<void>;
 }
 
-async function keystrokeToSquiggleMs(server: Server, variant: Variant, uri: string): Promise<number> {
+/** A server with the template open in its broken variant, ready to time edits. */
+interface Session {
+  client: LspClient;
+  current: string;
+  version: number;
+  samples: number[];
+}
+
+async function openSession(server: Server, variant: Variant, uri: string): Promise<Session> {
   const client = server.start();
+  await client.initialize();
+  await server.configure?.(client);
+  const lines = variant.text.split('\n');
+  lines[variant.line] = lines[variant.line]!.slice(0, variant.character) + variant.broken;
+  // Opening the broken variant and waiting for its problems proves the schema is in force.
+  const opened = client.nextPublish(uri, (publish) => publish.diagnostics.length > 0, 60_000);
+  client.open(uri, 'yaml', lines.join('\n'));
+  await opened;
+  return { client, current: variant.broken, version: 1, samples: [] };
+}
+
+/** One edit to the other variant; the time from didChange to the publish that matches it. */
+async function timedEdit(session: Session, variant: Variant, uri: string): Promise<number> {
+  const next = session.current === variant.broken ? variant.valid : variant.broken;
+  const published = session.client.nextPublish(uri, (publish) => (publish.diagnostics.length === 0) === (next === variant.valid), 30_000);
+  const start = performance.now();
+  void session.client.connection.sendNotification('textDocument/didChange', {
+    textDocument: { uri, version: ++session.version },
+    contentChanges: [
+      {
+        range: { start: { line: variant.line, character: variant.character }, end: { line: variant.line, character: variant.character + session.current.length } },
+        text: next,
+      },
+    ],
+  });
+  await published;
+  session.current = next;
+  return performance.now() - start;
+}
+
+/**
+ * Median keystroke-to-squiggle of two servers on the same template. They take turns in blocks of
+ * edits, so both meet the same load on this shared machine; the first edit of a block is not
+ * counted, so work one server left running (its garbage collection) does not land on the other.
+ */
+async function sideBySideMs(ours: Server, theirs: Server, variant: Variant, uri: string): Promise<[number, number]> {
+  const sessions = [await openSession(ours, variant, uri), await openSession(theirs, variant, uri)];
   try {
-    await client.initialize();
-    await server.configure?.(client);
-    const hasProblems = (publish: Publish) => publish.diagnostics.length > 0;
-    const isClean = (publish: Publish) => publish.diagnostics.length === 0;
-    const lines = variant.text.split('\n');
-    lines[variant.line] = lines[variant.line]!.slice(0, variant.character) + variant.broken;
-    // Opening the broken variant and waiting for its problems proves the schema is in force.
-    const opened = client.nextPublish(uri, hasProblems, 60_000);
-    client.open(uri, 'yaml', lines.join('\n'));
-    await opened;
-    let current = variant.broken;
-    const samples: number[] = [];
-    for (let edit = 0; edit < warmupEdits + measuredEdits; edit++) {
-      const next = current === variant.broken ? variant.valid : variant.broken;
-      const published = client.nextPublish(uri, next === variant.valid ? isClean : hasProblems, 30_000);
-      const start = performance.now();
-      void client.connection.sendNotification('textDocument/didChange', {
-        textDocument: { uri, version: edit + 2 },
-        contentChanges: [
-          {
-            range: { start: { line: variant.line, character: variant.character }, end: { line: variant.line, character: variant.character + current.length } },
-            text: next,
-          },
-        ],
-      });
-      await published;
-      if (edit >= warmupEdits) samples.push(performance.now() - start);
-      current = next;
+    for (const session of sessions) for (let edit = 0; edit < warmupEdits; edit++) await timedEdit(session, variant, uri);
+    while (sessions.some((session) => session.samples.length < measuredEdits)) {
+      for (const session of sessions) {
+        await timedEdit(session, variant, uri);
+        for (let edit = 0; edit < blockEdits && session.samples.length < measuredEdits; edit++) session.samples.push(await timedEdit(session, variant, uri));
+      }
     }
-    return median(samples);
+    return [median(sessions[0]!.samples), median(sessions[1]!.samples)];
   } finally {
-    await client.stop();
+    for (const session of sessions) await session.client.stop();
   }
 }
 
@@ -103,7 +128,6 @@ try {
   const zeroDelayLauncher = join(repoRoot, 'test', 'bench', 'yaml-language-server-zero-delay.mjs');
 
   const ours = (debounceMs?: number): Server => ({
-    label: debounceMs === undefined ? 'ours (default debounce)' : `ours (debounce ${debounceMs} ms)`,
     start: () => {
       const client = startClient();
       const initialize = client.initialize.bind(client);
@@ -112,8 +136,7 @@ try {
       return client;
     },
   });
-  const yaml = (launcher: string, label: string): Server => ({
-    label,
+  const yaml = (launcher: string): Server => ({
     start: () => startClient({ args: [launcher, '--stdio'], configuration: yamlConfiguration }),
     configure: configureYaml,
   });
@@ -122,10 +145,8 @@ try {
   for (const lines of [200, 3000]) {
     const variant = templateOf(lines);
     const uri = pathToFileURL(join(work, `bench-${lines}.flow-template.yaml`)).href;
-    const oursShipped = await keystrokeToSquiggleMs(ours(), variant, uri);
-    const yamlShipped = await keystrokeToSquiggleMs(yaml(yamlBin, 'yaml-language-server as shipped'), variant, uri);
-    const oursEngine = await keystrokeToSquiggleMs(ours(0), variant, uri);
-    const yamlEngine = await keystrokeToSquiggleMs(yaml(zeroDelayLauncher, 'yaml-language-server, delay 0'), variant, uri);
+    const [oursShipped, yamlShipped] = await sideBySideMs(ours(), yaml(yamlBin), variant, uri);
+    const [oursEngine, yamlEngine] = await sideBySideMs(ours(0), yaml(zeroDelayLauncher), variant, uri);
     console.log(`\n${lines} lines (median of ${measuredEdits} edits, didChange → matching publish)`);
     console.log(`  ours, default settings: ${oursShipped.toFixed(2)} ms; yaml-language-server as shipped: ${yamlShipped.toFixed(2)} ms`);
     console.log(`  ours, debounce 0: ${oursEngine.toFixed(2)} ms; yaml-language-server, delay 0: ${yamlEngine.toFixed(2)} ms`);

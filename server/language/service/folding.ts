@@ -2,7 +2,7 @@
 import { isMap, isPair, isSeq } from 'yaml';
 import type { FoldingRange } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { spanOf } from './nodes.ts';
+import { spanOf, visibleEnd } from './nodes.ts';
 import { treeOf } from './parsed.ts';
 
 const maxRanges = 5000;
@@ -17,7 +17,7 @@ export function foldingRangesOf(document: TextDocument): FoldingRange[] {
       const span = spanOf(item);
       if (span !== undefined) {
         const startLine = document.positionAt(span[0]).line;
-        const endLine = document.positionAt(lastVisible(text, span[0], span[1])).line;
+        const endLine = document.positionAt(Math.max(span[0], visibleEnd(text, span[0], span[1]) - 1)).line;
         if (endLine > startLine) ranges.push({ startLine, endLine });
       }
       visit(isPair(item) ? item.value : item, depth + 1);
@@ -25,11 +25,4 @@ export function foldingRangesOf(document: TextDocument): FoldingRange[] {
   };
   visit(treeOf(document).contents, 0);
   return ranges;
-}
-
-// Ranges may end past trailing line breaks; the fold ends on the last line with text.
-function lastVisible(text: string, start: number, end: number): number {
-  let last = Math.min(end, text.length) - 1;
-  while (last > start && /\s/.test(text[last]!)) last--;
-  return Math.max(start, last);
 }

@@ -14,7 +14,7 @@ import { choicesOf, descriptionOf, schemasAt } from './schemaWalk.ts';
 export function hoverAt(kind: DocumentKind, document: TextDocument, position: Position): Hover | null {
   const text = document.getText();
   const offset = document.offsetAt(position);
-  if (isInsideCondition(text, offset) || isInsideCondition(text, offset + 1)) return conditionHover(document, text, offset);
+  if (isInsideCondition(text, offset)) return conditionHover(document, text, offset);
   const root = schemaOfKind(kind);
   if (root === undefined) return null;
   const located = locate(treeOf(document), offset);

@@ -65,3 +65,10 @@ function contains(item: unknown, offset: number): boolean {
   const span = spanOf(item);
   return span !== undefined && span[0] <= offset && offset <= span[1];
 }
+
+/** Where a span's text ends, without the blank lines and spaces a node range may carry after it. */
+export function visibleEnd(text: string, start: number, end: number): number {
+  let last = Math.min(end, text.length);
+  while (last > start && /\s/.test(text[last - 1]!)) last--;
+  return last;
+}

@@ -4,7 +4,7 @@ import { isMap, isPair, isScalar, isSeq, type YAMLMap } from 'yaml';
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentKind } from '../../../shared/validate.ts';
-import { spanOf } from './nodes.ts';
+import { spanOf, visibleEnd } from './nodes.ts';
 import { treeOf } from './parsed.ts';
 
 const maxSymbols = 5000;
@@ -17,7 +17,8 @@ const itemNameKeys: Record<DocumentKind, readonly string[]> = {
 
 export function documentSymbolsOf(kind: DocumentKind, document: TextDocument): DocumentSymbol[] {
   let budget = maxSymbols;
-  const rangeOf = (span: [number, number]) => ({ start: document.positionAt(span[0]), end: document.positionAt(span[1]) });
+  const text = document.getText();
+  const rangeOf = (span: [number, number]) => ({ start: document.positionAt(span[0]), end: document.positionAt(visibleEnd(text, span[0], span[1])) });
 
   const childrenOf = (node: unknown, depth: number): DocumentSymbol[] | undefined => {
     if (depth > 50 || budget <= 0) return undefined;

@@ -155,6 +155,7 @@ describe('language service: outline and folding', () => {
     assert.deepEqual(symbols.map((symbol) => symbol.name), ['version', 'trail']);
     const trail = symbols[1]!.children!;
     assert.deepEqual(trail.map((symbol) => symbol.name), ['attestations', 'artifacts']);
+    assert.deepEqual(symbols[1]!.range.end, { line: 23, character: 28 }, 'a symbol ends where its text ends');
     assert.deepEqual(trail[0]!.children!.map((symbol) => `${symbol.name} ${symbol.detail}`), ['jira-ticket jira', 'risk-level-assessment generic']);
     const backend = trail[1]!.children![0]!;
     assert.equal(backend.name, 'backend');
