@@ -6,10 +6,10 @@
 // item is ok; a rule with no output (`empty`, `.a[]?` on a missing list) proves nothing and fails;
 // a rule that raises a jq error (`.name > 1` fine, `.name.first` on a string not) fails too:
 // evidence that cannot be read is not compliant.
-import { run } from './jq/evaluate.ts';
+import { outputs } from './jq/evaluate.ts';
 import { parseJq } from './jq/parse.ts';
 import { JqRuntimeError, type JqNode, type JqValue } from './jq/syntax.ts';
-import { fromJson, isTruthy } from './jq/values.ts';
+import { isJson, isTruthy } from './jq/values.ts';
 
 /** A rule the subset cannot read: its index in the type's rules, the message, and where (1-based column). */
 export interface RuleProblem {
@@ -47,31 +47,25 @@ export function describeRuleProblem(problem: RuleProblem): string {
 }
 
 function holds(program: JqNode, input: JqValue): boolean {
-  let outputs = 0;
+  let count = 0;
   try {
-    for (const output of run(program, input)) {
+    for (const output of outputs(program, input)) {
       if (!isTruthy(output)) return false;
-      outputs += 1;
+      count += 1;
     }
   } catch (error) {
     if (error instanceof JqRuntimeError) return false;
     throw error;
   }
-  return outputs > 0;
+  return count > 0;
 }
 
 /** Whether each rule holds for `data`, in order; a rule the subset cannot read does not hold. */
 export function ruleVerdicts(rules: readonly string[], data: unknown): boolean[] {
-  let input: JqValue;
-  try {
-    input = fromJson(data);
-  } catch (error) {
-    if (error instanceof JqRuntimeError) return rules.map(() => false);
-    throw error;
-  }
+  if (!isJson(data)) return rules.map(() => false);
   return rules.map((rule) => {
     const { program } = parsedRule(rule);
-    return program !== undefined && holds(program, input);
+    return program !== undefined && holds(program, data);
   });
 }
 
@@ -84,5 +78,6 @@ export function rulesHold(rules: readonly string[], data: unknown): boolean {
 export function evaluateRule(rule: string, data: unknown): JqValue[] {
   const { program, error } = parsedRule(rule);
   if (program === undefined) throw new SyntaxError(`${error.message} at column ${error.start + 1}`);
-  return [...run(program, fromJson(data))];
+  if (!isJson(data)) throw new JqRuntimeError('The input is not JSON data');
+  return [...outputs(program, data)];
 }

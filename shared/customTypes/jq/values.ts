@@ -1,6 +1,6 @@
 // jq's view of JSON values: type names, truthiness, its total order and equality, and how values
 // are quoted in error messages.
-import { JqRuntimeError, type JqValue } from './syntax.ts';
+import type { JqValue } from './syntax.ts';
 
 export type JqType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 
@@ -26,18 +26,25 @@ export function sortedKeys(value: { [key: string]: JqValue }): string[] {
   return Object.keys(value).sort(compareStrings);
 }
 
+/** UTF-16 units reordered so comparing them compares code points: surrogates above U+E000..U+FFFF. */
+function codePointRank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+}
+
 function compareStrings(left: string, right: string): number {
-  const a = Array.from(left);
-  const b = Array.from(right);
-  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
-    const difference = a[i]!.codePointAt(0)! - b[i]!.codePointAt(0)!;
-    if (difference !== 0) return difference;
+  const length = Math.min(left.length, right.length);
+  for (let i = 0; i < length; i += 1) {
+    const a = left.charCodeAt(i);
+    const b = right.charCodeAt(i);
+    if (a !== b) return codePointRank(a) - codePointRank(b);
   }
-  return a.length - b.length;
+  return left.length - right.length;
 }
 
 /** jq's total order: null < false < true < numbers < strings < arrays < objects. */
 export function compareValues(left: JqValue, right: JqValue): number {
+  if (left === right) return 0;
   const leftType = typeOf(left);
   const rightType = typeOf(right);
   if (leftType !== rightType) return TYPE_ORDER.indexOf(leftType) - TYPE_ORDER.indexOf(rightType);
@@ -82,14 +89,12 @@ export function describeValue(value: JqValue): string {
   return `${typeOf(value)} (${json.length > 30 ? `${json.slice(0, 27)}...` : json})`;
 }
 
-/** Plain JSON data as a value, refusing what JSON cannot hold (undefined, functions, NaN). */
-export function fromJson(data: unknown): JqValue {
-  if (data === null || typeof data === 'boolean' || typeof data === 'string') return data;
-  if (typeof data === 'number') {
-    if (!Number.isFinite(data)) throw new JqRuntimeError(`${data} is not a JSON number`);
-    return data;
-  }
-  if (Array.isArray(data)) return data.map(fromJson);
-  if (typeof data === 'object') return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, fromJson(value)]));
-  throw new JqRuntimeError(`A ${typeof data} is not JSON`);
+/** Whether `data` is plain JSON (no undefined, functions or non-finite numbers), checked without copying it. */
+export function isJson(data: unknown): data is JqValue {
+  if (data === null || typeof data === 'boolean' || typeof data === 'string') return true;
+  if (typeof data === 'number') return Number.isFinite(data);
+  if (Array.isArray(data)) return data.every(isJson);
+  if (typeof data !== 'object') return false;
+  for (const key in data) if (Object.hasOwn(data, key) && !isJson((data as Record<string, unknown>)[key])) return false;
+  return true;
 }
