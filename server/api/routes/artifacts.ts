@@ -59,11 +59,11 @@ function artifactNotInFlow(org: Org, flow: Flow, fingerprint: string) {
   return notFound(`Artifact with fingerprint '${fingerprint}' does not exist in flow '${flow.name}' belonging to organization '${org.name}'`);
 }
 
-/** The named trail, begun now when missing (the legacy form names it after the commit). */
-function trailFor(store: Store, org: Org, flow: Flow, name: string, createdBy: string, now: number): Trail {
+/** The id of the named trail, begun now when missing (the legacy form names it after the commit). */
+function trailFor(store: Store, org: Org, flow: Flow, name: string, createdBy: string, now: number): string {
   const existing = store.trails.byName(flow.id, name);
-  if (existing !== undefined) return existing;
-  const trail: Trail = {
+  if (existing !== undefined) return existing.id;
+  const trail: Omit<Trail, 'version'> = {
     id: newId(),
     orgId: org.id,
     flowId: flow.id,
@@ -77,7 +77,7 @@ function trailFor(store: Store, org: Org, flow: Flow, name: string, createdBy: s
   };
   store.trails.create(trail);
   store.trails.appendEvent(trail.id, { type: 'trail_reported', timestamp: now });
-  return trail;
+  return trail.id;
 }
 
 export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
@@ -96,13 +96,13 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
       const created = store.transaction(() => {
         const flow = flowOr404(store, org, request.params.flow);
         const now = nowSeconds();
-        const trail = trailFor(store, org, flow, trailName, createdBy, now);
+        const trailId = trailFor(store, org, flow, trailName, createdBy, now);
         const body: Record<string, unknown> = {};
         for (const key of ['git_commit_info', 'repo_info', 'build_url', 'commit_url', 'repo_url', 'external_urls', 'annotations', 'commits_list', 'user_data'] as const) {
           if (input[key] !== undefined && input[key] !== null) body[key] = input[key];
         }
         const repoName = input.repo_info?.name ?? null;
-        const existing = store.artifacts.inTrailUnder(trail.id, input.fingerprint, slot);
+        const existing = store.artifacts.inTrailUnder(trailId, input.fingerprint, slot);
         if (existing !== undefined) {
           // Attesting again updates what the request carries and keeps the rest.
           store.artifacts.update(
@@ -116,7 +116,7 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
           id: newId(),
           orgId: org.id,
           flowId: flow.id,
-          trailId: trail.id,
+          trailId,
           fingerprint: input.fingerprint,
           templateReferenceName: slot,
           filename: input.filename,
@@ -126,7 +126,7 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
           createdAt: now,
           lastModifiedAt: now,
         });
-        store.trails.appendEvent(trail.id, {
+        store.trails.appendEvent(trailId, {
           type: 'artifact_creation_reported',
           timestamp: now,
           artifact_name: input.filename,

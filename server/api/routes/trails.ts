@@ -1,13 +1,13 @@
 // Trails (reference §2.2, spec endpoint 4): begin (201) or update (200), get, list per flow and
 // per org with exact page arithmetic.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../bodies.ts';
 import type { RouteOptions } from '../context.ts';
 import { pageOf, pageQuery, paginationOf } from '../domain/paging.ts';
 import { templateErrorText } from '../domain/templateErrors.ts';
 import { templateFromText } from '../domain/templates.ts';
-import { trailView } from '../domain/trailView.ts';
+import { jsonArray, trailJsonCache } from '../domain/trailView.ts';
 import { badRequest } from '../errors.ts';
 import { newId, nowSeconds } from '../ids.ts';
 import { notifyTrailStarted } from '../notifications.ts';
@@ -75,8 +75,26 @@ async function beginRequestOf(request: FastifyRequest): Promise<{ data: unknown;
   return { data: jsonPart(body, 'data_json'), templateText: partText(body, 'template_file') };
 }
 
+/** A JSON body assembled from already-encoded parts. */
+function sendJson(reply: FastifyReply, json: Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
+/** `{"data": [...], "pagination": {...}}` around an encoded array. */
+function pageBody(data: Buffer, pagination: object): Buffer {
+  return Buffer.concat([DATA_OPEN, data, Buffer.from(`,"pagination":${JSON.stringify(pagination)}}`)]);
+}
+
+const DATA_OPEN = Buffer.from('{"data":');
+
+/** How many rendered pages of trails a server keeps. */
+const CACHED_PAGES = 256;
+
 export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
+  const trailJson = trailJsonCache(store, context.publicUrl);
+  // Pages of a flow's trails as sent, valid while the flow's version stays (migration 003).
+  const pages = new Map<string, { version: number; body: Buffer }>();
 
   app.put<{ Params: { org: string; flow: string } }>(
     '/trails/:org/:flow',
@@ -101,7 +119,7 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
           store.trails.appendEvent(existing.id, { type: 'trail_updated', timestamp: now });
           return false;
         }
-        const trail: Trail = {
+        const trail: Omit<Trail, 'version'> = {
           id: newId(),
           orgId: org.id,
           flowId: flow.id,
@@ -122,33 +140,39 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
     },
   );
 
-  app.get<{ Params: { org: string; flow: string; trail: string } }>('/trails/:org/:flow/:trail', { schema: { params: trailParams } }, async (request) => {
+  app.get<{ Params: { org: string; flow: string; trail: string } }>('/trails/:org/:flow/:trail', { schema: { params: trailParams } }, async (request, reply) => {
     const org = orgOf(request);
     const flow = flowOr404(store, org, request.params.flow);
-    return trailView(store, context.publicUrl(), org.name, flow, trailOr404(store, org, flow, request.params.trail));
+    return sendJson(reply, trailJson(org.name, flow, trailOr404(store, org, flow, request.params.trail)));
   });
 
   app.get<{ Params: { org: string; flow: string }; Querystring: { page?: number; per_page?: number } }>(
     '/trails/:org/:flow',
     { schema: { params: flowParams, querystring: flowListQuery } },
-    async (request) => {
+    async (request, reply) => {
       const org = orgOf(request);
-      const flow = flowOr404(store, org, request.params.flow);
       const { page, perPage, offset, requested } = pageOf(request.query);
-      const host = context.publicUrl();
-      if (!requested) {
-        const all = store.trails.pageOfFlow(flow.id, -1, 0);
-        return all.trails.map((trail) => trailView(store, host, org.name, flow, trail));
+      const current = store.flows.versionOf(org.id, request.params.flow);
+      const key = requested ? `${current?.id}:${page}:${perPage}` : `${current?.id}:all`;
+      const cached = pages.get(key);
+      if (current !== undefined && cached !== undefined && cached.version === current.version) return sendJson(reply, cached.body);
+      const flow = flowOr404(store, org, request.params.flow);
+      const { total, trails } = store.trails.pageOfFlow(flow.id, requested ? perPage : -1, requested ? offset : 0);
+      const data = jsonArray(trails.map((trail) => trailJson(org.name, flow, trail)));
+      const body = requested ? pageBody(data, paginationOf(total, page, perPage)) : data;
+      if (current !== undefined) {
+        pages.delete(key);
+        pages.set(key, { version: current.version, body });
+        if (pages.size > CACHED_PAGES) pages.delete(pages.keys().next().value!);
       }
-      const { total, trails } = store.trails.pageOfFlow(flow.id, perPage, offset);
-      return { data: trails.map((trail) => trailView(store, host, org.name, flow, trail)), pagination: paginationOf(total, page, perPage) };
+      return sendJson(reply, body);
     },
   );
 
   app.get<{ Params: { org: string }; Querystring: { page?: number; per_page?: number; flow?: string; fingerprint?: string; flow_tag?: string } }>(
     '/trails/:org',
     { schema: { querystring: orgListQuery } },
-    async (request) => {
+    async (request, reply) => {
       const org = orgOf(request);
       const query = request.query;
       let flows = query.flow === undefined ? store.flows.list(org.id) : [flowOr404(store, org, query.flow)];
@@ -161,11 +185,9 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
       const byId = new Map(flows.map((flow) => [flow.id, flow]));
       const filter = { flowIds: [...byId.keys()], fingerprint: query.fingerprint };
       const { page, perPage, offset, requested } = pageOf(query);
-      const host = context.publicUrl();
       const result = store.trails.pageOfOrg(org.id, filter, requested ? perPage : -1, requested ? offset : 0);
-      const views = result.trails.map((trail) => trailView(store, host, org.name, byId.get(trail.flowId)!, trail));
-      if (!requested) return views;
-      return { data: views, pagination: paginationOf(result.total, page, perPage) };
+      const data = jsonArray(result.trails.map((trail) => trailJson(org.name, byId.get(trail.flowId)!, trail)));
+      return sendJson(reply, requested ? pageBody(data, paginationOf(result.total, page, perPage)) : data);
     },
   );
 };

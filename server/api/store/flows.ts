@@ -32,6 +32,8 @@ export interface FlowStore {
   update(id: string, changes: FlowChanges, now: number): void;
   /** A live (not archived) flow by name. */
   byName(orgId: number, name: string): Flow | undefined;
+  /** A live flow's id and version (which moves with any write to the flow or its trails). */
+  versionOf(orgId: number, name: string): { id: string; version: number } | undefined;
   byId(id: string): Flow | undefined;
   /** Every live flow of the org, by name. */
   list(orgId: number): Flow[];
@@ -112,6 +114,9 @@ export function sqliteFlowStore(sql: Sql): FlowStore {
     byName(orgId, name) {
       const row = sql.get<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
       return row === undefined ? undefined : toFlow(row);
+    },
+    versionOf(orgId, name) {
+      return sql.get<{ id: string; version: number }>('SELECT id, version FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
     },
     byId(id) {
       const row = sql.get<FlowRow>('SELECT * FROM flows WHERE id = ?', id);

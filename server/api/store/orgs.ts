@@ -30,8 +30,11 @@ function toOrg(row: OrgRow): Org {
 }
 
 export function sqliteOrgStore(sql: Sql): OrgStore {
+  // Every request looks its org up; orgs change only through ensure(), so they are kept in memory.
+  const byName = new Map<string, Org>();
   return {
     ensure(name, features, now) {
+      byName.delete(name);
       sql.run(
         'INSERT INTO orgs (name, features, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET features = excluded.features',
         name,
@@ -41,8 +44,13 @@ export function sqliteOrgStore(sql: Sql): OrgStore {
       return toOrg(sql.get<OrgRow>('SELECT * FROM orgs WHERE name = ?', name)!);
     },
     byName(name) {
+      const known = byName.get(name);
+      if (known !== undefined) return known;
       const row = sql.get<OrgRow>('SELECT * FROM orgs WHERE name = ?', name);
-      return row === undefined ? undefined : toOrg(row);
+      if (row === undefined) return undefined;
+      const org = toOrg(row);
+      byName.set(name, org);
+      return org;
     },
     all() {
       return sql.all<OrgRow>('SELECT * FROM orgs ORDER BY name').map(toOrg);

@@ -14,14 +14,23 @@ export interface Trail {
   createdBy: string;
   createdAt: number;
   lastModifiedAt: number;
+  /** Moves with every write that changes how the trail reads (events, attestations, artifacts, fields). */
+  version: number;
 }
 
 /** One entry of a trail's `events` (type, timestamp and the type's extra fields). */
 export type TrailEvent = { type: string; timestamp: number } & Record<string, unknown>;
 
+/** What a list needs to decide whether a rendered trail can be reused; `byId` loads the rest. */
+export interface TrailRef {
+  id: string;
+  flowId: string;
+  version: number;
+}
+
 export interface TrailPage {
   total: number;
-  trails: Trail[];
+  trails: TrailRef[];
 }
 
 export interface TrailFilter {
@@ -32,7 +41,7 @@ export interface TrailFilter {
 }
 
 export interface TrailStore {
-  create(trail: Trail): void;
+  create(trail: Omit<Trail, 'version'>): void;
   update(id: string, changes: { description?: string; body?: Record<string, unknown> }, now: number): void;
   byName(flowId: string, name: string): Trail | undefined;
   byId(id: string): Trail | undefined;
@@ -60,7 +69,19 @@ interface TrailRow {
   created_by: string;
   created_at: number;
   last_modified_at: number;
+  version: number;
   [column: string]: unknown;
+}
+
+interface RefRow {
+  id: string;
+  flow_id: string;
+  version: number;
+  [column: string]: unknown;
+}
+
+function toRef(row: RefRow): TrailRef {
+  return { id: row.id, flowId: row.flow_id, version: row.version };
 }
 
 function toTrail(row: TrailRow): Trail {
@@ -75,6 +96,7 @@ function toTrail(row: TrailRow): Trail {
     createdBy: row.created_by,
     createdAt: row.created_at,
     lastModifiedAt: row.last_modified_at,
+    version: row.version,
   };
 }
 
@@ -113,8 +135,10 @@ export function sqliteTrailStore(sql: Sql): TrailStore {
     },
     pageOfFlow(flowId, limit, offset) {
       const total = Number(sql.get<{ n: number }>('SELECT count(*) AS n FROM trails WHERE flow_id = ?', flowId)!.n);
-      const rows = sql.all<TrailRow>('SELECT * FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?', flowId, limit, offset);
-      return { total, trails: rows.map(toTrail) };
+      const trails = sql
+        .all<RefRow>('SELECT id, flow_id, version FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?', flowId, limit, offset)
+        .map(toRef);
+      return { total, trails };
     },
     latestActive(flowId) {
       const row = sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? ORDER BY last_modified_at DESC, rowid DESC LIMIT 1', flowId);
@@ -134,8 +158,8 @@ export function sqliteTrailStore(sql: Sql): TrailStore {
       }
       const from = `FROM trails t JOIN flows f ON f.id = t.flow_id WHERE ${where.join(' AND ')}`;
       const total = Number(sql.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params)!.n);
-      const rows = sql.all<TrailRow>(`SELECT t.* ${from} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
-      return { total, trails: rows.map(toTrail) };
+      const rows = sql.all<RefRow>(`SELECT t.id, t.flow_id, t.version ${from} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
+      return { total, trails: rows.map(toRef) };
     },
     appendEvent(trailId, event) {
       const { type, timestamp, ...data } = event;
