@@ -1,7 +1,7 @@
 // Trails: begin, get, list per flow (spec endpoint 4) and per org (reference §2.2, §3, §6 items 9–14).
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './harness.ts';
-import { attestArtifact, beginTrail, commit, createFlow, fingerprint, WORKED_TEMPLATE } from './fixtures.ts';
+import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint, WORKED_TEMPLATE } from './fixtures.ts';
 
 const PUBLIC = 'https://evidence.example.test';
 
@@ -107,6 +107,35 @@ describe('trails', () => {
     });
     assert.equal(own.status, 201);
     assert.equal((await server.get('/api/v2/trails/acme/versions/own')).body.compliance_state, 'INCOMPLETE');
+  });
+
+  it('lists reflect every write at once: attestations, artifacts, tags, new trails, events from environment reports', async () => {
+    await createFlow(server, 'acme', 'fresh', WORKED_TEMPLATE);
+    await beginTrail(server, 'acme', 'fresh', 'one');
+    const page = async () => (await server.get('/api/v2/trails/acme/fresh?page=1&per_page=20')).body;
+    const single = async () => (await server.get('/api/v2/trails/acme/fresh/one')).body;
+    assert.equal((await page()).data[0].compliance_state, 'INCOMPLETE');
+    await attest(server, 'acme', 'fresh', 'one', 'generic', { attestation_name: 'bar', is_compliant: false });
+    assert.equal((await page()).data[0].compliance_state, 'NON-COMPLIANT');
+    assert.equal((await single()).compliance_state, 'NON-COMPLIANT');
+    const fp = fingerprint('fresh');
+    await attestArtifact(server, 'acme', 'fresh', { fingerprint: fp, filename: 'app', git_commit: commit('fresh'), trail_name: 'one', template_reference_name: 'cli' });
+    assert.equal((await page()).data[0].compliance_status.artifacts_statuses.cli.artifact_fingerprint, fp);
+    await server.json('PATCH', '/api/v2/tags/acme/flow/fresh', { set_tags: { stage: 'prod' } });
+    assert.deepEqual((await page()).data[0].flow.tags, { stage: 'prod' });
+    await beginTrail(server, 'acme', 'fresh', 'two');
+    assert.equal((await page()).pagination.total, 2);
+    assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name: 'prod-cluster', type: 'K8S', description: 'x' })).status < 300, true);
+    const report = { artifacts: [{ creationTimestamp: 1700000000, digests: { 'registry.example/app:1': fp }, namespace: 'prod', podName: 'app-1' }] };
+    assert.equal((await server.json('PUT', '/api/v2/environments/acme/prod-cluster/report/K8S', report)).status, 200);
+    const trail = (await page()).data.find((entry: { name: string }) => entry.name === 'one');
+    const started = trail.events.find((event: { type: string }) => event.type === 'artifact_started_running');
+    assert.equal(started?.environment_name, 'prod-cluster');
+    const artifact = (await server.get(`/api/v2/artifacts/acme/fresh/fingerprint/${fp}`)).body;
+    assert.deepEqual(artifact.running, [{ environment_name: 'prod-cluster', snapshot_index: 1 }]);
+    assert.ok(artifact.history.some((entry: { event: string }) => entry.event === 'Started running in prod-cluster#1 environment'));
+    const found = (await server.get(`/api/v2/search/acme/sha/${fp}`)).body.artifacts[0];
+    assert.deepEqual(found.running_in, ['prod-cluster']);
   });
 
   it('answers 404 with the exact message for an unknown trail', async () => {
