@@ -32,7 +32,7 @@ export function listenUrlOf(line: string): string | undefined {
 }
 
 export function localServerArgs(options: Pick<LocalServerOptions, 'script' | 'dataDir' | 'org' | 'apiKey'>): string[] {
-  return [options.script, '--host', '127.0.0.1', '--port', '0', '--data', options.dataDir, '--org', options.org, '--api-key', options.apiKey];
+  return [options.script, '--host', '127.0.0.1', '--port', '0', '--data', options.dataDir, '--org', options.org, `--api-key=${options.apiKey}`];
 }
 
 export function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {

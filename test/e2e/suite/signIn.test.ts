@@ -16,7 +16,6 @@ const flow = 'remote-only';
 
 describe('sign in', () => {
   let remote: ApiServer | undefined;
-  // Hex: a key that starts with '-' would read as an option on the server's command line.
   const key = randomBytes(18).toString('hex');
   const settings = () => vscode.workspace.getConfiguration('complianceEvidence');
 

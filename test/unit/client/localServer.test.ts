@@ -9,7 +9,8 @@ import { ApiError } from '../../../client/api/errors.ts';
 import { listenUrlOf, startLocalServer, type RunningServer } from '../../../client/localServer/process.ts';
 
 const script = fileURLToPath(new URL('../../../dist/api-server.js', import.meta.url));
-const apiKey = 'client-test-admin-key-42';
+// Starts with '-', as 1 in 64 generated admin keys do: it must not read as an option.
+const apiKey = '-client-test-admin-key-42';
 
 describe('local server process', function () {
   let dataDir: string;
