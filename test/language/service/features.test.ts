@@ -143,6 +143,11 @@ describe('language service: hover', () => {
     assert.match(hoverText('env-policy', policy.replace('flow.tags.team !=', 'flow.tags.te|am !='), 'p.env-policy.yaml'), /flow\.tags\.<key>/);
     assert.match(hoverText('env-policy', policy.replace('"runner"', '"runner"').replace('== "runner"', '=|= "runner"'), 'p.env-policy.yaml'), /Equal/);
   });
+  it('describes JSON keys defined in the shared common definitions', () => {
+    const text = '{"attestation_name": "x", "repo_info": {"prov|ider": "y"}, "git_commit_info": {"sha1": "abc"}}';
+    assert.match(hoverText('scan-attestation', text, 'a.scan-attestation.json'), /^\*\*provider\*\*\n\n\S/);
+  });
+
   it('has nothing to say outside any known key', () => {
     assert.equal(hoverText('flow-template', '|# just a comment\nversion: 1\n'), '');
   });
