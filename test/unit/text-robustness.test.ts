@@ -3,6 +3,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { documentKinds } from '../../shared/kinds.ts';
 import type { DocumentKind } from '../../shared/kinds.ts';
+import { checkScanAttestation } from '../../shared/payloads/scan.ts';
+import { checkPolicy } from '../../shared/policies/check.ts';
+import { checkK8sReport } from '../../shared/reports/check.ts';
+import { checkBody } from '../../shared/schemas/bodies.ts';
+import { bodySchemaNames } from '../../shared/schemas/index.ts';
+import { checkTemplate } from '../../shared/templates/check.ts';
 import { parseTemplate } from '../../shared/templates/parse.ts';
 import { validateText } from '../../shared/validate.ts';
 
@@ -34,6 +40,31 @@ describe('robustness on any text', () => {
         assertInside(kind, text);
       }),
       { seed: 20261122, numRuns: 400 },
+    );
+  });
+
+  it('value checkers never throw on any JSON value, and every issue is an error with a code and message (fast-check, seeded)', () => {
+    const checkers = [checkTemplate, checkPolicy, checkScanAttestation, checkK8sReport, ...bodySchemaNames.map((name) => (value: unknown) => checkBody(name, value))];
+    // Values shaped like our documents reach deeper than arbitrary ones.
+    const shaped = fc.record(
+      {
+        version: fc.jsonValue(),
+        trail: fc.record({ attestations: fc.array(fc.record({ name: fc.jsonValue(), type: fc.jsonValue() }, { requiredKeys: [] })), artifacts: fc.jsonValue() }, { requiredKeys: [] }),
+        _schema: fc.jsonValue(),
+        artifacts: fc.oneof(fc.jsonValue(), fc.record({ attestations: fc.array(fc.dictionary(fc.constantFrom('name', 'type', 'if', 'for_control', 'x'), fc.jsonValue())) })),
+        target_artifacts: fc.jsonValue(),
+        artifact_fingerprint: fc.jsonValue(),
+        git_commit_info: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...checkers), fc.oneof(fc.jsonValue(), shaped), (check, value) => {
+        for (const issue of check(value)) {
+          assert.ok(issue.code.includes('/') && issue.message.length > 0 && Array.isArray(issue.path), JSON.stringify(issue));
+        }
+      }),
+      { seed: 20261122, numRuns: 500 },
     );
   });
 
