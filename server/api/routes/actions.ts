@@ -21,7 +21,7 @@ interface ActionBody {
   flows?: string[];
 }
 
-export function actionView(action: Action) {
+function actionView(action: Action) {
   return {
     name: action.name,
     type: action.type,

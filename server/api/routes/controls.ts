@@ -10,7 +10,7 @@ import { pageLinks } from '../lookups.ts';
 import type { Control } from '../store/controls.ts';
 import type { Org } from '../store/orgs.ts';
 
-export const CONTROL_OR_DECISION_NOT_FOUND = 'Control or decision not found';
+const CONTROL_OR_DECISION_NOT_FOUND = 'Control or decision not found';
 
 const listQuery = {
   type: 'object',

@@ -46,7 +46,7 @@ const TAG_RESOURCES: Record<string, 'flow' | 'environment' | 'control' | 'repo'>
   repos: 'repo',
 };
 
-export function environmentView(context: AppContext, org: Org, environment: Environment) {
+function environmentView(context: AppContext, org: Org, environment: Environment) {
   return {
     org: org.name,
     name: environment.name,

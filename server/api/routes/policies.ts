@@ -25,7 +25,7 @@ import { appliedPoliciesOf } from '../snapshotting.ts';
 import type { Org } from '../store/orgs.ts';
 import type { CurrentPolicy, Policy } from '../store/policies.ts';
 
-export const POLICY_NOT_FOUND = 'Policy not found';
+const POLICY_NOT_FOUND = 'Policy not found';
 
 function policyView(policy: Policy) {
   return {

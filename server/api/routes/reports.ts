@@ -11,7 +11,7 @@ import { dispatch } from '../notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import { ingestReport } from '../snapshotting.ts';
 
-export const INVALID_REPORT = 'Invalid report data';
+const INVALID_REPORT = 'Invalid report data';
 
 export const reportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;

@@ -78,7 +78,7 @@ function orThrow<T extends object>(result: T | { error: string; status: 400 }): 
   return result;
 }
 
-export function snapshotView(context: AppContext, org: Org, environment: Environment, snapshot: StoredSnapshot) {
+function snapshotView(context: AppContext, org: Org, environment: Environment, snapshot: StoredSnapshot) {
   const next = snapshot.index < environment.snapshotCount ? snapshot.endedAt : null;
   return {
     index: snapshot.index,

@@ -44,8 +44,6 @@ export interface EnvironmentStore {
   setTags(id: number, tags: Record<string, string>, now: number): void;
   /** Replaces the physical environments a logical one includes. */
   setIncluded(logicalId: number, physicalIds: readonly number[], now: number): void;
-  /** Logical environments that include `physicalId`. */
-  includedBy(physicalId: number): number[];
   /** Records that a report arrived (whether or not it made a snapshot). */
   markReported(id: number, now: number): void;
 }
@@ -153,9 +151,6 @@ export function sqliteEnvironmentStore(sql: Sql): EnvironmentStore {
         sql.run('INSERT OR IGNORE INTO environment_includes (logical_id, physical_id, position) VALUES (?, ?, ?)', logicalId, physicalId, position);
       });
       sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, logicalId);
-    },
-    includedBy(physicalId) {
-      return sql.all<{ logical_id: number }>('SELECT logical_id FROM environment_includes WHERE physical_id = ?', physicalId).map((row) => row.logical_id);
     },
     markReported(id, now) {
       sql.run('UPDATE environments SET last_reported_at = ? WHERE id = ?', now, id);
