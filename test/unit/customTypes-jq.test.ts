@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describeRuleProblem, evaluateRule, JQ_BUILTINS, parseJq, ruleProblems, ruleVerdicts, rulesHold } from '../../shared/customTypes/index.ts';
+import { schemas } from '../../shared/schemas/index.ts';
 
 const person = { name: 'Alice', age: 30, tags: ['x', 'y'], address: { city: 'Oslo', zip: null }, items: [{ ok: true, n: 1 }, { ok: false, n: 2 }], 'odd-key': 7 };
 
@@ -163,6 +164,20 @@ describe('custom type rules: jq subset', () => {
       ['tonumber', ' 12.5 ', [12.5]],
       ['ascii_downcase, ascii_upcase', 'AbÉ', ['abÉ', 'ABÉ']],
       ['empty', 1, []],
+      ['sort', [3, 1, [2], 'a', null, { a: 1 }, true], [[null, true, 1, 3, 'a', [2], { a: 1 }]]],
+      ['unique', [1, 2, 1, 'a', 'a'], [[1, 2, 'a']]],
+      ['join("-")', ['a', 1, null, true], ['a-1--true']],
+      ['join(",")', [], ['']],
+      ['split(",")', 'a,b,,c', [['a', 'b', '', 'c']]],
+      ['ltrimstr("ab"), rtrimstr("bc"), ltrimstr("x")', 'abc', ['c', 'a', 'abc']],
+      ['ltrimstr("a")', 1, [1]],
+      ['map(values)', [1, null, 2], [[1, 2]]],
+      ['to_entries', { b: 1, a: 2 }, [[{ key: 'b', value: 1 }, { key: 'a', value: 2 }]]],
+      ['.[] | floor', [3.7, -3.2], [3, -4]],
+      ['tojson', { a: [1, 'x'] }, ['{"a":[1,"x"]}']],
+      ['.k | in({"a": 1}), in({"b": 1})', { k: 'a' }, [true, false]],
+      ['in([0, 1])', 1, [true]],
+      ['inside([1, 2])', [1], [true]],
       ['[.[] | select(. > 1)] | length', [1, 2, 3], [2]],
     ];
     for (const [rule, data, expected] of cases) it(`${rule} of ${JSON.stringify(data)}`, () => assert.deepEqual(outputs(rule, data), expected));
@@ -175,6 +190,10 @@ describe('custom type rules: jq subset', () => {
       assert.equal(outputs('test("a")', 1), 'error: number (1) cannot be matched, as it is not a string');
       assert.equal(outputs('tonumber', 'x1'), 'error: string ("x1") cannot be parsed as a number');
       assert.equal(outputs('contains(1)', 'a'), 'error: string ("a") and number (1) cannot have their containment checked');
+      assert.equal(outputs('sort', 'x'), 'error: string ("x") cannot be sorted, as it is not an array');
+      assert.equal(outputs('join(",")', [{ a: 1 }]), 'error: string ("") and object ({"a":1}) cannot be added');
+      assert.equal(outputs('split(",")', 1), 'error: split input and separator must be strings');
+      assert.equal(outputs('floor', 'a'), 'error: string ("a") number required');
       assert.equal(outputs('test(.p)', { p: 1 }), 'error: object ({"p":1}) cannot be matched, as it is not a string');
     });
 
@@ -184,8 +203,12 @@ describe('custom type rules: jq subset', () => {
       assert.match(String(outputs('.s | test(.)', { s: '(' })), /^error: Invalid regular expression "\(": /);
     });
 
-    it('every builtin is documented', () => {
-      for (const [name, builtin] of Object.entries(JQ_BUILTINS)) assert.ok(builtin.description.length > 10, name);
+    it('every builtin is documented, and listed where the API describes rules', () => {
+      const rulesDoc = (schemas['custom-type-create'] as { properties: { evaluator: { properties: { rules: { description: string } } } } }).properties.evaluator.properties.rules.description;
+      for (const [name, builtin] of Object.entries(JQ_BUILTINS)) {
+        assert.ok(builtin.description.length > 10, name);
+        assert.match(rulesDoc, new RegExp(`[ ,]${name}[,.]`), `${name} in the custom-type-create schema`);
+      }
     });
   });
 

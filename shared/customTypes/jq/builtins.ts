@@ -87,6 +87,26 @@ function asciiCase(input: JqValue, upper: boolean): JqValue {
   return text.replace(upper ? /[a-z]+/g : /[A-Z]+/g, (letters) => (upper ? letters.toUpperCase() : letters.toLowerCase()));
 }
 
+function sorted(input: JqValue): JqValue[] {
+  if (!Array.isArray(input)) throw new JqRuntimeError(`${describeValue(input)} cannot be sorted, as it is not an array`);
+  return [...input].sort(compareValues);
+}
+
+function joined(input: JqValue, separator: JqValue): JqValue {
+  const parts = iterateValue(input).map((item) => {
+    if (item === null) return '';
+    if (typeof item === 'object') throw new JqRuntimeError(`string ("") and ${describeValue(item)} cannot be added`);
+    return String(item);
+  });
+  return parts.join(requireString(separator, 'cannot be used to join'));
+}
+
+function trimmed(input: JqValue, affix: JqValue, fromStart: boolean): JqValue {
+  if (typeof input !== 'string' || typeof affix !== 'string') return input;
+  if (fromStart) return input.startsWith(affix) ? input.slice(affix.length) : input;
+  return input.endsWith(affix) && affix !== '' ? input.slice(0, input.length - affix.length) : input;
+}
+
 const single = (f: (input: JqValue) => JqValue) => (input: JqValue): Iterable<JqValue> => [f(input)];
 
 export const BUILTINS: Readonly<Record<string, Builtin>> = {
@@ -174,6 +194,44 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
   tonumber: { arities: [0], description: 'A number, or a string holding one, as a number.', apply: single(toNumber) },
   ascii_downcase: { arities: [0], description: 'The string with A-Z lowercased.', apply: single((input) => asciiCase(input, false)) },
   ascii_upcase: { arities: [0], description: 'The string with a-z uppercased.', apply: single((input) => asciiCase(input, true)) },
+  sort: { arities: [0], description: 'The array sorted in jq order (null, false, true, numbers, strings, arrays, objects).', apply: single(sorted) },
+  unique: {
+    arities: [0],
+    description: 'The array sorted, without duplicates.',
+    apply: single((input) => sorted(input).filter((item, index, all) => index === 0 || compareValues(all[index - 1]!, item) !== 0)),
+  },
+  join: { arities: [1], description: 'The elements joined with the separator (null as empty, numbers and booleans as text).', apply: (input, [separator], run) => withEach(input, separator!, run, (value) => joined(input, value)) },
+  split: {
+    arities: [1],
+    description: 'The string split at every occurrence of the separator.',
+    apply: (input, [separator], run) =>
+      withEach(input, separator!, run, (value) => {
+        if (typeof input !== 'string' || typeof value !== 'string') throw new JqRuntimeError('split input and separator must be strings');
+        return input === '' ? [] : input.split(value);
+      }),
+  },
+  ltrimstr: { arities: [1], description: 'The string without the prefix, if it starts with it; anything else unchanged.', apply: (input, [prefix], run) => withEach(input, prefix!, run, (value) => trimmed(input, value, true)) },
+  rtrimstr: { arities: [1], description: 'The string without the suffix, if it ends with it; anything else unchanged.', apply: (input, [suffix], run) => withEach(input, suffix!, run, (value) => trimmed(input, value, false)) },
+  values: { arities: [0], description: 'The input unless it is null.', apply: (input) => (input === null ? [] : [input]) },
+  to_entries: {
+    arities: [0],
+    description: 'An object as a list of {key, value}, in the order of its keys.',
+    apply: single((input) => {
+      if (!isObject(input)) throw new JqRuntimeError(`${describeValue(input)} has no keys`);
+      return Object.entries(input).map(([key, value]) => ({ key, value }));
+    }),
+  },
+  floor: {
+    arities: [0],
+    description: 'The number rounded down.',
+    apply: single((input) => {
+      if (typeof input !== 'number') throw new JqRuntimeError(`${describeValue(input)} number required`);
+      return Math.floor(input);
+    }),
+  },
+  tojson: { arities: [0], description: 'The input as JSON text.', apply: single((input) => JSON.stringify(input)) },
+  in: { arities: [1], description: 'Whether the input is a key of the object, or an index of the array, given.', apply: (input, [container], run) => withEach(input, container!, run, (value) => has(value, input)) },
+  inside: { arities: [1], description: 'Whether the value given contains the input (contains, reversed).', apply: (input, [container], run) => withEach(input, container!, run, (value) => contains(value, input)) },
 };
 
 /** Why `name` with `arity` arguments cannot be called in a rule, if it cannot. */

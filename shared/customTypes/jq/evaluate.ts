@@ -52,7 +52,7 @@ function step(optional: boolean, values: () => JqValue[]): JqValue[] {
 
 
 /** Builtins with exactly one output whenever each of their arguments has exactly one. */
-const SINGLE_OUTPUT_BUILTINS = new Set(['not', 'length', 'keys', 'type', 'has', 'map', 'any', 'all', 'test', 'startswith', 'endswith', 'contains', 'add', 'min', 'max', 'first', 'last', 'tostring', 'tonumber', 'ascii_downcase', 'ascii_upcase']);
+const SINGLE_OUTPUT_BUILTINS = new Set(['not', 'length', 'keys', 'type', 'has', 'map', 'any', 'all', 'test', 'startswith', 'endswith', 'contains', 'add', 'min', 'max', 'first', 'last', 'tostring', 'tonumber', 'ascii_downcase', 'ascii_upcase', 'sort', 'unique', 'join', 'split', 'ltrimstr', 'rtrimstr', 'to_entries', 'floor', 'tojson', 'in', 'inside']);
 const singles = new WeakMap<JqNode, boolean>();
 
 /** Whether `node` always has exactly one output (or raises an error), whatever its input. */
