@@ -22,13 +22,15 @@ mkdirSync(workspace);
 let code = 1;
 try {
   code = await runTests({
+    // The download stays in the e2e cache folder, out of the repository's tracked files.
+    cachePath: path.join(e2eDir, '.cache', 'vscode'),
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: path.join(e2eDir, '.cache', 'suite', 'index.cjs'),
     extensionTestsEnv: { E2E_OUTPUT_DIR: outputDir },
     launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', path.join(scratch, 'user'), '--extensions-dir', path.join(scratch, 'extensions')],
   });
 } catch (error) {
-  console.error(`test:vscode: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`test:vscode: ${error instanceof Error ? error.message : String(error)} (where VS Code cannot be downloaded, run npm run test:e2e)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

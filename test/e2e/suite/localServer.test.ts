@@ -24,6 +24,13 @@ describe('local server', () => {
     assert.equal(ready.status, 200);
     const connection = await waitFor('the views to switch to the local server', () => (api.connection().kind === 'local' ? api.connection() : undefined));
     assert.equal(connection.kind === 'local' && connection.apiBase, `${url}/api/v2`);
+    if (hasPage()) {
+      await waitFor('both views to say they are empty', async () => {
+        const welcomes = (await page.query('#workbench\\.parts\\.sidebar .welcome-view-content')).map((view) => view.text);
+        return welcomes.some((text) => text.includes('No flows yet')) && welcomes.some((text) => text.includes('No environments yet'));
+      });
+      record('"Start Local Server" → both views loaded (first start, empty data)', `${Math.round(performance.now() - startedAt)} ms`);
+    }
   });
 
   it('shows its port in the status bar', async function () {

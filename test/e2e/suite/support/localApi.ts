@@ -15,16 +15,15 @@ export interface LocalApi {
 
 let cached: LocalApi | undefined;
 
-/** The running local server, with the admin key copied from its status bar menu as a user copies it. */
+/** The running local server, with the admin key copied from its status bar item's menu as a user copies it. */
 export async function localApi(): Promise<LocalApi> {
   const status = (await extensionApi()).localServer();
   assert.equal(status.state, 'running', 'the local server runs (started by the local server tests)');
   const base = `${status.url}/api/v2`;
   if (cached?.base === base) return cached;
   await vscode.env.clipboard.writeText('');
-  const menu = vscode.commands.executeCommand('complianceEvidence.localServer.menu');
+  await page.click('#workbench\\.parts\\.statusbar .statusbar-item', { text: 'Local server' });
   await page.fillQuickInput('Copy API Key');
-  await menu;
   const key = await waitFor('the key in the clipboard', () => vscode.env.clipboard.readText());
   cached = { base, org: status.org ?? 'default', key };
   return cached;
