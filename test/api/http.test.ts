@@ -111,7 +111,46 @@ describe('API conventions', () => {
     const reply = await server.get('/api/v2/openapi.json', { key: null });
     assert.equal(reply.status, 200);
     assert.equal(reply.body.openapi, '3.1.0');
-    assert.ok(reply.body.paths['/service-accounts/{org}'].post);
-    assert.ok(reply.body.paths['/service-accounts/{org}/{name}/api-keys/{key_id}/rotate'].post);
+    const expected: [string, string][] = [
+      ['/service-accounts/{org}', 'post'],
+      ['/service-accounts/{org}/{name}', 'patch'],
+      ['/service-accounts/{org}/{name}/api-keys/{key_id}/rotate', 'post'],
+      ['/flows/{org}/template_file', 'put'],
+      ['/flows/{org}', 'put'],
+      ['/flows/{org}', 'get'],
+      ['/flows/{org}/{flow}', 'get'],
+      ['/flows/{org}/{flow}/archive', 'put'],
+      ['/flows/{org}/{flow}/rename', 'put'],
+      ['/trails/{org}/{flow}', 'put'],
+      ['/trails/{org}/{flow}', 'get'],
+      ['/trails/{org}/{flow}/{trail}', 'get'],
+      ['/trails/{org}', 'get'],
+      ['/attestations/{org}/{flow}/trail/{trail}/{kind}', 'post'],
+      ['/attestations/{org}/{flow}/trail/{trail}/override', 'post'],
+      ['/attestations/{org}/{flow}', 'get'],
+      ['/attestations/{org}', 'get'],
+      ['/attestations/{org}/{flow}/trail/{trail}/attestation/{id}/evidence', 'get'],
+      ['/artifacts/{org}/{flow}', 'post'],
+      ['/artifacts/{org}/{flow}/fingerprint/{fingerprint}', 'get'],
+      ['/artifacts/{org}/{flow}/commit_sha/{sha}', 'get'],
+      ['/artifacts/{org}', 'get'],
+      ['/search/{org}/sha/{value}', 'get'],
+      ['/custom-attestation-types/{org}', 'post'],
+    ];
+    for (const [path, method] of expected) assert.ok(reply.body.paths[path]?.[method], `${method} ${path} documented`);
+    assert.ok(reply.body.components.schemas.ScanAttestationPostInput);
+    const scan = reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/{kind}'].post;
+    assert.ok(scan.requestBody.content['multipart/form-data'], 'the scan endpoint documents its multipart body');
+  });
+
+  it('serves the shared JSON Schemas under /api/v2/schemas', async () => {
+    const template = await server.get('/api/v2/schemas/flow-template/v1', { key: null });
+    assert.equal(template.status, 200);
+    assert.equal(template.body.$id, 'https://compliance-evidence.dev/schemas/flow-template/v1');
+    assert.equal((await server.get('/api/v2/schemas/environment-policy/v1', { key: null })).status, 200);
+    assert.ok((await server.get('/api/v2/schemas', { key: null })).body.includes('scan-attestation/v1'));
+    const missing = await server.get('/api/v2/schemas/nope/v1', { key: null });
+    assert.equal(missing.status, 404);
+    assert.equal(typeof missing.body.message, 'string');
   });
 });

@@ -6,6 +6,7 @@ import { bodySchema } from '../bodies.ts';
 import type { RouteOptions } from '../context.ts';
 import { artifactFactsReader } from '../domain/artifactFacts.ts';
 import { artifactView } from '../domain/artifactView.ts';
+import { renderEach } from '../domain/placeholders.ts';
 import { ARTIFACT_NAME, HEX_PREFIX } from '../domain/names.ts';
 import { pageOf, pageQuery } from '../domain/paging.ts';
 import { notFound } from '../errors.ts';
@@ -189,7 +190,8 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
       const { perPage, offset } = pageOf(query, 15);
       const facts = artifactFactsReader(store);
       const host = context.publicUrl();
-      return store.artifacts.page(org.id, { flowId, repoName: query.repo_name }, perPage, offset).map((artifact) => artifactView(host, org.name, artifact, facts(artifact)));
+      const artifacts = store.artifacts.page(org.id, { flowId, repoName: query.repo_name }, perPage, offset);
+      return renderEach(artifacts, (artifact) => artifact.id, (artifact) => artifactView(host, org.name, artifact, facts(artifact)));
     },
   );
 };

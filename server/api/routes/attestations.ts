@@ -8,6 +8,7 @@ import { recordAttestation, type UrlKind } from '../domain/attest.ts';
 import { attestationsOf } from '../domain/artifactView.ts';
 import { attestationView, flowAttestationRecord } from '../domain/attestationView.ts';
 import { linksOf, pageOf, pageQuery, paginationOf } from '../domain/paging.ts';
+import { renderEach } from '../domain/placeholders.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { jsonPart, multipartBody, readMultipart, type UploadedFile } from '../multipart.ts';
 import { notifyAttestation } from '../notifications.ts';
@@ -170,7 +171,7 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       const host = context.publicUrl();
       const pagination = paginationOf(total, page, perPage);
       return {
-        data: attestations.map((attestation) => flowAttestationRecord(host, org.name, attestation)),
+        data: renderEach(attestations, (attestation) => attestation.id, (attestation) => flowAttestationRecord(host, org.name, attestation)),
         _links: linksOf(host, `/api/v2/attestations/${encodeURIComponent(org.name)}/${encodeURIComponent(flow.name)}`, request.query, pagination),
         pagination,
       };

@@ -5,6 +5,7 @@ import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema, checkedBody } from '../bodies.ts';
 import type { RouteOptions } from '../context.ts';
 import { flowView } from '../domain/flowView.ts';
+import { placeholderOf, renderEach } from '../domain/placeholders.ts';
 import { pageOf, pageQuery, paginationOf } from '../domain/paging.ts';
 import { EMPTY_TEMPLATE, legacyTemplateText, templateOrInvalid } from '../domain/templates.ts';
 import { badRequest } from '../errors.ts';
@@ -12,6 +13,7 @@ import { newId, nowSeconds } from '../ids.ts';
 import { jsonPart, multipartBody, readMultipart, type MultipartBody } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Flow, StoredTemplate } from '../store/flows.ts';
+import { isUnreadable } from '../store/db.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
 import { flowOr404 } from './lookups.ts';
@@ -130,13 +132,15 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     const query = request.query;
     if (query.search_by_name === '') throw badRequest('Empty string is not allowed for flow names.');
     const host = context.publicUrl();
-    let flows = store.flows.list(org.id);
+    const listed = store.flows.list(org.id);
+    let flows = listed.filter((flow): flow is Flow => !isUnreadable(flow));
     if (query.search_by_name !== undefined) {
       const needle = query.case_sensitive ? query.search_by_name : query.search_by_name.toLowerCase();
       flows = flows.filter((flow) => (query.case_sensitive ? flow.name : flow.name.toLowerCase()).includes(needle));
     }
     if (query.tag !== undefined) flows = flows.filter((flow) => matchesTags(flow, query.tag!));
-    let views = flows.map((flow) => flowView(store, host, org.name, flow));
+    const rendered = renderEach(flows, (flow) => flow.id, (flow) => flowView(store, host, org.name, flow));
+    let views = rendered.filter((view): view is Record<string, unknown> => !('placeholder' in view));
     const direction = query.sort_direction === 'desc' || (query.sort === 'latest_activity' && query.sort_direction === undefined) ? -1 : 1;
     if (query.sort === 'latest_activity') {
       const activity = (view: Record<string, unknown>): number => (view.latest_activity_at as number | null) ?? 0;
@@ -144,9 +148,15 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     } else {
       views = views.sort((a, b) => direction * String(a.name).localeCompare(String(b.name)));
     }
+    // Placeholders for flows that could not be read or rendered come last: they cannot be sorted.
+    const all: unknown[] = [
+      ...views,
+      ...rendered.filter((view) => 'placeholder' in view),
+      ...listed.filter(isUnreadable).map((row) => placeholderOf(row.id, row.reason)),
+    ];
     const { page, perPage, offset, requested } = pageOf(query);
-    if (!requested) return views;
-    return { data: views.slice(offset, offset + perPage), pagination: paginationOf(views.length, page, perPage) };
+    if (!requested) return all;
+    return { data: all.slice(offset, offset + perPage), pagination: paginationOf(all.length, page, perPage) };
   });
 
   app.get<{ Params: { org: string; flow: string } }>('/flows/:org/:flow', { schema: { params: flowParams } }, async (request) => {

@@ -5,6 +5,7 @@ import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../bodies.ts';
 import type { RouteOptions } from '../context.ts';
 import { pageOf, pageQuery, paginationOf } from '../domain/paging.ts';
+import { placeholderOf } from '../domain/placeholders.ts';
 import { templateErrorText } from '../domain/templateErrors.ts';
 import { templateFromText } from '../domain/templates.ts';
 import { jsonArray, trailJsonCache } from '../domain/trailView.ts';
@@ -13,8 +14,9 @@ import { newId, nowSeconds } from '../ids.ts';
 import { notifyTrailStarted } from '../notifications.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
-import type { StoredTemplate } from '../store/flows.ts';
-import type { Trail } from '../store/trails.ts';
+import { isUnreadable } from '../store/db.ts';
+import type { Flow, StoredTemplate } from '../store/flows.ts';
+import type { Trail, TrailRef } from '../store/trails.ts';
 import { flowOr404, trailOr404 } from './lookups.ts';
 
 const flowParams = {
@@ -92,7 +94,15 @@ const CACHED_PAGES = 256;
 
 export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
-  const trailJson = trailJsonCache(store, context.publicUrl);
+  const cachedTrailJson = trailJsonCache(store, context.publicUrl);
+  /** A trail of a list as JSON, or the spec's marked placeholder when it cannot be rendered. */
+  const trailJson = (orgName: string, flow: Flow, trail: TrailRef): Buffer => {
+    try {
+      return cachedTrailJson(orgName, flow, trail);
+    } catch (error) {
+      return Buffer.from(JSON.stringify(placeholderOf(trail.id, error instanceof Error ? error.message : String(error))));
+    }
+  };
   // Pages of a flow's trails as sent, valid while the flow's version stays (migration 003).
   const pages = new Map<string, { version: number; body: Buffer }>();
 
@@ -143,7 +153,7 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
   app.get<{ Params: { org: string; flow: string; trail: string } }>('/trails/:org/:flow/:trail', { schema: { params: trailParams } }, async (request, reply) => {
     const org = orgOf(request);
     const flow = flowOr404(store, org, request.params.flow);
-    return sendJson(reply, trailJson(org.name, flow, trailOr404(store, org, flow, request.params.trail)));
+    return sendJson(reply, cachedTrailJson(org.name, flow, trailOr404(store, org, flow, request.params.trail)));
   });
 
   app.get<{ Params: { org: string; flow: string }; Querystring: { page?: number; per_page?: number } }>(
@@ -175,7 +185,7 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
     async (request, reply) => {
       const org = orgOf(request);
       const query = request.query;
-      let flows = query.flow === undefined ? store.flows.list(org.id) : [flowOr404(store, org, query.flow)];
+      let flows = query.flow === undefined ? store.flows.list(org.id).filter((flow): flow is Flow => !isUnreadable(flow)) : [flowOr404(store, org, query.flow)];
       if (query.flow_tag !== undefined) {
         const equals = query.flow_tag.indexOf('=');
         const key = equals === -1 ? query.flow_tag : query.flow_tag.slice(0, equals);

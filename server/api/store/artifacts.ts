@@ -1,4 +1,4 @@
-import { parseJson, type Param, type Sql } from './db.ts';
+import { decodeEach, parseJson, type Param, type Sql, type Unreadable } from './db.ts';
 
 export interface Artifact {
   id: string;
@@ -36,7 +36,7 @@ export interface ArtifactStore {
   /** Artifacts of live flows whose commit starts with `prefix`, newest first. */
   byCommitPrefix(orgId: number, prefix: string, flowId?: string): Artifact[];
   /** Newest first. */
-  page(orgId: number, filter: ArtifactFilter, limit: number, offset: number): Artifact[];
+  page(orgId: number, filter: ArtifactFilter, limit: number, offset: number): Array<Artifact | Unreadable>;
   repoExists(orgId: number, repoName: string): boolean;
 }
 
@@ -155,9 +155,7 @@ export function sqliteArtifactStore(sql: Sql): ArtifactStore {
         conditions.push('a.repo_name = ?');
         params.push(filter.repoName);
       }
-      return sql
-        .all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.created_at DESC, a.seq DESC LIMIT ? OFFSET ?`, ...params, limit, offset)
-        .map(toArtifact);
+      return decodeEach(sql.all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.created_at DESC, a.seq DESC LIMIT ? OFFSET ?`, ...params, limit, offset), toArtifact);
     },
     repoExists(orgId, repoName) {
       return sql.get('SELECT 1 AS found FROM artifacts WHERE org_id = ? AND repo_name = ? LIMIT 1', orgId, repoName) !== undefined;

@@ -1,4 +1,4 @@
-import { parseJson, type Param, type Sql } from './db.ts';
+import { decodeEach, parseJson, type Param, type Sql, type Unreadable } from './db.ts';
 
 export interface Evidence {
   sha256: string;
@@ -49,7 +49,7 @@ export interface AttestationStore {
   /** Every version of a name in a trail, newest first. */
   versions(trailId: string, name: string): Attestation[];
   /** A flow's attestations in a time window, newest first. */
-  pageOfFlow(flowId: string, window: { from?: number; to?: number }, limit: number, offset: number): { total: number; attestations: Attestation[] };
+  pageOfFlow(flowId: string, window: { from?: number; to?: number }, limit: number, offset: number): { total: number; attestations: Array<Attestation | Unreadable> };
   /** The org's attestations matching `query`, oldest first, at most `limit`. */
   query(orgId: number, query: AttestationQuery, limit: number): Attestation[];
 }
@@ -148,7 +148,7 @@ export function sqliteAttestationStore(sql: Sql): AttestationStore {
       const clause = conditions.join(' AND ');
       const total = Number(sql.get<{ n: number }>(`SELECT count(*) AS n FROM attestations a WHERE ${clause}`, ...params)!.n);
       const rows = sql.all<AttestationRow>(`${SELECT} WHERE ${clause} ORDER BY a.seq DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
-      return { total, attestations: rows.map(toAttestation) };
+      return { total, attestations: decodeEach(rows, toAttestation) };
     },
     query(orgId, query, limit) {
       const conditions = ['a.org_id = ?', 'f.archived_at IS NULL'];

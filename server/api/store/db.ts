@@ -85,3 +85,25 @@ export function parseJson<T = unknown>(text: unknown, fallback: T): T {
   if (typeof text !== 'string') return fallback;
   return JSON.parse(text) as T;
 }
+
+/** A listed row that could not be decoded (corrupt stored JSON); lists show a placeholder for it. */
+export interface Unreadable {
+  unreadable: true;
+  id: string;
+  reason: string;
+}
+
+export function isUnreadable(item: unknown): item is Unreadable {
+  return typeof item === 'object' && item !== null && (item as Partial<Unreadable>).unreadable === true;
+}
+
+/** Decodes each row on its own, so one bad row does not take the whole list down. */
+export function decodeEach<R extends { id?: unknown }, T>(rows: readonly R[], decode: (row: R) => T): Array<T | Unreadable> {
+  return rows.map((row) => {
+    try {
+      return decode(row);
+    } catch (error) {
+      return { unreadable: true, id: String(row.id ?? ''), reason: error instanceof Error ? error.message : String(error) };
+    }
+  });
+}

@@ -1,4 +1,4 @@
-import { json, parseJson, type Sql } from './db.ts';
+import { decodeEach, json, parseJson, type Sql, type Unreadable } from './db.ts';
 
 /** A flow's template: its text and the parsed `{version, trail}` form, under one id per version. */
 export interface StoredTemplate {
@@ -36,7 +36,7 @@ export interface FlowStore {
   versionOf(orgId: number, name: string): { id: string; version: number } | undefined;
   byId(id: string): Flow | undefined;
   /** Every live flow of the org, by name. */
-  list(orgId: number): Flow[];
+  list(orgId: number): Array<Flow | Unreadable>;
   archive(id: string, now: number): void;
   rename(id: string, newName: string, now: number): void;
   setTags(id: string, tags: Record<string, string>, now: number): void;
@@ -123,7 +123,7 @@ export function sqliteFlowStore(sql: Sql): FlowStore {
       return row === undefined ? undefined : toFlow(row);
     },
     list(orgId) {
-      return sql.all<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId).map(toFlow);
+      return decodeEach(sql.all<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId), toFlow);
     },
     archive(id, now) {
       sql.run('UPDATE flows SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
