@@ -38,7 +38,7 @@ if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] && [ -f "$E2E/n
   exit 0
 fi
 
-echo "e2e install: npm ci in test/e2e (code-server builds native modules: about 2 minutes)"
+echo "e2e install: npm ci in test/e2e (code-server compiles native modules: 2 to 10 minutes)"
 cd "$E2E"
 # Under `npm run`, the outer npm (system Node) exports its user agent, which the inner npm would
 # inherit as config and code-server's postinstall would read as "node v20"; drop it.

@@ -33,6 +33,7 @@ export async function run(): Promise<void> {
   await import('./localServer.test.ts');
   await import('./flows.test.ts');
   await import('./environments.test.ts');
+  await import('./commands.test.ts');
   await import('./diagnostics.test.ts');
   await import('./signIn.test.ts');
   await import('./restart.test.ts');

@@ -1,0 +1,57 @@
+// The commands a user runs from an editor: upload the template in the editor as a flow (refused
+// while the language server reports errors), and open an environment's audit log.
+import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { fixtureInWorkspace } from './support/fixtures.ts';
+import { call, localApi } from './support/localApi.ts';
+import { hasPage, page } from './support/page.ts';
+import { workspaceDir } from './support/paths.ts';
+import { shownRow } from './support/sidebar.ts';
+import { waitFor } from './support/wait.ts';
+
+describe('commands from the editor', () => {
+  before(function () {
+    if (!hasPage()) this.skip();
+  });
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('creates a flow from the template in the active editor', async () => {
+    const file = fixtureInWorkspace('release.flow-template.yml', 'service.flow-template.yml');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
+    const created = await vscode.commands.executeCommand<boolean>('complianceEvidence.createFlow', { name: 'e2e-service', description: 'Uploaded from the editor' });
+    assert.equal(created, true);
+    await shownRow('e2e-service');
+  });
+
+  it('refuses to upload a template the language server finds errors in, and says why', async () => {
+    const file = path.join(workspaceDir(), 'unfinished.flow-template.yml');
+    writeFileSync(file, 'version: 1\ntrail:\n  attestations:\n    - name: unit-tests\n');
+    const document = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(document);
+    await waitFor('the language server to report the missing type', () => vscode.languages.getDiagnostics(document.uri).length > 0, 30_000);
+    // The command waits for the user to answer its error message ("Show Problems"), so it is not awaited yet.
+    const created = vscode.commands.executeCommand<boolean>('complianceEvidence.createFlow', { name: 'e2e-unfinished', description: '' });
+    await waitFor('the notification that says why', async () =>
+      (await page.query('.notifications-toasts .notification-list-item-message')).some((toast) => /The template has 1 error.*Line 4/.test(toast.text)),
+    );
+    await vscode.commands.executeCommand('notifications.clearAll');
+    assert.equal(await created, false);
+    const api = await localApi();
+    const flows = (await call(api, 'GET', `flows/${api.org}`)) as { name: string }[];
+    assert.ok(!flows.some((flow) => flow.name === 'e2e-unfinished'), 'nothing was uploaded');
+  });
+
+  it('opens the audit log of a reported environment as CSV', async () => {
+    const csv = await vscode.commands.executeCommand<string | undefined>('complianceEvidence.showAuditLog', { environment: 'e2e-cluster' });
+    assert.ok(csv, 'the command returned the CSV');
+    const [header, ...rows] = csv.trim().split(/\r?\n/);
+    assert.match(header!, /event_type/);
+    assert.equal(rows.filter((row) => row.includes(',started,')).length, 2, csv);
+    assert.equal(vscode.window.activeTextEditor?.document.getText(), csv);
+  });
+});
