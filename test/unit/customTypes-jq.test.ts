@@ -85,6 +85,7 @@ describe('custom type rules: jq subset', () => {
       ['{"a": {"b": 1}} * {"a": {"c": 2}}', null, [{ a: { b: 1, c: 2 } }]],
       ['null + 1, 1 + null', null, [1, 1]],
       ['"a,b" / ","', null, [['a', 'b']]],
+      ['"x" * 0, "x" * 0.5, "x" * 1, "x" * 2.7, 3 * "ab", "x" * -1', null, [null, 'x', 'x', 'xx', 'ababab', null]],
       ['(1, 2) + (10, 20)', null, [11, 12, 21, 22]],
       ['[.tags[] | . + "!"]', person, [['x!', 'y!']]],
       ['[]', null, [[]]],
@@ -99,7 +100,8 @@ describe('custom type rules: jq subset', () => {
     it('mismatched operands are errors, worded like jq', () => {
       assert.equal(outputs('.name + 1', person), 'error: string ("Alice") and number (1) cannot be added');
       assert.equal(outputs('1 / 0', null), 'error: number (1) and number (0) cannot be divided because the divisor is zero');
-      assert.equal(outputs('"x" * 3', null), 'error: string ("x") and number (3) cannot be multiplied');
+      assert.equal(outputs('[] * 3', null), 'error: array ([]) and number (3) cannot be multiplied');
+      assert.equal(outputs('"x" * 1e7', null), 'error: Repeat string result too long');
       assert.equal(outputs('{(1): 2}', null), 'error: Object keys must be strings, not number');
       assert.equal(outputs('-"a"', null), 'error: string ("a") cannot be negated');
     });

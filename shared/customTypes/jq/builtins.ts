@@ -50,7 +50,7 @@ function length(input: JqValue): JqValue {
 }
 
 function has(input: JqValue, key: JqValue): JqValue {
-  if (input === null && (typeof key === 'string' || typeof key === 'number')) return false;
+  if (input === null) return false;
   if (isObject(input) && typeof key === 'string') return Object.hasOwn(input, key);
   if (Array.isArray(input) && typeof key === 'number') return key >= 0 && key < input.length;
   throw new JqRuntimeError(`Cannot check whether ${typeOf(input)} has a ${typeOf(key)} key`);
@@ -92,13 +92,14 @@ function sorted(input: JqValue): JqValue[] {
   return [...input].sort(compareValues);
 }
 
+/** jq's own definition: the separator goes between elements (so its type matters from the second on). */
 function joined(input: JqValue, separator: JqValue): JqValue {
-  const parts = iterateValue(input).map((item) => {
-    if (item === null) return '';
-    if (typeof item === 'object') throw new JqRuntimeError(`string ("") and ${describeValue(item)} cannot be added`);
-    return String(item);
-  });
-  return parts.join(requireString(separator, 'cannot be used to join'));
+  let result: JqValue = null;
+  for (const item of iterateValue(input)) {
+    const text = item === null ? '' : typeof item === 'number' || typeof item === 'boolean' ? JSON.stringify(item) : item;
+    result = arithmetic('+', result === null ? '' : arithmetic('+', result, separator), text);
+  }
+  return result ?? '';
 }
 
 function trimmed(input: JqValue, affix: JqValue, fromStart: boolean): JqValue {
@@ -154,9 +155,9 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
     arities: [1, 2],
     description: 'Whether the string matches the regular expression (flags: i ignores case).',
     apply: function* (input, [pattern, flags], run) {
-      const text = requireString(input, 'cannot be matched, as it is not a string');
       for (const flagValue of flags === undefined ? [''] : run(flags, input)) {
         for (const patternValue of run(pattern!, input)) {
+          const text = requireString(input, 'cannot be matched, as it is not a string');
           yield compiledRegex(requireString(patternValue, 'cannot be matched, as it is not a string'), requireString(flagValue, 'is not a string')).test(text);
         }
       }
@@ -215,8 +216,9 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
   values: { arities: [0], description: 'The input unless it is null.', apply: (input) => (input === null ? [] : [input]) },
   to_entries: {
     arities: [0],
-    description: 'An object as a list of {key, value}, in the order of its keys.',
+    description: 'An object as a list of {key, value} in the order of its keys; an array with its indices as keys.',
     apply: single((input) => {
+      if (Array.isArray(input)) return input.map((value, key) => ({ key, value }));
       if (!isObject(input)) throw new JqRuntimeError(`${describeValue(input)} has no keys`);
       return Object.entries(input).map(([key, value]) => ({ key, value }));
     }),

@@ -48,7 +48,18 @@ function cannot(left: JqValue, right: JqValue, verb: string): JqRuntimeError {
   return new JqRuntimeError(`${describeValue(left)} and ${describeValue(right)} cannot be ${verb}`);
 }
 
-/** `left op right` for jq's arithmetic. String repetition (`"x" * n`) is left out: a rule has no use for it. */
+/** Longest string a repetition may build: a rule needs no more, and data must not make it allocate gigabytes. */
+const REPEAT_LIMIT = 1_000_000;
+
+/** jq's `"s" * n`: null for n <= 0, at least one copy for 0 < n < 1, otherwise trunc(n) copies. */
+function repeated(text: string, times: number): JqValue {
+  const extra = Math.trunc(times - 1);
+  if (!(extra >= 0)) return null;
+  if (text.length * (extra + 1) > REPEAT_LIMIT) throw new JqRuntimeError('Repeat string result too long');
+  return text.repeat(extra + 1);
+}
+
+/** `left op right` for jq's arithmetic. */
 export function arithmetic(operator: ArithmeticOperator, left: JqValue, right: JqValue): JqValue {
   if (typeof left === 'number' && typeof right === 'number') {
     switch (operator) {
@@ -81,6 +92,8 @@ export function arithmetic(operator: ArithmeticOperator, left: JqValue, right: J
       throw cannot(left, right, 'subtracted');
     case '*':
       if (isObject(left) && isObject(right)) return deepMerge(left, right);
+      if (typeof left === 'string' && typeof right === 'number') return repeated(left, right);
+      if (typeof left === 'number' && typeof right === 'string') return repeated(right, left);
       throw cannot(left, right, 'multiplied');
     case '/':
       if (typeof left === 'string' && typeof right === 'string') return left === '' ? [] : left.split(right);
