@@ -2,7 +2,7 @@
 // resolve what it is about, decide its compliance with the shared rules, write its evidence, then
 // its row and trail event in one transaction.
 import { isAttestationCompliant } from '../../../shared/compliance/index.ts';
-import { checkAttestation, checkScanAttestation, type AttestationKind } from '../../../shared/payloads/index.ts';
+import { checkAttestation, checkScanAttestation, commitOrFingerprintRequired, type AttestationKind } from '../../../shared/payloads/index.ts';
 import { fieldErrorsOf } from '../bodies.ts';
 import { invalid, notFound } from '../errors.ts';
 import { newId, nowSeconds } from '../ids.ts';
@@ -29,8 +29,11 @@ export interface AttestRequest {
 function checked(kind: UrlKind, data: unknown): Record<string, unknown> {
   const issues = kind === 'scan' ? checkScanAttestation(data) : checkAttestation(kind, data);
   const errors = fieldErrorsOf(issues, data, 'data_json');
-  if (Object.keys(errors).length > 0) throw invalid(errors);
-  return data as Record<string, unknown>;
+  if (Object.keys(errors).length === 0) return data as Record<string, unknown>;
+  // The hosted service checks this rule on the whole payload, so its text is the message clients
+  // match (reference §1.2), not only one field's error.
+  const unbound = issues.find((issue) => issue.severity === 'error' && issue.message.includes(commitOrFingerprintRequired));
+  throw invalid(errors, unbound?.message);
 }
 
 /** The stored `attestation_type` and the verdict. */
