@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { ADMIN_KEY, runServerCommand, startServer, type TestServer } from './harness.ts';
+import { beginTrail, createFlow } from './fixtures.ts';
 
 function assertOneLineError(result: { code: number | null; stderr: string; stdout: string }, pattern: RegExp): void {
   assert.equal(result.code, 2, `exit code 2 expected:\n${result.stderr}`);
@@ -26,6 +28,45 @@ describe('cev serve: start contract', () => {
     assert.ok(!existsSync(join(server.dataDir, 'server.lock')));
     assert.ok(existsSync(join(server.dataDir, 'cev.sqlite')));
     rmSync(server.dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes a request in flight when SIGTERM arrives, then exits 0', async () => {
+    const server = await startServer({ args: ['--org', 'acme'] });
+    await createFlow(server, 'acme', 'flow');
+    await beginTrail(server, 'acme', 'flow', 'trail');
+    const boundary = 'inflightboundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n`;
+    const tail = `${JSON.stringify({ attestation_name: 'late' })}\r\n--${boundary}--\r\n`;
+    const socket = connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const headers = [
+      'POST /api/v2/attestations/acme/flow/trail/trail/generic HTTP/1.1',
+      'Host: 127.0.0.1',
+      `Authorization: Bearer ${server.key}`,
+      `Content-Type: multipart/form-data; boundary=${boundary}`,
+      `Content-Length: ${Buffer.byteLength(head) + Buffer.byteLength(tail)}`,
+      'Connection: close',
+    ].join('\r\n');
+    await new Promise<void>((resolve) => socket.write(`${headers}\r\n\r\n${head}`, () => resolve()));
+    const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
+    // Answered on a second connection opened after the first one's head was sent: the server has
+    // taken the first request and is waiting for the rest of its body.
+    assert.equal((await server.get('/ready', { key: null })).text, 'OK');
+    server.child.kill('SIGTERM');
+    socket.end(tail);
+    await closed;
+    assert.match(answer, /^HTTP\/1\.1 201 /);
+    assert.ok(answer.endsWith('"OK"'), answer);
+    assert.equal(await exited, 0);
+    const again = await startServer({ dataDir: server.dataDir, args: ['--org', 'acme'] });
+    try {
+      assert.equal((await again.get('/api/v2/attestations/acme/flow/trail/trail/late')).body.length, 1);
+    } finally {
+      await again.stop();
+    }
   });
 
   it('dist/api-server.js takes the same flags', async () => {
