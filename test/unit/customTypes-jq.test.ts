@@ -297,6 +297,21 @@ describe('custom type rules: jq subset', () => {
       assert.equal(rulesHold([], { anything: true }), true);
     });
 
+    it('rules nested past 200 levels are refused, never overflowing the stack; 200 levels still run', () => {
+      for (const deep of ['('.repeat(5000) + '.' + ')'.repeat(5000), '-'.repeat(5000) + '1', Array(5000).fill('.').join(' | '), '1' + ' + 1'.repeat(5000), '.a'.repeat(5000), '{a: '.repeat(5000) + '1' + '}'.repeat(5000)]) {
+        const [problem] = ruleProblems([deep]);
+        assert.match(problem?.message ?? 'accepted', /^Rule nests too deeply \(more than 200 levels\)$/, deep.slice(0, 20));
+      }
+      assert.deepEqual(evaluateRule(`${'['.repeat(198)}1${']'.repeat(198)} | length`, null), [1]);
+    });
+
+    it('data nested deeper than 512 levels fails every rule instead of exhausting the stack', () => {
+      const deep = JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)) as unknown;
+      assert.deepEqual(ruleVerdicts(['true', '. == .'], deep), [false, false]);
+      const fits = JSON.parse('['.repeat(500) + ']'.repeat(500)) as unknown;
+      assert.deepEqual(ruleVerdicts(['. == .', 'tostring | length == 1000'], fits), [true, true]);
+    });
+
     it('data that is not JSON fails every rule instead of being misread', () => {
       assert.deepEqual(ruleVerdicts(['true', '.'], { n: Number.NaN }), [false, false]);
     });

@@ -19,6 +19,13 @@ const UNSUPPORTED_KEYWORDS: Readonly<Record<string, string>> = {
   as: "'as' bindings are not supported in rules",
   __loc__: "'__loc__' is not supported in rules",
 };
+/**
+ * How deeply a rule may nest (parentheses, brackets, pipes, negations, path steps, operator
+ * chains). Far beyond any real rule, and low enough that neither parsing nor evaluation can
+ * exhaust the stack, whatever text a client sends.
+ */
+export const MAX_RULE_DEPTH = 200;
+
 const RESERVED = new Set(['and', 'or', 'then', 'elif', 'else', 'end', 'catch', 'if', ...Object.keys(UNSUPPORTED_KEYWORDS)]);
 
 class ParseError extends Error {
@@ -55,6 +62,7 @@ function unexpected(token: Token): ParseError {
 class Parser {
   private readonly tokens: Token[];
   private position = 0;
+  private depth = 0;
 
   constructor(tokens: Token[]) {
     this.tokens = tokens;
@@ -63,7 +71,23 @@ class Parser {
   program(): JqNode {
     const program = this.pipe();
     if (this.peek().kind !== 'end') throw unexpected(this.peek());
+    if (treeDepth(program) > MAX_RULE_DEPTH) throw this.tooDeep(this.tokens[0]!);
     return program;
+  }
+
+  private tooDeep(token: Token): ParseError {
+    return new ParseError({ message: `Rule nests too deeply (more than ${MAX_RULE_DEPTH} levels)`, start: token.start, end: token.end });
+  }
+
+  /** `parse()` one level deeper, refused past MAX_RULE_DEPTH before the stack can run out. */
+  private nested(parse: () => JqNode): JqNode {
+    if (this.depth >= MAX_RULE_DEPTH) throw this.tooDeep(this.peek());
+    this.depth += 1;
+    try {
+      return parse();
+    } finally {
+      this.depth -= 1;
+    }
   }
 
   private peek(offset = 0): Token {
@@ -94,10 +118,12 @@ class Parser {
   }
 
   private pipe(): JqNode {
-    const left = this.comma();
-    if (!this.isPunctuation('|')) return left;
-    this.next();
-    return { kind: 'pipe', left, right: this.pipe() };
+    return this.nested(() => {
+      const left = this.comma();
+      if (!this.isPunctuation('|')) return left;
+      this.next();
+      return { kind: 'pipe', left, right: this.pipe() };
+    });
   }
 
   private comma(): JqNode {
@@ -168,7 +194,7 @@ class Parser {
   private unary(): JqNode {
     if (!this.isPunctuation('-')) return this.postfix();
     this.next();
-    return { kind: 'negate', operand: this.unary() };
+    return this.nested(() => ({ kind: 'negate', operand: this.unary() }));
   }
 
   private postfix(): JqNode {
@@ -360,11 +386,53 @@ class Parser {
 
   /** jq's object values: a postfix term or negation, optionally piped (`{a: .b | length}`). */
   private objectValue(): JqNode {
-    const left: JqNode = this.isPunctuation('-') ? (this.next(), { kind: 'negate', operand: this.postfix() }) : this.postfix();
-    if (!this.isPunctuation('|')) return left;
-    this.next();
-    return { kind: 'pipe', left, right: this.objectValue() };
+    return this.nested(() => {
+      const left: JqNode = this.isPunctuation('-') ? (this.next(), { kind: 'negate', operand: this.postfix() }) : this.postfix();
+      if (!this.isPunctuation('|')) return left;
+      this.next();
+      return { kind: 'pipe', left, right: this.objectValue() };
+    });
   }
+}
+
+function children(node: JqNode): Array<JqNode | undefined> {
+  switch (node.kind) {
+    case 'identity':
+    case 'literal':
+      return [];
+    case 'index':
+      return [node.target, node.index];
+    case 'slice':
+      return [node.target, node.from, node.to];
+    case 'iterate':
+      return [node.target];
+    case 'try':
+      return [node.body];
+    case 'negate':
+      return [node.operand];
+    case 'array':
+      return [node.body];
+    case 'object':
+      return node.entries.flatMap(({ key, value }) => [key, value]);
+    case 'if':
+      return [...node.branches.flatMap(({ condition, then }) => [condition, then]), node.otherwise];
+    case 'call':
+      return node.args;
+    default:
+      return [node.left, node.right];
+  }
+}
+
+/** The syntax tree's depth, measured without recursion: operator chains and paths are built by loops, not nesting. */
+function treeDepth(root: JqNode): number {
+  let deepest = 0;
+  const pending: Array<[JqNode, number]> = [[root, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    deepest = Math.max(deepest, depth);
+    for (const child of children(node)) if (child !== undefined) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** A string literal argument, checked when the rule is read; other arguments are checked as the rule runs. */

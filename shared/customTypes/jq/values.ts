@@ -89,12 +89,19 @@ export function describeValue(value: JqValue): string {
   return `${typeOf(value)} (${json.length > 30 ? `${json.slice(0, 27)}...` : json})`;
 }
 
-/** Whether `data` is plain JSON (no undefined, functions or non-finite numbers), checked without copying it. */
-export function isJson(data: unknown): data is JqValue {
+/** How deeply attestation data may nest for rules to judge it: deeper data fails every rule. */
+export const MAX_DATA_DEPTH = 512;
+
+/**
+ * Whether `data` is plain JSON (no undefined, functions or non-finite numbers) nested at most
+ * MAX_DATA_DEPTH levels, checked without copying it; evaluation recurses no deeper than that.
+ */
+export function isJson(data: unknown, depth = 0): data is JqValue {
   if (data === null || typeof data === 'boolean' || typeof data === 'string') return true;
   if (typeof data === 'number') return Number.isFinite(data);
-  if (Array.isArray(data)) return data.every(isJson);
+  if (depth >= MAX_DATA_DEPTH) return false;
+  if (Array.isArray(data)) return data.every((item) => isJson(item, depth + 1));
   if (typeof data !== 'object') return false;
-  for (const key in data) if (Object.hasOwn(data, key) && !isJson((data as Record<string, unknown>)[key])) return false;
+  for (const key in data) if (Object.hasOwn(data, key) && !isJson((data as Record<string, unknown>)[key], depth + 1)) return false;
   return true;
 }
