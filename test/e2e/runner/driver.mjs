@@ -36,7 +36,7 @@ export function serveDriver({ page, dir, screenshotsDir, log }) {
       await page.keyboard.press(key);
       return {};
     },
-    /** What the elements matching `selector` show now: text, label (of a list row), aria label and expansion, codicon classes. */
+    /** What the elements matching `selector` show now: text, label (of a list row), aria label, expansion and selection, codicon classes. */
     async query({ selector }) {
       const elements = await page.locator(selector).evaluateAll((nodes) =>
         nodes.map((node) => ({
@@ -44,6 +44,7 @@ export function serveDriver({ page, dir, screenshotsDir, log }) {
           label: node.querySelector('.label-name')?.textContent ?? null,
           ariaLabel: node.getAttribute('aria-label'),
           expanded: node.getAttribute('aria-expanded'),
+          selected: node.getAttribute('aria-selected'),
           icons: [...node.querySelectorAll('.codicon')].map((icon) => icon.className),
         })),
       );

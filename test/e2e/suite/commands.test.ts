@@ -1,5 +1,5 @@
-// The commands a user runs from an editor: upload the template in the editor as a flow (refused
-// while the language server reports errors), and open an environment's audit log.
+// The commands a user runs from the palette or an editor: upload the template in the editor as a
+// flow (refused while the language server reports errors), search, and an environment's audit log.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -11,7 +11,7 @@ import { workspaceDir } from './support/paths.ts';
 import { shownRow } from './support/sidebar.ts';
 import { waitFor } from './support/wait.ts';
 
-describe('commands from the editor', () => {
+describe('commands', () => {
   before(function () {
     if (!hasPage()) this.skip();
   });
@@ -44,6 +44,20 @@ describe('commands from the editor', () => {
     const api = await localApi();
     const flows = (await call(api, 'GET', `flows/${api.org}`)) as { name: string }[];
     assert.ok(!flows.some((flow) => flow.name === 'e2e-unfinished'), 'nothing was uploaded');
+  });
+
+  it('finds an artifact by a fingerprint prefix and reveals it in the Flows view', async () => {
+    const api = await localApi();
+    // The image the K8S report saw running, now attested in the release trail.
+    const fingerprint = 'a'.repeat(64);
+    await call(api, 'POST', `artifacts/${api.org}/e2e-release`, { fingerprint, filename: 'api.tar', trail_name: 'build-1', git_commit: '4f2a9c1e0b7d6a5c3e8f1a2b4c6d8e0f1a3b5c7d' });
+    // The views show what they loaded (polling is off by default): Refresh takes in what was reported since.
+    await vscode.commands.executeCommand('complianceEvidence.refresh');
+    const revealed = await vscode.commands.executeCommand<string | undefined>('complianceEvidence.search', { name: fingerprint.slice(0, 10) });
+    assert.match(revealed ?? '', /^flow\/e2e-release\/trail\/build-1\/artifact\/.+/);
+    const label = revealed!.slice(revealed!.lastIndexOf('/') + 1);
+    const row = await shownRow(label, (shown) => shown.selected === 'true');
+    assert.match(row.text, /aaaaaaaaaaaa/);
   });
 
   it('opens the audit log of a reported environment as CSV', async () => {

@@ -14,6 +14,8 @@ export interface ShownElement {
   ariaLabel: string | null;
   /** `true`/`false` on rows that expand, null elsewhere. */
   expanded: string | null;
+  /** `true` on the selected row of a list. */
+  selected: string | null;
   /** The class names of the codicons inside, e.g. `codicon codicon-pass-filled`. */
   icons: string[];
 }
