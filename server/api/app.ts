@@ -20,10 +20,12 @@ import { controlRoutes } from './routes/controls.ts';
 import { environmentRoutes } from './routes/environments.ts';
 import { policyRoutes } from './routes/policies.ts';
 import { reportRoutes } from './routes/reports.ts';
+import { repoRoutes } from './routes/repos.ts';
 import { searchRoutes } from './routes/search.ts';
 import { serviceAccountRoutes } from './routes/serviceAccounts.ts';
 import { snapshotRoutes } from './routes/snapshots.ts';
 import { trailRoutes } from './routes/trails.ts';
+import { userRoutes } from './routes/user.ts';
 import { isUniqueViolation } from './store/db.ts';
 import { validationFailure } from './validation.ts';
 
@@ -42,6 +44,8 @@ const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
   artifactRoutes,
   searchRoutes,
   customTypeRoutes,
+  repoRoutes,
+  userRoutes,
 ];
 
 /** JSON request bodies (K8S reports of thousands of pods are several MB). */

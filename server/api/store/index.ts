@@ -12,6 +12,8 @@ import { sqliteTrailStore, type TrailStore } from './trails.ts';
 import { sqliteArtifactStore, type ArtifactStore } from './artifacts.ts';
 import { sqliteAttestationStore, type AttestationStore } from './attestations.ts';
 import { sqliteCustomTypeStore, type CustomTypeStore } from './customTypes.ts';
+import { sqliteRepoStore, type RepoStore } from './repos.ts';
+import { sqliteUserSettingsStore, type UserSettingsStore } from './userSettings.ts';
 import { sqliteActionStore, type ActionStore } from './actions.ts';
 import { sqliteControlStore, type ControlStore } from './controls.ts';
 import { sqliteEnvironmentStore, type EnvironmentStore } from './environments.ts';
@@ -30,6 +32,8 @@ export interface Store {
   readonly artifacts: ArtifactStore;
   readonly attestations: AttestationStore;
   readonly customTypes: CustomTypeStore;
+  readonly repos: RepoStore;
+  readonly userSettings: UserSettingsStore;
   readonly evidence: EvidenceStore;
   readonly environments: EnvironmentStore;
   readonly snapshots: SnapshotStore;
@@ -66,6 +70,8 @@ export function openStore(location: StoreLocation): Store {
     artifacts: sqliteArtifactStore(sql),
     attestations: sqliteAttestationStore(sql),
     customTypes: sqliteCustomTypeStore(sql),
+    repos: sqliteRepoStore(sql),
+    userSettings: sqliteUserSettingsStore(sql),
     evidence: location.dataDir === undefined ? memoryEvidenceStore() : fileEvidenceStore(join(location.dataDir, 'evidence')),
     environments: sqliteEnvironmentStore(sql),
     snapshots: sqliteSnapshotStore(sql),

@@ -1,0 +1,17 @@
+import type { Sql } from './db.ts';
+
+export interface UserSettingsStore {
+  defaultOrg(principal: string): string | undefined;
+  setDefaultOrg(principal: string, org: string): void;
+}
+
+export function sqliteUserSettingsStore(sql: Sql): UserSettingsStore {
+  return {
+    defaultOrg(principal) {
+      return sql.get<{ default_org: string }>('SELECT default_org FROM user_settings WHERE principal = ?', principal)?.default_org;
+    },
+    setDefaultOrg(principal, org) {
+      sql.run('INSERT INTO user_settings (principal, default_org) VALUES (?, ?) ON CONFLICT (principal) DO UPDATE SET default_org = excluded.default_org', principal, org);
+    },
+  };
+}
