@@ -116,6 +116,9 @@ describe('custom attestation types', () => {
       },
     });
     assert.equal((await server.get('/api/v2/custom-attestation-types/acme/broken')).status, 404);
+    const deep = await createType('broken', [`${'('.repeat(20_000)}.age${')'.repeat(20_000)} > 21`]);
+    assert.equal(deep.status, 400);
+    assert.match(deep.body.errors['evaluator.rules[0]'], /^Rule nests too deeply \(more than 200 levels\) at column 201 \[input: /);
     const badRegex = await createType('broken', ['.name | test("(")']);
     assert.equal(badRegex.status, 400);
     assert.match(badRegex.body.errors['evaluator.rules[0]'], /^Invalid regular expression "\(": .* at column 14 \[input: /);
@@ -137,6 +140,8 @@ describe('custom attestation types', () => {
     assert.equal(await verdict('empty', 'checklist', { checks: [] }), false);
     assert.equal(await verdict('rule-error', 'checklist', { checks: [{ id: 7, passed: true }] }), false);
     assert.equal(await verdict('no-rules', 'free', { checks: [] }), true);
+    const nested = JSON.parse(`{"checks": [{"id": "C-1", "passed": ${'['.repeat(600)}${']'.repeat(600)}}]}`) as unknown;
+    assert.equal(await verdict('too-deep', 'checklist', nested), false, 'data nested past 512 levels is not judged compliant');
   });
 
   it('keeps judging right over hundreds of rule evaluations in one server process', async () => {
