@@ -50,6 +50,8 @@ export async function openWorkbench({ e2eDir, baseUrl, folder, extensionPath, te
     const exitCode = new Promise((resolve) => (reportExit = resolve));
     await page.exposeFunction('codeAutomationLog', (type, args) => onLog(type, args ?? []));
     await page.exposeFunction('codeAutomationExit', (code) => reportExit(code));
+    // A crashed page never reports an exit code: end the run now rather than at its time limit.
+    page.on('crash', () => reportExit('the page crashed'));
     await page.addInitScript(injectDevelopmentOptions, { extensions: [remote(extensionPath)], extensionTestsPath: remote(testsPath) });
     await page.goto(`${baseUrl}/?folder=${encodeURIComponent(folder)}`);
     return { browser, page, exitCode };

@@ -50,4 +50,31 @@ describe('flows view', () => {
     assert.ok(trailShown);
     await page.screenshot('sidebar-flows');
   });
+
+  it('pages a long list of trails with "Load more…"', async () => {
+    const api = await localApi();
+    const paged = 'e2e-paging';
+    await call(api, 'PUT', `flows/${api.org}/template_file`, multipart({
+      data_json: JSON.stringify({ name: paged, description: 'Many builds' }),
+      template_file: { name: 'release.flow-template.yml', text: fixtureText('release.flow-template.yml') },
+    }));
+    // One more than a page of the view (20): the first begun is the last shown, on the second page.
+    for (let build = 1; build <= 21; build++) {
+      await call(api, 'PUT', `trails/${api.org}/${paged}`, multipart({ data_json: JSON.stringify({ name: `build-${String(build).padStart(2, '0')}` }) }));
+    }
+    await vscode.commands.executeCommand('complianceEvidence.refresh');
+    await expandRow(paged, 'build-21');
+    try {
+      // The list draws only the rows in sight: go to its end as a user would, with the keyboard.
+      await vscode.commands.executeCommand('complianceEvidence.flows.focus');
+      await page.press('End');
+      await shownRow('Load more…');
+      assert.equal((await page.query('#workbench\\.parts\\.sidebar .monaco-list-row')).some((row) => row.label?.trim() === 'build-01'), false, 'the oldest trail waits for the second page');
+      await page.click('#workbench\\.parts\\.sidebar .monaco-list-row', { label: 'Load more…' });
+      await page.press('End');
+      await shownRow('build-01');
+    } finally {
+      await vscode.commands.executeCommand('workbench.actions.treeView.complianceEvidence.flows.collapseAll');
+    }
+  });
 });
