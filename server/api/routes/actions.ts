@@ -9,6 +9,7 @@ import { nowSeconds } from '../ids.ts';
 import { environmentNotFound } from '../lookups.ts';
 import { closeNotifications, ENVIRONMENT_TRIGGERS, FLOW_TRIGGERS } from '../notifications.ts';
 import { sendJsonString } from '../replies.ts';
+import { renderEach } from '../domain/placeholders.ts';
 import type { Action, ActionInput, ActionTarget } from '../store/actions.ts';
 import type { Org } from '../store/orgs.ts';
 
@@ -108,7 +109,9 @@ export const actionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     });
   }
 
-  app.get<{ Params: { org: string } }>('/actions/:org', async (request) => store.actions.list(orgOf(request).id).map(actionView));
+  app.get<{ Params: { org: string } }>('/actions/:org', async (request) =>
+    renderEach(store.actions.list(orgOf(request).id), (action) => String(action.number), actionView),
+  );
 
   const numberParams = {
     type: 'object',

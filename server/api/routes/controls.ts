@@ -7,7 +7,9 @@ import type { AppContext, RouteOptions } from '../context.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { nowSeconds } from '../ids.ts';
 import { pageLinks } from '../lookups.ts';
+import { placeholderOf, renderEach } from '../domain/placeholders.ts';
 import type { Control } from '../store/controls.ts';
+import { isUnreadable } from '../store/db.ts';
 import type { Org } from '../store/orgs.ts';
 
 const CONTROL_OR_DECISION_NOT_FOUND = 'Control or decision not found';
@@ -94,22 +96,28 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
     async (request) => {
       const org = orgOf(request);
       const query = request.query;
-      let controls = store.controls.list(org.id, query.archived === true);
+      const listed = store.controls.list(org.id, query.archived === true);
+      let controls = listed.filter((item): item is Control => !isUnreadable(item));
       if (query.search !== undefined && query.search !== '') {
         const needle = query.search.toLowerCase();
         controls = controls.filter((control) => control.identifier.toLowerCase().includes(needle) || control.name.toLowerCase().includes(needle));
       }
       if (query.tag !== undefined) controls = controls.filter((control) => matchesTag(control, query.tag!));
       if (query.sort_direction === 'desc') controls.reverse();
+      // Controls that cannot be read or rendered stay in the list as placeholders, last.
+      const views = [
+        ...renderEach(controls, (control) => control.identifier, (control) => controlView(context, org, control)),
+        ...listed.filter(isUnreadable).map((row) => placeholderOf(row.id, row.reason)),
+      ];
       const page = query.page ?? 1;
       const perPage = query.per_page ?? 20;
-      const totalPages = Math.ceil(controls.length / perPage);
+      const totalPages = Math.ceil(views.length / perPage);
       return {
-        controls: controls.slice((page - 1) * perPage, page * perPage).map((control) => controlView(context, org, control)),
+        controls: views.slice((page - 1) * perPage, page * perPage),
         page,
         per_page: perPage,
         total_pages: totalPages,
-        total_count: controls.length,
+        total_count: views.length,
         _links: pageLinks(context, request, page, perPage, totalPages),
       };
     },

@@ -10,6 +10,8 @@ import { sendJsonString } from '../replies.ts';
 import { dispatch } from '../notifications.ts';
 import { changePolicies } from '../snapshotting.ts';
 import type { WebhookDelivery } from '../domain/webhooks.ts';
+import { placeholderOf, renderEach } from '../domain/placeholders.ts';
+import { isUnreadable } from '../store/db.ts';
 import type { Environment } from '../store/environments.ts';
 import type { Org } from '../store/orgs.ts';
 
@@ -159,7 +161,8 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
   }>('/environments/:org', { schema: { querystring: listQuery } }, async (request) => {
     const org = orgOf(request);
     const query = request.query;
-    let environments = store.environments.list(org.id);
+    const listed = store.environments.list(org.id);
+    let environments = listed.filter((item): item is Environment => !isUnreadable(item));
     if (query.name !== undefined) {
       const needle = query.name.toLowerCase();
       environments = environments.filter((environment) => environment.name.toLowerCase().includes(needle));
@@ -168,7 +171,13 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     if (query.tag !== undefined) environments = environments.filter((environment) => hasTag(environment, query.tag!));
     if (query.sort !== undefined) environments.sort(compareBy(query.sort));
     if (query.sort_direction === 'desc') environments.reverse();
-    const views = environments.map((environment) => environmentView(context, org, environment));
+    // Environments that cannot be read or rendered stay in the list as placeholders, last.
+    const rendered = renderEach(environments, (environment) => String(environment.id), (environment) => environmentView(context, org, environment));
+    const views = [
+      ...rendered.filter((view) => !('placeholder' in view)),
+      ...rendered.filter((view) => 'placeholder' in view),
+      ...listed.filter(isUnreadable).map((row) => placeholderOf(row.id, row.reason)),
+    ];
     if (query.page === undefined && query.per_page === undefined) return views;
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 20;

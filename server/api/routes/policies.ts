@@ -20,6 +20,7 @@ import { invalid, notFound, withInput } from '../errors.ts';
 import { nowSeconds } from '../ids.ts';
 import { environmentOr404 } from '../lookups.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
+import { renderEach } from '../domain/placeholders.ts';
 import { sendJsonString } from '../replies.ts';
 import { appliedPoliciesOf } from '../snapshotting.ts';
 import type { Org } from '../store/orgs.ts';
@@ -187,7 +188,9 @@ export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     return sendJsonString(reply, created ? 201 : 200, 'OK');
   });
 
-  app.get<{ Params: { org: string } }>('/policies/:org', async (request) => store.policies.list(orgOf(request).id).map(policyView));
+  app.get<{ Params: { org: string } }>('/policies/:org', async (request) =>
+    renderEach(store.policies.list(orgOf(request).id), (policy) => policy.name, policyView),
+  );
 
   app.get<{ Params: { org: string; name: string } }>('/policies/:org/:name', async (request) => {
     const policy = store.policies.byName(orgOf(request).id, request.params.name);

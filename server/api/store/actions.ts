@@ -1,4 +1,4 @@
-import type { Sql } from './db.ts';
+import { decodeEach, type Sql, type Unreadable } from './db.ts';
 
 export interface ActionTarget {
   type: string;
@@ -33,7 +33,8 @@ export interface ActionInput {
 }
 
 export interface ActionStore {
-  list(orgId: number): Action[];
+  /** Live actions by number; a row that cannot be decoded is marked unreadable. */
+  list(orgId: number): Array<Action | Unreadable>;
   byNumber(orgId: number, number: number): Action | undefined;
   byName(orgId: number, name: string): Action | undefined;
   /** Creates the action with the next number; returns the number. */
@@ -88,7 +89,7 @@ function toAction(row: ActionRow): Action {
 export function sqliteActionStore(sql: Sql): ActionStore {
   return {
     list(orgId) {
-      return sql.all<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL ORDER BY number', orgId).map(toAction);
+      return decodeEach(sql.all<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL ORDER BY number', orgId), toAction);
     },
     byNumber(orgId, number) {
       const row = sql.get<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND number = ? AND deleted_at IS NULL', orgId, number);

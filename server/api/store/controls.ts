@@ -1,4 +1,4 @@
-import type { Sql } from './db.ts';
+import { decodeEach, type Sql, type Unreadable } from './db.ts';
 
 export interface Control {
   id: number;
@@ -23,8 +23,8 @@ export interface ControlChanges {
 export interface ControlStore {
   /** Archived controls included: an identifier stays taken. */
   byIdentifier(orgId: number, identifier: string): Control | undefined;
-  /** Controls of an org by identifier; archived ones only with `archived`. */
-  list(orgId: number, archived: boolean): Control[];
+  /** Controls of an org by identifier; archived ones only with `archived`; undecodable rows marked unreadable. */
+  list(orgId: number, archived: boolean): Array<Control | Unreadable>;
   create(orgId: number, control: { identifier: string; name: string; description: string; links: Record<string, string>; createdBy: string }, now: number): void;
   /** Applies the changes as version + 1. */
   update(id: number, changes: ControlChanges, now: number): void;
@@ -73,7 +73,7 @@ export function sqliteControlStore(sql: Sql): ControlStore {
       const rows = archived
         ? sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? ORDER BY identifier', orgId)
         : sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND archived = 0 ORDER BY identifier', orgId);
-      return rows.map(toControl);
+      return decodeEach(rows, toControl);
     },
     create(orgId, control, now) {
       sql.run(

@@ -1,4 +1,4 @@
-import type { Sql } from './db.ts';
+import { decodeEach, type Sql, type Unreadable } from './db.ts';
 
 export interface Environment {
   id: number;
@@ -35,8 +35,8 @@ export interface EnvironmentStore {
   /** A live (not archived) environment by name. */
   byName(orgId: number, name: string): Environment | undefined;
   byId(id: number): Environment | undefined;
-  /** Live environments of an org, by name. */
-  list(orgId: number): Environment[];
+  /** Live environments of an org, by name; a row that cannot be decoded is marked unreadable. */
+  list(orgId: number): Array<Environment | Unreadable>;
   create(environment: NewEnvironment, now: number): number;
   update(id: number, changes: { description?: string; requireProvenance?: boolean }, now: number): void;
   rename(id: number, newName: string, now: number): void;
@@ -113,7 +113,7 @@ export function sqliteEnvironmentStore(sql: Sql): EnvironmentStore {
       return row === undefined ? undefined : toEnvironment(row);
     },
     list(orgId) {
-      return sql.all<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.archived_at IS NULL ORDER BY e.name`, orgId).map(toEnvironment);
+      return decodeEach(sql.all<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.archived_at IS NULL ORDER BY e.name`, orgId), toEnvironment);
     },
     create(environment, now) {
       return sql.run(

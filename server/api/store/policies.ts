@@ -1,4 +1,4 @@
-import type { Sql } from './db.ts';
+import { decodeEach, type Sql, type Unreadable } from './db.ts';
 
 export interface PolicyVersion {
   version: number;
@@ -48,7 +48,8 @@ export interface NewPolicyVersion {
 
 export interface PolicyStore {
   byName(orgId: number, name: string): Policy | undefined;
-  list(orgId: number): Policy[];
+  /** Live policies by name; a row that cannot be decoded is marked unreadable. */
+  list(orgId: number): Array<Policy | Unreadable>;
   create(orgId: number, name: string, description: string, type: string, first: NewPolicyVersion, now: number): number;
   /** Adds a version and its history event; returns the new version number. */
   addVersion(policyId: number, version: NewPolicyVersion, now: number): number;
@@ -152,7 +153,7 @@ export function sqlitePolicyStore(sql: Sql): PolicyStore {
       return row === undefined ? undefined : toPolicy(row);
     },
     list(orgId) {
-      return sql.all<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId).map(toPolicy);
+      return decodeEach(sql.all<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId), toPolicy);
     },
     create(orgId, name, description, type, first, now) {
       const id = sql.run(
