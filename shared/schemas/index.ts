@@ -6,6 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import actionCreate from './action-create.json' with { type: 'json' };
+import allowlistCreate from './allowlist-create.json' with { type: 'json' };
 import apiKeyCreate from './api-key-create.json' with { type: 'json' };
 import apiKeyRotate from './api-key-rotate.json' with { type: 'json' };
 import artifactCreate from './artifact-create.json' with { type: 'json' };
@@ -70,6 +71,7 @@ export const bodySchemas = {
   'environment-rename': environmentRename,
   'environment-join': environmentJoin,
   'environment-policies': environmentPolicies,
+  'allowlist-create': allowlistCreate,
   'policy-create': policyCreate,
   'control-create': controlCreate,
   'control-update': controlUpdate,

@@ -141,6 +141,26 @@ describe('environments', () => {
     assert.equal(missing.status, 404);
   });
 
+  it('allows artifacts in an environment and lists the allowlist', async () => {
+    await put({ name: 'allow-artifact-env', type: 'K8S', description: 'a' });
+    const fingerprint = 'a'.repeat(64);
+    const allowed = await server.json('PUT', '/api/v2/allowlists/acme/allow-artifact-env', { artifact_fingerprint: fingerprint, description: 'hotfix' });
+    assert.equal(allowed.status, 200, allowed.text);
+    assert.equal(allowed.body, 'OK');
+    await server.json('PUT', '/api/v2/allowlists/acme/allow-artifact-env', { artifact_fingerprint: fingerprint, artifact_name: 'web:1', description: 'hotfix, named' });
+    const list = (await server.get('/api/v2/allowlists/acme')).body;
+    assert.deepEqual(
+      list.map((e: any) => [e.environment_name, e.artifact_fingerprint, e.artifact_name, e.description]),
+      [['allow-artifact-env', fingerprint, 'web:1', 'hotfix, named']],
+    );
+    const bad = await server.json('PUT', '/api/v2/allowlists/acme/allow-artifact-env', { artifact_fingerprint: 'xyz', description: 'd' });
+    assert.equal(bad.status, 400);
+    assert.ok('artifact_fingerprint' in bad.body.errors);
+    const missing = await server.json('PUT', '/api/v2/allowlists/acme/nope', { artifact_fingerprint: fingerprint, description: 'd' });
+    assert.equal(missing.status, 404);
+    assert.deepEqual(missing.body, { message: "Environment named 'nope' does not exist for organization 'acme'" });
+  });
+
   it('tags environments: set, remove (also absent keys), and filters lists by tag', async () => {
     await put({ name: 'tag-env', type: 'K8S', description: 't' });
     const set = await server.json('PATCH', '/api/v2/tags/acme/env/tag-env', { set_tags: { foo: 'bar', team: 'x' } });

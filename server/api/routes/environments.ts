@@ -1,4 +1,4 @@
-// Environments (reference §2.5) and the tags route (§2.13).
+// Environments (reference §2.5), their allowlists (§2.17) and the tags route (§2.13).
 import type { FastifyPluginAsync } from 'fastify';
 import { bodySchema } from '../bodies.ts';
 import { orgOf, principalOf } from '../auth.ts';
@@ -283,6 +283,35 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       },
     });
   }
+
+  app.put<{ Params: { org: string; env: string }; Body: { artifact_fingerprint: string; artifact_name?: string; description: string } }>(
+    '/allowlists/:org/:env',
+    { schema: { params: envParams, body: bodySchema('allowlist-create') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const body = request.body;
+      store.transaction(() => {
+        const environment = environmentOr404(context, org, request.params.env);
+        store.environments.allow(
+          environment.id,
+          { artifactFingerprint: body.artifact_fingerprint, artifactName: body.artifact_name ?? '', description: body.description, createdBy: principalOf(request).name },
+          nowSeconds(),
+        );
+      });
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
+
+  app.get<{ Params: { org: string } }>('/allowlists/:org', async (request) =>
+    store.environments.allowlist(orgOf(request).id).map((entry) => ({
+      environment_name: entry.environmentName,
+      artifact_fingerprint: entry.artifactFingerprint,
+      artifact_name: entry.artifactName,
+      description: entry.description,
+      created_by: entry.createdBy,
+      created_at: entry.createdAt,
+    })),
+  );
 
   app.patch<{ Params: { org: string; resource_type: string; id: string }; Body: { set_tags?: Record<string, string>; remove_tags?: string[] } }>(
     '/tags/:org/:resource_type/:id',

@@ -31,6 +31,16 @@ export interface NewEnvironment {
   createdBy: string;
 }
 
+/** An artifact allowed in an environment. */
+export interface AllowlistEntry {
+  environmentName: string;
+  artifactFingerprint: string;
+  artifactName: string;
+  description: string;
+  createdBy: string;
+  createdAt: number;
+}
+
 export interface EnvironmentStore {
   /** A live (not archived) environment by name. */
   byName(orgId: number, name: string): Environment | undefined;
@@ -44,6 +54,10 @@ export interface EnvironmentStore {
   setTags(id: number, tags: Record<string, string>, now: number): void;
   /** Replaces the physical environments a logical one includes. */
   setIncluded(logicalId: number, physicalIds: readonly number[], now: number): void;
+  /** Allows an artifact in an environment; allowing it again replaces its name and description. */
+  allow(environmentId: number, entry: { artifactFingerprint: string; artifactName: string; description: string; createdBy: string }, now: number): void;
+  /** Allowed artifacts in the org's live environments, by environment then time. */
+  allowlist(orgId: number): AllowlistEntry[];
   /** Records that a report arrived (whether or not it made a snapshot). */
   markReported(id: number, now: number): void;
 }
@@ -151,6 +165,36 @@ export function sqliteEnvironmentStore(sql: Sql): EnvironmentStore {
         sql.run('INSERT OR IGNORE INTO environment_includes (logical_id, physical_id, position) VALUES (?, ?, ?)', logicalId, physicalId, position);
       });
       sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, logicalId);
+    },
+    allow(environmentId, entry, now) {
+      sql.run(
+        `INSERT INTO allowlist_entries (environment_id, artifact_fingerprint, artifact_name, description, created_by, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (environment_id, artifact_fingerprint) DO UPDATE SET artifact_name = excluded.artifact_name, description = excluded.description`,
+        environmentId,
+        entry.artifactFingerprint,
+        entry.artifactName,
+        entry.description,
+        entry.createdBy,
+        now,
+      );
+    },
+    allowlist(orgId) {
+      return sql
+        .all<{ name: string; artifact_fingerprint: string; artifact_name: string; description: string; created_by: string; created_at: number }>(
+          `SELECT e.name, a.artifact_fingerprint, a.artifact_name, a.description, a.created_by, a.created_at
+           FROM allowlist_entries a JOIN environments e ON e.id = a.environment_id
+           WHERE e.org_id = ? AND e.archived_at IS NULL ORDER BY e.name, a.created_at`,
+          orgId,
+        )
+        .map((row) => ({
+          environmentName: row.name,
+          artifactFingerprint: row.artifact_fingerprint,
+          artifactName: row.artifact_name,
+          description: row.description,
+          createdBy: row.created_by,
+          createdAt: row.created_at,
+        }));
     },
     markReported(id, now) {
       sql.run('UPDATE environments SET last_reported_at = ? WHERE id = ?', now, id);
