@@ -8,13 +8,23 @@ import { bodySchemas, schemas, type BodySchemaName } from '../../shared/schemas/
 import { valueAt } from '../../shared/text/values.ts';
 import { invalid, withInput, type ApiError, type FieldErrors } from './errors.ts';
 
-/** Issues as `errors` entries: first issue per field, the rejected input echoed (`None` when missing). */
+/**
+ * The input a message echoes: the rejected value; for a missing field, the object that lacks it
+ * as pydantic does (so an external URL entry without `href` echoes its fingerprint), except at
+ * the top level, where the service shows `None`.
+ */
+function echoedInput(issue: Issue, value: unknown): unknown {
+  if (!issue.code.endsWith('/missing-field')) return valueAt(value, issue.path);
+  return issue.path.length > 1 ? valueAt(value, issue.path.slice(0, -1)) : undefined;
+}
+
+/** Issues as `errors` entries: first issue per field, the rejected input echoed. */
 export function fieldErrorsOf(issues: readonly Issue[], value: unknown, emptyKey = 'body'): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
     if (issue.severity !== 'error') continue;
     const key = fieldPath(issue.path) || emptyKey;
-    if (!(key in errors)) errors[key] = withInput(issue.message, issue.code.endsWith('/missing-field') ? undefined : valueAt(value, issue.path));
+    if (!(key in errors)) errors[key] = withInput(issue.message, echoedInput(issue, value));
   }
   return errors;
 }

@@ -57,6 +57,9 @@ describe('artifacts and search', () => {
     assert.equal(badUrl.status, 400);
     assert.equal(badUrl.body.message, 'Input payload validation failed');
     assert.ok(JSON.stringify(badUrl.body.errors).includes('bad.label'));
+    const noHref = await server.json('POST', '/api/v2/artifacts/acme/app', { fingerprint: fpB, filename: 'a', external_urls: { report: { fingerprint: fpB } } });
+    assert.equal(noHref.status, 400);
+    assert.deepEqual(noHref.body.errors, { 'external_urls.report.href': `Field required [input: {"fingerprint":"${fpB}"}]` }, 'the rejected entry is echoed, fingerprint and all (§6 item 28)');
     assert.equal((await server.get(`/api/v2/artifacts/acme/app/fingerprint/${fpB}`)).status, 404, 'nothing stored');
   });
 

@@ -135,7 +135,7 @@ describe('attestations', () => {
       [{ attestation_name: 'bad name', scan_results: scanResults() }, { attestation_name: "String should match pattern '^[a-zA-Z0-9_,-]+$' [input: bad name]" }],
       [{ attestation_name: 'x' }, { scan_results: 'Field required [input: None]' }],
       [{ attestation_name: 'x', scan_results: scanResults(), artifact_fingerprint: 'abc' }, { artifact_fingerprint: "String should match pattern '^[a-f0-9]{64}$' [input: abc]" }],
-      [{ attestation_name: 'x', scan_results: { ...scanResults(), project: { key: 'k' } } }, { 'scan_results.project.url': 'Field required [input: None]' }],
+      [{ attestation_name: 'x', scan_results: { ...scanResults(), project: { key: 'k' } } }, { 'scan_results.project.url': 'Field required [input: {"key":"k"}]' }],
       [{ attestation_name: 'x', scan_results: scanResults(), unknown_field: 1 }, { unknown_field: 'Extra inputs are not permitted [input: 1]' }],
     ];
     for (const [data, errors] of cases) {
