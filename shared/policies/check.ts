@@ -4,8 +4,8 @@
 import { parseCondition } from '../expressions/index.ts';
 import type { Issue, PathSegment } from '../findings.ts';
 import { schemaIssues } from '../schemas/issues.ts';
-import { attestationTypes, isAttestationType } from '../templates/model.ts';
-import { quotedChoice, suggestionsFor } from '../text/suggest.ts';
+import { unknownAttestationTypeIssue } from '../templates/check.ts';
+import { isAttestationType } from '../templates/model.ts';
 import { isObject } from '../text/values.ts';
 
 export const policySchemaUrl = 'https://compliance-evidence.dev/schemas/policy/environment/v1';
@@ -56,17 +56,7 @@ function attestationRuleIssues(entry: Record<string, unknown>, path: PathSegment
       target: 'value',
     });
   }
-  if (typeof type === 'string' && !isAttestationType(type)) {
-    const suggestions = suggestionsFor(type, attestationTypes.filter((known) => known !== '*'));
-    issues.push({
-      code: 'policy/unknown-attestation-type',
-      severity: 'error',
-      message: `Input should be ${quotedChoice([...attestationTypes, 'custom:<type-name>'])}.${suggestions.length > 0 ? ` Did you mean '${suggestions[0]}'?` : ''}`,
-      path: [...path, 'type'],
-      target: 'value',
-      data: { type, suggestions, allowed: [...attestationTypes] },
-    });
-  }
+  if (typeof type === 'string' && !isAttestationType(type)) issues.push(unknownAttestationTypeIssue('policy', type, [...path, 'type']));
   if (entry.for_control !== undefined && type !== 'decision') {
     issues.push({
       code: 'policy/for-control-without-decision',

@@ -8,6 +8,7 @@ import { attestationTypes, isAttestationType } from './model.ts';
 
 const expectedVersion = { expected: 'version: 1' };
 const typeChoices = quotedChoice([...attestationTypes, 'custom:<type-name>']);
+const namedTypes = attestationTypes.filter((known) => known !== '*');
 
 export function checkTemplate(value: unknown): Issue[] {
   const issues: Issue[] = [];
@@ -49,20 +50,25 @@ function attestationIssues(list: unknown, path: PathSegment[]): Issue[] {
   if (!Array.isArray(list)) return [];
   const issues = duplicateNameIssues(list, path, 'attestation');
   list.forEach((entry, index) => {
-    if (!isObject(entry) || typeof entry.type !== 'string' || isAttestationType(entry.type)) return;
-    const type = entry.type;
-    const suggestions = suggestionsFor(type, attestationTypes.filter((known) => known !== '*'));
-    const hint = suggestions.length > 0 ? ` Did you mean '${suggestions[0]}'?` : '';
-    issues.push({
-      code: 'template/unknown-attestation-type',
-      severity: 'error',
-      message: `Input should be ${typeChoices}.${hint}`,
-      path: [...path, index, 'type'],
-      target: 'value',
-      data: { type, suggestions, allowed: [...attestationTypes] },
-    });
+    if (isObject(entry) && typeof entry.type === 'string' && !isAttestationType(entry.type)) {
+      issues.push(unknownAttestationTypeIssue('template', entry.type, [...path, index, 'type']));
+    }
   });
   return issues;
+}
+
+/** An attestation type that is neither built in nor `custom:<name>`, with the nearest built-in names; policies name types the same way. */
+export function unknownAttestationTypeIssue(prefix: 'template' | 'policy', type: string, path: PathSegment[]): Issue {
+  const suggestions = suggestionsFor(type, namedTypes);
+  const hint = suggestions.length > 0 ? ` Did you mean '${suggestions[0]}'?` : '';
+  return {
+    code: `${prefix}/unknown-attestation-type`,
+    severity: 'error',
+    message: `Input should be ${typeChoices}.${hint}`,
+    path,
+    target: 'value',
+    data: { type, suggestions, allowed: [...attestationTypes] },
+  };
 }
 
 function duplicateNameIssues(list: unknown[], path: PathSegment[], what: 'attestation' | 'artifact'): Issue[] {
