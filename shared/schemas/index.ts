@@ -94,14 +94,6 @@ export type BodySchemaName = keyof typeof bodySchemas;
 export const schemaNames = Object.keys(schemas) as SchemaName[];
 export const bodySchemaNames = Object.keys(bodySchemas) as BodySchemaName[];
 
-export function isSchemaName(name: string): name is SchemaName {
-  return Object.hasOwn(schemas, name);
-}
-
-export function isBodySchemaName(name: string): name is BodySchemaName {
-  return Object.hasOwn(bodySchemas, name);
-}
-
 const ajv = new Ajv2020({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true });
 addFormats(ajv);
 for (const schema of Object.values(schemas)) ajv.addSchema(schema);
