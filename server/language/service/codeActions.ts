@@ -2,7 +2,7 @@
 import { isMap, isScalar, isSeq } from 'yaml';
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { DocumentKind } from '../../../shared/validate.ts';
+import { formatOf, type DocumentKind } from '../../../shared/validate.ts';
 import { diagnosticSource, type FindingData } from './diagnostics.ts';
 import { nodeAt } from './nodes.ts';
 import { treeOf } from './parsed.ts';
@@ -33,7 +33,7 @@ const fixesByCode: Record<string, Fix> = {
 
 export function codeActionsFor(kind: DocumentKind, document: TextDocument, diagnostics: readonly Diagnostic[]): CodeAction[] {
   const actions: CodeAction[] = [];
-  const json = kind === 'scan-attestation' || kind === 'k8s-report';
+  const json = formatOf(kind) === 'json';
   for (const diagnostic of diagnostics) {
     if (diagnostic.source !== diagnosticSource || typeof diagnostic.code !== 'string') continue;
     const fix = fixesByCode[diagnostic.code];
