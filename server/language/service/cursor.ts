@@ -3,7 +3,7 @@
 // from indentation, says where the marker lands, in YAML and JSON alike.
 import { isMap, isPair, isScalar, isSeq } from 'yaml';
 import type { PathSegment } from '../../../shared/findings.ts';
-import { treeOfText } from './parsed.ts';
+import { parseTree } from './trees.ts';
 
 export const marker = '__cev_cursor__';
 
@@ -69,7 +69,7 @@ export function cursorContextAt(text: string, offset: number): CursorContext | u
     }
   }
 
-  const found = findMarker(treeOfText(probe).contents, []);
+  const found = findMarker(parseTree(probe).contents, []);
   if (found === undefined) return undefined;
   const startsItem = /^\s*(?:-\s+)+$/.test(text.slice(lineStart, start));
   return { ...found, replace: { start, end }, startsItem, indent, json, quoted };

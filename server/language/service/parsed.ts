@@ -2,7 +2,7 @@
 // and quick fixes, and carried from one version to the next (see trees.ts). `yaml` reads JSON
 // too, so one tree serves every kind.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { createTreeCache, parseTree, type Tree } from './trees.ts';
+import { createTreeCache, type Tree } from './trees.ts';
 
 export type { Tree } from './trees.ts';
 
@@ -10,8 +10,4 @@ const trees = createTreeCache();
 
 export function treeOf(document: TextDocument): Tree {
   return trees.treeFor(document, document.getText());
-}
-
-export function treeOfText(text: string): Tree {
-  return parseTree(text);
 }
