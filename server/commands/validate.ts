@@ -2,15 +2,17 @@
 // `<file>:<line>:<col>: <severity> <code> <message>` (1-based); exit 1 when any error was found,
 // 0 otherwise, 2 on usage errors. The rules all live in shared/; this only reads files and prints.
 import { readFile } from 'node:fs/promises';
-import { documentKinds, isDocumentKind, kindOf } from '../../shared/kinds.ts';
+import { defaultKindGlobs, documentKinds, isDocumentKind, kindOf } from '../../shared/kinds.ts';
 import type { DocumentKind } from '../../shared/kinds.ts';
 import { lineIndexOf } from '../../shared/text/positions.ts';
 import { validateText } from '../../shared/validate.ts';
 
+// The names listed are the globs kindOf matches, so the help cannot drift from the rule.
+const fileNames = documentKinds.flatMap((kind) => defaultKindGlobs[kind].map((glob) => glob.replace(/^\*\*\//, ''))).join(', ');
+
 const usage = `usage: cev validate [--kind <${documentKinds.join('|')}>] <file>...
-The kind comes from the file name (*flow-template*.{yml,yaml}, *env-policy*.{yml,yaml},
-*scan-attestation*.json, *k8s-report*.json), a first-line '# cev: <kind>' modeline or a policy's
-_schema; --kind overrides them for every file.`;
+The kind comes from the file name (${fileNames}),
+a first-line '# cev: <kind>' modeline or a policy's _schema; --kind overrides them for every file.`;
 
 class UsageError extends Error {}
 
