@@ -6,18 +6,11 @@ import { parseDocument } from 'yaml';
 import { schemas } from '../../shared/schemas/index.ts';
 import { yamlParseOptions } from '../../shared/text/parse.ts';
 import { validateText } from '../../shared/validate.ts';
+import { flowTemplateLines } from './flowTemplateText.ts';
 import { median, report } from './stats.ts';
 
-/** A realistic template of `lines` lines: ten trail attestations, then artifacts of six lines. */
-function templateOf(lines: number, broken = false): string {
-  const out = ['version: 1', 'trail:', '  attestations:'];
-  for (let i = 0; i < 10; i++) out.push(`    - name: trail-check-${i}`, `      type: ${i % 2 === 0 ? 'generic' : 'jira'}`);
-  out.push('  artifacts:');
-  for (let i = 0; out.length + 6 <= lines; i++) {
-    out.push(`    - name: artifact-${i}`, '      attestations:', '        - name: unit-test', `          type: ${broken && i === 3 ? 'juint' : 'junit'}`, '        - name: security-scan', '          type: snyk');
-  }
-  while (out.length < lines) out.push('# end of template');
-  return `${out.join('\n')}\n`;
+function templateText(lines: number, broken = false): string {
+  return `${flowTemplateLines(lines, broken ? 3 : undefined).join('\n')}\n`;
 }
 
 const bare = new Ajv2020({ allErrors: true, allowUnionTypes: true, strict: true });
@@ -59,9 +52,9 @@ function alternating(text: string, runs: number): { baseline: number; value: num
 
 let ok = true;
 for (const [lines, runs] of [[200, 300], [3000, 40]] as const) {
-  const valid = alternating(templateOf(lines), runs);
+  const valid = alternating(templateText(lines), runs);
   ok = report(`validate ${lines}-line template (median of ${runs})`, valid.value, valid.baseline, 'ms', { max: 1.3 }) && ok;
-  const broken = alternating(templateOf(lines, true), runs);
+  const broken = alternating(templateText(lines, true), runs);
   report(`  same with one finding placed`, broken.value, broken.baseline, 'ms');
 }
 process.exitCode = ok ? 0 : 1;

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot, startClient, type LspClient } from '../language/lspClient.ts';
 import { schemas } from '../../shared/schemas/index.ts';
+import { flowTemplateLines } from './flowTemplateText.ts';
 import { median, report } from './stats.ts';
 
 const measuredEdits = 50;
@@ -28,15 +29,9 @@ interface Variant {
   broken: string;
 }
 
-/** A flow template of about `lines` lines: ten trail attestations, then artifacts of six lines. */
-function templateOf(lines: number): Variant {
-  const out = ['version: 1', 'trail:', '  attestations:'];
-  for (let i = 0; i < 10; i++) out.push(`    - name: trail-check-${i}`, `      type: ${i % 2 === 0 ? 'generic' : 'jira'}`);
-  out.push('  artifacts:');
-  for (let i = 0; out.length + 6 <= lines; i++) {
-    out.push(`    - name: artifact-${i}`, '      attestations:', '        - name: unit-test', '          type: junit', '        - name: security-scan', '          type: snyk');
-  }
-  while (out.length < lines) out.push('# end of template');
+/** The benchmarks' flow template of `lines` lines, with a unit-test type past its middle to edit. */
+function editableTemplate(lines: number): Variant {
+  const out = flowTemplateLines(lines);
   const line = out.findIndex((text, index) => index > out.length / 2 && text === '          type: junit');
   return { text: `${out.join('\n')}\n`, line, character: '          type: '.length, valid: 'junit', broken: 'junit-test' };
 }
@@ -143,7 +138,7 @@ try {
 
   let allMet = true;
   for (const lines of [200, 3000]) {
-    const variant = templateOf(lines);
+    const variant = editableTemplate(lines);
     const uri = pathToFileURL(join(work, `bench-${lines}.flow-template.yaml`)).href;
     const [oursShipped, yamlShipped] = await sideBySideMs(ours(), yaml(yamlBin), variant, uri);
     const [oursEngine, yamlEngine] = await sideBySideMs(ours(0), yaml(zeroDelayLauncher), variant, uri);
