@@ -1,5 +1,6 @@
 // The settings the client sends under the `complianceEvidence` section, in `initializationOptions`
 // and in `workspace/didChangeConfiguration`. The extension passes exactly this shape; keep it stable.
+import { isObject } from '../../shared/text/values.ts';
 
 export interface FileGlobs {
   flowTemplate: string[];
@@ -48,7 +49,7 @@ export function settingsFrom(raw: unknown, defaultGlobs: FileGlobs): Settings {
 }
 
 function objectOf(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return isObject(value) ? value : undefined;
 }
 
 // The client may send the section itself or an object that holds it.

@@ -2,6 +2,7 @@
 // `data_json` so the API stores `is_compliant` and every face shows the same verdict.
 // Data that lacks what a type's rule needs is non-compliant: evidence that cannot be read proves
 // nothing. Bodies are schema-checked before they get here; these checks only keep it total.
+import { isObject, objectOrEmpty } from '../text/values.ts';
 
 /** How a type's compliance is decided, for the editor's hover on a template or policy type. */
 export const COMPLIANCE_DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -32,24 +33,24 @@ export interface ComplianceOptions {
  * type `custom:<name>`, `system:decision`, `decision`, or `override`) with `data` is compliant.
  */
 export function isAttestationCompliant(type: string, data: unknown, options: ComplianceOptions = {}): boolean {
-  const body = isRecord(data) ? data : {};
+  const body = objectOrEmpty(data);
   switch (ruleKind(type)) {
     case 'generic':
       return body.is_compliant === undefined || body.is_compliant === null || body.is_compliant === true;
     case 'junit':
-      return Array.isArray(body.junit_results) && body.junit_results.every((suite) => isRecord(suite) && count(suite.failures) + count(suite.errors) === 0);
+      return Array.isArray(body.junit_results) && body.junit_results.every((suite) => isObject(suite) && count(suite.failures) + count(suite.errors) === 0);
     case 'snyk':
-      return isRecord(body.snyk_results) && Array.isArray(body.snyk_results.results) && body.snyk_results.results.every(hasNoFindings);
+      return isObject(body.snyk_results) && Array.isArray(body.snyk_results.results) && body.snyk_results.results.every(hasNoFindings);
     case 'scan':
-      return isRecord(body.scan_results) && isRecord(body.scan_results.qualityGate) && body.scan_results.qualityGate.status === 'OK';
+      return isObject(body.scan_results) && isObject(body.scan_results.qualityGate) && body.scan_results.qualityGate.status === 'OK';
     case 'jira':
-      return Array.isArray(body.jira_results) && body.jira_results.length > 0 && body.jira_results.every((issue) => isRecord(issue) && issue.issue_exists === true);
+      return Array.isArray(body.jira_results) && body.jira_results.length > 0 && body.jira_results.every((issue) => isObject(issue) && issue.issue_exists === true);
     case 'pull_request':
       return Array.isArray(body.pull_requests) && body.pull_requests.length > 0;
     case 'custom':
       return options.customRulesPassed ?? true;
     case 'decision':
-      return isRecord(body.attestation_data) && body.attestation_data.is_compliant === true;
+      return isObject(body.attestation_data) && body.attestation_data.is_compliant === true;
     case 'override':
       return body.new_compliance_status === true;
     default:
@@ -65,7 +66,7 @@ function ruleKind(type: string): string {
 }
 
 function hasNoFindings(result: unknown): boolean {
-  if (!isRecord(result)) return false;
+  if (!isObject(result)) return false;
   return (['high', 'medium', 'low'] as const).every((level) => {
     const counted = result[`${level}_count`];
     const listed = result[level];
@@ -77,8 +78,4 @@ function hasNoFindings(result: unknown): boolean {
 function count(value: unknown): number {
   if (value === undefined || value === null) return 0;
   return typeof value === 'number' && Number.isFinite(value) ? value : 1;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

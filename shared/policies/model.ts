@@ -1,6 +1,7 @@
 // The normalized environment policy: a checked policy document with every default filled in,
 // in the snake-case form the service stores and shows as a snapshot's `policy_dump`
 // (reference §4.3). Policy evaluation reads this form only.
+import { objectOrEmpty } from '../text/values.ts';
 
 export interface PolicyCondition {
   /** The condition as written, `${{ ... }}`. */
@@ -43,8 +44,8 @@ export interface PolicyModel {
  * skipped the check still yields a model (missing parts take their defaults).
  */
 export function normalizePolicy(value: unknown): PolicyModel {
-  const document = record(value);
-  const artifacts = record(document.artifacts);
+  const document = objectOrEmpty(value);
+  const artifacts = objectOrEmpty(document.artifacts);
   const rules = Array.isArray(artifacts.attestations) ? artifacts.attestations : [];
   return {
     schema_version: typeof document._schema === 'string' ? document._schema : '',
@@ -57,19 +58,19 @@ export function normalizePolicy(value: unknown): PolicyModel {
 }
 
 function requirement(value: unknown): PolicyRequirement {
-  const entry = record(value);
+  const entry = objectOrEmpty(value);
   const exceptions = Array.isArray(entry.exceptions) ? entry.exceptions : [];
   return {
     required: entry.required === true,
     exceptions: exceptions.flatMap((exception) => {
-      const condition = record(exception).if;
+      const condition = objectOrEmpty(exception).if;
       return typeof condition === 'string' ? [{ if_condition: { text: condition } }] : [];
     }),
   };
 }
 
 function attestationRule(value: unknown): PolicyAttestationRule {
-  const entry = record(value);
+  const entry = objectOrEmpty(value);
   return {
     name: typeof entry.name === 'string' ? entry.name : '*',
     type: typeof entry.type === 'string' ? entry.type : '*',
@@ -77,8 +78,4 @@ function attestationRule(value: unknown): PolicyAttestationRule {
     must_be_compliant: entry.must_be_compliant !== false,
     for_control: typeof entry.for_control === 'string' ? entry.for_control : null,
   };
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

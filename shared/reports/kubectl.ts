@@ -3,6 +3,7 @@
 // pod spec mapped to the digest the kubelet actually ran (last 64 hex characters of the status
 // imageID). Containers without such a digest (not pulled yet, waiting) cannot be identified and
 // are listed as skipped so the caller can say so.
+import { objectOrEmpty } from '../text/values.ts';
 
 export interface K8sOwnerReference {
   apiVersion?: string;
@@ -53,20 +54,20 @@ export function k8sReportFromKubectlOutput(text: string): KubectlConversion {
 
 /** Converts a parsed `v1 List` of pods (or a single Pod). */
 export function k8sReportFromPods(value: unknown): KubectlConversion {
-  const list = record(value);
+  const list = objectOrEmpty(value);
   const pods = Array.isArray(list.items) ? list.items : list.kind === 'Pod' ? [value] : undefined;
   if (!pods) return { error: 'Expected the output of `kubectl get pods -o json`: an object with an `items` list of pods' };
   const artifacts: K8sPodItem[] = [];
   const skipped: SkippedContainer[] = [];
   for (const pod of pods) {
-    const converted = podItem(record(pod), skipped);
+    const converted = podItem(objectOrEmpty(pod), skipped);
     if (converted) artifacts.push(converted);
   }
   return { report: { artifacts }, skipped };
 }
 
 function podItem(pod: Record<string, unknown>, skipped: SkippedContainer[]): K8sPodItem | undefined {
-  const metadata = record(pod.metadata);
+  const metadata = objectOrEmpty(pod.metadata);
   const podName = text(metadata.name);
   const namespace = text(metadata.namespace) || 'default';
   const skip = (container: string, reason: string) => skipped.push({ namespace, podName, container, reason });
@@ -76,9 +77,9 @@ function podItem(pod: Record<string, unknown>, skipped: SkippedContainer[]): K8s
     return undefined;
   }
   const images = new Map<string, string>();
-  for (const container of list(record(pod.spec).containers)) images.set(text(record(container).name), text(record(container).image));
+  for (const container of list(objectOrEmpty(pod.spec).containers)) images.set(text(objectOrEmpty(container).name), text(objectOrEmpty(container).image));
   const statuses = new Map<string, Record<string, unknown>>();
-  for (const status of list(record(pod.status).containerStatuses)) statuses.set(text(record(status).name), record(status));
+  for (const status of list(objectOrEmpty(pod.status).containerStatuses)) statuses.set(text(objectOrEmpty(status).name), objectOrEmpty(status));
 
   const digests: Record<string, string> = {};
   for (const [container, image] of images) {
@@ -99,7 +100,7 @@ function podItem(pod: Record<string, unknown>, skipped: SkippedContainer[]): K8s
 }
 
 function owner(value: unknown): K8sOwnerReference {
-  const source = record(value);
+  const source = objectOrEmpty(value);
   const result: Record<string, unknown> = {};
   for (const field of OWNER_FIELDS) if (source[field] !== undefined) result[field] = source[field];
   return result as K8sOwnerReference;
@@ -111,8 +112,4 @@ function list(value: unknown): unknown[] {
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

@@ -5,6 +5,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** The value if it is an object, else an empty one: readers that must be total on any input read absent fields from it. */
+export function objectOrEmpty(value: unknown): Record<string, unknown> {
+  return isObject(value) ? value : {};
+}
+
 /** The value at `path`, or `undefined` when the path leaves the value. */
 export function valueAt(root: unknown, path: readonly PathSegment[]): unknown {
   let node: unknown = root;

@@ -1,6 +1,7 @@
 // Reading the shared JSON Schemas for the editor: which schemas apply at a path, which keys and
 // values they allow, what they say about them. Only reads the schemas; rules stay in shared/.
 import type { PathSegment } from '../../../shared/findings.ts';
+import { isObject, objectOrEmpty } from '../../../shared/text/values.ts';
 
 export type Schema = Record<string, unknown>;
 
@@ -42,7 +43,7 @@ export function schemasAt(index: SchemaIndex, start: Schema, path: readonly Path
         const property = propertiesOf(schema)[segment];
         if (isSchema(property)) next.push(property);
         else if (isSchema(schema.additionalProperties)) next.push(schema.additionalProperties);
-        for (const [pattern, sub] of Object.entries(objectOf(schema.patternProperties))) {
+        for (const [pattern, sub] of Object.entries(objectOrEmpty(schema.patternProperties))) {
           if (isSchema(sub) && safeTest(pattern, segment)) next.push(sub);
         }
       }
@@ -159,21 +160,17 @@ function resolveRef(index: SchemaIndex, from: Schema, ref: string): Schema | und
   let node: unknown = base === '' ? index.documentOf.get(from) : index.byId.get(base);
   for (const raw of pointer.split('/').filter((part) => part !== '')) {
     const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = objectOf(node)[part];
+    node = objectOrEmpty(node)[part];
   }
   return isSchema(node) ? node : undefined;
 }
 
 function propertiesOf(schema: Schema): Record<string, unknown> {
-  return objectOf(schema.properties);
-}
-
-function objectOf(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return objectOrEmpty(schema.properties);
 }
 
 function isSchema(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isObject(value);
 }
 
 function safeTest(pattern: string, text: string): boolean {
