@@ -33,7 +33,8 @@ const policySchemaPath = /\/policy(?:\/environment)?\/v1\/?$/;
 
 /** The kind a document declares: a first-line `# cev: <kind>` modeline, or a policy `_schema` URL. */
 export function kindByText(text: string): DocumentKind | undefined {
-  const firstLine = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')).trimEnd();
+  const newline = text.indexOf('\n');
+  const firstLine = (newline === -1 ? text : text.slice(0, newline)).trimEnd();
   const declared = modeline.exec(firstLine);
   if (declared) return declared[1] as DocumentKind;
   const schema = policySchema.exec(text.slice(0, 4096));
