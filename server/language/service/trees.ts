@@ -119,18 +119,12 @@ function innermostItemAround(node: unknown, text: string, start: number, end: nu
       current = pair?.value;
     } else if (isSeq(current) && !current.flow) {
       const items = current.items as ParsedNode[];
-      const index = items.findIndex((item, i) => {
-        const next = items[i + 1];
-        const regionEnd = next ? lineStartOf(text, next.range[0]) : lineStartAfter(text, lastContent(text, item));
-        return item.range[0] <= start && end < regionEnd;
-      });
+      const index = items.findIndex((item, i) => item.range[0] <= start && end < regionEndOf(text, items, i));
       if (index < 0) break;
       const item = items[index]!;
       const regionStart = lineStartOf(text, item.range[0]);
       if (!/^[ ]*-[ ]+$/.test(text.slice(regionStart, item.range[0]))) break;
-      const next = items[index + 1];
-      const regionEnd = next ? lineStartOf(text, next.range[0]) : lineStartAfter(text, lastContent(text, item));
-      found = { seq: current, index, regionStart, regionEnd };
+      found = { seq: current, index, regionStart, regionEnd: regionEndOf(text, items, index) };
       current = item;
     } else {
       break;
@@ -151,6 +145,12 @@ function staysInside(chunk: string, before: string, regionStart: number): boolea
     if (content <= dashColumn) return false;
   }
   return true;
+}
+
+/** Where an item's lines end: at the next item's line, or after the last line with its content. */
+function regionEndOf(text: string, items: readonly ParsedNode[], index: number): number {
+  const next = items[index + 1];
+  return next ? lineStartOf(text, next.range[0]) : lineStartAfter(text, lastContent(text, items[index]!));
 }
 
 function lastContent(text: string, item: ParsedNode): number {
