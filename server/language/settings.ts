@@ -23,7 +23,7 @@ export interface Settings {
 
 export const settingsSection = 'complianceEvidence';
 
-export const defaultDiagnostics: DiagnosticsSettings = { debounceMs: 100, maxProblems: 100 };
+const defaultDiagnostics: DiagnosticsSettings = { debounceMs: 100, maxProblems: 100 };
 
 /**
  * Settings from whatever the client sent: each field that is missing or of the wrong type falls

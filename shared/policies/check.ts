@@ -8,7 +8,7 @@ import { unknownAttestationTypeIssue } from '../templates/check.ts';
 import { isAttestationType } from '../templates/model.ts';
 import { isObject } from '../text/values.ts';
 
-export const policySchemaUrl = 'https://compliance-evidence.dev/schemas/policy/environment/v1';
+const policySchemaUrl = 'https://compliance-evidence.dev/schemas/policy/environment/v1';
 
 export function checkPolicy(value: unknown): Issue[] {
   const issues = schemaIssues('env-policy', value, 'policy').map(refinedSchemaIssue);

@@ -43,7 +43,7 @@ import tagsUpdate from './tags-update.json' with { type: 'json' };
 import trailCreate from './trail-create.json' with { type: 'json' };
 
 /** Documents users edit or send whole (templates, policies, payloads, reports) and shared definitions. */
-export const documentSchemas = {
+const documentSchemas = {
   'common': common,
   'flow-template': flowTemplate,
   'env-policy': envPolicy,

@@ -6,7 +6,7 @@ import { formatOf, validateText, type DocumentKind } from '../../../shared/valid
 import { treeOf } from './parsed.ts';
 
 export const diagnosticSource = 'compliance-evidence';
-export const moreProblemsCode = 'editor/more-problems';
+const moreProblemsCode = 'editor/more-problems';
 
 const severities: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,

@@ -40,7 +40,7 @@ export function createTreeCache(): TreeCache {
 }
 
 /** The previous tree with the edited list item re-parsed, or undefined when that is not safe. */
-export function patchedTree(previous: { text: string; tree: Tree }, text: string): Tree | undefined {
+function patchedTree(previous: { text: string; tree: Tree }, text: string): Tree | undefined {
   const before = previous.text;
   const edit = changedSpan(before, text);
   const delta = text.length - before.length;
