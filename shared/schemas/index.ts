@@ -98,14 +98,7 @@ const ajv = new Ajv2020({ allErrors: true, verbose: true, allowUnionTypes: true,
 addFormats(ajv);
 for (const schema of Object.values(schemas)) ajv.addSchema(schema);
 
-const compiled = new Map<SchemaName, ValidateFunction>();
-
-/** The compiled validator of a schema, compiled on first use and kept. */
+/** The compiled validator of a schema: ajv compiles an added schema on its first getSchema and keeps it. */
 export function validatorFor(name: SchemaName): ValidateFunction {
-  let validate = compiled.get(name);
-  if (validate === undefined) {
-    validate = ajv.getSchema(schemas[name].$id) as ValidateFunction;
-    compiled.set(name, validate);
-  }
-  return validate;
+  return ajv.getSchema(schemas[name].$id) as ValidateFunction;
 }
