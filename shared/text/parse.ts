@@ -84,7 +84,7 @@ export function parseJson(text: string): ParsedText {
   let doc: Document | undefined;
   const locate = (path: readonly PathSegment[], target: 'key' | 'value'): TextRange =>
     safeRange(() => {
-      doc ??= parseDocument(text, { prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
+      doc ??= parseDocument(text, { ...yamlParseOptions, uniqueKeys: false });
       return rangeOf(doc, text, path, target);
     }, text);
   return { format: 'json', text, value, syntax, broken: syntax.length > 0, locate };
