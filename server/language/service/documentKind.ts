@@ -1,7 +1,6 @@
 // Which kind a document is, as the shared core decides it: modeline or policy `_schema` in the
 // text first, then the file name against the configured globs.
-import { kindOf, type DocumentKind, type KindGlobs } from '../../../shared/kinds.ts';
-import { defaultKindGlobs } from '../../../shared/kinds.ts';
+import { defaultKindGlobs, kindOf, type DocumentKind, type KindGlobs } from '../../../shared/kinds.ts';
 import type { FileGlobs } from '../settings.ts';
 
 /** The default globs in the settings' shape. */
