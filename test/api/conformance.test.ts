@@ -304,6 +304,16 @@ describe('conformance with the hosted service (reference §6)', () => {
     assert.deepEqual(reply.body, { message: 'OK' });
   });
 
+  it('28: an artifact POST with an invalid external-URL entry: 400, errors text naming the fingerprint', async () => {
+    const fp = fingerprint('bad-url');
+    const reply = await server.json('POST', '/api/v2/artifacts/acme/flow', {
+      fingerprint: fp, filename: 'x', trail_name: 'test-123', git_commit: commit('bad-url'), external_urls: { sbom: { fingerprint: fp } },
+    });
+    assert.equal(reply.status, 400);
+    assert.equal(reply.body.message, 'Input payload validation failed');
+    assert.ok(JSON.stringify(reply.body.errors).includes(fp), reply.text);
+  });
+
   it('29: get an unknown artifact in acme-shared: 404 artifact-not-in-flow', async () => {
     await createFlow(server, 'acme-shared', 'get-artifact');
     const unknown = fingerprint('unknown-artifact');
@@ -642,6 +652,37 @@ describe('conformance with the hosted service (reference §6)', () => {
     assert.equal(version.status, 404);
     assert.deepEqual(version.body, { message: "version 10 does not exist for custom attestation type 'wibble'" });
     created(await server.json('PUT', '/api/v2/custom-attestation-types/acme/wibble/archive', null), 'archive');
+  });
+
+  it('56: PUT /allowlists/acme/allow-artifact-env with a fingerprint and a description: success', async () => {
+    created(await putEnv('allow-artifact-env', 'server'), 'env');
+    const entry = { artifact_name: 'app', artifact_fingerprint: fingerprint('allowed'), description: 'known good' };
+    const reply = await server.json('PUT', '/api/v2/allowlists/acme/allow-artifact-env', entry);
+    created(reply, 'allowlist');
+    assert.equal(reply.body, 'OK');
+    const listed = (await server.get('/api/v2/allowlists/acme')).body;
+    assert.deepEqual(listed.map((e: any) => [e.environment_name, e.artifact_name, e.artifact_fingerprint, e.description]), [['allow-artifact-env', 'app', entry.artifact_fingerprint, 'known good']]);
+    const unknown = await server.json('PUT', '/api/v2/allowlists/acme/non-existing', entry);
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(unknown.body, envMissing('non-existing'));
+  });
+
+  it('57: get repo non-existing: Repo not found; an org without repos lists an empty repos list', async () => {
+    const missing = await server.get('/api/v2/repos/acme/non-existing');
+    assert.equal(missing.status, 404);
+    assert.deepEqual(missing.body, { message: "Repo 'non-existing' not found" });
+    const empty = await server.get('/api/v2/repos/acme-empty');
+    assert.equal(empty.status, 200);
+    assert.deepEqual(empty.body.repos, []);
+    for (const key of ['page', 'total_pages', 'total_count', '_links']) assert.ok(key in empty.body, key);
+  });
+
+  it('58: PUT /user/<not a member>: 403 Access denied; PUT /user/acme as a member: 200', async () => {
+    const denied = await server.json('PUT', '/api/v2/user/non-existing-org-abc123', null);
+    assert.equal(denied.status, 403);
+    assert.deepEqual(denied.body, { message: 'Access denied to /api/v2/user/non-existing-org-abc123' });
+    assert.equal((await server.json('PUT', '/api/v2/user/acme', null)).status, 200);
+    assert.deepEqual((await server.get('/api/v2/user/default-org')).body, { default_org_name: 'acme' });
   });
 
   it('59: GET /ready: 200 plain text OK', async () => {
