@@ -4,6 +4,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { affectsConnection } from './auth/settings.ts';
 import { Session } from './auth/session.ts';
 import type { CommandContext } from './commands/context.ts';
+import { AUDIT_LOG_SCHEME, AuditLogDocuments } from './commands/auditLogDocuments.ts';
 import { DiagnosticsClock } from './commands/diagnostics.ts';
 import { reportK8s, showAuditLog } from './commands/environmentCommands.ts';
 import { attestScan, beginTrail, createFlow } from './commands/flowCommands.ts';
@@ -32,6 +33,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
   const environmentsView = vscode.window.createTreeView('complianceEvidence.environments', { treeDataProvider: environments, showCollapseAll: true });
   const context: CommandContext = { extension, session, localServer, flows, environments, flowsView, environmentsView, log };
   const clock = new DiagnosticsClock();
+  const auditLogs = new AuditLogDocuments();
 
   for (const [view, key] of [
     [flows, 'complianceEvidence.flows.empty'],
@@ -70,7 +72,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
     command('complianceEvidence.reportK8s', (arg) => reportK8s(context, arg)),
     command('complianceEvidence.search', (arg) => search(context, arg)),
     command('complianceEvidence.openInBrowser', (arg) => openInBrowser(context, arg)),
-    command('complianceEvidence.showAuditLog', (arg) => showAuditLog(context, arg)),
+    command('complianceEvidence.showAuditLog', (arg) => showAuditLog(context, auditLogs, arg)),
+    vscode.workspace.registerTextDocumentContentProvider(AUDIT_LOG_SCHEME, auditLogs),
     startPolling(flowsView, environmentsView, flows, environments),
   );
 

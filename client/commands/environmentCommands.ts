@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client.ts';
+import type { AuditLogDocuments } from './auditLogDocuments.ts';
 import { apiOrExplain, argsOf, showFailure, uriOf, withProgress, type CommandContext } from './context.ts';
 import { kubectlPath, kubectlPods } from './kubectl.ts';
 import { environmentNameProblem } from './names.ts';
@@ -68,8 +69,8 @@ async function reportSource(file: string | undefined): Promise<ReportSource | un
   }
 }
 
-/** Opens the environment's audit log (CSV) in an untitled editor; returns its text. */
-export async function showAuditLog(context: CommandContext, arg?: unknown): Promise<string | undefined> {
+/** Opens the environment's audit log (CSV) in a read-only editor; returns its text. */
+export async function showAuditLog(context: CommandContext, documents: AuditLogDocuments, arg?: unknown): Promise<string | undefined> {
   const args = argsOf(arg);
   const api = await apiOrExplain(context);
   if (!api) return undefined;
@@ -77,8 +78,7 @@ export async function showAuditLog(context: CommandContext, arg?: unknown): Prom
     const environment = args.environment ?? (await pickEnvironment(api));
     if (!environment) return undefined;
     const csv = await withProgress(`Fetching the audit log of ${environment}…`, () => api.auditLog(environment));
-    const languages = await vscode.languages.getLanguages();
-    const document = await vscode.workspace.openTextDocument({ content: csv, language: languages.includes('csv') ? 'csv' : 'plaintext' });
+    const document = await vscode.workspace.openTextDocument(documents.put(environment, csv));
     await vscode.window.showTextDocument(document, { preview: false });
     return csv;
   } catch (error) {

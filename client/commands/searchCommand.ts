@@ -54,7 +54,14 @@ async function revealArtifact(context: CommandContext, hit: SearchArtifact): Pro
   if (!flow) return undefined;
   let trail: TreeNode | undefined = (await flows.getChildren(flow)).find((node) => node.kind === 'trail' && node.ref.trail === hit.trail);
   trail ??= flows.adopt(flow, trailNode(hit.flow, await api.getTrail(hit.flow, hit.trail)));
-  const target = (await flows.getChildren(trail)).find((node) => node.kind === 'artifact' && node.ref.fingerprint === hit.fingerprint) ?? trail;
+  const artifactOf = async (parent: TreeNode) => (await flows.getChildren(parent)).find((node) => node.kind === 'artifact' && node.ref.fingerprint === hit.fingerprint);
+  let artifact = await artifactOf(trail);
+  if (!artifact) {
+    // The trail row was loaded before the artifact was attested: reload it once.
+    await flows.refresh(trail.id);
+    artifact = await artifactOf(trail);
+  }
+  const target = artifact ?? trail;
   await flowsView.reveal(target, { select: true, focus: true, expand: true });
   return target.id;
 }

@@ -5,6 +5,7 @@ import type { ApiClient } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { errorNode, type TreeNode } from './nodes.ts';
 import { treeItemOf } from './treeItem.ts';
+import { loadedAncestorId } from './rowIds.ts';
 
 /** What a view fetches; each function builds plain nodes from API JSON. */
 export interface TreeSource {
@@ -81,7 +82,13 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   async refresh(id: string, options: { keepChildren?: boolean } = {}): Promise<void> {
     const node = this.byId.get(id);
     const api = this.api();
-    if (!node || !api) return options.keepChildren ? undefined : this.refreshAll();
+    if (!api) return;
+    if (!node) {
+      // Not loaded (never expanded): the nearest loaded ancestor shows what changed below it.
+      const ancestor = loadedAncestorId(id, (candidate) => this.byId.has(candidate));
+      if (options.keepChildren) return;
+      return ancestor ? this.refresh(ancestor) : this.refreshAll();
+    }
     const fresh = this.source.reload ? await this.source.reload(api, node).catch(() => undefined) : undefined;
     if (options.keepChildren) {
       if (!fresh) return;

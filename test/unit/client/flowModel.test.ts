@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Trail } from '../../../client/api/types.ts';
 import { artifactUrl, flowNodes, trailNode, trailPageNodes } from '../../../client/views/flowModel.ts';
 import type { TreeNode } from '../../../client/views/nodes.ts';
+import { loadedAncestorId } from '../../../client/views/rowIds.ts';
 
 const fp = 'a'.repeat(64);
 
@@ -109,5 +110,14 @@ describe('flows tree model', () => {
   it('derives artifact pages only from trail pages it recognises', () => {
     assert.equal(artifactUrl('http://h/o/flows/f/trails/t', fp, undefined), `http://h/o/flows/f/artifacts/${fp}`);
     assert.equal(artifactUrl('http://h/elsewhere', fp, 'x'), undefined);
+  });
+});
+
+describe('targeted refresh of rows never loaded', () => {
+  it('falls back to the nearest loaded ancestor by id path', () => {
+    const loaded = new Set(['flow/shop']);
+    assert.equal(loadedAncestorId('flow/shop/trail/build-1', (id) => loaded.has(id)), 'flow/shop');
+    assert.equal(loadedAncestorId('flow/shop/trail/build-1/artifact/x', (id) => loaded.has(id)), 'flow/shop');
+    assert.equal(loadedAncestorId('flow/other/trail/t', (id) => loaded.has(id)), undefined);
   });
 });

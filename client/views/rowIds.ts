@@ -1,0 +1,11 @@
+// Row ids are paths through the tree (`flow/shop/trail/build-1`), so a row's ancestors are its prefixes.
+
+/** Ids are paths (`flow/shop/trail/build-1`): the longest loaded prefix made of whole id pairs. */
+export function loadedAncestorId(id: string, isLoaded: (id: string) => boolean): string | undefined {
+  const parts = id.split('/');
+  for (let length = parts.length - 2; length >= 2; length -= 2) {
+    const candidate = parts.slice(0, length).join('/');
+    if (isLoaded(candidate)) return candidate;
+  }
+  return undefined;
+}
