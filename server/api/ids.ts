@@ -11,7 +11,7 @@ export function nowSeconds(): number {
   return Date.now() / 1000;
 }
 
-/** A fresh API key: 32 random bytes, URL-safe. */
+/** A fresh API key: 32 random bytes in hex, so it never starts with '-' when passed as a flag. */
 export function newApiKey(): string {
-  return randomBytes(32).toString('base64url');
+  return randomBytes(32).toString('hex');
 }
