@@ -349,7 +349,8 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
           if (flow === undefined) throw notFound(`Flow named '${id}' does not exist for organization '${org.name}'`);
           store.flows.setTags(flow.id, retag(flow.tags), now);
         } else {
-          throw notFound(`Repo '${id}' not found`);
+          if (!store.repos.all(org.id).some((repo) => repo.id === id)) throw notFound(`Repo '${id}' not found`);
+          store.repos.setTags(org.id, id, retag(store.repos.tags(org.id, id)), now);
         }
       });
       return sendJsonString(reply, 200, 'OK');

@@ -19,7 +19,7 @@ const listQuery = {
 
 const getQuery = { type: 'object', properties: { provider: { type: 'string' }, id: { type: 'string' } } } as const;
 
-function repoView(info: Record<string, unknown>): Record<string, unknown> {
+function repoView(info: Record<string, unknown>, tags: Record<string, string>): Record<string, unknown> {
   return {
     id: info.id ?? null,
     name: info.name,
@@ -28,11 +28,13 @@ function repoView(info: Record<string, unknown>): Record<string, unknown> {
     description: info.description ?? null,
     namespace_path: info.namespace_path ?? [],
     additional_info: info.additional_info ?? {},
+    tags,
   };
 }
 
 export const repoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
+  const tagsOf = (orgId: number, repo: Record<string, unknown>): Record<string, string> => (typeof repo.id === 'string' ? store.repos.tags(orgId, repo.id) : {});
 
   app.get<{ Params: { org: string }; Querystring: { page?: number; per_page?: number; name?: string; search?: string; provider?: string; repo_id?: string; sort_direction?: 'asc' | 'desc' } }>(
     '/repos/:org',
@@ -50,7 +52,7 @@ export const repoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       const { page, perPage, offset } = pageOf(query);
       const pagination = paginationOf(repos.length, page, perPage);
       return {
-        repos: repos.slice(offset, offset + perPage).map(repoView),
+        repos: repos.slice(offset, offset + perPage).map((repo) => repoView(repo, tagsOf(org.id, repo))),
         page,
         per_page: perPage,
         total_pages: pagination.page_count,
@@ -76,7 +78,7 @@ export const repoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
         const providers = [...new Set(matches.map((repo) => String(repo.provider ?? 'unknown')))].join(', ');
         throw badRequest(`Multiple repos named '${name}' exist (${providers}). Specify the 'provider' (or the 'id') to choose one.`);
       }
-      return repoView(matches[0]!);
+      return repoView(matches[0]!, tagsOf(org.id, matches[0]!));
     },
   );
 };

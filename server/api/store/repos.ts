@@ -5,6 +5,9 @@ import type { Sql } from './db.ts';
 export interface RepoStore {
   /** Every distinct repo_info of the org, first seen first. */
   all(orgId: number): Array<Record<string, unknown>>;
+  /** The tags of a repo by its id; `{}` when none were set. */
+  tags(orgId: number, repoId: string): Record<string, string>;
+  setTags(orgId: number, repoId: string, tags: Record<string, string>, now: number): void;
 }
 
 export function sqliteRepoStore(sql: Sql): RepoStore {
@@ -28,6 +31,19 @@ export function sqliteRepoStore(sql: Sql): RepoStore {
         repos.set(key, { ...repos.get(key), ...info });
       }
       return [...repos.values()];
+    },
+    tags(orgId, repoId) {
+      const row = sql.get<{ tags: string }>('SELECT tags FROM repo_tags WHERE org_id = ? AND repo_id = ?', orgId, repoId);
+      return row === undefined ? {} : (JSON.parse(row.tags) as Record<string, string>);
+    },
+    setTags(orgId, repoId, tags, now) {
+      sql.run(
+        'INSERT INTO repo_tags (org_id, repo_id, tags, last_modified_at) VALUES (?, ?, ?, ?) ON CONFLICT (org_id, repo_id) DO UPDATE SET tags = excluded.tags, last_modified_at = excluded.last_modified_at',
+        orgId,
+        repoId,
+        JSON.stringify(tags),
+        now,
+      );
     },
   };
 }
