@@ -626,7 +626,7 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   // Tags, types, allowlists, repos, users
 
-  it('54: tags: set and remove (even a missing key) on environments, flows and controls', async () => {
+  it('54: tags: set and remove (even a missing key) on environments, flows, controls and repos (by repo id)', async () => {
     created(await putEnv('tag-env', 'server'), 'env');
     const tag = (type: string, id: string, body: unknown) => server.json('PATCH', `/api/v2/tags/acme/${type}/${id}`, body);
     for (const [type, id] of [['environment', 'tag-env'], ['flow', 'flow'], ['control', 'my-control']]) {
@@ -637,6 +637,13 @@ describe('conformance with the hosted service (reference §6)', () => {
       assert.equal(removed.body, 'OK', `${type}: ${removed.text}`);
     }
     assert.deepEqual((await server.get('/api/v2/environments/acme/tag-env')).body.tags, { foo: 'bar' });
+    await beginTrail(server, 'acme', 'flow', 'with-repo', { repo_info: { name: 'acme/tagged', url: 'https://git.example.test/acme/tagged', provider: 'github', id: 'r-1' } });
+    assert.equal((await tag('repo', 'r-1', { set_tags: { foo: 'bar' } })).body, 'OK');
+    assert.equal((await tag('repos', 'r-1', { remove_tags: ['non-existing'] })).body, 'OK');
+    assert.deepEqual((await server.get('/api/v2/repos/acme/acme%2Ftagged')).body.tags, { foo: 'bar' });
+    const unknown = await tag('repo', 'no-such-repo', { set_tags: { foo: 'bar' } });
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(unknown.body, { message: "Repo 'no-such-repo' not found" });
   });
 
   it('55: custom type wibble with a schema and .age > 21; unknown type and version messages; archive', async () => {
