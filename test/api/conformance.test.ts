@@ -182,6 +182,9 @@ describe('conformance with the hosted service (reference §6)', () => {
       git_commit_info: { sha1: sha, author: 'A <a@example.test>', message: 'm', branch: 'main', timestamp: 1700000000 },
     });
     assert.equal(bound.status, 201, bound.text);
+    await beginTrail(server, 'acme', 'targets', 'with-commit', { git_commit_info: { sha1: sha, author: 'A <a@example.test>', message: 'm', branch: 'main', timestamp: 1700000000 } });
+    const info = (await trailOf('targets', 'with-commit')).git_commit_info;
+    assert.deepEqual([typeof info.author, typeof info.message, typeof info.timestamp, info.sha1.length >= 7], ['string', 'string', 'number', true]);
     await attestArtifact(server, 'acme', 'targets', { fingerprint: fingerprint('art'), filename: 'art', trail_name: 't', template_reference_name: 'art', git_commit: sha });
     const art = (await trailOf('targets', 't')).compliance_status.artifacts_statuses.art;
     assert.ok(art.attestations_statuses.some((s: any) => s.attestation_name === 'check'), JSON.stringify(art));
@@ -295,6 +298,15 @@ describe('conformance with the hosted service (reference §6)', () => {
     });
     assert.deepEqual(reply.body, { message: 'OK' });
     assert.ok((await trailOf('flow', 'test-123')).events.some((e: any) => e.type === 'artifact_creation_reported'));
+    const artifact = (await server.get(`/api/v2/artifacts/acme/flow/fingerprint/${fingerprint('cli-26')}`)).body;
+    for (const key of ['filename', 'flow_name', 'trail_name', 'template_reference_name', 'fingerprint', 'git_commit', 'commit_url', 'build_url', 'html_url', 'state']) {
+      assert.equal(typeof artifact[key], 'string', key);
+    }
+    assert.ok(Array.isArray(artifact.running) && Array.isArray(artifact.exited));
+    assert.ok(artifact.history.every((h: any) => typeof h.event === 'string' && 'timestamp' in h));
+    const [item] = (await server.get('/api/v2/artifacts/acme?page=1&per_page=15')).body;
+    for (const key of ['git_commit', 'filename', 'fingerprint', 'state']) assert.equal(typeof item[key], 'string', key);
+    assert.ok(item.git_commit.length >= 7);
   });
 
   it('27: the same fingerprint again in the same trail under another template name: success', async () => {
@@ -335,6 +347,8 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('31: create newEnv1 (server); a logical environment over existing ones; an unknown included one: 404', async () => {
     assert.equal((await putEnv('newEnv1', 'server')).body, 'OK');
+    const environment = (await server.get('/api/v2/environments/acme/newEnv1')).body;
+    assert.deepEqual([environment.tags, environment.policies, environment.state], [{}, [], null]);
     created(await putEnv('newEnv2', 'server'), 'newEnv2');
     const logical = await putEnv('logical-ok', 'logical', { included_environments: ['newEnv1', 'newEnv2'] });
     created(logical, 'logical');
@@ -572,6 +586,10 @@ describe('conformance with the hosted service (reference §6)', () => {
   it('48: create policy: 201; an unknown policy: 404 Policy not found; an empty org lists []', async () => {
     const reply = await server.multipart('PUT', '/api/v2/policies/acme', { payload: JSON.stringify({ name: 'created-48' }), policy_file: { filename: 'p.yml', content: PROVENANCE_AND_TRAIL } });
     assert.equal(reply.status, 201);
+    const policy = (await server.get('/api/v2/policies/acme/created-48')).body;
+    assert.equal(policy.versions.at(-1).policy_yaml, PROVENANCE_AND_TRAIL);
+    assert.ok(Array.isArray(policy.consuming_envs));
+    assert.equal(typeof policy.created_at, 'number');
     const unknown = await server.get('/api/v2/policies/acme/non-existing');
     assert.equal(unknown.status, 404);
     assert.deepEqual(unknown.body, { message: 'Policy not found' });
