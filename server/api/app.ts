@@ -10,6 +10,7 @@ import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './bodies.ts';
 import type { AppContext, RouteOptions } from './context.ts';
 import { ApiError } from './errors.ts';
 import { isMultipartBody, MAX_FILE_BYTES } from './multipart.ts';
+import { refuseDeepJson } from './nesting.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { attestationRoutes } from './routes/attestations.ts';
 import { customTypeRoutes } from './routes/customTypes.ts';
@@ -127,6 +128,9 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.title ?? `def-${index}`).replace(/[^A-Za-z0-9._-]/g, '') },
     transform: ({ schema, url }) => ({ schema, url: url.startsWith('/api/v2') ? url.slice('/api/v2'.length) || '/' : url }),
   });
+
+  // Before any schema check walks a JSON body (multipart JSON parts are checked where they are read).
+  app.addHook('preValidation', async (request) => refuseDeepJson(request.body, 'body'));
 
   for (const schema of documentedSchemas) app.addSchema(schema);
   registerAuth(app, resolveKey, context.store);

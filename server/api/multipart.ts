@@ -3,6 +3,7 @@
 // arrives, without being held whole; fields over the part limit are refused the same way.
 import type { FastifyRequest } from 'fastify';
 import { ApiError, invalid, withInput } from './errors.ts';
+import { refuseDeepJson } from './nesting.ts';
 
 export interface UploadedFile {
   filename: string;
@@ -56,12 +57,15 @@ export function partText(body: MultipartBody, name: string): string | undefined 
 export function jsonPart(body: MultipartBody, name: string): unknown {
   const text = partText(body, name);
   if (text === undefined) throw invalid({ [name]: withInput('Field required', undefined) });
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw invalid({ [name]: withInput(`Invalid JSON: ${reason}`, text.length > 200 ? `${text.slice(0, 200)}…` : text) });
   }
+  refuseDeepJson(value, name);
+  return value;
 }
 
 /**

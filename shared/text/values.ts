@@ -19,3 +19,18 @@ export function valueAt(root: unknown, path: readonly PathSegment[]): unknown {
   }
   return node;
 }
+
+/**
+ * Whether a parsed JSON value nests containers more than `limit` levels deep. Walks without
+ * recursion, so it answers for any depth, including depths that would overflow a recursive walk.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { startServer, type TestServer } from './harness.ts';
+import { beginTrail, createFlow } from './fixtures.ts';
 
 describe('API conventions', () => {
   let server: TestServer;
@@ -38,6 +39,28 @@ describe('API conventions', () => {
     }
     const post = await server.json('POST', '/api/v2/approvals/default/flow', { artifact_fingerprint: 'a' });
     assert.equal(post.status, 404);
+  });
+
+  it('refuses JSON nested beyond 1,000 levels with 400 and stores nothing, in JSON bodies and multipart parts', async () => {
+    const nested = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+    await createFlow(server, 'default', 'deep');
+    await beginTrail(server, 'default', 'deep', 'trail-1');
+    const generic = (userData: string) =>
+      server.multipart('POST', '/api/v2/attestations/default/deep/trail/trail-1/generic', { data_json: `{"attestation_name":"g","is_compliant":true,"user_data":${userData}}` });
+    const part = await generic(nested(6000));
+    assert.equal(part.status, 400, part.text);
+    assert.deepEqual(part.body, { message: 'Input payload validation failed', errors: { data_json: 'JSON should be nested at most 1000 levels deep [input: …]' } });
+    const body = await server.raw('PUT', '/api/v2/environments/default', `{"name":"deep","type":"K8S","description":${nested(6000)}}`, {
+      authorization: `Bearer ${server.key}`,
+      'content-type': 'application/json',
+    });
+    assert.equal(body.status, 400, body.text);
+    assert.deepEqual(body.body.errors, { body: 'JSON should be nested at most 1000 levels deep [input: …]' });
+    const stored = await server.get('/api/v2/attestations/default/deep/trail/trail-1/g');
+    assert.deepEqual(stored.body, []);
+    assert.equal((await server.get('/api/v2/environments/default/deep')).status, 404);
+    const deepButAllowed = await generic(nested(990));
+    assert.equal(deepButAllowed.status, 201, deepButAllowed.text);
   });
 
   it('answers 404 Organization not found for an org that does not exist', async () => {
