@@ -1,7 +1,6 @@
 // Environment policies (reference §2.9, spec endpoint 11) and assert-artifact (§2.10). Policy
 // documents are checked by the shared core; evaluation is the shared policy evaluator's.
 import type { FastifyPluginAsync } from 'fastify';
-import { parse as parseYaml } from 'yaml';
 import {
   artifactState,
   assertedCompliance,
@@ -63,13 +62,14 @@ interface Payload {
 }
 
 /**
- * The policy file's errors from the shared core (YAML syntax, schema, `${{ }}` conditions), keyed
- * by field path (`policy_file` for the document as a whole), each with its line and column.
+ * The policy file's value, once the shared core (YAML syntax, schema, `${{ }}` conditions) finds no
+ * error; otherwise a 400 whose errors are keyed by field path (`policy_file` for the document as a
+ * whole), each with its line and column.
  */
-function policyFileErrors(text: string): Record<string, string> | undefined {
-  const { findings } = validateText('env-policy', text);
+function policyFileValue(text: string): unknown {
+  const { value, findings } = validateText('env-policy', text);
   const errors = findings.filter((finding) => finding.severity === 'error');
-  if (errors.length === 0) return undefined;
+  if (errors.length === 0) return value;
   const lines = lineIndexOf(text);
   const out: Record<string, string> = {};
   for (const finding of errors) {
@@ -77,12 +77,12 @@ function policyFileErrors(text: string): Record<string, string> | undefined {
     const { line, character } = lines.positionAt(finding.range.start);
     out[key] ??= `${finding.message} (line ${line + 1}, column ${character + 1})`;
   }
-  return out;
+  throw invalid(out);
 }
 
 /** Control identifiers the policy's attestation rules name in `for_control`. */
-function controlsOf(text: string): string[] {
-  const model = normalizePolicy(parseYaml(text));
+function controlsOf(policy: unknown): string[] {
+  const model = normalizePolicy(policy);
   return [...new Set(model.artifacts.attestations.flatMap((rule) => (rule.for_control === null ? [] : [rule.for_control])))];
 }
 
@@ -169,10 +169,9 @@ export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     const payload = checkedBody<Payload>('policy-create', jsonPart(body, 'payload'));
     const text = partText(body, 'policy_file');
     if (text === undefined) throw invalid({ policy_file: withInput('Field required', undefined) });
-    const errors = policyFileErrors(text);
-    if (errors !== undefined) throw invalid(errors);
+    const policy = policyFileValue(text);
     const user = principalOf(request).name;
-    const content = { policyYaml: text, comment: payload.comment ?? '', createdBy: user, controls: controlsOf(text) };
+    const content = { policyYaml: text, comment: payload.comment ?? '', createdBy: user, controls: controlsOf(policy) };
     const created = store.transaction(() => {
       const now = nowSeconds();
       const existing = store.policies.byName(org.id, payload.name);
