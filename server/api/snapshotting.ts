@@ -2,7 +2,6 @@
 // request's one transaction: what runs → where it comes from → what the policies say → whether
 // the rules call for a snapshot → the snapshot, environment events, trail events and the webhook
 // deliveries to send once the transaction has committed.
-import { parse as parseYaml } from 'yaml';
 import {
   artifactPolicyCompliance,
   evaluatePolicies,
@@ -14,6 +13,7 @@ import {
   type PolicyDecision,
 } from '../../shared/compliance/index.ts';
 import { normalizePolicy, type PolicyModel } from '../../shared/policies/model.ts';
+import { parseYaml } from '../../shared/text/parse.ts';
 import type { AppContext } from './context.ts';
 import type { ReportType } from '../../shared/reports/check.ts';
 import { runningArtifactsOf, type RunningArtifact } from './domain/runningArtifacts.ts';
@@ -40,7 +40,7 @@ function modelOf(policy: CurrentPolicy): PolicyModel {
   let model = models.get(key);
   if (model === undefined) {
     if (models.size >= MODEL_CACHE_LIMIT) models.clear();
-    model = normalizePolicy(parseYaml(policy.policyYaml));
+    model = normalizePolicy(parseYaml(policy.policyYaml).value);
     models.set(key, model);
   }
   return model;
