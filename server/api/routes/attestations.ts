@@ -15,14 +15,9 @@ import { notifyAttestation } from '../notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Org } from '../store/orgs.ts';
 import { flowOr404, trailOr404 } from './lookups.ts';
+import { trailParams } from './params.ts';
 
 const urlKinds: readonly UrlKind[] = ['scan', ...attestationKinds.filter((kind) => kind !== 'override')];
-
-const trailParams = {
-  type: 'object',
-  required: ['org', 'flow', 'trail'],
-  properties: { org: { type: 'string' }, flow: { type: 'string' }, trail: { type: 'string' } },
-} as const;
 
 const reportParams = {
   type: 'object',

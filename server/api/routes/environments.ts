@@ -14,7 +14,7 @@ import { placeholderOf, renderEach } from '../domain/placeholders.ts';
 import { isUnreadable } from '../store/db.ts';
 import type { Environment } from '../store/environments.ts';
 import type { Org } from '../store/orgs.ts';
-
+import { envParams } from './params.ts';
 
 const listQuery = {
   type: 'object',
@@ -28,12 +28,6 @@ const listQuery = {
     page: { type: 'integer', minimum: 1 },
     per_page: { type: 'integer', minimum: 1, maximum: 50 },
   },
-} as const;
-
-const envParams = {
-  type: 'object',
-  required: ['org', 'env'],
-  properties: { org: { type: 'string' }, env: { type: 'string' } },
 } as const;
 
 const TAG_RESOURCES: Record<string, 'flow' | 'environment' | 'control' | 'repo'> = {

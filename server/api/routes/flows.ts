@@ -17,12 +17,7 @@ import { isUnreadable } from '../store/db.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
 import { flowOr404 } from './lookups.ts';
-
-const flowParams = {
-  type: 'object',
-  required: ['org', 'flow'],
-  properties: { org: { type: 'string' }, flow: { type: 'string' } },
-} as const;
+import { flowParams } from './params.ts';
 
 const listQuery = {
   type: 'object',

@@ -20,12 +20,7 @@ import { environmentHtmlUrl, environmentOr404 } from '../lookups.ts';
 import type { Environment } from '../store/environments.ts';
 import type { Org } from '../store/orgs.ts';
 import type { AuditLogFilter, EnvironmentEvent, StoredSnapshot } from '../store/snapshots.ts';
-
-const envParams = {
-  type: 'object',
-  required: ['org', 'env'],
-  properties: { org: { type: 'string' }, env: { type: 'string' } },
-} as const;
+import { envParams } from './params.ts';
 
 const listQuery = {
   type: 'object',

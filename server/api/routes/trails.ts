@@ -18,18 +18,7 @@ import { isUnreadable } from '../store/db.ts';
 import type { Flow, StoredTemplate } from '../store/flows.ts';
 import type { Trail, TrailRef } from '../store/trails.ts';
 import { flowOr404, trailOr404 } from './lookups.ts';
-
-const flowParams = {
-  type: 'object',
-  required: ['org', 'flow'],
-  properties: { org: { type: 'string' }, flow: { type: 'string' } },
-} as const;
-
-const trailParams = {
-  type: 'object',
-  required: ['org', 'flow', 'trail'],
-  properties: { org: { type: 'string' }, flow: { type: 'string' }, trail: { type: 'string' } },
-} as const;
+import { flowParams, trailParams } from './params.ts';
 
 const flowListQuery = { type: 'object', properties: { ...pageQuery } } as const;
 
