@@ -23,16 +23,3 @@ export function evaluationOf(store: Store, trail: Trail): TrailEvaluation {
   }));
   return evaluateTrail(trail.template.parsed as TrailTemplate, attestations, artifacts, trail.lastModifiedAt, trail.template.id);
 }
-
-/** Evaluations memoised for one request (artifact lists name the same trail many times). */
-export function evaluationCache(store: Store): (trail: Trail) => TrailEvaluation {
-  const cache = new Map<string, TrailEvaluation>();
-  return (trail) => {
-    let evaluation = cache.get(trail.id);
-    if (evaluation === undefined) {
-      evaluation = evaluationOf(store, trail);
-      cache.set(trail.id, evaluation);
-    }
-    return evaluation;
-  };
-}
