@@ -52,14 +52,14 @@ const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
 /** JSON request bodies (K8S reports of thousands of pods are several MB). */
 const BODY_LIMIT = 16 * 1024 * 1024;
 
-export const CONCURRENT_DUPLICATE = 'A concurrent request created the same resource; retry the request';
+const CONCURRENT_DUPLICATE = 'A concurrent request created the same resource; retry the request';
 
 interface Rendered {
   status: number;
   body: { message: string; errors?: Record<string, string> };
 }
 
-export function renderError(error: unknown): Rendered {
+function renderError(error: unknown): Rendered {
   if (error instanceof ApiError) return { status: error.statusCode, body: error.body };
   const fastifyError = error as { validation?: unknown; validationContext?: string; statusCode?: unknown; message?: unknown };
   if (Array.isArray(fastifyError.validation)) {

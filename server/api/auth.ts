@@ -38,8 +38,8 @@ const rights: Record<Role, ReadonlySet<Access>> = {
   admin: new Set<Access>(['read', 'write', 'report', 'accounts', 'admin']),
 };
 
-export const UNAUTHENTICATED = 'Authentication required: send your API key as "Authorization: Bearer <key>"';
-export const INVALID_KEY = 'Invalid API key';
+const UNAUTHENTICATED = 'Authentication required: send your API key as "Authorization: Bearer <key>"';
+const INVALID_KEY = 'Invalid API key';
 
 export function keyHash(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -67,7 +67,7 @@ export function keyringOf(configured: readonly ConfiguredKey[], store: Store): (
 }
 
 /** The key in an Authorization header, or undefined when there is none usable. */
-export function presentedKey(header: string | undefined): string | undefined {
+function presentedKey(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const match = /^\s*(\S+)\s+(.*?)\s*$/.exec(header);
   if (match === null) return undefined;
@@ -81,7 +81,7 @@ export function presentedKey(header: string | undefined): string | undefined {
   return username === '' ? undefined : username;
 }
 
-export function accessOf(request: FastifyRequest): Access {
+function accessOf(request: FastifyRequest): Access {
   const configured = request.routeOptions.config.access;
   if (configured !== undefined) return configured;
   return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';

@@ -18,7 +18,7 @@ export class ApiError extends Error {
   }
 }
 
-export const PAYLOAD_INVALID = 'Input payload validation failed';
+const PAYLOAD_INVALID = 'Input payload validation failed';
 export const FORBIDDEN = "You don't have permission to access this resource";
 
 export function notFound(message: string): ApiError {

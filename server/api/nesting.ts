@@ -4,7 +4,7 @@
 import { nestsDeeperThan } from '../../shared/text/values.ts';
 import { invalid, withInput } from './errors.ts';
 
-export const MAX_JSON_DEPTH = 1000;
+const MAX_JSON_DEPTH = 1000;
 
 /** Throws the spec's validation error, keyed by `field`, when `value` nests too deeply. */
 export function refuseDeepJson(value: unknown, field: string): void {

@@ -32,7 +32,7 @@ export interface ServeOptions {
   publicUrl: string | undefined;
 }
 
-export const serveUsage =
+const serveUsage =
   'usage: cev serve [--host 127.0.0.1] [--port 8001] [--data <dir> | --memory] [--org <name>]... [--api-key <key>] [--config <file>] [--public-url <url>]';
 
 const ORG_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._~-]*$/;
@@ -77,7 +77,7 @@ function asObject(value: unknown, where: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-export function parseConfig(text: string, file: string): ConfigFile {
+function parseConfig(text: string, file: string): ConfigFile {
   let document: unknown;
   try {
     document = parseYaml(text);

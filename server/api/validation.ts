@@ -50,7 +50,7 @@ function plural(count: number, word: string): string {
 }
 
 /** The pydantic message for one ajv error, and the path and input it is about. */
-export function pydanticError(error: ErrorObject): { path: PathSegment[]; message: string; input: unknown } {
+function pydanticError(error: ErrorObject): { path: PathSegment[]; message: string; input: unknown } {
   const path = pointerSegments(error.instancePath);
   const params = error.params as Record<string, unknown>;
   const data = error.data;
@@ -92,7 +92,7 @@ export function pydanticError(error: ErrorObject): { path: PathSegment[]; messag
 }
 
 /** One `errors` object from ajv errors of one request part (first error per field wins). */
-export function fieldErrorsFromAjv(errors: readonly ErrorObject[], context: string | undefined): FieldErrors {
+function fieldErrorsFromAjv(errors: readonly ErrorObject[], context: string | undefined): FieldErrors {
   const prefix = contextPrefix[context ?? 'body'] ?? '';
   const out: FieldErrors = {};
   for (const error of errors) {

@@ -24,7 +24,7 @@ function concerns(artifact: Artifact, event: TrailEvent): boolean {
 }
 
 /** Environments the artifact runs in now, and those it left (latest snapshot index each). */
-export function placementsOf(artifact: Artifact, events: readonly TrailEvent[]): { running: Placement[]; exited: Placement[] } {
+function placementsOf(artifact: Artifact, events: readonly TrailEvent[]): { running: Placement[]; exited: Placement[] } {
   const latest = new Map<string, { running: boolean; index: number }>();
   for (const event of events) {
     if (event.type !== 'artifact_started_running' && event.type !== 'artifact_stopped_running') continue;
@@ -46,7 +46,7 @@ export function attestationsOf(artifact: Artifact, attestations: readonly Attest
   );
 }
 
-export function historyOf(artifact: Artifact, facts: ArtifactFacts): Array<{ event: string; timestamp: number }> {
+function historyOf(artifact: Artifact, facts: ArtifactFacts): Array<{ event: string; timestamp: number }> {
   const history = [{ event: 'Artifact created', timestamp: artifact.createdAt }];
   for (const attestation of attestationsOf(artifact, facts.attestations)) {
     history.push({ event: `${attestation.name} evidence received`, timestamp: attestation.createdAt });

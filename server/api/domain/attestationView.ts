@@ -4,7 +4,7 @@ import { apiUrl, htmlUrl } from './urls.ts';
 
 const SCHEMA_VERSION = 1;
 
-export function attestationTypeOf(attestation: Attestation): string {
+function attestationTypeOf(attestation: Attestation): string {
   return attestation.isOverride ? 'override' : attestation.type;
 }
 

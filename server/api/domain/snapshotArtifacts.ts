@@ -32,7 +32,7 @@ export interface EvaluatedArtifact extends ArtifactState {
 }
 
 /** The stable key of where a fingerprint is attested: sorted `flow/trail`, comma separated. */
-export function provenanceKeyOf(provenance: readonly ArtifactProvenance[]): string {
+function provenanceKeyOf(provenance: readonly ArtifactProvenance[]): string {
   return provenance.map((p) => `${p.flow_name}/${p.trail_name}`).sort().join(',');
 }
 

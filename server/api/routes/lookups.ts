@@ -5,7 +5,7 @@ import type { Flow } from '../store/flows.ts';
 import type { Store } from '../store/index.ts';
 import type { Trail } from '../store/trails.ts';
 
-export function flowNotFound(org: Org, flowName: string) {
+function flowNotFound(org: Org, flowName: string) {
   return notFound(`Flow named '${flowName}' does not exist for organization '${org.name}'`);
 }
 

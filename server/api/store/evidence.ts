@@ -10,7 +10,7 @@ export interface EvidenceStore {
   get(sha256: string): Promise<Buffer | undefined>;
 }
 
-export function sha256Hex(bytes: Uint8Array): string {
+function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 

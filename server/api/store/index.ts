@@ -49,7 +49,7 @@ export interface StoreLocation {
   dataDir: string | undefined;
 }
 
-export function databaseFile(dataDir: string): string {
+function databaseFile(dataDir: string): string {
   return join(dataDir, 'cev.sqlite');
 }
 
