@@ -13,11 +13,9 @@ export interface SnapshotTimeline {
 
 export type Resolution = { index: number } | { error: string; status: 400 };
 
-type Expression =
-  | { kind: 'index'; index: number; quoted: string }
-  | { kind: 'back'; back: number; quoted: string }
-  | { kind: 'time'; timestamp: number; quoted: string }
-  | { kind: 'latest'; quoted: string };
+type Bound = { kind: 'index'; index: number } | { kind: 'back'; back: number } | { kind: 'latest' } | { kind: 'time'; timestamp: number };
+
+type Expression = Bound & { quoted: string };
 
 const UNIT_SECONDS: Record<string, number> = {
   s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
@@ -78,19 +76,6 @@ function outOfRange(org: string, quoted: string, env: string, index: number, cou
   return `Org: '${org}'. Snapshot '${quoted}' resolves to '${env}#${index}'. len(snapshots) == ${count}. Indexes are 1-based`;
 }
 
-function indexOf(expression: Expression, timeline: SnapshotTimeline): number {
-  switch (expression.kind) {
-    case 'index':
-      return expression.index;
-    case 'back':
-      return timeline.count - expression.back;
-    case 'latest':
-      return timeline.count;
-    case 'time':
-      return timeline.indexAt(expression.timestamp);
-  }
-}
-
 /**
  * The snapshot index an expression (`N`, `-1`, `#N`, `~N`, `@{…}`, or '' for the latest) names in
  * environment `env`, or the service's 400 message when it is out of range or unreadable.
@@ -98,7 +83,7 @@ function indexOf(expression: Expression, timeline: SnapshotTimeline): number {
 export function resolveSnapshotExpression(org: string, env: string, expr: string, timeline: SnapshotTimeline): Resolution {
   const expression: Expression | undefined = expr === '' ? { kind: 'latest', quoted: env } : parseExpression(env, expr, timeline.now);
   if (expression === undefined) return { error: `Bad snappish ${env}${expr}`, status: 400 };
-  const index = indexOf(expression, timeline);
+  const index = boundIndex(expression, timeline);
   if (index < 1 || index > timeline.count) {
     return { error: outOfRange(org, expression.quoted, env, index, timeline.count), status: 400 };
   }
@@ -111,8 +96,6 @@ export function splitSnappish(snappish: string): { env: string; expr: string } |
   if (match === null) return undefined;
   return { env: match[1]!, expr: match[2]! };
 }
-
-type Bound = { kind: 'index'; index: number } | { kind: 'back'; back: number } | { kind: 'latest' } | { kind: 'time'; timestamp: number };
 
 /** One end of an interval: `N`, `~N`, `NOW`, or a duration before now such as `1hour`. */
 function parseBound(text: string, now: number): Bound | undefined {
