@@ -94,6 +94,15 @@ export function sqliteArtifactStore(sql: Sql): ArtifactStore {
       params.push(flowId);
     }
   };
+  /** Newest first, the live artifacts whose `column` starts with `prefix`. */
+  const byPrefix = (column: 'a.fingerprint' | 'a.git_commit', orgId: number, prefix: string, flowId: string | undefined): Artifact[] => {
+    const conditions: string[] = [];
+    const params: Param[] = [];
+    where(conditions, params, orgId, flowId);
+    conditions.push(`${column} LIKE ? ESCAPE '\\'`);
+    params.push(likePrefix(prefix));
+    return sql.all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq DESC`, ...params).map(toArtifact);
+  };
   return {
     create(artifact) {
       sql.run(
@@ -132,20 +141,10 @@ export function sqliteArtifactStore(sql: Sql): ArtifactStore {
       return sql.all<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId).map(toArtifact);
     },
     byFingerprintPrefix(orgId, prefix, flowId) {
-      const conditions: string[] = [];
-      const params: Param[] = [];
-      where(conditions, params, orgId, flowId);
-      conditions.push("a.fingerprint LIKE ? ESCAPE '\\'");
-      params.push(likePrefix(prefix));
-      return sql.all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq DESC`, ...params).map(toArtifact);
+      return byPrefix('a.fingerprint', orgId, prefix, flowId);
     },
     byCommitPrefix(orgId, prefix, flowId) {
-      const conditions: string[] = [];
-      const params: Param[] = [];
-      where(conditions, params, orgId, flowId);
-      conditions.push("a.git_commit LIKE ? ESCAPE '\\'");
-      params.push(likePrefix(prefix));
-      return sql.all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq DESC`, ...params).map(toArtifact);
+      return byPrefix('a.git_commit', orgId, prefix, flowId);
     },
     page(orgId, filter, limit, offset) {
       const conditions: string[] = [];
