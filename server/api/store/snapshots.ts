@@ -158,6 +158,18 @@ function artifactsOf(lines: string): SnapshotArtifact[] {
   return lines === '' ? [] : lines.split('\n').map((line) => JSON.parse(line) as SnapshotArtifact);
 }
 
+/** Adds the optional `reported_at` bounds (inclusive) of a query to its conditions. */
+function reportedWithin(where: string[], params: Param[], range: { fromTimestamp?: number; toTimestamp?: number }): void {
+  if (range.fromTimestamp !== undefined) {
+    where.push('reported_at >= ?');
+    params.push(range.fromTimestamp);
+  }
+  if (range.toTimestamp !== undefined) {
+    where.push('reported_at <= ?');
+    params.push(range.toTimestamp);
+  }
+}
+
 function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
@@ -272,14 +284,7 @@ export function sqliteSnapshotStore(sql: Sql): SnapshotStore {
     events(environmentId, query) {
       const where = ['environment_id = ?', 'snapshot_idx BETWEEN ? AND ?'];
       const params: Param[] = [environmentId, query.first, query.last];
-      if (query.fromTimestamp !== undefined) {
-        where.push('reported_at >= ?');
-        params.push(query.fromTimestamp);
-      }
-      if (query.toTimestamp !== undefined) {
-        where.push('reported_at <= ?');
-        params.push(query.toTimestamp);
-      }
+      reportedWithin(where, params, query);
       if (query.repoNames !== undefined && query.repoNames.length > 0) {
         where.push(`EXISTS (SELECT 1 FROM json_each(repo_names) WHERE value IN (${placeholders(query.repoNames.length)}))`);
         params.push(...query.repoNames);
@@ -298,14 +303,7 @@ export function sqliteSnapshotStore(sql: Sql): SnapshotStore {
     auditLogBatch(environmentId, environmentName, filter, after, limit) {
       const where = ['environment_id = ?', 'id > ?'];
       const params: Param[] = [environmentId, after];
-      if (filter.fromTimestamp !== undefined) {
-        where.push('reported_at >= ?');
-        params.push(filter.fromTimestamp);
-      }
-      if (filter.toTimestamp !== undefined) {
-        where.push('reported_at <= ?');
-        params.push(filter.toTimestamp);
-      }
+      reportedWithin(where, params, filter);
       if (filter.eventTypes !== undefined) {
         where.push(`type IN (${placeholders(filter.eventTypes.length)})`);
         params.push(...filter.eventTypes);
