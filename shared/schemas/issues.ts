@@ -137,6 +137,11 @@ const typeWords: Record<string, string> = {
   null: 'None',
 };
 
+/** `1 character`, `3 characters`: pydantic's wording of a length limit. */
+function counted(limit: unknown, noun: string): string {
+  return `${String(limit)} ${noun}${limit === 1 ? '' : 's'}`;
+}
+
 function messageOf(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -151,13 +156,13 @@ function messageOf(error: ErrorObject): string {
     case 'const':
       return `Input should be ${quotedChoice([params.allowedValue])}`;
     case 'minLength':
-      return `String should have at least ${String(params.limit)} character${params.limit === 1 ? '' : 's'}`;
+      return `String should have at least ${counted(params.limit, 'character')}`;
     case 'maxLength':
-      return `String should have at most ${String(params.limit)} characters`;
+      return `String should have at most ${counted(params.limit, 'character')}`;
     case 'minItems':
-      return `List should have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`;
+      return `List should have at least ${counted(params.limit, 'item')}`;
     case 'maxItems':
-      return `List should have at most ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`;
+      return `List should have at most ${counted(params.limit, 'item')}`;
     case 'minimum':
       return `Input should be greater than or equal to ${String(params.limit)}`;
     case 'maximum':

@@ -73,6 +73,9 @@ describe('checkBody', () => {
     assert.deepEqual(errorsOf(checkBody('artifact-create', { fingerprint: 'a'.repeat(64), filename: '' })), {
       filename: 'String should have at least 1 character',
     });
+    assert.deepEqual(errorsOf(checkBody('control-create', { identifier: 'c'.repeat(257), name: 'n' })), {
+      identifier: 'String should have at most 256 characters',
+    });
   });
 
   it('accepts the bodies the official client sends', () => {
