@@ -23,14 +23,8 @@ export interface Action {
   lastFailureTimestamp: number | null;
 }
 
-export interface ActionInput {
-  name: string;
-  type: string;
-  targets: ActionTarget[];
-  triggers: string[];
-  environments: string[];
-  flows: string[];
-}
+/** What a create or update sets: the action's own fields, not its bookkeeping. */
+export type ActionInput = Pick<Action, 'name' | 'type' | 'targets' | 'triggers' | 'environments' | 'flows'>;
 
 export interface ActionStore {
   /** Live actions by number; a row that cannot be decoded is marked unreadable. */

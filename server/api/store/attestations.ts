@@ -54,7 +54,7 @@ export interface AttestationStore {
   query(orgId: number, query: AttestationQuery, limit: number): Attestation[];
 }
 
-interface AttestationRow {
+export interface AttestationRow {
   seq: number;
   id: string;
   org_id: number;

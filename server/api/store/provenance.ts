@@ -3,6 +3,7 @@
 // Reads the flow, trail, artifact and attestation tables; writes only trail events.
 import type { TrailArtifact, TrailAttestation, TrailTemplate } from '../../../shared/compliance/index.ts';
 import { parseJson, type Sql } from './db.ts';
+import type { AttestationRow as StoredAttestationRow } from './attestations.ts';
 
 /** One trail in which a fingerprint was attested. */
 export interface Origin {
@@ -50,19 +51,11 @@ interface OriginRow {
   [column: string]: unknown;
 }
 
-interface AttestationRow {
-  trail_id: string;
-  id: string;
-  name: string;
-  type: string;
-  is_override: number;
-  is_compliant: number;
-  artifact_fingerprint: string | null;
-  target_artifact: string | null;
-  body: string;
-  created_at: number;
-  [column: string]: unknown;
-}
+/** The attestation columns compliance needs, read in one query across all of an artifact's trails. */
+type AttestationRow = Pick<
+  StoredAttestationRow,
+  'trail_id' | 'id' | 'name' | 'type' | 'is_override' | 'is_compliant' | 'artifact_fingerprint' | 'target_artifact' | 'body' | 'created_at'
+>;
 
 interface ArtifactRow {
   trail_id: string;
