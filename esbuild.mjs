@@ -1,4 +1,7 @@
 // Bundles the four entry points of the product. Type checking is separate (`npm run typecheck`).
+import { cpSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
 
 const entryPoints = {
@@ -21,3 +24,7 @@ await esbuild.build({
   logLevel: 'warning',
   minify: process.argv.includes('--minify'),
 });
+
+// The API reference's renderer reads its static files at run time; they travel next to the bundles.
+const swaggerUi = dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui'));
+cpSync(join(swaggerUi, 'static'), 'dist/api-reference', { recursive: true });

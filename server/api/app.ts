@@ -17,6 +17,7 @@ import { customTypeRoutes } from './routes/customTypes.ts';
 import { flowRoutes } from './routes/flows.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { actionRoutes } from './routes/actions.ts';
+import { apiReferenceRoutes } from './routes/apiReference.ts';
 import { controlRoutes } from './routes/controls.ts';
 import { environmentRoutes } from './routes/environments.ts';
 import { policyRoutes } from './routes/policies.ts';
@@ -135,6 +136,7 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
   for (const schema of documentedSchemas) app.addSchema(schema);
   registerAuth(app, resolveKey, context.store);
   await app.register(metaRoutes, { context });
+  await app.register(apiReferenceRoutes);
   for (const plugin of apiRoutes) await app.register(plugin, { context, prefix: '/api/v2' });
   return app;
 }

@@ -1,0 +1,78 @@
+// The interactive API reference at /api/v2/doc/, looked at in headless Chromium: it renders every
+// route of our OpenAPI document from the server's own files (no request leaves the server), and
+// "Try it out" with a key entered under Authorize answers from this server. A screenshot of the
+// first screen lands in test-output/api-reference/ for a person to look at.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createFlow } from './fixtures.ts';
+import { startServer, type TestServer } from './harness.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output', 'api-reference');
+
+describe('API reference at /api/v2/doc/', function () {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  /** Every URL the page asked for. */
+  const requested: string[] = [];
+
+  before(async function () {
+    // Debian's chromium is installed by .ci/run; elsewhere, as the jq comparison does, skip.
+    if (!existsSync(CHROMIUM)) this.skip();
+    server = await startServer({ args: ['--org', 'acme'] });
+    await createFlow(server, 'acme', 'shop');
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('request', (request) => requested.push(request.url()));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('is public HTML, like openapi.json', async () => {
+    const reply = await server.get('/api/v2/doc/', { key: null });
+    assert.equal(reply.status, 200);
+    assert.match(String(reply.headers['content-type']), /^text\/html/);
+    assert.match(reply.text, /<title>Compliance Evidence API reference<\/title>/);
+  });
+
+  it('renders every documented route from files the server itself serves', async () => {
+    await page.goto(`${server.url}/api/v2/doc/`);
+    await page.locator('.info .title').filter({ hasText: 'Compliance Evidence Service API' }).waitFor({ timeout: 15_000 });
+    await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+    const document = await server.get('/api/v2/openapi.json', { key: null });
+    const operations = Object.values(document.body.paths as Record<string, Record<string, unknown>>).reduce((sum, item) => sum + Object.keys(item).length, 0);
+    assert.ok(operations > 50, `the document has the API's operations (${operations})`);
+    assert.equal(await page.locator('.opblock').count(), operations, 'one block per operation of openapi.json');
+    mkdirSync(outputDir, { recursive: true });
+    await page.screenshot({ path: join(outputDir, 'doc.png') });
+    const elsewhere = requested.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith('data:'));
+    assert.deepEqual(elsewhere, [], 'no request leaves this server');
+  });
+
+  it('answers "Try it out" from this server once a key is entered under Authorize', async () => {
+    await page.locator('button.authorize').first().click();
+    const dialog = page.locator('.dialog-ux .modal-ux');
+    await dialog.locator('input[aria-label="auth-bearer-value"]').fill(server.key);
+    await dialog.locator('.auth-container').first().locator('button.authorize').click();
+    await dialog.locator('button.btn-done').first().click();
+
+    const operation = page.locator('.opblock-get').filter({ has: page.locator('.opblock-summary-path[data-path="/flows/{org}"]') });
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('tr[data-param-name="org"] input').fill('acme');
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v2/flows/acme', { timeout: 15_000 });
+    await operation.locator('button.execute').click();
+    const response = await answered;
+    assert.equal(response.status(), 200);
+    assert.equal(response.request().headers().authorization, `Bearer ${server.key}`);
+    await operation.locator('.live-responses-table .response-col_status').filter({ hasText: '200' }).waitFor({ timeout: 15_000 });
+    assert.match(await operation.locator('.live-responses-table .microlight').first().innerText(), /"name": "shop"/);
+    await page.screenshot({ path: join(outputDir, 'try-it-out.png') });
+  });
+});
