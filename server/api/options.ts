@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { unknownOptionMessage } from '../commands/help.ts';
 import type { Role } from './store/serviceAccounts.ts';
 
 export class UsageError extends Error {}
@@ -32,8 +33,17 @@ export interface ServeOptions {
   publicUrl: string | undefined;
 }
 
-const serveUsage =
-  'usage: cev serve [--host 127.0.0.1] [--port 8001] [--data <dir> | --memory] [--org <name>]... [--api-key <key>] [--config <file>] [--public-url <url>]';
+/** The flags of `cev serve`, as node:util parseArgs reads them (its help lists each: server/commands/serve.ts). */
+export const serveFlags = {
+  host: { type: 'string', default: '127.0.0.1' },
+  port: { type: 'string', default: '8001' },
+  data: { type: 'string' },
+  memory: { type: 'boolean', default: false },
+  org: { type: 'string', multiple: true },
+  'api-key': { type: 'string' },
+  config: { type: 'string' },
+  'public-url': { type: 'string' },
+} as const;
 
 const ORG_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._~-]*$/;
 const ROLES: readonly Role[] = ['admin', 'member', 'snapshotter', 'reader'];
@@ -117,19 +127,13 @@ export function parseServeArgs(args: readonly string[], cwd = process.cwd()): Se
       args: [...args],
       strict: true,
       allowPositionals: false,
-      options: {
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string', default: '8001' },
-        data: { type: 'string' },
-        memory: { type: 'boolean', default: false },
-        org: { type: 'string', multiple: true },
-        'api-key': { type: 'string' },
-        config: { type: 'string' },
-        'public-url': { type: 'string' },
-      },
+      options: serveFlags,
     }));
   } catch (error) {
-    throw new UsageError(`${(error instanceof Error ? error.message : String(error)).split('\n')[0]}; ${serveUsage}`);
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    if (unknown !== null) throw new UsageError(unknownOptionMessage(unknown[1]!, Object.keys(serveFlags).map((flag) => `--${flag}`), 'serve'));
+    throw new UsageError(`${message}; run 'cev serve --help' for the options`);
   }
   if (values.memory && values.data !== undefined) throw new UsageError('--data and --memory cannot be used together');
   if (values.host === '') throw new UsageError('--host must not be empty');

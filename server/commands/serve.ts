@@ -1,10 +1,43 @@
 // `cev serve`: the local API server, until SIGTERM or SIGINT (which finish in-flight requests).
 import { parseServeArgs, UsageError } from '../api/options.ts';
 import { startServer } from '../api/start.ts';
+import { asksForHelp, commandHelpText, type CommandHelp } from './help.ts';
+import { nextStepsOf } from './nextSteps.ts';
 
-export async function runServe(args: string[]): Promise<number> {
+/** One line per flag of serveFlags (server/api/options.ts); a test keeps the two lists equal. */
+export const serveHelp: CommandHelp = {
+  name: 'serve',
+  summary: 'run the Compliance Evidence API v2 on this machine',
+  usage: 'cev serve [options]',
+  options: [
+    ['--host <address>', 'the address to listen on (default 127.0.0.1)'],
+    ['--port <number>', 'the port to listen on; 0 picks a free one (default 8001)'],
+    ['--data <dir>', 'where the database and evidence files are kept (default ./.cev-data)'],
+    ['--memory', 'keep everything in memory instead, gone when the server stops'],
+    ['--org <name>', 'an organization to serve; repeat for more (default: default)'],
+    ['--api-key <key>', 'the admin key for every org (default: generated on first start, kept in <data>/admin-key)'],
+    ['--config <file>', 'a YAML file of orgs (with features) and API keys (with orgs and roles)'],
+    ['--public-url <url>', 'the base of html_url links, when clients reach the server at another URL'],
+  ],
+  examples: [
+    ['start on http://127.0.0.1:8001 with the data in ./.cev-data', 'cev serve'],
+    ['a throwaway server on a free port, for tests', 'cev serve --port 0 --memory'],
+    ['two orgs and a fixed admin key, e.g. in CI', 'cev serve --org acme --org beta --api-key "$CEV_ADMIN_KEY"'],
+    ['orgs and keys with roles from a file', 'cev serve --config cev.yaml --data /var/lib/cev'],
+  ],
+  exitCodes: '0 stopped by SIGTERM or SIGINT, 1 unexpected failure, 2 bad flags, an unusable data directory or a port in use.',
+};
+
+/** `guide` prints the next steps after the ready line: for people at a terminal, not for the extension's child. */
+export async function runServe(args: string[], { guide = false } = {}): Promise<number> {
+  if (asksForHelp(args)) {
+    console.log(commandHelpText(serveHelp));
+    return 0;
+  }
   try {
-    const server = await startServer(parseServeArgs(args), (line) => console.log(line));
+    const options = parseServeArgs(args);
+    const server = await startServer(options, (line) => console.log(line));
+    if (guide) console.log(nextStepsOf(options, server.url));
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.off('SIGTERM', stop);

@@ -6,13 +6,25 @@ import { defaultKindGlobs, documentKinds, isDocumentKind, kindOf } from '../../s
 import type { DocumentKind } from '../../shared/kinds.ts';
 import { lineIndexOf } from '../../shared/text/positions.ts';
 import { validateText } from '../../shared/validate.ts';
+import { asksForHelp, commandHelpText, unknownOptionMessage, type CommandHelp } from './help.ts';
 
 // The names listed are the globs kindOf matches, so the help cannot drift from the rule.
 const fileNames = documentKinds.flatMap((kind) => defaultKindGlobs[kind].map((glob) => glob.replace(/^\*\*\//, ''))).join(', ');
 
-const usage = `usage: cev validate [--kind <${documentKinds.join('|')}>] <file>...
+export const validateHelp: CommandHelp = {
+  name: 'validate',
+  summary: 'check flow templates, environment policies, scan attestations and K8S reports as the editor does',
+  usage: 'cev validate [--kind <kind>] <file>...',
+  details: `One line per finding: <file>:<line>:<col>: <severity> <code> <message> (1-based).
 The kind comes from the file name (${fileNames}),
-a first-line '# cev: <kind>' modeline or a policy's _schema; --kind overrides them for every file.`;
+a first-line '# cev: <kind>' modeline or a policy's _schema; --kind overrides them for every file.`,
+  options: [[`--kind <kind>`, `read every file as this kind: ${documentKinds.join(', ')}`]],
+  examples: [
+    ['check every template and policy of a repository', 'cev validate templates/*flow-template*.yml policies/*env-policy*.yml'],
+    ['check a file whose name does not tell its kind', 'cev validate --kind scan-attestation build/scan.json'],
+  ],
+  exitCodes: '0 no errors (warnings allowed), 1 an error was found, 2 bad flags, or a file unreadable or of a kind that cannot be told.',
+};
 
 class UsageError extends Error {}
 
@@ -31,18 +43,18 @@ function parseArgs(args: string[]): { kind?: DocumentKind; files: string[] } {
       files.push(...args.slice(i + 1));
       break;
     } else if (arg.startsWith('-') && arg !== '-') {
-      throw new UsageError(`unknown option '${arg}'`);
+      throw new UsageError(unknownOptionMessage(arg, ['--kind'], 'validate'));
     } else {
       files.push(arg);
     }
   }
-  if (files.length === 0) throw new UsageError('no files given');
+  if (files.length === 0) throw new UsageError("no files given; run 'cev validate --help' for the options");
   return { kind, files };
 }
 
 export async function runValidate(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(usage);
+  if (asksForHelp(args)) {
+    console.log(commandHelpText(validateHelp));
     return 0;
   }
   let parsed: { kind?: DocumentKind; files: string[] };
@@ -50,7 +62,7 @@ export async function runValidate(args: string[]): Promise<number> {
     parsed = parseArgs(args);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`cev validate: ${error.message}\n${usage}`);
+    console.error(`cev validate: ${error.message}`);
     return 2;
   }
 
