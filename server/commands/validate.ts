@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { defaultKindGlobs, documentKinds, isDocumentKind, kindOf } from '../../shared/kinds.ts';
 import type { DocumentKind } from '../../shared/kinds.ts';
 import { lineIndexOf } from '../../shared/text/positions.ts';
+import { suggestionsFor } from '../../shared/text/suggest.ts';
 import { validateText } from '../../shared/validate.ts';
 import { asksForHelp, commandHelpText, unknownOptionMessage, type CommandHelp } from './help.ts';
 
@@ -36,7 +37,8 @@ function parseArgs(args: string[]): { kind?: DocumentKind; files: string[] } {
     if (arg === '--kind' || arg.startsWith('--kind=')) {
       const value = arg === '--kind' ? args[++i] : arg.slice('--kind='.length);
       if (value === undefined || !isDocumentKind(value)) {
-        throw new UsageError(`--kind must be one of ${documentKinds.join(', ')}${value === undefined ? '' : `, not '${value}'`}`);
+        const [closest] = value === undefined ? [] : suggestionsFor(value, documentKinds, 1);
+        throw new UsageError(`--kind must be one of ${documentKinds.join(', ')}${value === undefined ? '' : `, not '${value}'`}${closest === undefined ? '' : `; did you mean ${closest}?`}`);
       }
       kind = value;
     } else if (arg === '--') {

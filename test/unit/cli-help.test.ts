@@ -109,6 +109,7 @@ describe('cev help and version (dist/cli.js)', () => {
       [['validate', '--knd', 'flow-template', 'x.yml'], /^cev validate: Unknown option '--knd'; did you mean --kind\? Run 'cev validate --help'/],
       [['--versoin'], /^cev: Unknown option '--versoin'; did you mean --version\?/],
       [['--hlep'], /did you mean --help\?/],
+      [['validate', '--kind', 'flow-templat', 'x.yml'], /^cev validate: --kind must be one of .*, not 'flow-templat'; did you mean flow-template\?$/],
       [['serve', '--zzzzzzzz'], /^cev serve: Unknown option '--zzzzzzzz'\. Run 'cev serve --help' for the options\.$/],
     ] as const) {
       const result = cev(...args);
