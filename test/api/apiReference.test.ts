@@ -75,4 +75,24 @@ describe('API reference at /api/v2/doc/', function () {
     assert.match(await operation.locator('.live-responses-table .microlight').first().innerText(), /"name": "shop"/);
     await page.screenshot({ path: join(outputDir, 'try-it-out.png') });
   });
+
+  it('sends a multipart request with a file from "Try it out": a flow created from a template', async () => {
+    const operation = page.locator('.opblock-put').filter({ has: page.locator('.opblock-summary-path[data-path="/flows/{org}/template_file"]') });
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('tr[data-param-name="org"] input').fill('acme');
+    await operation.locator('tr[data-property-name="data_json"] input').fill(JSON.stringify({ name: 'from-reference', description: 'made in the API reference' }));
+    await operation.locator('tr[data-property-name="template_file"] input[type="file"]').setInputFiles({
+      name: 'flow-template.yml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from('version: 1\ntrail:\n  attestations:\n    - name: scan\n      type: scan\n'),
+    });
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v2/flows/acme/template_file', { timeout: 15_000 });
+    await operation.locator('button.execute').click();
+    const response = await answered;
+    assert.equal(response.status(), 201, await response.text());
+    const flow = await server.get('/api/v2/flows/acme/from-reference');
+    assert.equal(flow.status, 200);
+    assert.equal(flow.body.description, 'made in the API reference');
+    assert.equal(flow.body.template, 'version: 1\ntrail:\n  attestations:\n    - name: scan\n      type: scan\n', 'the uploaded file is the template');
+  });
 });
