@@ -30,6 +30,7 @@ import { trailRoutes } from './routes/trails.ts';
 import { userRoutes } from './routes/user.ts';
 import { isUniqueViolation } from './store/db.ts';
 import { validationFailure } from './validation.ts';
+import { applyWireContract } from './wireContract.ts';
 
 /** Resource plugins mounted under /api/v2. */
 const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
@@ -100,6 +101,7 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
     };
   });
 
+  applyWireContract(app);
   app.setErrorHandler((error, _request, reply) => {
     const { status, body } = renderError(error);
     if (status >= 500) console.error(error);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, FormData, request } from 'undici';
+import { contractFailure } from './contract.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ADMIN_KEY = 'test-admin-key-0123456789';
@@ -93,6 +94,8 @@ export class TestServer {
     } catch {
       parsed = undefined;
     }
+    const failure = contractFailure(method, path, response.statusCode, String(response.headers['content-type'] ?? ''), parsed, text);
+    if (failure !== undefined) throw new Error(`the answer breaks the wire contract: ${failure}`);
     return { status: response.statusCode, headers: response.headers, text, body: parsed };
   }
 

@@ -1,0 +1,68 @@
+// Service accounts, API keys, repos and user settings (reference §2.14, §2.16, §2.18).
+import { anyObject, boolean, nullableNumber, nullableString, number, string, stringList } from './values.ts';
+
+export const serviceAccount = {
+  title: 'ServiceAccount',
+  type: 'object',
+  properties: {
+    name: string,
+    display_name: string,
+    privilege: string,
+    creating_user_id: string,
+    description: nullableString,
+    created_at: number,
+    last_modified_at: number,
+  },
+  required: ['name', 'privilege', 'created_at'],
+  additionalProperties: false,
+} as const;
+
+const apiKeyProperties = {
+  id: string,
+  description: nullableString,
+  created_at: number,
+  expires_at: nullableNumber,
+  revoked: boolean,
+  revoked_at: nullableNumber,
+} as const;
+
+export const apiKey = {
+  title: 'ApiKey',
+  type: 'object',
+  properties: apiKeyProperties,
+  required: ['id', 'created_at', 'revoked'],
+  additionalProperties: false,
+} as const;
+
+/** A new or rotated key: the only time the secret itself is shown. */
+export const issuedApiKey = {
+  title: 'IssuedApiKey',
+  type: 'object',
+  properties: { ...apiKeyProperties, key: string },
+  required: ['id', 'created_at', 'revoked', 'key'],
+  additionalProperties: false,
+} as const;
+
+export const repo = {
+  title: 'Repo',
+  type: 'object',
+  properties: {
+    id: nullableString,
+    name: string,
+    url: nullableString,
+    provider: nullableString,
+    description: nullableString,
+    namespace_path: stringList,
+    additional_info: anyObject,
+    tags: anyObject,
+  },
+  required: ['id', 'name', 'tags'],
+  additionalProperties: false,
+} as const;
+
+export const defaultOrg = {
+  type: 'object',
+  properties: { default_org_name: nullableString },
+  required: ['default_org_name'],
+  additionalProperties: false,
+} as const;

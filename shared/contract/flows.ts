@@ -1,0 +1,185 @@
+// Flows and trails (spec "Trail", reference §2.1, §2.2, §3.4).
+import { anyObject, anyValue, boolean, integer, links, nullableBoolean, nullableNumber, nullableString, number, string, stringList } from './values.ts';
+
+const templateAttestation = {
+  type: 'object',
+  properties: { name: string, type: string },
+  required: ['name', 'type'],
+} as const;
+
+export const flow = {
+  title: 'Flow',
+  type: 'object',
+  properties: {
+    id: string,
+    name: string,
+    description: string,
+    visibility: { type: 'string', enum: ['public', 'private'] },
+    org: string,
+    template: { type: 'string', description: 'The YAML text of the current template.' },
+    repo_url: nullableString,
+    tags: anyObject,
+    created_at: number,
+    last_modified_at: number,
+    created_by: string,
+    html_url: string,
+    latest_activity_at: nullableNumber,
+    latest_state: nullableString,
+  },
+  required: ['id', 'name', 'description', 'visibility', 'org', 'template', 'tags', 'created_at', 'last_modified_at', 'html_url'],
+  additionalProperties: false,
+} as const;
+
+/** A template slot's verdict (spec: compliance_status.attestations_statuses). */
+const attestationStatus = {
+  type: 'object',
+  properties: {
+    attestation_name: string,
+    attestation_type: string,
+    attestation_id: nullableString,
+    overridden_attestation_id: nullableString,
+    status: string,
+    is_compliant: nullableBoolean,
+    unexpected: boolean,
+  },
+  required: ['attestation_name', 'status'],
+  additionalProperties: false,
+} as const;
+
+const artifactStatus = {
+  type: 'object',
+  properties: {
+    artifact_fingerprint: nullableString,
+    artifact_id: nullableString,
+    status: string,
+    is_compliant: nullableBoolean,
+    unexpected: boolean,
+    evaluated_at: number,
+    attestations_statuses: { type: 'array', items: attestationStatus },
+  },
+  required: ['status'],
+  additionalProperties: false,
+} as const;
+
+export const complianceStatus = {
+  type: 'object',
+  properties: {
+    status: string,
+    is_compliant: boolean,
+    evaluated_at: number,
+    flow_template_id: string,
+    attestations_statuses: { type: 'array', items: attestationStatus },
+    artifacts_statuses: { type: 'object', additionalProperties: artifactStatus },
+  },
+  required: ['status', 'is_compliant', 'attestations_statuses', 'artifacts_statuses'],
+  additionalProperties: false,
+} as const;
+
+export const gitCommitInfo = {
+  type: 'object',
+  description: 'sha1, message, author, branch, timestamp, url, ... as the reporter sent them.',
+  properties: { sha1: string, message: string, author: string, branch: string, timestamp: anyValue, url: string },
+} as const;
+
+export const trail = {
+  title: 'Trail',
+  type: 'object',
+  properties: {
+    name: string,
+    description: string,
+    created_at: number,
+    last_modified_at: number,
+    created_by: string,
+    compliance_status: complianceStatus,
+    compliance_state: string,
+    is_compliant: boolean,
+    template: {
+      type: 'object',
+      properties: {
+        version: integer,
+        trail: {
+          type: 'object',
+          properties: {
+            attestations: { type: 'array', items: templateAttestation },
+            artifacts: {
+              type: 'array',
+              items: { type: 'object', properties: { name: string, attestations: { type: 'array', items: templateAttestation } }, required: ['name'] },
+            },
+          },
+        },
+        content: string,
+      },
+    },
+    flow: { type: 'object', properties: { name: string, tags: anyObject }, required: ['name', 'tags'], additionalProperties: false },
+    html_url: string,
+    origin_url: nullableString,
+    user_data: anyValue,
+    repo_ids: stringList,
+    external_urls: anyObject,
+    events: { type: 'array', items: { type: 'object', properties: { type: string, timestamp: number }, required: ['type', 'timestamp'] } },
+    git_commit_info: gitCommitInfo,
+    repo_info: anyObject,
+  },
+  required: [
+    'name', 'description', 'created_at', 'last_modified_at', 'created_by', 'compliance_status', 'compliance_state', 'is_compliant',
+    'template', 'flow', 'html_url', 'origin_url', 'user_data', 'repo_ids', 'external_urls', 'events',
+  ],
+  additionalProperties: false,
+} as const;
+
+/** An item of `GET /attestations/{org}/{flow}` (spec "Flow attestation record"). */
+export const flowAttestationRecord = {
+  title: 'FlowAttestationRecord',
+  type: 'object',
+  properties: {
+    attestation_id: string,
+    attestation_name: string,
+    attestation_type: string,
+    created_at: number,
+    description: nullableString,
+    has_audit_package: boolean,
+    html_url: string,
+    is_compliant: nullableBoolean,
+    origin_url: nullableString,
+    reported_by: string,
+    schema_version: integer,
+    trail_name: string,
+    user_data: anyValue,
+  },
+  required: ['attestation_id', 'attestation_name', 'attestation_type', 'created_at', 'html_url', 'is_compliant', 'schema_version'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * A whole attestation (reference §2.3): the common fields plus the fields of its type
+ * (scan_results, junit_results, pull_requests, attestation_data, ...), hence open.
+ */
+export const attestation = {
+  title: 'Attestation',
+  type: 'object',
+  properties: {
+    attestation_name: string,
+    schema_version: integer,
+    attestation_type: string,
+    attestation_id: string,
+    is_compliant: nullableBoolean,
+    origin_url: nullableString,
+    description: nullableString,
+    artifact_fingerprint: nullableString,
+    target_artifacts: { type: 'array' },
+    git_commit_info: { anyOf: [gitCommitInfo, { type: 'null' }] },
+    repo_info: { type: ['object', 'null'] },
+    user_data: anyValue,
+    annotations: anyObject,
+    external_urls: anyObject,
+    evidence_archive_path: nullableString,
+    created_at: number,
+    reported_by: string,
+    flow_name: string,
+    trail_name: string,
+    html_url: string,
+    _links: links,
+  },
+  required: ['attestation_name', 'attestation_type', 'attestation_id', 'is_compliant', 'created_at', 'flow_name', 'trail_name', 'html_url'],
+  additionalProperties: true,
+} as const;

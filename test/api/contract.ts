@@ -1,0 +1,64 @@
+// Checks an answer of the real server against the shared wire contract (shared/contract): the
+// operation is found by method and path, the status must be documented, and the body must match
+// its schema. The harness runs this on every answer, so every API test is also a contract test.
+import { Ajv } from 'ajv';
+import { errorBody, errorResponses, operations } from '../../shared/contract/index.ts';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validators = new Map<object, ReturnType<Ajv['compile']>>();
+function validatorOf(schema: object): ReturnType<Ajv['compile']> {
+  let validate = validators.get(schema);
+  if (validate === undefined) {
+    validate = ajv.compile(schema);
+    validators.set(schema, validate);
+  }
+  return validate;
+}
+
+interface Route {
+  key: string;
+  method: string;
+  pattern: RegExp;
+  literals: number;
+}
+
+/** Literal segments win over parameters (`.../override` over `.../{kind}`), as in fastify's router. */
+const routes: Route[] = Object.keys(operations)
+  .map((key) => {
+    const [method, path] = key.split(' ') as [string, string];
+    const segments = path.split('/').slice(1);
+    const source = segments.map((segment) => (segment === '*' ? '.+' : segment.startsWith('{') ? '[^/]+' : segment.replace(/[.]/g, '\\.'))).join('/');
+    return { key, method, pattern: new RegExp(`^/api/v2/${source}/?$`), literals: segments.filter((segment) => !segment.startsWith('{')).length };
+  })
+  .sort((a, b) => b.literals - a.literals);
+
+export function operationOf(method: string, path: string): string | undefined {
+  const bare = path.split('?')[0]!;
+  return routes.find((route) => route.method === method && route.pattern.test(bare))?.key;
+}
+
+/** What is wrong with this answer, or undefined when the contract allows it. */
+export function contractFailure(method: string, path: string, status: number, contentType: string, body: unknown, text: string): string | undefined {
+  if (!path.startsWith('/api/v2')) return undefined;
+  const key = operationOf(method, path);
+  const documented: Record<string, object> = key === undefined ? { 404: errorBody, 405: errorBody } : { ...errorResponses, ...operations[key]!.responses };
+  const schema = documented[String(status)] ?? documented[`${String(status)[0]}xx`];
+  const where = `${method} ${path} → ${status} (${key ?? 'no operation'})`;
+  if (schema === undefined) return `${where}: status not documented`;
+  if ('content' in schema) {
+    const types = Object.keys(schema.content as object);
+    return types.some((type) => contentType.startsWith(type)) ? undefined : `${where}: content type ${contentType}, documented ${types.join(', ')}`;
+  }
+  if (!contentType.startsWith('application/json')) return `${where}: content type ${contentType}, not JSON`;
+  let value: unknown = body;
+  if (value === undefined) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return `${where}: body is not JSON: ${text.slice(0, 200)}`;
+    }
+  }
+  const validate = validatorOf(schema);
+  if (validate(value)) return undefined;
+  return `${where}: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${text.slice(0, 600)}`;
+}
