@@ -39,7 +39,9 @@ export function operationOf(method: string, path: string): string | undefined {
 
 /** What is wrong with this answer, or undefined when the contract allows it. */
 export function contractFailure(method: string, path: string, status: number, contentType: string, body: unknown, text: string): string | undefined {
-  if (!path.startsWith('/api/v2')) return undefined;
+  // Outside the API: the readiness probe, the web pages, and the interactive API reference under
+  // /api/v2/doc/ (pages and their assets, not operations).
+  if (!path.startsWith('/api/v2') || /^\/api\/v2\/doc(\/|$)/.test(path)) return undefined;
   const key = operationOf(method, path);
   const documented: Record<string, object> = key === undefined ? { 404: errorBody, 405: errorBody } : { ...errorResponses, ...operations[key]!.responses };
   const schema = documented[String(status)] ?? documented[`${String(status)[0]}xx`];
