@@ -30,7 +30,7 @@ import { trailRoutes } from './routes/trails.ts';
 import { userRoutes } from './routes/user.ts';
 import { isUniqueViolation } from './store/db.ts';
 import { validationFailure } from './validation.ts';
-import { applyWireContract } from './wireContract.ts';
+import { applyWireContract, documentOptionalBodies } from './wireContract.ts';
 
 /** Resource plugins mounted under /api/v2. */
 const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
@@ -130,6 +130,7 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
     // Components named by the schemas' titles (ControlPostInput, CreateEnvironmentPutInput, ...).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.title ?? `def-${index}`).replace(/[^A-Za-z0-9._-]/g, '') },
     transform: ({ schema, url }) => ({ schema, url: url.startsWith('/api/v2') ? url.slice('/api/v2'.length) || '/' : url }),
+    transformObject: (document) => ('openapiObject' in document ? documentOptionalBodies(document.openapiObject) : document.swaggerObject),
   });
 
   // Before any schema check walks a JSON body (multipart JSON parts are checked where they are read).

@@ -15,7 +15,7 @@ export const accounts = {
   'GET /service-accounts/{org}/{name}/api-keys': { summary: "List a service account's API keys", responses: { 200: { type: 'array', items: apiKey } } },
   'GET /service-accounts/{org}/{name}/api-keys/{key_id}': { summary: 'Get an API key', responses: { 200: apiKey } },
   'DELETE /service-accounts/{org}/{name}/api-keys/{key_id}': { summary: 'Revoke an API key', responses: { 200: deleted } },
-  'POST /service-accounts/{org}/{name}/api-keys/{key_id}/rotate': { summary: 'Rotate an API key', responses: { 201: issuedApiKey } },
+  'POST /service-accounts/{org}/{name}/api-keys/{key_id}/rotate': { summary: 'Rotate an API key', responses: { 201: issuedApiKey }, optionalBody: true },
   'GET /repos/{org}': { summary: 'List repos', responses: { 200: namedPage('repos', repo) } },
   'GET /repos/{org}/{name}': { summary: 'Get a repo', responses: { 200: repo } },
   'GET /user/default-org': { summary: "The caller's default organization", responses: { 200: defaultOrg } },

@@ -17,6 +17,8 @@ export type Responses = Record<string, object>;
 export interface Operation {
   summary: string;
   responses: Responses;
+  /** The body may be left out altogether (every field of it is optional). */
+  optionalBody?: boolean;
 }
 
 const listOf = (item: object) => ({ type: 'array', items: item }) as const;
@@ -45,7 +47,10 @@ const operationList = {
     responses: { 200: { anyOf: [listOf(orPlaceholder(trail)), dataPage(orPlaceholder(trail))] } },
   },
   'GET /trails/{org}/{flow}/{trail}': { summary: 'Get a trail', responses: { 200: trail } },
-  'GET /trails/{org}': { summary: 'List trails of an organization', responses: { 200: dataPage(orPlaceholder(trail)) } },
+  'GET /trails/{org}': {
+    summary: 'List trails of an organization',
+    responses: { 200: { anyOf: [listOf(orPlaceholder(trail)), dataPage(orPlaceholder(trail))] } },
+  },
 
   'POST /attestations/{org}/{flow}/trail/{trail}/override': { summary: 'Override an attestation', responses: { 201: messageString } },
   'POST /attestations/{org}/{flow}/trail/{trail}/{kind}': { summary: 'Attest (spec endpoint 1 and every other type)', responses: { 201: messageString } },

@@ -25,7 +25,9 @@ export interface PageParams {
 export function pageOf(query: PageParams, defaultPerPage = 20): { page: number; perPage: number; offset: number; requested: boolean } {
   const page = query.page ?? 1;
   const perPage = query.per_page ?? defaultPerPage;
-  return { page, perPage, offset: (page - 1) * perPage, requested: query.page !== undefined || query.per_page !== undefined };
+  // A page far past the end is an empty page, not a number too large for the database to bind.
+  const offset = Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);
+  return { page, perPage, offset, requested: query.page !== undefined || query.per_page !== undefined };
 }
 
 /** `_links` with absolute URLs for a paged list at `path` (other query parameters kept). */
