@@ -99,9 +99,11 @@ export function registerAuth(app: FastifyInstance, resolveKey: (key: string) => 
     request.principal = principal;
     const orgName = (request.params as Record<string, string | undefined>).org;
     if (orgName !== undefined) {
-      if (principal.orgs !== 'all' && !principal.orgs.has(orgName)) throw forbidden();
+      // An org that does not exist is named as such (spec §Errors), whoever asks; one that exists
+      // but is not the key's is refused without saying more.
       const org = store.orgs.byName(orgName);
       if (org === undefined) throw notFound('Organization not found');
+      if (principal.orgs !== 'all' && !principal.orgs.has(orgName)) throw forbidden();
       request.org = org;
     }
     if (!rights[principal.role].has(accessOf(request))) throw forbidden();

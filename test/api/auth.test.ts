@@ -75,6 +75,13 @@ describe('auth: roles, orgs, service accounts and keys', () => {
     }
     assert.equal((await server.get('/api/v2/flows/other')).status, 200, 'the server admin key covers every org');
     assert.deepEqual((await server.get('/api/v2/flows/ghost')).body, { message: 'Organization not found' });
+    for (const key of ['reader-key-0001', 'snapshotter-key-01', 'admin-key-000001']) {
+      for (const path of ['/api/v2/flows/ghost', '/api/v2/artifacts/ghost', '/api/v2/environments/ghost/prod']) {
+        const reply = await server.get(path, { key });
+        assert.equal(reply.status, 404, `${key} ${path}`);
+        assert.deepEqual(reply.body, { message: 'Organization not found' }, 'spec §Errors: whoever asks, a missing org is named as such');
+      }
+    }
   });
 
   it('creates, lists, gets, updates and deletes service accounts', async () => {
