@@ -9,7 +9,7 @@ import { registerAuth, type Principal } from './auth.ts';
 import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './bodies.ts';
 import type { AppContext, RouteOptions } from './context.ts';
 import { ApiError } from './errors.ts';
-import { isMultipartBody, MAX_FILE_BYTES } from './multipart.ts';
+import { isCheckedByRoute, MAX_FILE_BYTES } from './multipart.ts';
 import { refuseDeepJson } from './nesting.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { attestationRoutes } from './routes/attestations.ts';
@@ -77,7 +77,7 @@ function renderError(error: unknown): Rendered {
 /** Fastify's own ajv settings (coercion of query strings, defaults), plus every error with its input. */
 const validators = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: true, verbose: true, strict: false });
 addFormats(validators);
-validators.addKeyword('x-multipart');
+validators.addKeyword('x-checked-by-route');
 
 export interface AppOptions {
   context: AppContext;
@@ -92,7 +92,7 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
   });
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart !== 'body') return validators.compile(schema);
-    if (isMultipartBody(schema)) return () => true;
+    if (isCheckedByRoute(schema)) return () => true;
     const name = bodySchemaNameOf(schema);
     if (name === undefined) return validators.compile(schema);
     return (data: unknown) => {

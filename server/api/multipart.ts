@@ -22,8 +22,12 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
-export async function readMultipart(request: FastifyRequest): Promise<MultipartBody> {
-  if (!request.isMultipart()) throw new ApiError(415, 'Expected a multipart/form-data body');
+/**
+ * The parts of a multipart request. Any other body is refused the way the hosted service refuses
+ * it (reference §1.2): its required JSON part (`data_json`, `payload`) is missing, 400.
+ */
+export async function readMultipart(request: FastifyRequest, jsonPartName: string): Promise<MultipartBody> {
+  if (!request.isMultipart()) throw invalid({ [jsonPartName]: withInput('Field required', undefined) });
   const body: MultipartBody = { fields: new Map(), files: new Map() };
   try {
     for await (const part of request.parts()) {
@@ -69,13 +73,18 @@ export function jsonPart(body: MultipartBody, name: string): unknown {
 }
 
 /**
- * The OpenAPI description of a multipart body. Marked `x-multipart`, so the app's validator
+ * The OpenAPI description of a multipart body. Marked `x-checked-by-route`, so the app's validator
  * leaves it to the route (which reads the parts itself and checks them with the shared core).
  */
 export function multipartBody(description: string, properties: Record<string, unknown>, required: readonly string[]) {
-  return { type: 'object', 'x-multipart': true, description, properties, required } as const;
+  return { type: 'object', 'x-checked-by-route': true, description, properties, required } as const;
 }
 
-export function isMultipartBody(schema: unknown): boolean {
-  return typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)['x-multipart'] === true;
+/** The OpenAPI description of a JSON body that the route checks with the shared core itself. */
+export function routeCheckedJsonBody(description: string, schema: object) {
+  return { ...schema, 'x-checked-by-route': true, description } as const;
+}
+
+export function isCheckedByRoute(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)['x-checked-by-route'] === true;
 }

@@ -224,7 +224,7 @@ describe('actions and webhooks', () => {
     });
     assert.equal(unknownFlow.status, 404);
     const before = receiver.received.length;
-    assert.equal((await server.json('PUT', '/api/v2/trails/acme/web', { name: 'build-1' })).status, 201);
+    assert.equal((await server.multipart('PUT', '/api/v2/trails/acme/web', { data_json: JSON.stringify({ name: 'build-1' }) })).status, 201);
     await waitFor(() => receiver.received.length === before + 1, 'the trail webhook');
     const attested = await server.multipart('POST', '/api/v2/attestations/acme/web/trail/build-1/generic', {
       data_json: JSON.stringify({ attestation_name: 'unit-tests', is_compliant: false }),
@@ -239,7 +239,7 @@ describe('actions and webhooks', () => {
     assert.equal(attestation!.attestation.name, 'unit-tests');
     assert.equal(attestation!.attestation.type, 'generic');
     assert.equal(attestation!.attestation.is_compliant, false);
-    assert.equal((await server.json('PUT', '/api/v2/trails/acme/web', { name: 'build-1' })).status, 200);
+    assert.equal((await server.multipart('PUT', '/api/v2/trails/acme/web', { data_json: JSON.stringify({ name: 'build-1' }) })).status, 200);
     await server.multipart('POST', '/api/v2/attestations/acme/web/trail/build-1/generic', { data_json: JSON.stringify({ attestation_name: 'lint' }) });
     await waitFor(() => receiver.received.length === before + 3, 'the second attestation webhook');
     assert.equal(receiver.received.at(-1)!.attestation.name, 'lint', 'updating a trail is not starting one');

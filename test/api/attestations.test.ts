@@ -221,6 +221,26 @@ describe('attestations', () => {
     assert.deepEqual(Object.keys(invalid.body.errors).sort(), ['new_compliance_status', 'original_attestation_type']);
   });
 
+  it('takes each body only in the format its operation declares (spec endpoints 1 and 3, reference §2.3), storing nothing otherwise', async () => {
+    await beginTrail(server, 'acme', 'flow', 'formats');
+    const required = { errors: { data_json: 'Field required [input: None]' }, message: 'Input payload validation failed' };
+    for (const kind of ['scan', 'generic', 'junit']) {
+      const asJson = await server.json('POST', `/api/v2/attestations/acme/flow/trail/formats/${kind}`, { attestation_name: 'as-json', scan_results: scanResults() });
+      assert.equal(asJson.status, 400, kind);
+      assert.deepEqual(asJson.body, required, kind);
+    }
+    const template = await server.json('PUT', '/api/v2/flows/acme/template_file', { name: 'as-json', description: 'd' });
+    assert.equal(template.status, 400);
+    assert.deepEqual(template.body, required);
+    const override = await server.multipart('POST', '/api/v2/attestations/acme/flow/trail/formats/override', {
+      data_json: JSON.stringify({ attestation_name: 'as-json', reason: 'r', new_compliance_status: true, original_attestation_type: 'generic' }),
+    });
+    assert.equal(override.status, 400);
+    assert.deepEqual(override.body, { errors: { body: 'Input should be a valid dictionary [input: None]' }, message: 'Input payload validation failed' });
+    assert.deepEqual((await server.get('/api/v2/attestations/acme/flow/trail/formats/as-json')).body, []);
+    assert.equal((await server.get('/api/v2/flows/acme/as-json')).status, 404);
+  });
+
   it('lists a flow’s attestations with time bounds, _links and pagination; Flow not found otherwise', async () => {
     await createFlow(server, 'acme', 'listed');
     await beginTrail(server, 'acme', 'listed', 't');

@@ -51,7 +51,7 @@ describe('auth: roles, orgs, service accounts and keys', () => {
 
   it('lets a snapshotter read and manage service accounts, but not attest or create flows', async () => {
     assert.equal((await write('snapshotter-key-01')).status, 403);
-    assert.equal((await server.json('PUT', '/api/v2/trails/acme/flow', { name: 'nope' }, { key: 'snapshotter-key-01' })).status, 403);
+    assert.equal((await server.multipart('PUT', '/api/v2/trails/acme/flow', { data_json: JSON.stringify({ name: 'nope' }) }, { key: 'snapshotter-key-01' })).status, 403);
     assert.equal((await server.get('/api/v2/service-accounts/acme', { key: 'snapshotter-key-01' })).status, 200);
     const created = await server.json('POST', '/api/v2/service-accounts/acme', { name: 'snap-made', privilege: 'reader' }, { key: 'snapshotter-key-01' });
     assert.equal(created.status, 201);

@@ -25,7 +25,7 @@ describe('concurrency', () => {
 
   it('20 concurrent begins of the same trail: one 201, the rest 200, one trail', async () => {
     await createFlow(server, 'acme', 'trail-race');
-    const replies = await Promise.all(Array.from({ length: 20 }, () => server.json('PUT', '/api/v2/trails/acme/trail-race', { name: 'same-trail' })));
+    const replies = await Promise.all(Array.from({ length: 20 }, () => server.multipart('PUT', '/api/v2/trails/acme/trail-race', { data_json: JSON.stringify({ name: 'same-trail' }) })));
     assert.equal(replies.filter((reply) => reply.status === 201).length, 1);
     assert.equal(replies.filter((reply) => reply.status === 200).length, 19);
     assert.equal((await server.get('/api/v2/trails/acme/trail-race?page=1&per_page=20')).body.pagination.total, 1);

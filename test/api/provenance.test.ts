@@ -24,7 +24,7 @@ describe('running artifacts with provenance', () => {
       template_file: { filename: 'template.yml', content: TEMPLATE },
     });
     assert.equal(flow.status, 201, flow.text);
-    assert.equal((await server.json('PUT', '/api/v2/trails/acme/web', { name: 't1' })).status, 201);
+    assert.equal((await server.multipart('PUT', '/api/v2/trails/acme/web', { data_json: JSON.stringify({ name: 't1' }) })).status, 201);
     const artifact = await server.json('POST', '/api/v2/artifacts/acme/web', {
       fingerprint: fp('a'),
       filename: 'reg/app-a:1',

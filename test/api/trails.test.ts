@@ -31,16 +31,21 @@ describe('trails', () => {
     assert.equal((await server.get('/api/v2/trails/acme/begin/test-123')).body.description, 'second');
   });
 
-  it('accepts a JSON body and keeps the trail fields it was given', async () => {
+  it('keeps the trail fields it was given, and refuses them as a JSON body (multipart only, reference §2.2)', async () => {
     await createFlow(server, 'acme', 'json-begin');
     const git = { sha1: commit('json'), message: 'fix', author: 'dev', branch: 'main', timestamp: 1700000000, url: 'https://git.example.test/c' };
-    const reply = await server.json('PUT', '/api/v2/trails/acme/json-begin', {
+    const fields = {
       name: 'with-fields',
       git_commit_info: git,
       origin_url: 'https://ci.example.test/1',
       user_data: { 'a.b': 1 },
       repo_info: { name: 'app', url: 'https://git.example.test/app', id: 'r-1' },
-    });
+    };
+    const asJson = await server.json('PUT', '/api/v2/trails/acme/json-begin', fields);
+    assert.equal(asJson.status, 400);
+    assert.deepEqual(asJson.body, { errors: { data_json: 'Field required [input: None]' }, message: 'Input payload validation failed' });
+    assert.equal((await server.get('/api/v2/trails/acme/json-begin/with-fields')).status, 404, 'a refused request stores nothing');
+    const reply = await server.multipart('PUT', '/api/v2/trails/acme/json-begin', { data_json: JSON.stringify(fields) });
     assert.equal(reply.status, 201);
     const trail = (await server.get('/api/v2/trails/acme/json-begin/with-fields')).body;
     assert.deepEqual(trail.git_commit_info, git);

@@ -113,7 +113,7 @@ async function seedTrails(server: TestServer): Promise<void> {
     Array.from({ length: 8 }, async () => {
       while (next < TRAILS) {
         const index = next++;
-        const reply = await server.json('PUT', '/api/v2/trails/bench/service', { name: `build-${index}`, description: `Build ${index}` });
+        const reply = await server.multipart('PUT', '/api/v2/trails/bench/service', { data_json: JSON.stringify({ name: `build-${index}`, description: `Build ${index}` }) });
         if (reply.status !== 201) throw new Error(`begin trail: ${reply.status} ${reply.text}`);
       }
     }),

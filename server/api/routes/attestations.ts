@@ -9,8 +9,8 @@ import { attestationsOf } from '../domain/artifactView.ts';
 import { attestationView, flowAttestationRecord } from '../domain/attestationView.ts';
 import { linksOf, pageOf, pageQuery, paginationOf } from '../domain/paging.ts';
 import { renderEach } from '../domain/placeholders.ts';
-import { ApiError, badRequest, notFound } from '../errors.ts';
-import { jsonPart, multipartBody, readMultipart, type UploadedFile } from '../multipart.ts';
+import { ApiError, badRequest, invalid, notFound, withInput } from '../errors.ts';
+import { jsonPart, multipartBody, readMultipart, routeCheckedJsonBody, type UploadedFile } from '../multipart.ts';
 import { notifyAttestation } from '../notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Org } from '../store/orgs.ts';
@@ -31,10 +31,9 @@ const reportBody = multipartBody(
   ['data_json'],
 );
 
-const overrideBody = multipartBody(
-  'A JSON body (the `attestation` schema with `reason`, `new_compliance_status` and `original_attestation_type`); multipart `data_json` is accepted too.',
-  { data_json: { type: 'string' } },
-  [],
+const overrideBody = routeCheckedJsonBody(
+  'The attestation (the `attestation` schema) with `reason`, `new_compliance_status` and `original_attestation_type`, as a JSON body.',
+  { $ref: 'https://compliance-evidence.dev/schemas/attestation/v1' },
 );
 
 const flowListQuery = {
@@ -58,10 +57,17 @@ const orgListQuery = {
   },
 } as const;
 
-/** data_json and attachment_file of a multipart report, or a JSON body (override). */
-async function reportOf(request: FastifyRequest): Promise<{ data: unknown; attachment: UploadedFile | undefined }> {
-  if (!request.isMultipart()) return { data: request.body, attachment: undefined };
-  const body = await readMultipart(request);
+/**
+ * What a request reports, in the one body format its operation declares (reference §2.3): an
+ * override is a JSON body, every other type multipart `data_json` plus an optional
+ * `attachment_file`. A body in the other format is refused as the hosted service refuses it.
+ */
+async function reportOf(request: FastifyRequest, kind: UrlKind): Promise<{ data: unknown; attachment: UploadedFile | undefined }> {
+  if (kind === 'override') {
+    if (request.isMultipart()) throw invalid({ body: withInput('Input should be a valid dictionary', undefined) });
+    return { data: request.body, attachment: undefined };
+  }
+  const body = await readMultipart(request, 'data_json');
   return { data: jsonPart(body, 'data_json'), attachment: body.files.get('attachment_file') };
 }
 
@@ -71,7 +77,7 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
   const attest = (kind: (request: FastifyRequest) => UrlKind) =>
     async (request: FastifyRequest<{ Params: { org: string; flow: string; trail: string } }>, reply: import('fastify').FastifyReply) => {
       const org = orgOf(request);
-      const { data, attachment } = await reportOf(request);
+      const { data, attachment } = await reportOf(request, kind(request));
       const { flow: flowName, trail: trailName } = request.params;
       const attestation = await recordAttestation(store, {
         org,
@@ -93,7 +99,7 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
 
   app.post<{ Params: { org: string; flow: string; trail: string } }>(
     '/attestations/:org/:flow/trail/:trail/override',
-    { schema: { params: trailParams, consumes: ['application/json', 'multipart/form-data'], body: overrideBody } },
+    { schema: { params: trailParams, consumes: ['application/json'], body: overrideBody } },
     attest(() => 'override'),
   );
 

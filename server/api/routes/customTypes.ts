@@ -51,7 +51,7 @@ export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
 
   app.post<{ Params: { org: string } }>('/custom-attestation-types/:org', { schema: { consumes: ['multipart/form-data'], body: createBody } }, async (request, reply) => {
     const org = orgOf(request);
-    const body = await readMultipart(request);
+    const body = await readMultipart(request, 'data_json');
     const input = checkedBody<CustomTypeInput>('custom-type-create', jsonPart(body, 'data_json'), 'data_json');
     const schemaText = partText(body, 'type_schema');
     if (schemaText === undefined) throw invalid({ type_schema: withInput('Field required', undefined) });

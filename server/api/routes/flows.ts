@@ -98,7 +98,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     { schema: { consumes: ['multipart/form-data'], body: templateFileBody } },
     async (request, reply) => {
       const org = orgOf(request);
-      const body = await readMultipart(request);
+      const body = await readMultipart(request, 'data_json');
       const input = checkedBody<FlowInput>('flow-template-create', jsonPart(body, 'data_json'), 'data_json');
       const text = templateTextOf(body);
       const template = text === undefined ? undefined : templateOrInvalid(text);

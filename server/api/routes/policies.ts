@@ -165,7 +165,7 @@ export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
 
   app.put<{ Params: { org: string } }>('/policies/:org', { schema: { consumes: ['multipart/form-data'], body: policyBody } }, async (request, reply) => {
     const org = orgOf(request);
-    const body = await readMultipart(request);
+    const body = await readMultipart(request, 'payload');
     const payload = checkedBody<Payload>('policy-create', jsonPart(body, 'payload'));
     const text = partText(body, 'policy_file');
     if (text === undefined) throw invalid({ policy_file: withInput('Field required', undefined) });

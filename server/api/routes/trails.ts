@@ -59,10 +59,9 @@ function beginInputOf(data: unknown): BeginInput {
   return { name: value.name as string, description: (value.description as string | null | undefined) ?? undefined, body };
 }
 
-/** data_json (multipart, as the official client sends it) or a JSON body, and an optional template text. */
+/** data_json and an optional template text: multipart only, as the reference (§2.2) declares it. */
 async function beginRequestOf(request: FastifyRequest): Promise<{ data: unknown; templateText?: string }> {
-  if (!request.isMultipart()) return { data: request.body };
-  const body = await readMultipart(request);
+  const body = await readMultipart(request, 'data_json');
   return { data: jsonPart(body, 'data_json'), templateText: partText(body, 'template_file') };
 }
 
