@@ -28,6 +28,14 @@ const binary = (type: string) => ({ description: 'The file itself.', content: { 
 /** Created (201) or updated (200): reference §1.3. */
 const upserted = (schema: object) => ({ 200: schema, 201: schema });
 
+/** Spec endpoint 1 (scan) and every other attestation type, each under its literal path. */
+const attestOperations = Object.fromEntries(
+  ['scan', 'generic', 'junit', 'snyk', 'jira', 'pull_request', 'custom', 'system'].map((kind) => [
+    `POST /attestations/{org}/{flow}/trail/{trail}/${kind}`,
+    { summary: kind === 'scan' ? 'Attest a scan result (spec endpoint 1)' : `Attest a ${kind} result`, responses: { 201: messageString } },
+  ]),
+) as Record<string, Operation>;
+
 const operationList = {
   ...accounts,
 
@@ -53,7 +61,8 @@ const operationList = {
   },
 
   'POST /attestations/{org}/{flow}/trail/{trail}/override': { summary: 'Override an attestation', responses: { 201: messageString } },
-  'POST /attestations/{org}/{flow}/trail/{trail}/{kind}': { summary: 'Attest (spec endpoint 1 and every other type)', responses: { 201: messageString } },
+  ...attestOperations,
+  'POST /attestations/{org}/{flow}/trail/{trail}/{kind}': { summary: 'An attestation type that does not exist (400)', responses: {} },
   'GET /attestations/{org}/{flow}/trail/{trail}/{name}': { summary: "A trail's attestations of one name", responses: { 200: listOf(attestation) } },
   'GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}': { summary: "An artifact's attestations of one name", responses: { 200: listOf(attestation) } },
   'GET /attestations/{org}/{flow}/trail/{trail}/attestation/{id}/evidence': {

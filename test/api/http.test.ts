@@ -148,7 +148,7 @@ describe('API conventions', () => {
       ['/trails/{org}/{flow}', 'get'],
       ['/trails/{org}/{flow}/{trail}', 'get'],
       ['/trails/{org}', 'get'],
-      ['/attestations/{org}/{flow}/trail/{trail}/{kind}', 'post'],
+      ...['scan', 'generic', 'junit', 'snyk', 'jira', 'pull_request', 'custom', 'system'].map((kind) => [`/attestations/{org}/{flow}/trail/{trail}/${kind}`, 'post']),
       ['/attestations/{org}/{flow}/trail/{trail}/override', 'post'],
       ['/attestations/{org}/{flow}', 'get'],
       ['/attestations/{org}', 'get'],
@@ -162,8 +162,12 @@ describe('API conventions', () => {
     ];
     for (const [path, method] of expected) assert.ok(reply.body.paths[path]?.[method], `${method} ${path} documented`);
     assert.ok(reply.body.components.schemas.ScanAttestationPostInput);
-    const scan = reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/{kind}'].post;
-    assert.ok(scan.requestBody.content['multipart/form-data'], 'the scan endpoint documents its multipart body');
+    assert.equal(reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/{kind}'], undefined, 'one operation per type, no generic one');
+    const scan = reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/scan'].post;
+    const scanPart = scan.requestBody.content['multipart/form-data'].schema.properties.data_json;
+    assert.match(JSON.stringify(scanPart), /ScanAttestationPostInput|scan-attestation/, 'the scan endpoint documents its own data_json schema');
+    const junitPart = reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/junit'].post.requestBody.content['multipart/form-data'].schema.properties.data_json;
+    assert.match(JSON.stringify(junitPart), /AttestationPostInput/, 'every other type documents the attestation schema');
   });
 
   it('serves the shared JSON Schemas under /api/v2/schemas', async () => {

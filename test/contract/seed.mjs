@@ -30,7 +30,9 @@ export async function seedResources(url, key) {
   flowForm.append('data_json', JSON.stringify({ name: 'web', description: 'the web app' }));
   flowForm.append('template_file', TEMPLATE);
   await call('PUT', '/flows/default/template_file', flowForm, null);
-  await call('PUT', '/trails/default/web', { name: 't1', description: 'build 1', git_commit_info: { sha1: COMMIT, message: 'm', author: 'a', branch: 'main', timestamp: 1700000000 } });
+  const trail = new FormData();
+  trail.append('data_json', JSON.stringify({ name: 't1', description: 'build 1', git_commit_info: { sha1: COMMIT, message: 'm', author: 'a', branch: 'main', timestamp: 1700000000 } }));
+  await call('PUT', '/trails/default/web', trail, null);
   await call('POST', '/artifacts/default/web', { fingerprint: FINGERPRINT, filename: 'web:1', trail_name: 't1', template_reference_name: 'app', git_commit: COMMIT, build_url: 'https://ci.example.test/1', commit_url: 'https://git.example.test/c/1' });
   const attestation = new FormData();
   attestation.append('data_json', JSON.stringify({ attestation_name: 'scan', artifact_fingerprint: FINGERPRINT, is_compliant: true }));

@@ -12,7 +12,8 @@ const flow = {
 describe('wire contract check', () => {
   it('finds the operation of a path, literal segments before parameters', () => {
     assert.equal(operationOf('POST', '/api/v2/attestations/acme/web/trail/t1/override'), 'POST /attestations/{org}/{flow}/trail/{trail}/override');
-    assert.equal(operationOf('POST', '/api/v2/attestations/acme/web/trail/t1/junit'), 'POST /attestations/{org}/{flow}/trail/{trail}/{kind}');
+    assert.equal(operationOf('POST', '/api/v2/attestations/acme/web/trail/t1/junit'), 'POST /attestations/{org}/{flow}/trail/{trail}/junit');
+    assert.equal(operationOf('POST', '/api/v2/attestations/acme/web/trail/t1/approval'), 'POST /attestations/{org}/{flow}/trail/{trail}/{kind}');
     assert.equal(operationOf('GET', '/api/v2/flows/acme/web?x=1'), 'GET /flows/{org}/{flow}');
     assert.equal(operationOf('GET', '/api/v2/nothing/here'), undefined);
   });

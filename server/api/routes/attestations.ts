@@ -25,11 +25,19 @@ const reportParams = {
   properties: { org: { type: 'string' }, flow: { type: 'string' }, trail: { type: 'string' }, kind: { type: 'string', enum: urlKinds } },
 } as const;
 
-const reportBody = multipartBody(
-  '`data_json` (the attestation: the `scan-attestation` schema for scan, the `attestation` schema for the other types) and an optional `attachment_file` of at most 10 MB.',
-  { data_json: { type: 'string' }, attachment_file: { type: 'string', format: 'binary' } },
-  ['data_json'],
-);
+/**
+ * The multipart body of one attestation type: `data_json`, a JSON part (an object property of a
+ * multipart body is sent as JSON, OpenAPI 3.1 §4.8.14.4) with that type's schema, and an optional
+ * `attachment_file`.
+ */
+function reportBodyOf(kind: UrlKind) {
+  const schema = kind === 'scan' ? 'scan-attestation' : 'attestation';
+  return multipartBody(
+    `\`data_json\` (the \`${schema}\` schema${kind === 'scan' ? '' : `, with the fields of a ${kind} attestation`}) and an optional \`attachment_file\` of at most 10 MB.`,
+    { data_json: { $ref: `https://compliance-evidence.dev/schemas/${schema}/v1` }, attachment_file: { type: 'string', format: 'binary' } },
+    ['data_json'],
+  );
+}
 
 const overrideBody = routeCheckedJsonBody(
   'The attestation (the `attestation` schema) with `reason`, `new_compliance_status` and `original_attestation_type`, as a JSON body.',
@@ -103,9 +111,19 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     attest(() => 'override'),
   );
 
+  // One operation per type under its literal path (spec endpoint 1 and its siblings), each with
+  // its own body schema; the parameter route below only answers types that do not exist.
+  for (const kind of urlKinds) {
+    app.post<{ Params: { org: string; flow: string; trail: string } }>(
+      `/attestations/:org/:flow/trail/:trail/${kind}`,
+      { schema: { params: trailParams, consumes: ['multipart/form-data'], body: reportBodyOf(kind) } },
+      attest(() => kind),
+    );
+  }
+
   app.post<{ Params: { org: string; flow: string; trail: string; kind: UrlKind } }>(
     '/attestations/:org/:flow/trail/:trail/:kind',
-    { schema: { params: reportParams, consumes: ['multipart/form-data'], body: reportBody } },
+    { schema: { params: reportParams, consumes: ['multipart/form-data'], body: reportBodyOf('generic'), hide: true } },
     attest((request) => (request.params as { kind: UrlKind }).kind),
   );
 
