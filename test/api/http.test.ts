@@ -148,7 +148,7 @@ describe('API conventions', () => {
       ['/trails/{org}/{flow}', 'get'],
       ['/trails/{org}/{flow}/{trail}', 'get'],
       ['/trails/{org}', 'get'],
-      ...['scan', 'generic', 'junit', 'snyk', 'jira', 'pull_request', 'custom', 'system'].map((kind) => [`/attestations/{org}/{flow}/trail/{trail}/${kind}`, 'post']),
+      ...['scan', 'generic', 'junit', 'snyk', 'jira', 'pull_request', 'custom', 'system'].map((kind): [string, string] => [`/attestations/{org}/{flow}/trail/{trail}/${kind}`, 'post']),
       ['/attestations/{org}/{flow}/trail/{trail}/override', 'post'],
       ['/attestations/{org}/{flow}', 'get'],
       ['/attestations/{org}', 'get'],
