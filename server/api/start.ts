@@ -2,8 +2,8 @@
 import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
-import { keyringOf } from './auth.ts';
+import { buildApp } from './http/app.ts';
+import { keyringOf } from './http/auth.ts';
 import { newApiKey, nowSeconds } from './ids.ts';
 import { lockDataDir } from './lock.ts';
 import { UsageError, type ConfiguredKey, type ServeOptions } from './options.ts';

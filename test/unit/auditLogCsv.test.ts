@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { AUDIT_LOG_COLUMNS, auditLogChunks, auditLogLine, csvField, type AuditLogRow } from '../../server/api/domain/auditLogCsv.ts';
+import { AUDIT_LOG_COLUMNS, auditLogChunks, auditLogLine, csvField, type AuditLogRow } from '../../server/api/views/auditLogCsv.ts';
 
 // A strict RFC 4180 reader, to check that what is written reads back as written.
 function parseCsv(text: string): string[][] {

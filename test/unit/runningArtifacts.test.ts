@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { runningArtifactsOf } from '../../server/api/domain/runningArtifacts.ts';
+import { runningArtifactsOf } from '../../server/api/rules/runningArtifacts.ts';
 
 const fp = (c: string): string => c.repeat(64);
 

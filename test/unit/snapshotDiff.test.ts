@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { diffSnapshot, type ArtifactState } from '../../server/api/domain/snapshotDiff.ts';
+import { diffSnapshot, type ArtifactState } from '../../server/api/rules/snapshotDiff.ts';
 
 const fp = (c: string): string => c.repeat(64);
 const art = (c: string, instances = 1, extra: Partial<ArtifactState> = {}): ArtifactState => ({

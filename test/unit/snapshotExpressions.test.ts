@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { resolveBound, resolveInterval, resolveSnapshotExpression, splitSnappish, type SnapshotTimeline } from '../../server/api/domain/snapshotExpressions.ts';
+import { resolveBound, resolveInterval, resolveSnapshotExpression, splitSnappish, type SnapshotTimeline } from '../../server/api/rules/snapshotExpressions.ts';
 
 // Three snapshots taken at 1000, 2000 and 3000; "now" is 3600.
 const froms = [1000, 2000, 3000];

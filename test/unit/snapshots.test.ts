@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { runningArtifactsOf } from '../../server/api/domain/runningArtifacts.ts';
-import { evaluatedArtifactOf, stateOf, type ArtifactProvenance, type ArtifactVerdict } from '../../server/api/domain/snapshotArtifacts.ts';
-import { nextSnapshotOf, type LatestSnapshot, type NextSnapshot } from '../../server/api/domain/snapshots.ts';
+import { runningArtifactsOf } from '../../server/api/rules/runningArtifacts.ts';
+import { evaluatedArtifactOf, stateOf, type ArtifactProvenance, type ArtifactVerdict } from '../../server/api/rules/snapshotArtifacts.ts';
+import { nextSnapshotOf, type LatestSnapshot, type NextSnapshot } from '../../server/api/rules/snapshots.ts';
 
 const fp = (c: string): string => c.repeat(64);
 const noPolicy: ArtifactVerdict = { compliant: null, reasons: [], policyDecisions: [] };

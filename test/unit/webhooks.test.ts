@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createWebhookSender, type DeliveryOutcome } from '../../server/api/domain/webhooks.ts';
+import { createWebhookSender, type DeliveryOutcome } from '../../server/api/delivery/webhooks.ts';
 
 interface Received {
   headers: IncomingMessage['headers'];

@@ -1,7 +1,7 @@
-import type { AuditLogRow } from '../domain/auditLogCsv.ts';
-import type { SnapshotArtifact } from '../domain/snapshotArtifacts.ts';
-import type { ArtifactState } from '../domain/snapshotDiff.ts';
-import type { NextSnapshot } from '../domain/snapshots.ts';
+import type { AuditLogRow } from '../views/auditLogCsv.ts';
+import type { SnapshotArtifact } from '../rules/snapshotArtifacts.ts';
+import type { ArtifactState } from '../rules/snapshotDiff.ts';
+import type { NextSnapshot } from '../rules/snapshots.ts';
 import type { Param, Sql } from './db.ts';
 
 export interface StoredSnapshot {

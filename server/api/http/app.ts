@@ -1,0 +1,145 @@
+// The fastify application: auth hook, one error handler, JSON 404s, multipart, OpenAPI, and one
+// plugin per resource under /api/v2.
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import { registerAuth, type Principal } from './auth.ts';
+import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './bodies.ts';
+import type { AppContext, RouteOptions } from './context.ts';
+import { ApiError } from '../errors.ts';
+import { isCheckedByRoute, MAX_FILE_BYTES } from './multipart.ts';
+import { refuseDeepJson } from './nesting.ts';
+import { artifactRoutes } from './routes/artifacts.ts';
+import { attestationRoutes } from './routes/attestations.ts';
+import { customTypeRoutes } from './routes/customTypes.ts';
+import { flowRoutes } from './routes/flows.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { actionRoutes } from './routes/actions.ts';
+import { apiReferenceRoutes } from './routes/apiReference.ts';
+import { controlRoutes } from './routes/controls.ts';
+import { environmentRoutes } from './routes/environments.ts';
+import { policyRoutes } from './routes/policies.ts';
+import { reportRoutes } from './routes/reports.ts';
+import { repoRoutes } from './routes/repos.ts';
+import { searchRoutes } from './routes/search.ts';
+import { serviceAccountRoutes } from './routes/serviceAccounts.ts';
+import { snapshotRoutes } from './routes/snapshots.ts';
+import { trailRoutes } from './routes/trails.ts';
+import { userRoutes } from './routes/user.ts';
+import { isUniqueViolation } from '../store/db.ts';
+import { validationFailure } from './validation.ts';
+import { applyWireContract, documentOptionalBodies } from './wireContract.ts';
+
+/** Resource plugins mounted under /api/v2. */
+const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
+  serviceAccountRoutes,
+  flowRoutes,
+  trailRoutes,
+  attestationRoutes,
+  environmentRoutes,
+  reportRoutes,
+  snapshotRoutes,
+  policyRoutes,
+  controlRoutes,
+  actionRoutes,
+  artifactRoutes,
+  searchRoutes,
+  customTypeRoutes,
+  repoRoutes,
+  userRoutes,
+];
+
+/** JSON request bodies (K8S reports of thousands of pods are several MB). */
+const BODY_LIMIT = 16 * 1024 * 1024;
+
+const CONCURRENT_DUPLICATE = 'A concurrent request created the same resource; retry the request';
+
+interface Rendered {
+  status: number;
+  body: { message: string; errors?: Record<string, string> };
+}
+
+function renderError(error: unknown): Rendered {
+  if (error instanceof ApiError) return { status: error.statusCode, body: error.body };
+  const fastifyError = error as { validation?: unknown; validationContext?: string; statusCode?: unknown; message?: unknown };
+  if (Array.isArray(fastifyError.validation)) {
+    const failure = validationFailure(fastifyError.validation, fastifyError.validationContext);
+    return { status: failure.statusCode, body: failure.body };
+  }
+  if (isUniqueViolation(error)) return { status: 409, body: { message: CONCURRENT_DUPLICATE } };
+  const status = typeof fastifyError.statusCode === 'number' ? fastifyError.statusCode : 500;
+  if (status >= 400 && status < 500) return { status, body: { message: String(fastifyError.message) } };
+  return { status: 500, body: { message: 'Internal server error' } };
+}
+
+/** Fastify's own ajv settings (coercion of query strings, defaults), plus every error with its input. */
+const validators = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: true, verbose: true, strict: false });
+addFormats(validators);
+validators.addKeyword('x-checked-by-route');
+
+export interface AppOptions {
+  context: AppContext;
+  resolveKey: (key: string) => Principal | undefined;
+}
+
+export async function buildApp({ context, resolveKey }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+  });
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart !== 'body') return validators.compile(schema);
+    if (isCheckedByRoute(schema)) return () => true;
+    const name = bodySchemaNameOf(schema);
+    if (name === undefined) return validators.compile(schema);
+    return (data: unknown) => {
+      const error = bodyFailure(name, data);
+      return error === undefined ? true : { error };
+    };
+  });
+
+  applyWireContract(app);
+  app.setErrorHandler((error, _request, reply) => {
+    const { status, body } = renderError(error);
+    if (status >= 500) console.error(error);
+    return reply.code(status).type('application/json; charset=utf-8').send(body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ message: `Not Found. You have requested this URI [${request.url.split('?')[0]}] but it does not exist on this server.` }),
+  );
+
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_FILE_BYTES, fieldSize: MAX_FILE_BYTES, files: 8, fields: 32, parts: 40, headerPairs: 100 },
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Compliance Evidence Service API (local server)', version: '2.0' },
+      servers: [{ url: '/api/v2' }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          basic: { type: 'http', scheme: 'basic' },
+        },
+      },
+      security: [{ bearer: [] }, { basic: [] }],
+    },
+    // Components named by the schemas' titles (ControlPostInput, CreateEnvironmentPutInput, ...).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.title ?? `def-${index}`).replace(/[^A-Za-z0-9._-]/g, '') },
+    transform: ({ schema, url }) => ({ schema, url: url.startsWith('/api/v2') ? url.slice('/api/v2'.length) || '/' : url }),
+    transformObject: (document) => ('openapiObject' in document ? documentOptionalBodies(document.openapiObject) : document.swaggerObject),
+  });
+
+  // Before any schema check walks a JSON body (multipart JSON parts are checked where they are read).
+  app.addHook('preValidation', async (request) => refuseDeepJson(request.body, 'body'));
+
+  for (const schema of documentedSchemas) app.addSchema(schema);
+  registerAuth(app, resolveKey, context.store);
+  await app.register(metaRoutes, { context });
+  await app.register(apiReferenceRoutes);
+  for (const plugin of apiRoutes) await app.register(plugin, { context, prefix: '/api/v2' });
+  return app;
+}

@@ -1,0 +1,65 @@
+// Request bodies are checked by the shared core (`checkBody`), the same rules the editor uses;
+// routes name a body schema and get its issues as the API's field errors. The schemas also go
+// into the OpenAPI document.
+import type { Issue } from '../../../shared/findings.ts';
+import { fieldPath } from '../../../shared/findings.ts';
+import { checkBody } from '../../../shared/schemas/bodies.ts';
+import { bodySchemas, schemas, type BodySchemaName } from '../../../shared/schemas/index.ts';
+import { valueAt } from '../../../shared/text/values.ts';
+import { invalid, withInput, type ApiError, type FieldErrors } from '../errors.ts';
+
+/**
+ * The input a message echoes: the rejected value; for a missing field, the object that lacks it
+ * as pydantic does (so an external URL entry without `href` echoes its fingerprint), except at
+ * the top level, where the service shows `None`.
+ */
+function echoedInput(issue: Issue, value: unknown): unknown {
+  if (!issue.code.endsWith('/missing-field')) return valueAt(value, issue.path);
+  return issue.path.length > 1 ? valueAt(value, issue.path.slice(0, -1)) : undefined;
+}
+
+/** Issues as `errors` entries: first issue per field, the rejected input echoed. */
+export function fieldErrorsOf(issues: readonly Issue[], value: unknown, emptyKey = 'body'): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    if (issue.severity !== 'error') continue;
+    const key = fieldPath(issue.path) || emptyKey;
+    if (!(key in errors)) errors[key] = withInput(issue.message, echoedInput(issue, value));
+  }
+  return errors;
+}
+
+/** The body's field errors under a schema, or undefined when it is valid. */
+export function bodyFailure(name: BodySchemaName, value: unknown, emptyKey = 'body'): ApiError | undefined {
+  const errors = fieldErrorsOf(checkBody(name, value), value, emptyKey);
+  return Object.keys(errors).length === 0 ? undefined : invalid(errors);
+}
+
+/** The body, checked; throws the 400 otherwise. */
+export function checkedBody<T>(name: BodySchemaName, value: unknown, emptyKey = 'body'): T {
+  const failure = bodyFailure(name, value, emptyKey);
+  if (failure !== undefined) throw failure;
+  return value as T;
+}
+
+/** The schema of a body, for a route's `schema.body` (validated through `checkBody`, documented in OpenAPI). */
+export function bodySchema(name: BodySchemaName): Record<string, unknown> {
+  return bodySchemas[name] as Record<string, unknown>;
+}
+
+const bodyNameById = new Map<string, BodySchemaName>(Object.entries(bodySchemas).map(([name, schema]) => [schema.$id, name as BodySchemaName]));
+
+/** The body schema name of a route schema, if it is one of the shared body schemas. */
+export function bodySchemaNameOf(schema: unknown): BodySchemaName | undefined {
+  const id = (schema as { $id?: unknown } | null)?.$id;
+  return typeof id === 'string' ? bodyNameById.get(id) : undefined;
+}
+
+/** Every shared schema the OpenAPI document refers to (bodies, their shared definitions, attestation payloads). */
+export const documentedSchemas: readonly Record<string, unknown>[] = [
+  schemas.common,
+  schemas['scan-attestation'],
+  schemas.attestation,
+  schemas['flow-template'],
+  ...Object.values(bodySchemas),
+] as Record<string, unknown>[];

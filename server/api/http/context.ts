@@ -1,0 +1,12 @@
+// What every route plugin receives besides the fastify instance.
+import type { Store } from '../store/index.ts';
+
+export interface AppContext {
+  store: Store;
+  /** The base of html_url values: --public-url, else the listen URL (known once listening). */
+  publicUrl(): string;
+}
+
+export interface RouteOptions {
+  context: AppContext;
+}

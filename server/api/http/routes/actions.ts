@@ -1,0 +1,137 @@
+// Actions (notifications; reference §2.12, spec endpoint 9): what to watch (environments or
+// flows), on which triggers, and where to send (webhooks are sent; other targets are kept and shown).
+import type { FastifyPluginAsync } from 'fastify';
+import { orgOf, principalOf } from '../auth.ts';
+import { bodySchema } from '../bodies.ts';
+import type { AppContext, RouteOptions } from '../context.ts';
+import { invalid, notFound, withInput } from '../../errors.ts';
+import { nowSeconds } from '../../ids.ts';
+import { environmentNotFound } from '../../services/lookups.ts';
+import { closeNotifications, ENVIRONMENT_TRIGGERS, FLOW_TRIGGERS } from '../../delivery/notifications.ts';
+import { sendJsonString } from '../replies.ts';
+import { renderEach } from '../../views/placeholders.ts';
+import type { Action, ActionInput, ActionTarget } from '../../store/actions.ts';
+import type { Org } from '../../store/orgs.ts';
+
+interface ActionBody {
+  name: string;
+  type?: string;
+  targets: ActionTarget[];
+  triggers: string[];
+  environments?: string[];
+  flows?: string[];
+}
+
+function actionView(action: Action) {
+  return {
+    name: action.name,
+    type: action.type,
+    number: action.number,
+    targets: action.targets,
+    triggers: action.triggers,
+    created_by: action.createdBy,
+    is_created_from_slack_app: false,
+    last_modified_at: action.lastModifiedAt,
+    is_failing: action.isFailing,
+    last_success_timestamp: action.lastSuccessTimestamp,
+    last_failure_timestamp: action.lastFailureTimestamp,
+    created_at: action.createdAt,
+    flows: action.flows,
+    environments: action.environments,
+  };
+}
+
+/** On the generic route the kind is `type`, or follows from what the action watches. */
+function kindOf(body: ActionBody): 'environment' | 'flow' {
+  if (body.type === 'environment' || body.type === 'flow') return body.type;
+  if (body.type !== undefined) throw invalid({ type: withInput("Input should be 'environment' or 'flow'", body.type) });
+  return body.flows !== undefined && body.flows.length > 0 ? 'flow' : 'environment';
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** The action as stored: triggers valid for its kind, webhook URLs usable, watched resources existing. */
+function inputOf(context: AppContext, org: Org, body: ActionBody, kind: 'environment' | 'flow'): ActionInput {
+  const errors: Record<string, string> = {};
+  const allowed: readonly string[] = kind === 'environment' ? ENVIRONMENT_TRIGGERS : FLOW_TRIGGERS;
+  body.triggers.forEach((trigger, index) => {
+    if (!allowed.includes(trigger)) errors[`triggers[${index}]`] = withInput(`Input should be ${allowed.map((t) => `'${t}'`).join(', ')}`, trigger);
+  });
+  body.targets.forEach((entry, index) => {
+    if (entry.type !== 'WEBHOOK') return;
+    if (entry.webhook === undefined) errors[`targets[${index}].webhook`] = withInput('Field required', undefined);
+    else if (!isHttpUrl(entry.webhook)) errors[`targets[${index}].webhook`] = withInput('Input should be a valid URL, relative URL without a base', entry.webhook);
+  });
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  const environments = kind === 'environment' ? (body.environments ?? []) : [];
+  const flows = kind === 'flow' ? (body.flows ?? []) : [];
+  for (const name of environments) if (context.store.environments.byName(org.id, name) === undefined) throw environmentNotFound(org.name, name);
+  for (const name of flows) {
+    if (context.store.flows.byName(org.id, name) === undefined) throw notFound(`Flow named '${name}' does not exist for organization '${org.name}'`);
+  }
+  return { name: body.name, type: kind, targets: body.targets, triggers: [...new Set(body.triggers)], environments, flows };
+}
+
+export const actionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+  const { store } = context;
+  app.addHook('onClose', async () => closeNotifications(context));
+
+  const routes = [
+    ['/actions/:org', 'action-create', undefined],
+    ['/actions/:org/environments', 'environment-action-create', 'environment'],
+    ['/actions/:org/flows', 'flow-action-create', 'flow'],
+  ] as const;
+  for (const [url, schema, fixedKind] of routes) {
+    app.put<{ Params: { org: string }; Body: ActionBody }>(url, { schema: { body: bodySchema(schema) } }, async (request, reply) => {
+      const org = orgOf(request);
+      const body = request.body;
+      const kind = fixedKind ?? kindOf(body);
+      const input = inputOf(context, org, body, kind);
+      const { action, created } = store.transaction(() => {
+        const now = nowSeconds();
+        const existing = store.actions.byName(org.id, input.name);
+        if (existing !== undefined) {
+          store.actions.update(existing.id, input, now);
+          return { action: store.actions.byNumber(org.id, existing.number)!, created: false };
+        }
+        const number = store.actions.create(org.id, input, principalOf(request).name, now);
+        return { action: store.actions.byNumber(org.id, number)!, created: true };
+      });
+      return reply.code(created ? 201 : 200).send(actionView(action));
+    });
+  }
+
+  app.get<{ Params: { org: string } }>('/actions/:org', async (request) =>
+    renderEach(store.actions.list(orgOf(request).id), (action) => String(action.number), actionView),
+  );
+
+  const numberParams = {
+    type: 'object',
+    required: ['org', 'number'],
+    properties: { org: { type: 'string' }, number: { type: 'integer', minimum: 1 } },
+  } as const;
+
+  const actionOr404 = (org: Org, number: number): Action => {
+    const action = store.actions.byNumber(org.id, number);
+    if (action === undefined) throw notFound(`Action ${number} does not exist in organization '${org.name}'`);
+    return action;
+  };
+
+  app.get<{ Params: { org: string; number: number } }>('/actions/:org/:number', { schema: { params: numberParams } }, async (request) =>
+    actionView(actionOr404(orgOf(request), request.params.number)),
+  );
+
+  app.delete<{ Params: { org: string; number: number } }>('/actions/:org/:number', { schema: { params: numberParams } }, async (request, reply) => {
+    const org = orgOf(request);
+    store.transaction(() => store.actions.remove(actionOr404(org, request.params.number).id, nowSeconds()));
+    return sendJsonString(reply, 200, 'OK');
+  });
+};

@@ -1,0 +1,185 @@
+// Controls and their decisions (beta; reference §2.11, spec endpoints 7 and 8). Every route answers
+// 403 when the org's `controls` feature is off. Decisions are `system:decision` attestations.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { hasTag } from '../../rules/tags.ts';
+import { orgOf, principalOf } from '../auth.ts';
+import { bodySchema } from '../bodies.ts';
+import type { AppContext, RouteOptions } from '../context.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
+import { nowSeconds } from '../../ids.ts';
+import { pageLinks, paginationOf } from '../../views/paging.ts';
+import { placeholderOf, renderEach } from '../../views/placeholders.ts';
+import type { Control } from '../../store/controls.ts';
+import { isUnreadable } from '../../store/db.ts';
+import type { Org } from '../../store/orgs.ts';
+
+const CONTROL_OR_DECISION_NOT_FOUND = 'Control or decision not found';
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 1 },
+    per_page: { type: 'integer', minimum: 1, maximum: 100 },
+    search: { type: 'string' },
+    tag: { type: 'string' },
+    archived: { type: 'boolean' },
+    sort_direction: { type: 'string', enum: ['asc', 'desc'] },
+  },
+} as const;
+
+const controlParams = {
+  type: 'object',
+  required: ['org', 'identifier'],
+  properties: { org: { type: 'string' }, identifier: { type: 'string' } },
+} as const;
+
+function controlView(context: AppContext, org: Org, control: Control) {
+  return {
+    identifier: control.identifier,
+    name: control.name,
+    description: control.description,
+    version: control.version,
+    archived: control.archived,
+    created_by: control.createdBy,
+    created_at: control.createdAt,
+    last_modified_at: control.lastModifiedAt,
+    tags: control.tags,
+    links: control.links,
+    policies_referencing: context.store.policies.referencingControl(org.id, control.identifier),
+  };
+}
+
+export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+  const { store } = context;
+
+  // The beta gate: after authentication (which found the org), before validation and handlers.
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    if (!orgOf(request).features.controls) throw forbidden();
+  });
+
+  const controlOr404 = (org: Org, identifier: string, message = `Control '${identifier}' does not exist in organization '${org.name}'`): Control => {
+    const control = store.controls.byIdentifier(org.id, identifier);
+    if (control === undefined) throw notFound(message);
+    return control;
+  };
+
+  app.post<{ Params: { org: string }; Body: { identifier: string; name: string; description?: string; links?: Record<string, string> } }>(
+    '/controls/:org',
+    { schema: { body: bodySchema('control-create') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const body = request.body;
+      const control = store.transaction(() => {
+        if (store.controls.byIdentifier(org.id, body.identifier) !== undefined) {
+          throw conflict(`A control with identifier '${body.identifier}' already exists in organization '${org.name}'`);
+        }
+        store.controls.create(
+          org.id,
+          { identifier: body.identifier, name: body.name, description: body.description ?? '', links: body.links ?? {}, createdBy: principalOf(request).name },
+          nowSeconds(),
+        );
+        return store.controls.byIdentifier(org.id, body.identifier)!;
+      });
+      return reply.code(201).send(controlView(context, org, control));
+    },
+  );
+
+  app.get<{ Params: { org: string }; Querystring: { page?: number; per_page?: number; search?: string; tag?: string; archived?: boolean; sort_direction?: 'asc' | 'desc' } }>(
+    '/controls/:org',
+    { schema: { querystring: listQuery } },
+    async (request) => {
+      const org = orgOf(request);
+      const query = request.query;
+      const listed = store.controls.list(org.id, query.archived === true);
+      let controls = listed.filter((item): item is Control => !isUnreadable(item));
+      if (query.search !== undefined && query.search !== '') {
+        const needle = query.search.toLowerCase();
+        controls = controls.filter((control) => control.identifier.toLowerCase().includes(needle) || control.name.toLowerCase().includes(needle));
+      }
+      if (query.tag !== undefined) controls = controls.filter((control) => hasTag(control.tags, query.tag!));
+      if (query.sort_direction === 'desc') controls.reverse();
+      // Controls that cannot be read or rendered stay in the list as placeholders, last.
+      const views = [
+        ...renderEach(controls, (control) => control.identifier, (control) => controlView(context, org, control)),
+        ...listed.filter(isUnreadable).map((row) => placeholderOf(row.id, row.reason)),
+      ];
+      const page = query.page ?? 1;
+      const perPage = query.per_page ?? 20;
+      const totalPages = Math.ceil(views.length / perPage);
+      return {
+        controls: views.slice((page - 1) * perPage, page * perPage),
+        page,
+        per_page: perPage,
+        total_pages: totalPages,
+        total_count: views.length,
+        _links: pageLinks(context.publicUrl(), request.url, paginationOf(views.length, page, perPage)),
+      };
+    },
+  );
+
+  app.get<{ Params: { org: string; identifier: string } }>('/controls/:org/:identifier', { schema: { params: controlParams } }, async (request) => {
+    const org = orgOf(request);
+    return controlView(context, org, controlOr404(org, request.params.identifier));
+  });
+
+  app.put<{ Params: { org: string; identifier: string }; Body: { name?: string; description?: string; links?: Record<string, string> } }>(
+    '/controls/:org/:identifier',
+    { schema: { params: controlParams, body: bodySchema('control-update') } },
+    async (request) => {
+      const org = orgOf(request);
+      const body = request.body;
+      const control = store.transaction(() => {
+        const existing = controlOr404(org, request.params.identifier);
+        store.controls.update(existing.id, body, nowSeconds());
+        return store.controls.byIdentifier(org.id, existing.identifier)!;
+      });
+      return controlView(context, org, control);
+    },
+  );
+
+  for (const [action, archived] of [['archive', true], ['unarchive', false]] as const) {
+    app.post<{ Params: { org: string; identifier: string } }>(`/controls/:org/:identifier/${action}`, { schema: { params: controlParams } }, async (request) => {
+      const org = orgOf(request);
+      const control = store.transaction(() => {
+        // Archiving an unknown control has the spec's short message (endpoint 8); unarchiving the long one.
+        const existing = archived ? controlOr404(org, request.params.identifier, 'Control not found') : controlOr404(org, request.params.identifier);
+        store.controls.setArchived(existing.id, archived, nowSeconds());
+        return store.controls.byIdentifier(org.id, existing.identifier)!;
+      });
+      return controlView(context, org, control);
+    });
+  }
+
+  app.get<{ Params: { org: string; identifier: string; decision_id: string } }>(
+    '/controls/:org/:identifier/decisions/:decision_id',
+    { schema: { params: { ...controlParams, required: ['org', 'identifier', 'decision_id'], properties: { ...controlParams.properties, decision_id: { type: 'string' } } } } },
+    async (request) => {
+      const org = orgOf(request);
+      const control = store.controls.byIdentifier(org.id, request.params.identifier);
+      const decision = store.attestations.byId(org.id, request.params.decision_id);
+      if (control === undefined || decision === undefined || decision.type !== 'system:decision' || decision.body.control !== control.identifier) {
+        throw notFound(CONTROL_OR_DECISION_NOT_FOUND);
+      }
+      const body = decision.body;
+      const fingerprint = decision.artifactFingerprint ?? '';
+      const artifact = fingerprint === '' ? undefined : store.artifacts.inTrail(decision.trailId).find((candidate) => candidate.fingerprint === fingerprint);
+      const api = `${context.publicUrl()}/api/v2`;
+      const evidenceUrl = `${api}/attestations/${encodeURIComponent(org.name)}/${encodeURIComponent(decision.flowName)}/trail/${encodeURIComponent(decision.trailName)}/attestation/${decision.id}/evidence`;
+      return {
+        control: control.identifier,
+        is_compliant: decision.isCompliant,
+        timestamp: decision.createdAt,
+        attestation_name: decision.name,
+        evidence_files: decision.evidence === null ? [] : [{ filename: decision.evidence.filename, download_url: evidenceUrl }],
+        control_version: typeof body.control_version === 'number' ? body.control_version : control.version,
+        flow_name: decision.flowName,
+        trail_name: decision.trailName,
+        artifact_fingerprint: fingerprint,
+        artifact_name: artifact?.filename ?? '',
+        description: typeof body.description === 'string' ? body.description : '',
+        origin_url: typeof body.origin_url === 'string' ? body.origin_url : '',
+        user_data: body.user_data !== null && typeof body.user_data === 'object' ? body.user_data : {},
+      };
+    },
+  );
+};

@@ -1,0 +1,349 @@
+// Environments (reference §2.5), their allowlists (§2.17) and the tags route (§2.13).
+import type { FastifyPluginAsync } from 'fastify';
+import { hasTag } from '../../rules/tags.ts';
+import { bodySchema } from '../bodies.ts';
+import { orgOf, principalOf } from '../auth.ts';
+import type { AppContext, RouteOptions } from '../context.ts';
+import { badRequest, forbidden, invalid, notFound, withInput } from '../../errors.ts';
+import { nowSeconds } from '../../ids.ts';
+import { environmentNotFound, environmentOr404 } from '../../services/lookups.ts';
+import { pageLinks, paginationOf } from '../../views/paging.ts';
+import { htmlUrl } from '../../views/urls.ts';
+import { sendJsonString } from '../replies.ts';
+import { dispatch } from '../../delivery/notifications.ts';
+import { changePolicies } from '../../services/snapshotting.ts';
+import type { WebhookDelivery } from '../../delivery/webhooks.ts';
+import { placeholderOf, renderEach } from '../../views/placeholders.ts';
+import { isUnreadable } from '../../store/db.ts';
+import type { Environment } from '../../store/environments.ts';
+import type { Org } from '../../store/orgs.ts';
+import { envParams } from './params.ts';
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    type: { type: 'array', items: { type: 'string' } },
+    space_id: { type: 'string' },
+    tag: { type: 'string' },
+    sort: { type: 'string', enum: ['name', 'last_modified_at', 'last_changed_at'] },
+    sort_direction: { type: 'string', enum: ['asc', 'desc'] },
+    page: { type: 'integer', minimum: 1 },
+    per_page: { type: 'integer', minimum: 1, maximum: 50 },
+  },
+} as const;
+
+const TAG_RESOURCES: Record<string, 'flow' | 'environment' | 'control' | 'repo'> = {
+  flow: 'flow',
+  flows: 'flow',
+  env: 'environment',
+  environment: 'environment',
+  environments: 'environment',
+  control: 'control',
+  controls: 'control',
+  repo: 'repo',
+  repos: 'repo',
+};
+
+function environmentView(context: AppContext, org: Org, environment: Environment) {
+  return {
+    org: org.name,
+    name: environment.name,
+    type: environment.type,
+    description: environment.description,
+    created_by: environment.createdBy,
+    created_at: environment.createdAt,
+    last_modified_at: environment.lastModifiedAt,
+    last_reported_at: environment.lastReportedAt,
+    last_changed_at: environment.lastChangedAt,
+    state: environment.state,
+    // Deprecated: has no effect and always reads false (spec §Versioning 3).
+    include_scaling: false,
+    require_provenance: environment.requireProvenance,
+    tags: environment.tags,
+    policies: environment.policies,
+    included_environments: environment.included,
+    snapshot_count: environment.snapshotCount,
+    html_url: htmlUrl.environment(context.publicUrl(), org.name, environment.name),
+  };
+}
+
+/** Physical environments by name for a logical one: each must exist and must not be logical. */
+interface EnvironmentBody {
+  name: string;
+  type: string;
+  description: string;
+  include_scaling?: boolean;
+  require_provenance?: boolean;
+  included_environments?: string[];
+  policies?: string[];
+}
+
+function includedIds(context: AppContext, org: Org, names: readonly string[]): number[] {
+  return names.map((name) => {
+    const included = context.store.environments.byName(org.id, name);
+    if (included === undefined) throw environmentNotFound(org.name, name);
+    if (included.type === 'logical') {
+      throw invalid({ included_environments: withInput('A logical environment can only include physical environments', name) });
+    }
+    return included.id;
+  });
+}
+
+function policyIds(context: AppContext, org: Org, names: readonly string[]): number[] {
+  const found = context.store.policies.currentByNames(org.id, names);
+  if (found.length !== new Set(names).size) throw notFound('Policy not found');
+  return found.map((policy) => policy.id);
+}
+
+function compareBy(sort: string): (a: Environment, b: Environment) => number {
+  if (sort === 'name') return (a, b) => a.name.localeCompare(b.name);
+  const key = sort === 'last_changed_at' ? 'lastChangedAt' : 'lastModifiedAt';
+  return (a, b) => (a[key] ?? 0) - (b[key] ?? 0) || a.name.localeCompare(b.name);
+}
+
+export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+  const { store } = context;
+
+  app.put<{ Params: { org: string }; Body: EnvironmentBody }>(
+    '/environments/:org',
+    { config: { access: 'report' }, schema: { body: bodySchema('environment-create') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const body = request.body;
+      const included = body.included_environments;
+      const policies = body.policies;
+      if (body.type !== 'logical' && included !== undefined && included.length > 0) {
+        throw invalid({ included_environments: withInput('Only a logical environment includes other environments', included) });
+      }
+      const user = principalOf(request).name;
+      const { created, deliveries } = store.transaction(() => {
+        const now = nowSeconds();
+        const includeIds = included === undefined ? undefined : includedIds(context, org, included);
+        const attachIds = policies === undefined ? undefined : policyIds(context, org, policies);
+        let environment = store.environments.byName(org.id, body.name);
+        const isNew = environment === undefined;
+        if (environment === undefined) {
+          const id = store.environments.create(
+            { orgId: org.id, name: body.name, type: body.type, description: body.description, requireProvenance: body.require_provenance === true, createdBy: user },
+            now,
+          );
+          environment = store.environments.byId(id)!;
+        } else {
+          if (environment.type !== body.type) throw badRequest(`Environment '${body.name}' is of type ${environment.type}; its type cannot change to ${body.type}`);
+          // An empty description does not overwrite the stored one (reference §2.5).
+          const description = body.description === '' ? undefined : body.description;
+          const requireProvenance = typeof body.require_provenance === 'boolean' ? body.require_provenance : undefined;
+          store.environments.update(environment.id, { description, requireProvenance }, now);
+        }
+        if (includeIds !== undefined) store.environments.setIncluded(environment.id, includeIds, now);
+        const deliveries = attachIds === undefined ? [] : changePolicies(context, org, environment, attachIds, 'replace', user, now);
+        return { created: isNew, deliveries };
+      });
+      dispatch(context, deliveries);
+      return sendJsonString(reply, created ? 201 : 200, 'OK');
+    },
+  );
+
+  app.get<{
+    Params: { org: string };
+    Querystring: { name?: string; type?: string[]; tag?: string; sort?: string; sort_direction?: 'asc' | 'desc'; page?: number; per_page?: number };
+  }>('/environments/:org', { schema: { querystring: listQuery } }, async (request) => {
+    const org = orgOf(request);
+    const query = request.query;
+    const listed = store.environments.list(org.id);
+    let environments = listed.filter((item): item is Environment => !isUnreadable(item));
+    if (query.name !== undefined) {
+      const needle = query.name.toLowerCase();
+      environments = environments.filter((environment) => environment.name.toLowerCase().includes(needle));
+    }
+    if (query.type !== undefined && query.type.length > 0) environments = environments.filter((environment) => query.type!.includes(environment.type));
+    if (query.tag !== undefined) environments = environments.filter((environment) => hasTag(environment.tags, query.tag!));
+    if (query.sort !== undefined) environments.sort(compareBy(query.sort));
+    if (query.sort_direction === 'desc') environments.reverse();
+    // Environments that cannot be read or rendered stay in the list as placeholders, last.
+    const rendered = renderEach(environments, (environment) => String(environment.id), (environment) => environmentView(context, org, environment));
+    const views = [
+      ...rendered.filter((view) => !('placeholder' in view)),
+      ...rendered.filter((view) => 'placeholder' in view),
+      ...listed.filter(isUnreadable).map((row) => placeholderOf(row.id, row.reason)),
+    ];
+    if (query.page === undefined && query.per_page === undefined) return views;
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? 20;
+    const totalPages = Math.ceil(views.length / perPage);
+    return {
+      _links: pageLinks(context.publicUrl(), request.url, paginationOf(views.length, page, perPage)),
+      page,
+      per_page: perPage,
+      total_pages: totalPages,
+      total_count: views.length,
+      environments: views.slice((page - 1) * perPage, page * perPage),
+    };
+  });
+
+  app.get<{ Params: { org: string; env: string } }>('/environments/:org/:env', { schema: { params: envParams } }, async (request) => {
+    const org = orgOf(request);
+    return environmentView(context, org, environmentOr404(context.store, org, request.params.env));
+  });
+
+  app.patch<{ Params: { org: string; env: string }; Body: { description?: string; included_environments?: string[]; policies?: string[] } }>(
+    '/environments/:org/:env',
+    { schema: { params: envParams, body: bodySchema('environment-update') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const body = request.body;
+      const user = principalOf(request).name;
+      const deliveries = store.transaction((): WebhookDelivery[] => {
+        const now = nowSeconds();
+        const environment = environmentOr404(context.store, org, request.params.env);
+        if (body.included_environments !== undefined) {
+          if (environment.type !== 'logical' && body.included_environments.length > 0) {
+            throw invalid({ included_environments: withInput('Only a logical environment includes other environments', body.included_environments) });
+          }
+          store.environments.setIncluded(environment.id, includedIds(context, org, body.included_environments), now);
+        }
+        store.environments.update(environment.id, { description: body.description }, now);
+        if (body.policies === undefined) return [];
+        return changePolicies(context, org, environment, policyIds(context, org, body.policies), 'replace', user, now);
+      });
+      dispatch(context, deliveries);
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
+
+  app.put<{ Params: { org: string; env: string } }>('/environments/:org/:env/archive', { schema: { params: envParams } }, async (request, reply) => {
+    const org = orgOf(request);
+    store.transaction(() => store.environments.archive(environmentOr404(context.store, org, request.params.env).id, nowSeconds()));
+    return sendJsonString(reply, 200, 'OK');
+  });
+
+  app.put<{ Params: { org: string; env: string }; Body: { new_name: string } }>(
+    '/environments/:org/:env/rename',
+    { schema: { params: envParams, body: bodySchema('environment-rename') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const newName = request.body.new_name;
+      store.transaction(() => {
+        const environment = environmentOr404(context.store, org, request.params.env);
+        if (newName === environment.name) return;
+        if (store.environments.byName(org.id, newName) !== undefined) {
+          throw badRequest(`Environment named '${newName}' already exists for organization '${org.name}'`);
+        }
+        const now = nowSeconds();
+        store.environments.rename(environment.id, newName, now);
+        store.actions.renameWatched(org.id, 'environment', environment.name, newName, now);
+      });
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
+
+  app.put<{ Params: { org: string; env: string }; Body: { physical_env_name: string } }>(
+    '/environments/:org/:env/join',
+    { schema: { params: envParams, body: bodySchema('environment-join') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const physical = request.body.physical_env_name;
+      store.transaction(() => {
+        const logical = environmentOr404(context.store, org, request.params.env);
+        if (logical.type !== 'logical') throw badRequest(`Environment '${logical.name}' is not logical: only a logical environment can include others`);
+        const [physicalId] = includedIds(context, org, [physical]);
+        const current = logical.included.map((name) => store.environments.byName(org.id, name)!.id);
+        if (!current.includes(physicalId!)) store.environments.setIncluded(logical.id, [...current, physicalId!], nowSeconds());
+      });
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
+
+  for (const [method, mode] of [['POST', 'attach'], ['DELETE', 'detach']] as const) {
+    app.route<{ Params: { org: string; env: string }; Body: { policy_names: string[] } }>({
+      method,
+      url: '/environments/:org/:env/policies',
+      schema: { params: envParams, body: bodySchema('environment-policies') },
+      handler: async (request, reply) => {
+        const org = orgOf(request);
+        const names = request.body.policy_names;
+        const user = principalOf(request).name;
+        const deliveries = store.transaction(() => {
+          const environment = environmentOr404(context.store, org, request.params.env);
+          return changePolicies(context, org, environment, policyIds(context, org, names), mode, user, nowSeconds());
+        });
+        dispatch(context, deliveries);
+        return sendJsonString(reply, 200, 'OK');
+      },
+    });
+  }
+
+  app.put<{ Params: { org: string; env: string }; Body: { artifact_fingerprint: string; artifact_name?: string; description: string } }>(
+    '/allowlists/:org/:env',
+    { schema: { params: envParams, body: bodySchema('allowlist-create') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const body = request.body;
+      store.transaction(() => {
+        const environment = environmentOr404(context.store, org, request.params.env);
+        store.environments.allow(
+          environment.id,
+          { artifactFingerprint: body.artifact_fingerprint, artifactName: body.artifact_name ?? '', description: body.description, createdBy: principalOf(request).name },
+          nowSeconds(),
+        );
+      });
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
+
+  app.get<{ Params: { org: string } }>('/allowlists/:org', async (request) =>
+    store.environments.allowlist(orgOf(request).id).map((entry) => ({
+      environment_name: entry.environmentName,
+      artifact_fingerprint: entry.artifactFingerprint,
+      artifact_name: entry.artifactName,
+      description: entry.description,
+      created_by: entry.createdBy,
+      created_at: entry.createdAt,
+    })),
+  );
+
+  app.patch<{ Params: { org: string; resource_type: string; id: string }; Body: { set_tags?: Record<string, string>; remove_tags?: string[] } }>(
+    '/tags/:org/:resource_type/:id',
+    { schema: { body: bodySchema('tags-update') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const kind = TAG_RESOURCES[request.params.resource_type];
+      if (kind === undefined) {
+        throw invalid({
+          resource_type: withInput(`Input should be ${Object.keys(TAG_RESOURCES).map((k) => `'${k}'`).join(', ')}`, request.params.resource_type),
+        });
+      }
+      const body = request.body;
+      const set = Object.entries(body.set_tags ?? {});
+      const remove = body.remove_tags ?? [];
+      const retag = (tags: Record<string, string>): Record<string, string> => {
+        const next = { ...tags };
+        for (const [key, value] of set) next[key] = value;
+        for (const key of remove) delete next[key];
+        return next;
+      };
+      store.transaction(() => {
+        const now = nowSeconds();
+        const id = request.params.id;
+        if (kind === 'environment') {
+          const environment = environmentOr404(context.store, org, id);
+          store.environments.setTags(environment.id, retag(environment.tags), now);
+        } else if (kind === 'control') {
+          if (!org.features.controls) throw forbidden();
+          const control = store.controls.byIdentifier(org.id, id);
+          if (control === undefined) throw notFound(`Control '${id}' does not exist in organization '${org.name}'`);
+          store.controls.setTags(control.id, retag(control.tags), now);
+        } else if (kind === 'flow') {
+          const flow = store.flows.byName(org.id, id);
+          if (flow === undefined) throw notFound(`Flow named '${id}' does not exist for organization '${org.name}'`);
+          store.flows.setTags(flow.id, retag(flow.tags), now);
+        } else {
+          if (!store.repos.all(org.id).some((repo) => repo.id === id)) throw notFound(`Repo '${id}' not found`);
+          store.repos.setTags(org.id, id, retag(store.repos.tags(org.id, id)), now);
+        }
+      });
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
+};

@@ -1,0 +1,178 @@
+// Flows (spec endpoint 3, reference §2.1): create or update with a template (multipart) or the
+// legacy JSON list, list with paging/sort/filters, get, archive, rename.
+import type { FastifyPluginAsync } from 'fastify';
+import { hasTag } from '../../rules/tags.ts';
+import { orgOf, principalOf } from '../auth.ts';
+import { bodySchema, checkedBody } from '../bodies.ts';
+import type { RouteOptions } from '../context.ts';
+import { flowView } from '../../views/flowView.ts';
+import { placeholderOf, renderEach } from '../../views/placeholders.ts';
+import { pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
+import { EMPTY_TEMPLATE, legacyTemplateText, templateOrInvalid } from '../../rules/templates.ts';
+import { badRequest } from '../../errors.ts';
+import { newId, nowSeconds } from '../../ids.ts';
+import { jsonPart, multipartBody, readMultipart, type MultipartBody } from '../multipart.ts';
+import { sendJsonString } from '../replies.ts';
+import type { Flow, StoredTemplate } from '../../store/flows.ts';
+import { isUnreadable } from '../../store/db.ts';
+import type { Store } from '../../store/index.ts';
+import type { Org } from '../../store/orgs.ts';
+import { flowOr404 } from '../../services/lookups.ts';
+import { flowParams } from './params.ts';
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    ...pageQuery,
+    search_by_name: { type: 'string' },
+    case_sensitive: { type: 'boolean' },
+    tag: { type: 'array', items: { type: 'string' } },
+    sort: { type: 'string', enum: ['name', 'latest_activity'] },
+    sort_direction: { type: 'string', enum: ['asc', 'desc'] },
+    space_id: { type: 'string' },
+  },
+} as const;
+
+const templateFileBody = multipartBody(
+  '`data_json` (JSON `{name, description, visibility?}`) and the template as `template_file` (text field or file) or `template_file.0` (file).',
+  { data_json: { type: 'string' }, template_file: { type: 'string', format: 'binary' }, 'template_file.0': { type: 'string', format: 'binary' } },
+  ['data_json'],
+);
+
+interface FlowInput {
+  name: string;
+  description?: string;
+  visibility?: string;
+}
+
+/** The template text from `template_file` (field or file) or `template_file.0`. */
+function templateTextOf(body: MultipartBody): string | undefined {
+  for (const name of ['template_file', 'template_file.0']) {
+    const field = body.fields.get(name);
+    if (field !== undefined) return field;
+    const file = body.files.get(name);
+    if (file !== undefined) return file.bytes.toString('utf8');
+  }
+  return undefined;
+}
+
+/** Creates the flow or updates it; answers whether it was created. */
+function upsertFlow(store: Store, org: Org, input: FlowInput, template: StoredTemplate | undefined, createdBy: string): boolean {
+  return store.transaction(() => {
+    const now = nowSeconds();
+    const existing = store.flows.byName(org.id, input.name);
+    if (existing !== undefined) {
+      store.flows.update(existing.id, { description: input.description, visibility: input.visibility, template }, now);
+      return false;
+    }
+    const flow: Flow = {
+      id: newId(),
+      orgId: org.id,
+      name: input.name,
+      description: input.description ?? '',
+      visibility: input.visibility ?? 'private',
+      template: template ?? templateOrInvalid(EMPTY_TEMPLATE),
+      tags: {},
+      repoUrl: null,
+      createdBy,
+      createdAt: now,
+      lastModifiedAt: now,
+    };
+    store.flows.create(flow);
+    return true;
+  });
+}
+
+export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+  const { store } = context;
+
+  app.put<{ Params: { org: string } }>(
+    '/flows/:org/template_file',
+    { schema: { consumes: ['multipart/form-data'], body: templateFileBody } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const body = await readMultipart(request, 'data_json');
+      const input = checkedBody<FlowInput>('flow-template-create', jsonPart(body, 'data_json'), 'data_json');
+      const text = templateTextOf(body);
+      const template = text === undefined ? undefined : templateOrInvalid(text);
+      const created = upsertFlow(store, org, input, template, principalOf(request).name);
+      return sendJsonString(reply, created ? 201 : 200, created ? `Flow '${input.name}' created` : `Flow '${input.name}' updated`);
+    },
+  );
+
+  app.put<{ Params: { org: string }; Body: { name: string; description: string; visibility?: string; template?: string[] } }>(
+    '/flows/:org',
+    { schema: { body: bodySchema('flow-create') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const { name, description, visibility, template } = request.body;
+      const stored = template === undefined ? undefined : templateOrInvalid(legacyTemplateText(template));
+      const created = upsertFlow(store, org, { name, description, visibility }, stored, principalOf(request).name);
+      return sendJsonString(reply, created ? 201 : 200, 'OK');
+    },
+  );
+
+  app.get<{
+    Params: { org: string };
+    Querystring: { page?: number; per_page?: number; search_by_name?: string; case_sensitive?: boolean; tag?: string[]; sort?: 'name' | 'latest_activity'; sort_direction?: 'asc' | 'desc' };
+  }>('/flows/:org', { schema: { querystring: listQuery } }, async (request) => {
+    const org = orgOf(request);
+    const query = request.query;
+    if (query.search_by_name === '') throw badRequest('Empty string is not allowed for flow names.');
+    const host = context.publicUrl();
+    const listed = store.flows.list(org.id);
+    let flows = listed.filter((flow): flow is Flow => !isUnreadable(flow));
+    if (query.search_by_name !== undefined) {
+      const needle = query.case_sensitive ? query.search_by_name : query.search_by_name.toLowerCase();
+      flows = flows.filter((flow) => (query.case_sensitive ? flow.name : flow.name.toLowerCase()).includes(needle));
+    }
+    if (query.tag !== undefined) flows = flows.filter((flow) => query.tag!.every((tag) => hasTag(flow.tags, tag)));
+    const rendered = renderEach(flows, (flow) => flow.id, (flow) => flowView(store, host, org.name, flow));
+    let views = rendered.filter((view): view is Record<string, unknown> => !('placeholder' in view));
+    const direction = query.sort_direction === 'desc' || (query.sort === 'latest_activity' && query.sort_direction === undefined) ? -1 : 1;
+    if (query.sort === 'latest_activity') {
+      const activity = (view: Record<string, unknown>): number => (view.latest_activity_at as number | null) ?? 0;
+      views = views.sort((a, b) => direction * (activity(a) - activity(b)) || String(a.name).localeCompare(String(b.name)));
+    } else {
+      views = views.sort((a, b) => direction * String(a.name).localeCompare(String(b.name)));
+    }
+    // Placeholders for flows that could not be read or rendered come last: they cannot be sorted.
+    const all: unknown[] = [
+      ...views,
+      ...rendered.filter((view) => 'placeholder' in view),
+      ...listed.filter(isUnreadable).map((row) => placeholderOf(row.id, row.reason)),
+    ];
+    const { page, perPage, offset, requested } = pageOf(query);
+    if (!requested) return all;
+    return { data: all.slice(offset, offset + perPage), pagination: paginationOf(all.length, page, perPage) };
+  });
+
+  app.get<{ Params: { org: string; flow: string } }>('/flows/:org/:flow', { schema: { params: flowParams } }, async (request) => {
+    const org = orgOf(request);
+    return flowView(store, context.publicUrl(), org.name, flowOr404(store, org, request.params.flow));
+  });
+
+  app.put<{ Params: { org: string; flow: string } }>('/flows/:org/:flow/archive', { schema: { params: flowParams } }, async (request, reply) => {
+    const org = orgOf(request);
+    store.transaction(() => store.flows.archive(flowOr404(store, org, request.params.flow).id, nowSeconds()));
+    return sendJsonString(reply, 200, 'OK');
+  });
+
+  app.put<{ Params: { org: string; flow: string }; Body: { new_name: string } }>(
+    '/flows/:org/:flow/rename',
+    { schema: { params: flowParams, body: bodySchema('flow-rename') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      store.transaction(() => {
+        const flow = flowOr404(store, org, request.params.flow);
+        if (flow.name === request.body.new_name) return;
+        if (store.flows.byName(org.id, request.body.new_name) !== undefined) {
+          throw badRequest(`A flow named '${request.body.new_name}' already exists in organization '${org.name}'`);
+        }
+        store.flows.rename(flow.id, request.body.new_name, nowSeconds());
+        store.actions.renameWatched(org.id, 'flow', flow.name, request.body.new_name, nowSeconds());
+      });
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
+};

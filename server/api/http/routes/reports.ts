@@ -1,0 +1,47 @@
+// Environment reports (spec endpoint 2, reference §2.6 and §5.1): validated by the shared report
+// schemas, then taken in by the snapshot rules in one transaction; webhooks go out afterwards.
+import type { FastifyPluginAsync } from 'fastify';
+import { checkReport, isReportType } from '../../../../shared/reports/check.ts';
+import { orgOf } from '../auth.ts';
+import { fieldErrorsOf } from '../bodies.ts';
+import type { RouteOptions } from '../context.ts';
+import { badRequest, invalid, notFound } from '../../errors.ts';
+import { nowSeconds } from '../../ids.ts';
+import { dispatch } from '../../delivery/notifications.ts';
+import { sendJsonString } from '../replies.ts';
+import { ingestReport } from '../../services/snapshotting.ts';
+
+const INVALID_REPORT = 'Invalid report data';
+
+export const reportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+  const { store } = context;
+
+  app.put<{ Params: { org: string; env: string; type: string }; Body: unknown }>(
+    '/environments/:org/:env/report/:type',
+    { config: { access: 'report' } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const { env, type } = request.params;
+      const environment = store.environments.byName(org.id, env);
+      if (environment === undefined) throw notFound('Environment not found');
+      if (environment.type === 'logical') {
+        throw badRequest(`Environment '${env}' is logical and cannot receive reports; report to one of the physical environments it includes`);
+      }
+      if (!isReportType(type)) {
+        throw badRequest(`Unknown report type '${type}': use one of K8S, ECS, S3, lambda, server, docker, azure-apps or cloud-run`);
+      }
+      if (type !== environment.type) {
+        throw badRequest(`Environment '${env}' is of type ${environment.type}; a ${type} report cannot be sent to it`);
+      }
+      const issues = checkReport(type, request.body);
+      if (issues.length > 0) {
+        const errors = fieldErrorsOf(issues, request.body);
+        // The spec words a bad K8S report `Invalid report data`; other types keep the generic message.
+        throw type === 'K8S' ? invalid(errors, INVALID_REPORT) : invalid(errors);
+      }
+      const deliveries = store.transaction(() => ingestReport(context, org, environment, type, request.body, nowSeconds()));
+      dispatch(context, deliveries);
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
+};

@@ -1,0 +1,188 @@
+// Service accounts and their API keys (reference §2.16). Keys are shown once, stored as sha256.
+import type { FastifyPluginAsync } from 'fastify';
+import { keyHash, orgOf, principalOf } from '../auth.ts';
+import { bodySchema } from '../bodies.ts';
+import { ApiError, conflict, forbidden, notFound } from '../../errors.ts';
+import { newApiKey, newId, nowSeconds } from '../../ids.ts';
+import type { RouteOptions } from '../context.ts';
+import type { Role, ServiceAccount, ServiceAccountKey } from '../../store/serviceAccounts.ts';
+
+const rank: Record<Role, number> = { reader: 0, snapshotter: 1, member: 2, admin: 3 };
+
+const accountParams = {
+  type: 'object',
+  required: ['org', 'name'],
+  properties: { org: { type: 'string' }, name: { type: 'string' } },
+} as const;
+
+const keyParams = {
+  type: 'object',
+  required: ['org', 'name', 'key_id'],
+  properties: { org: { type: 'string' }, name: { type: 'string' }, key_id: { type: 'string' } },
+} as const;
+
+const access = { access: 'accounts' } as const;
+
+/** Clients send the literal body `null` (or none) when a POST has no payload. */
+async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  if (request.body === null || request.body === undefined) request.body = {};
+}
+
+function accountView(account: ServiceAccount) {
+  return {
+    name: account.name,
+    display_name: account.name,
+    privilege: account.privilege,
+    creating_user_id: account.createdBy,
+    description: account.description,
+    created_at: account.createdAt,
+    last_modified_at: account.lastModifiedAt,
+  };
+}
+
+function keyView(key: ServiceAccountKey, now: number) {
+  return {
+    id: key.id,
+    description: key.description,
+    created_at: key.createdAt,
+    expires_at: key.expiresAt,
+    revoked: key.revokedAt !== null && key.revokedAt <= now,
+    revoked_at: key.revokedAt,
+  };
+}
+
+export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+  const { store } = context;
+
+  const accountOr404 = (orgId: number, name: string): ServiceAccount => {
+    const account = store.serviceAccounts.byName(orgId, name);
+    if (account === undefined) throw notFound('Service account not found');
+    return account;
+  };
+
+  const keyOr404 = (account: ServiceAccount, keyId: string): ServiceAccountKey => {
+    const key = store.serviceAccounts.keyById(account.id, keyId);
+    if (key === undefined) throw notFound('API key not found');
+    return key;
+  };
+
+  const issueKey = (account: ServiceAccount, description: string, expiresAt: number | null) => {
+    const now = nowSeconds();
+    const key = newApiKey();
+    const record: ServiceAccountKey = { id: newId(), accountId: account.id, description, createdAt: now, expiresAt, revokedAt: null };
+    store.serviceAccounts.createKey(record, keyHash(key));
+    return { ...keyView(record, now), key };
+  };
+
+  app.post<{ Params: { org: string }; Body: { name: string; description?: string | null; privilege: Role } }>(
+    '/service-accounts/:org',
+    { config: access, schema: { body: bodySchema('service-account-create') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const caller = principalOf(request);
+      if (rank[request.body.privilege] > rank[caller.role]) throw forbidden();
+      const now = nowSeconds();
+      const account: ServiceAccount = {
+        id: newId(),
+        orgId: org.id,
+        name: request.body.name,
+        description: request.body.description ?? '',
+        privilege: request.body.privilege,
+        createdBy: caller.name,
+        createdAt: now,
+        lastModifiedAt: now,
+      };
+      store.transaction(() => {
+        if (store.serviceAccounts.byName(org.id, account.name) !== undefined) {
+          throw conflict(`Service account '${account.name}' already exists in organization '${org.name}'`);
+        }
+        store.serviceAccounts.create(account);
+      });
+      return reply.code(201).send(accountView(account));
+    },
+  );
+
+  app.get<{ Params: { org: string } }>('/service-accounts/:org', { config: access }, async (request) =>
+    store.serviceAccounts.list(orgOf(request).id).map(accountView),
+  );
+
+  app.get<{ Params: { org: string; name: string } }>('/service-accounts/:org/:name', { config: access, schema: { params: accountParams } }, async (request) =>
+    accountView(accountOr404(orgOf(request).id, request.params.name)),
+  );
+
+  app.patch<{ Params: { org: string; name: string }; Body: { description?: string | null; privilege?: Role } }>(
+    '/service-accounts/:org/:name',
+    { config: access, schema: { params: accountParams, body: bodySchema('service-account-update') } },
+    async (request) => {
+      const org = orgOf(request);
+      const body = request.body ?? {};
+      if (body.privilege !== undefined && rank[body.privilege] > rank[principalOf(request).role]) throw forbidden();
+      return store.transaction(() => {
+        const account = accountOr404(org.id, request.params.name);
+        store.serviceAccounts.update(account.id, { description: body.description ?? undefined, privilege: body.privilege }, nowSeconds());
+        return accountView(accountOr404(org.id, request.params.name));
+      });
+    },
+  );
+
+  app.delete<{ Params: { org: string; name: string } }>('/service-accounts/:org/:name', { config: access, schema: { params: accountParams } }, async (request) => {
+    const org = orgOf(request);
+    store.transaction(() => store.serviceAccounts.remove(accountOr404(org.id, request.params.name).id));
+    return { message: 'OK' };
+  });
+
+  app.post<{ Params: { org: string; name: string }; Body: { description?: string | null; expires_at?: number | null } | null }>(
+    '/service-accounts/:org/:name/api-keys',
+    { config: access, schema: { params: accountParams, body: bodySchema('api-key-create') } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const body = request.body ?? {};
+      if (body.expires_at != null && body.expires_at <= nowSeconds()) {
+        throw new ApiError(400, 'Input payload validation failed', { expires_at: `Input should be in the future [input: ${body.expires_at}]` });
+      }
+      const created = store.transaction(() => issueKey(accountOr404(org.id, request.params.name), body.description ?? '', body.expires_at ?? null));
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get<{ Params: { org: string; name: string } }>('/service-accounts/:org/:name/api-keys', { config: access, schema: { params: accountParams } }, async (request) => {
+    const now = nowSeconds();
+    return store.serviceAccounts.keys(accountOr404(orgOf(request).id, request.params.name).id).map((key) => keyView(key, now));
+  });
+
+  app.get<{ Params: { org: string; name: string; key_id: string } }>(
+    '/service-accounts/:org/:name/api-keys/:key_id',
+    { config: access, schema: { params: keyParams } },
+    async (request) => keyView(keyOr404(accountOr404(orgOf(request).id, request.params.name), request.params.key_id), nowSeconds()),
+  );
+
+  app.delete<{ Params: { org: string; name: string; key_id: string } }>(
+    '/service-accounts/:org/:name/api-keys/:key_id',
+    { config: access, schema: { params: keyParams } },
+    async (request) => {
+      const org = orgOf(request);
+      store.transaction(() => {
+        const key = keyOr404(accountOr404(org.id, request.params.name), request.params.key_id);
+        store.serviceAccounts.revokeKey(key.id, nowSeconds());
+      });
+      return { message: 'OK' };
+    },
+  );
+
+  app.post<{ Params: { org: string; name: string; key_id: string }; Body: { grace_period_hours?: number | null; expires_at?: number | null } | null }>(
+    '/service-accounts/:org/:name/api-keys/:key_id/rotate',
+    { config: access, schema: { params: keyParams, body: bodySchema('api-key-rotate') }, preValidation: emptyBodyAsObject },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const body = request.body ?? {};
+      const rotated = store.transaction(() => {
+        const account = accountOr404(org.id, request.params.name);
+        const old = keyOr404(account, request.params.key_id);
+        const now = nowSeconds();
+        store.serviceAccounts.revokeKey(old.id, now + (body.grace_period_hours ?? 0) * 3600);
+        return issueKey(account, old.description, body.expires_at ?? old.expiresAt);
+      });
+      return reply.code(201).send(rotated);
+    },
+  );
+};

@@ -1,0 +1,37 @@
+// Puts the shared wire contract (shared/contract) on every route as it is registered: each
+// operation's summary and the schema of every answer, so the OpenAPI document documents them all.
+import type { FastifyInstance } from 'fastify';
+import { errorResponses, operationKeyOf, operations } from '../../../shared/contract/index.ts';
+
+export function applyWireContract(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const method = Array.isArray(route.method) ? route.method[0] : route.method;
+    const key = operationKeyOf(String(method), route.url);
+    const operation = key === undefined ? undefined : operations[key];
+    if (operation === undefined) return;
+    route.schema = { ...route.schema, summary: operation.summary, response: { ...operation.responses, ...errorResponses } };
+  });
+  // Bodies stay encoded by JSON.stringify, not by a serializer compiled from the response schemas:
+  // such a serializer coerces a value that breaks its schema (null to "", a string to a number)
+  // instead of failing, which would hide a drift that the contract tests exist to catch.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+}
+
+type Operations = Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> } } | undefined>;
+
+/**
+ * The OpenAPI document as the contract has it: fastify's generator marks every body required, but
+ * an operation whose body fields are all optional also accepts no body at all, or the JSON `null`
+ * that clients send for a POST without payload.
+ */
+export function documentOptionalBodies<D extends { paths?: object }>(document: D): D {
+  for (const [path, item] of Object.entries(document.paths ?? {}) as Array<[string, Operations | undefined]>) {
+    for (const [method, operation] of Object.entries(item ?? {})) {
+      const body = operation?.requestBody;
+      if (body === undefined || operations[`${method.toUpperCase()} ${path}`]?.optionalBody !== true) continue;
+      body.required = false;
+      for (const media of Object.values(body.content ?? {})) media.schema = { anyOf: [media.schema, { type: 'null' }] };
+    }
+  }
+  return document;
+}

@@ -1,0 +1,112 @@
+// Recording an attestation of any type (reference §2.3): check the body with the shared core,
+// resolve what it is about, decide its compliance with the shared rules, write its evidence, then
+// its row and trail event in one transaction.
+import { isAttestationCompliant } from '../../../shared/compliance/index.ts';
+import { checkAttestation, checkScanAttestation, commitOrFingerprintRequired, type AttestationKind } from '../../../shared/payloads/index.ts';
+import { fieldErrorsOf } from '../http/bodies.ts';
+import { invalid, notFound } from '../errors.ts';
+import { newId, nowSeconds } from '../ids.ts';
+import type { UploadedFile } from '../http/multipart.ts';
+import type { Attestation, Evidence } from '../store/attestations.ts';
+import type { Store } from '../store/index.ts';
+import type { Org } from '../store/orgs.ts';
+import { customDataIssues, customRulesPassed, customTypeNamed } from '../rules/customTypes.ts';
+
+export type UrlKind = 'scan' | AttestationKind;
+
+export interface AttestRequest {
+  org: Org;
+  flowName: string;
+  trailName: string;
+  kind: UrlKind;
+  data: unknown;
+  attachment: UploadedFile | undefined;
+  reportedBy: string;
+  /** Looks the flow and trail up (404s with the service's messages); called again inside the write. */
+  resolve: () => { flowId: string; trailId: string; flowName: string; trailName: string };
+}
+
+function checked(kind: UrlKind, data: unknown): Record<string, unknown> {
+  const issues = kind === 'scan' ? checkScanAttestation(data) : checkAttestation(kind, data);
+  const errors = fieldErrorsOf(issues, data, 'data_json');
+  if (Object.keys(errors).length === 0) return data as Record<string, unknown>;
+  // The hosted service checks this rule on the whole payload, so its text is the message clients
+  // match (reference §1.2), not only one field's error.
+  const unbound = issues.find((issue) => issue.severity === 'error' && issue.message.includes(commitOrFingerprintRequired));
+  throw invalid(errors, unbound?.message);
+}
+
+/** The stored `attestation_type` and the verdict. */
+function typeAndVerdict(store: Store, org: Org, kind: UrlKind, data: Record<string, unknown>): { type: string; isCompliant: boolean } {
+  switch (kind) {
+    case 'custom': {
+      const type = customTypeNamed(store, org, String(data.type_name));
+      const errors = fieldErrorsOf(customDataIssues(type, data.attestation_data), data, 'data_json');
+      if (Object.keys(errors).length > 0) throw invalid(errors);
+      const rulesPassed = customRulesPassed(type, data.attestation_data);
+      return { type: `custom:${type.name}`, isCompliant: isAttestationCompliant(`custom:${type.name}`, data, { customRulesPassed: rulesPassed }) };
+    }
+    case 'system':
+      return { type: 'system:decision', isCompliant: isAttestationCompliant('system:decision', data) };
+    case 'override':
+      return { type: String(data.original_attestation_type), isCompliant: isAttestationCompliant('override', data) };
+    default:
+      return { type: kind, isCompliant: isAttestationCompliant(kind, data) };
+  }
+}
+
+export async function recordAttestation(store: Store, request: AttestRequest): Promise<Attestation> {
+  request.resolve();
+  const data = checked(request.kind, request.data);
+  const { type, isCompliant } = typeAndVerdict(store, request.org, request.kind, data);
+  const fingerprint = typeof data.artifact_fingerprint === 'string' ? data.artifact_fingerprint : null;
+  const targets = Array.isArray(data.target_artifacts) ? (data.target_artifacts as string[]) : [];
+  const fingerprintMissing = (trailId: string, place: { flowName: string; trailName: string }): void => {
+    if (fingerprint === null) return;
+    if (store.artifacts.inTrail(trailId).some((artifact) => artifact.fingerprint === fingerprint)) return;
+    throw notFound(
+      `Artifact with fingerprint ${fingerprint} does not exist in trail "${place.trailName}" of flow "${place.flowName}" belonging to organization "${request.org.name}"`,
+    );
+  };
+  fingerprintMissing(request.resolve().trailId, request.resolve());
+
+  let evidence: Evidence | null = null;
+  if (request.attachment !== undefined) {
+    evidence = { sha256: await store.evidence.put(request.attachment.bytes), filename: request.attachment.filename || 'evidence' };
+  }
+
+  return store.transaction(() => {
+    const place = request.resolve();
+    fingerprintMissing(place.trailId, place);
+    const now = nowSeconds();
+    const targetArtifact = targets[0] ?? null;
+    const attestation: Attestation = {
+      id: newId(),
+      orgId: request.org.id,
+      flowId: place.flowId,
+      trailId: place.trailId,
+      name: String(data.attestation_name),
+      type,
+      isOverride: request.kind === 'override',
+      isCompliant,
+      artifactFingerprint: fingerprint,
+      targetArtifact,
+      evidence,
+      body: data,
+      reportedBy: request.reportedBy,
+      createdAt: now,
+      flowName: place.flowName,
+      trailName: place.trailName,
+    };
+    store.attestations.create(attestation);
+    const attestationType = request.kind === 'override' ? 'override' : type;
+    const common = { attestation_type: attestationType, template_reference_name: attestation.name, attestation_id: attestation.id, is_compliant: isCompliant };
+    if (fingerprint !== null || targetArtifact !== null) {
+      const slot = targetArtifact ?? store.artifacts.inTrail(place.trailId).find((artifact) => artifact.fingerprint === fingerprint)?.templateReferenceName;
+      store.trails.appendEvent(place.trailId, { type: 'artifact_attestation_reported', timestamp: now, ...common, target_artifact: slot ?? null });
+    } else {
+      store.trails.appendEvent(place.trailId, { type: 'trail_attestation_reported', timestamp: now, ...common });
+    }
+    return attestation;
+  });
+}

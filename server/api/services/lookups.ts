@@ -1,0 +1,31 @@
+// The not-found rules the routes share, each failing with the hosted service's exact message
+// (reference §1.2).
+import { notFound, type ApiError } from '../errors.ts';
+import type { Environment } from '../store/environments.ts';
+import type { Flow } from '../store/flows.ts';
+import type { Store } from '../store/index.ts';
+import type { Org } from '../store/orgs.ts';
+import type { Trail } from '../store/trails.ts';
+
+export function flowOr404(store: Store, org: Org, flowName: string): Flow {
+  const flow = store.flows.byName(org.id, flowName);
+  if (flow === undefined) throw notFound(`Flow named '${flowName}' does not exist for organization '${org.name}'`);
+  return flow;
+}
+
+export function trailOr404(store: Store, org: Org, flow: Flow, trailName: string): Trail {
+  const trail = store.trails.byName(flow.id, trailName);
+  if (trail === undefined) throw notFound(`Trail with name '${trailName}' does not exist for Organization '${org.name}' and Flow '${flow.name}'`);
+  return trail;
+}
+
+export function environmentNotFound(org: string, env: string): ApiError {
+  return notFound(`Environment named '${env}' does not exist for organization '${org}'`);
+}
+
+/** A live environment, or 404 with the long message (get, archive, rename, snapshots, events…). */
+export function environmentOr404(store: Store, org: Org, name: string): Environment {
+  const environment = store.environments.byName(org.id, name);
+  if (environment === undefined) throw environmentNotFound(org.name, name);
+  return environment;
+}

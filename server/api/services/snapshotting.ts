@@ -1,0 +1,254 @@
+// From a report (or a policy change) to a recorded snapshot and its consequences, inside the
+// request's one transaction: what runs → where it comes from → what the policies say → whether
+// the rules call for a snapshot → the snapshot, environment events, trail events and the webhook
+// deliveries to send once the transaction has committed.
+import {
+  artifactPolicyCompliance,
+  evaluatePolicies,
+  evaluateTrail,
+  reasonsForIncompliance,
+  type AppliedPolicy,
+  type ArtifactProvenance as PolicyProvenance,
+  type ComplianceState,
+  type PolicyDecision,
+} from '../../../shared/compliance/index.ts';
+import { normalizePolicy, type PolicyModel } from '../../../shared/policies/model.ts';
+import { parseYaml } from '../../../shared/text/parse.ts';
+import type { AppContext } from '../http/context.ts';
+import type { ReportType } from '../../../shared/reports/check.ts';
+import { runningArtifactsOf, type RunningArtifact } from '../rules/runningArtifacts.ts';
+import { evaluatedArtifactOf, type ArtifactProvenance, type EvaluatedArtifact, type SnapshotArtifact } from '../rules/snapshotArtifacts.ts';
+import { nextSnapshotOf, type NextSnapshot, type SnapshotEvent } from '../rules/snapshots.ts';
+import { htmlUrl } from '../views/urls.ts';
+import type { WebhookDelivery } from '../delivery/webhooks.ts';
+import { deliveriesFor, type Trigger } from '../delivery/notifications.ts';
+import type { Environment } from '../store/environments.ts';
+import type { Org } from '../store/orgs.ts';
+import type { CurrentPolicy } from '../store/policies.ts';
+
+interface Policies {
+  applied: AppliedPolicy[];
+  current: CurrentPolicy[];
+}
+
+// Policy versions never change once written, so their parsed models are kept.
+const models = new Map<string, PolicyModel>();
+const MODEL_CACHE_LIMIT = 256;
+
+function modelOf(policy: CurrentPolicy): PolicyModel {
+  const key = `${policy.id}:${policy.version}`;
+  let model = models.get(key);
+  if (model === undefined) {
+    if (models.size >= MODEL_CACHE_LIMIT) models.clear();
+    model = normalizePolicy(parseYaml(policy.policyYaml).value);
+    models.set(key, model);
+  }
+  return model;
+}
+
+/** Policies as the shared evaluator takes them, each version parsed once. */
+export function appliedPoliciesOf(current: readonly CurrentPolicy[]): AppliedPolicy[] {
+  return current.map((policy) => ({ name: policy.name, version: policy.version, policy: modelOf(policy) }));
+}
+
+function policiesOf(context: AppContext, environmentId: number): Policies {
+  const current = context.store.policies.attachedTo(environmentId);
+  return { current, applied: appliedPoliciesOf(current) };
+}
+
+/** Each running artifact with its provenance and the attached policies' verdict. */
+function evaluatedArtifactsOf(context: AppContext, org: Org, running: readonly RunningArtifact[], policies: Policies, now: number): EvaluatedArtifact[] {
+  const fingerprints = running.map((artifact) => artifact.fingerprint).filter((fingerprint) => fingerprint !== '');
+  const origins = context.store.provenance.originsOf(org.id, fingerprints);
+  const trailStates = new Map<string, ComplianceState>();
+  const host = context.publicUrl();
+  return running.map((artifact) => {
+    const found = origins.get(artifact.fingerprint) ?? [];
+    const forPolicies: PolicyProvenance[] = found.map((origin) => {
+      let state = trailStates.get(origin.trailId);
+      if (state === undefined) {
+        state = evaluateTrail(origin.trailTemplate, origin.attestations, origin.artifacts, now, origin.flowTemplateId).compliance_state;
+        trailStates.set(origin.trailId, state);
+      }
+      return {
+        flow_name: origin.flowName,
+        flow_tags: origin.flowTags,
+        trail_name: origin.trailName,
+        compliance_state: state,
+        attestations: origin.attestations,
+        artifacts: origin.artifacts,
+      };
+    });
+    const shown: ArtifactProvenance[] = found.map((origin) => {
+      const flowUrl = `${host}/${encodeURIComponent(org.name)}/flows/${encodeURIComponent(origin.flowName)}`;
+      return {
+        flow_name: origin.flowName,
+        trail_name: origin.trailName,
+        template_reference_name: origin.templateReferenceName,
+        git_commit: origin.gitCommit,
+        commit_url: origin.commitUrl,
+        build_url: origin.buildUrl,
+        html_url: `${flowUrl}/artifacts/${origin.fingerprint}?artifact_id=${origin.artifactId}`,
+        flow_html_url: flowUrl,
+        repo_name: origin.repoName,
+      };
+    });
+    const decisions: PolicyDecision[] =
+      policies.applied.length === 0 ? [] : evaluatePolicies({ name: artifact.name, fingerprint: artifact.fingerprint, provenance: forPolicies }, policies.applied);
+    return evaluatedArtifactOf(artifact, shown, {
+      compliant: artifactPolicyCompliance(decisions),
+      reasons: reasonsForIncompliance(decisions),
+      policyDecisions: decisions,
+    });
+  });
+}
+
+/** `applied_policies` of a snapshot (reference §5.5). */
+function appliedPoliciesView(policies: Policies, artifacts: readonly SnapshotArtifact[]) {
+  return policies.current.map((policy, position) => ({
+    id: String(policy.id),
+    name: policy.name,
+    version: policy.version,
+    policy_dump: policies.applied[position]!.policy,
+    failing_artifacts: artifacts
+      .filter((artifact) =>
+        artifact.annotation.now > 0 &&
+        (artifact.policy_decisions as PolicyDecision[]).some((decision) => decision.policy_name === policy.name && decision.status !== 'COMPLIANT'),
+      )
+      .map((artifact) => artifact.fingerprint),
+  }));
+}
+
+const EVENT_TRIGGERS: Record<SnapshotEvent['type'], Trigger> = {
+  started: 'ON_STARTED_ARTIFACT',
+  exited: 'ON_EXITED_ARTIFACT',
+  changed: 'ON_CHANGED_ARTIFACT',
+};
+
+function artifactPayload(artifact: SnapshotArtifact) {
+  return {
+    name: artifact.name,
+    fingerprint: artifact.fingerprint,
+    compliant: artifact.compliant,
+    instances: artifact.annotation.now,
+    was: artifact.annotation.was,
+    reasons_for_incompliance: artifact.reasons_for_incompliance,
+    flows: artifact.flows.map((flow) => ({
+      flow_name: flow.flow_name,
+      trail_name: flow.trail_name,
+      git_commit: flow.git_commit,
+      commit_url: flow.commit_url,
+      html_url: flow.html_url,
+    })),
+  };
+}
+
+/** Writes the snapshot and its consequences; returns the webhook deliveries it calls for. */
+function recordSnapshot(
+  context: AppContext,
+  org: Org,
+  environment: Environment,
+  next: NextSnapshot,
+  policies: Policies,
+  previousCompliant: boolean | undefined,
+  now: number,
+): WebhookDelivery[] {
+  const { store } = context;
+  const index = store.snapshots.record(environment.id, next, appliedPoliciesView(policies, next.artifacts), now);
+  const environmentPayload = {
+    name: environment.name,
+    type: environment.type,
+    snapshot_index: index,
+    snapshot_compliant: next.compliant,
+    html_url: htmlUrl.environment(context.publicUrl(), org.name, environment.name),
+    snapshot_html_url: `${htmlUrl.environment(context.publicUrl(), org.name, environment.name)}/snapshots/${index}`,
+  };
+  const deliveries: WebhookDelivery[] = [];
+  for (const event of next.events) {
+    if (event.type !== 'changed') {
+      const type = event.type === 'started' ? 'artifact_started_running' : 'artifact_stopped_running';
+      for (const flow of event.artifact.flows) {
+        store.provenance.addTrailEvent(org.id, flow.flow_name, flow.trail_name, type, {
+          template_reference_name: flow.template_reference_name,
+          artifact_fingerprint: event.artifact.fingerprint,
+          environment_name: environment.name,
+          snapshot_index: index,
+        }, now);
+      }
+    }
+    deliveries.push(
+      ...deliveriesFor(context, org, 'environment', environment.name, EVENT_TRIGGERS[event.type], {
+        event_type: event.type,
+        description: event.description,
+        environment: environmentPayload,
+        artifact: artifactPayload(event.artifact),
+      }),
+    );
+  }
+  if (previousCompliant !== undefined && previousCompliant !== next.compliant) {
+    deliveries.push(
+      ...deliveriesFor(context, org, 'environment', environment.name, next.compliant ? 'ON_COMPLIANT_ENV' : 'ON_NON_COMPLIANT_ENV', {
+        event_type: 'compliance_changed',
+        description: `Environment became ${next.compliant ? 'compliant' : 'non-compliant'}`,
+        environment: environmentPayload,
+        previous_compliant: previousCompliant,
+      }),
+    );
+  }
+  return deliveries;
+}
+
+/**
+ * Takes a validated report into the environment: it always counts as reported; it makes a
+ * snapshot only when the snapshot rules say the environment changed.
+ */
+export function ingestReport(context: AppContext, org: Org, environment: Environment, type: ReportType, body: unknown, now: number): WebhookDelivery[] {
+  const { store } = context;
+  store.environments.markReported(environment.id, now);
+  const policies = policiesOf(context, environment.id);
+  const evaluated = evaluatedArtifactsOf(context, org, runningArtifactsOf(type, body), policies, now);
+  const latest = store.snapshots.latest(environment.id);
+  const next = nextSnapshotOf(latest ?? null, evaluated, policies.applied.length);
+  if (next === null) return [];
+  return recordSnapshot(context, org, environment, next, policies, latest?.compliant, now);
+}
+
+function runningOf(artifact: SnapshotArtifact): RunningArtifact {
+  return {
+    fingerprint: artifact.fingerprint,
+    name: artifact.name,
+    creationTimestamps: artifact.creationTimestamp,
+    pods: artifact.pods,
+    ecsContext: artifact.ecs_context,
+    instanceContext: artifact.instance_context ?? null,
+  };
+}
+
+/**
+ * Attaches, detaches or replaces an environment's policies; when that changes the set, the latest
+ * snapshot is re-evaluated into a new one (reference §4.4).
+ */
+export function changePolicies(
+  context: AppContext,
+  org: Org,
+  environment: Environment,
+  policyIds: readonly number[],
+  mode: 'attach' | 'detach' | 'replace',
+  user: string,
+  now: number,
+): WebhookDelivery[] {
+  const { store } = context;
+  const before = store.policies.attachedTo(environment.id).map((policy) => policy.id);
+  const attach = mode === 'detach' ? [] : policyIds.filter((id) => !before.includes(id));
+  const detach = mode === 'attach' ? [] : mode === 'detach' ? policyIds.filter((id) => before.includes(id)) : before.filter((id) => !policyIds.includes(id));
+  if (attach.length === 0 && detach.length === 0) return [];
+  store.policies.detach(environment.id, environment.name, detach, user, now);
+  store.policies.attach(environment.id, environment.name, attach, user, now);
+  const latest = store.snapshots.latest(environment.id);
+  if (latest === undefined) return [];
+  const policies = policiesOf(context, environment.id);
+  const runningPositions = latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : []));
+  const running = latest.artifactsAt(runningPositions).map(runningOf);
+  const next = nextSnapshotOf(latest, evaluatedArtifactsOf(context, org, running, policies, now), policies.applied.length, true)!;
+  return recordSnapshot(context, org, environment, next, policies, latest.compliant, now);
+}

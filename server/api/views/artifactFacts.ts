@@ -1,0 +1,18 @@
+// What an artifact view needs from its trail, read once per trail for one request.
+import type { Artifact } from '../store/artifacts.ts';
+import type { Store } from '../store/index.ts';
+import type { ArtifactFacts } from './artifactView.ts';
+import { evaluationOf } from '../rules/compliance.ts';
+
+export function artifactFactsReader(store: Store): (artifact: Artifact) => ArtifactFacts {
+  const byTrail = new Map<string, ArtifactFacts>();
+  return (artifact) => {
+    let facts = byTrail.get(artifact.trailId);
+    if (facts === undefined) {
+      const trail = store.trails.byId(artifact.trailId)!;
+      facts = { evaluation: evaluationOf(store, trail), events: store.trails.events(trail.id), attestations: store.attestations.inTrail(trail.id) };
+      byTrail.set(artifact.trailId, facts);
+    }
+    return facts;
+  };
+}
