@@ -1,140 +1,50 @@
-// The parts of the API's responses the extension reads (spec api-v2 and the service reference).
-// Fields are optional where the spec does not promise them: a view must survive a sparse record.
+// The API's records as the extension reads them, derived from the shared wire contract
+// (shared/contract) rather than restated. The contract says what our server always sends; the
+// extension also talks to the hosted service, whose records the spec does not promise field by field
+// ("which fields are always present: not shown"), so every field is optional here but the name a
+// view cannot do without: a view must survive a sparse record.
+import type { FromSchema } from 'json-schema-to-ts';
+import type { searchArtifact, searchResult } from '../../shared/contract/artifacts.ts';
+import type { environment, snapshot, snapshotArtifact, snapshotSummary } from '../../shared/contract/environments.ts';
+import type { artifactStatus, attestationStatus, flow, templateAttestation, trail } from '../../shared/contract/flows.ts';
+import type { pagination } from '../../shared/contract/pagination.ts';
+
+/** The fields that name a record, kept where the contract requires them: a view cannot show a record without its name. */
+type Identity = 'name' | 'attestation_name' | 'fingerprint' | 'index';
+/** The keys a record names itself, without an open record's `[key: string]` signature. */
+type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: 0 };
+/** Every other field optional, all the way down; extra keys of an open record are not read. */
+type Sparse<T> = T extends readonly (infer Item)[]
+  ? Sparse<Item>[]
+  : T extends object
+    ? [KnownKeys<T>] extends [never]
+      ? { [key: string]: Sparse<T[keyof T]> }
+      : { [K in KnownKeys<T> as K extends Identity ? K : never]: Sparse<T[K]> } & { [K in KnownKeys<T> as K extends Identity ? never : K]?: Sparse<T[K]> }
+    : T;
+/** A sparse record that also keeps the fields named. */
+type SparseWith<T, Kept extends keyof T> = Sparse<T> & Pick<T, Kept>;
 
 export type ComplianceState = 'COMPLIANT' | 'NON-COMPLIANT' | 'INCOMPLETE' | 'MISSING';
 
-export interface Pagination {
-  total: number;
-  page: number;
-  per_page: number;
-  page_count: number;
-}
+export type Pagination = FromSchema<typeof pagination>;
 
 export interface Page<T> {
   data: T[];
   pagination: Pagination;
 }
 
-export interface Flow {
-  name: string;
-  description?: string;
-  template?: string;
-  tags?: Record<string, string>;
-  latest_activity_at?: number | null;
-  latest_state?: string | null;
-  html_url?: string;
-}
-
-export interface AttestationStatus {
-  attestation_name: string;
-  attestation_type?: string;
-  attestation_id?: string | null;
-  overridden_attestation_id?: string | null;
-  status?: string;
-  is_compliant?: boolean | null;
-  unexpected?: boolean;
-}
-
-export interface ArtifactStatus {
-  artifact_fingerprint?: string | null;
-  artifact_id?: string | null;
-  status?: string;
-  is_compliant?: boolean | null;
-  unexpected?: boolean;
-  attestations_statuses?: AttestationStatus[];
-}
-
-export interface TemplateAttestation {
-  name: string;
-  type: string;
-}
-
-export interface TrailTemplate {
-  version?: number;
-  trail?: {
-    attestations?: TemplateAttestation[];
-    artifacts?: { name: string; attestations?: TemplateAttestation[] }[];
-  };
-  content?: string;
-}
-
-export interface Trail {
-  name: string;
-  description?: string;
-  created_at?: number;
-  last_modified_at?: number;
-  compliance_state?: string;
-  is_compliant?: boolean;
-  compliance_status?: {
-    status?: string;
-    is_compliant?: boolean;
-    attestations_statuses?: AttestationStatus[];
-    artifacts_statuses?: Record<string, ArtifactStatus>;
-  };
-  template?: TrailTemplate;
-  flow?: { name: string; tags?: Record<string, string> };
-  git_commit_info?: { sha1?: string; message?: string; author?: string; branch?: string } | null;
-  html_url?: string;
-}
-
-export interface Environment {
-  name: string;
-  type: string;
-  description?: string;
-  state?: boolean | null;
-  last_reported_at?: number | null;
-  policies?: string[];
-  html_url?: string;
-}
-
-export interface SnapshotListItem {
-  index: number;
-  from: number;
-  to: number;
-  compliant: boolean | null;
-  duration?: number;
-}
-
-export interface SnapshotArtifact {
-  name: string;
-  fingerprint?: string;
-  compliant?: boolean | null;
-  reasons_for_incompliance?: string[];
-  annotation?: { type?: string; was?: number; now?: number };
-  creationTimestamp?: number[];
-  flow_name?: string | null;
-  git_commit?: string | null;
-  commit_url?: string | null;
-  flows?: { flow_name?: string; trail_name?: string; git_commit?: string }[];
-  html_url?: string | null;
-}
-
-export interface Snapshot {
-  index: number;
-  timestamp?: number;
-  type?: string;
-  compliant?: boolean | null;
-  is_latest?: boolean;
-  html_url?: string;
-  artifacts?: SnapshotArtifact[];
-}
-
-export interface SearchArtifact {
-  fingerprint: string;
-  name?: string;
-  flow?: string;
-  trail?: string;
-  git_commit?: string;
-  compliance_state?: string;
-  running_in?: string[];
-  exited_from?: string[];
-  html_url?: string;
-}
-
-export interface SearchResult {
-  artifacts: SearchArtifact[];
-  resolved_to?: { type?: string; full_match?: string };
-}
+export type Flow = SparseWith<FromSchema<typeof flow>, 'name'>;
+export type AttestationStatus = SparseWith<FromSchema<typeof attestationStatus>, 'attestation_name'>;
+export type ArtifactStatus = Sparse<FromSchema<typeof artifactStatus>>;
+export type TemplateAttestation = Sparse<FromSchema<typeof templateAttestation>>;
+export type Trail = SparseWith<FromSchema<typeof trail>, 'name'>;
+export type TrailTemplate = NonNullable<Trail['template']>;
+export type Environment = SparseWith<FromSchema<typeof environment>, 'name' | 'type'>;
+export type SnapshotListItem = SparseWith<FromSchema<typeof snapshotSummary>, 'index' | 'from' | 'to' | 'compliant'>;
+export type SnapshotArtifact = SparseWith<FromSchema<typeof snapshotArtifact>, 'name'>;
+export type Snapshot = SparseWith<FromSchema<typeof snapshot>, 'index'>;
+export type SearchArtifact = SparseWith<FromSchema<typeof searchArtifact>, 'fingerprint'>;
+export type SearchResult = Sparse<FromSchema<typeof searchResult>> & { artifacts: SearchArtifact[] };
 
 /** A file to send as a multipart file part. */
 export interface FilePart {

@@ -102,7 +102,7 @@ function snapshotArtifactNode(parentId: string, environment: string, index: numb
     expandable: false,
     capabilities: withUrl(['snapshotArtifact', annotation ?? 'unannotated'], htmlUrl),
     htmlUrl,
-    ref: { environment, snapshot: index, fingerprint: artifact.fingerprint },
+    ref: { environment, snapshot: index, fingerprint: artifact.fingerprint ?? undefined },
   };
 }
 

@@ -56,6 +56,30 @@ export const artifact = {
 const matches = (type: string) =>
   ({ type: 'object', properties: { type: { const: type }, count: integer, matches: stringList }, required: ['type', 'count', 'matches'], additionalProperties: false }) as const;
 
+export const searchArtifact = {
+  type: 'object',
+  properties: {
+    fingerprint,
+    name: string,
+    has_provenance: boolean,
+    git_commit: nullableString,
+    pipeline: nullableString,
+    flow: string,
+    trail: string,
+    template_reference_name: string,
+    build_url: nullableString,
+    commit_url: nullableString,
+    compliance_state: string,
+    running_in: stringList,
+    exited_from: stringList,
+    html_url: string,
+    api_url: string,
+    history: { type: 'array', items: historyEntry },
+  },
+  required: ['fingerprint', 'name', 'flow', 'trail', 'compliance_state', 'running_in', 'exited_from', 'html_url'],
+  additionalProperties: false,
+} as const;
+
 export const searchResult = {
   title: 'SearchResult',
   type: 'object',
@@ -68,29 +92,7 @@ export const searchResult = {
     },
     artifacts: {
       type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          fingerprint,
-          name: string,
-          has_provenance: boolean,
-          git_commit: nullableString,
-          pipeline: nullableString,
-          flow: string,
-          trail: string,
-          template_reference_name: string,
-          build_url: nullableString,
-          commit_url: nullableString,
-          compliance_state: string,
-          running_in: stringList,
-          exited_from: stringList,
-          html_url: string,
-          api_url: string,
-          history: { type: 'array', items: historyEntry },
-        },
-        required: ['fingerprint', 'name', 'flow', 'trail', 'compliance_state', 'running_in', 'exited_from', 'html_url'],
-        additionalProperties: false,
-      },
+      items: searchArtifact,
     },
   },
   required: ['resolved_to', 'artifacts'],

@@ -35,7 +35,7 @@ export const snapshotSummary = {
   additionalProperties: false,
 } as const;
 
-const snapshotArtifact = {
+export const snapshotArtifact = {
   type: 'object',
   properties: {
     name: string,
@@ -50,7 +50,26 @@ const snapshotArtifact = {
     flow_name: nullableString,
     git_commit: nullableString,
     commit_url: nullableString,
-    flows: { type: 'array', items: anyObject },
+    flows: {
+      type: 'array',
+      items: {
+        type: 'object',
+        description: 'The trails that attested the artifact (provenance).',
+        properties: {
+          flow_name: string,
+          trail_name: nullableString,
+          template_reference_name: nullableString,
+          git_commit: nullableString,
+          commit_url: nullableString,
+          build_url: nullableString,
+          html_url: nullableString,
+          flow_html_url: nullableString,
+          repo_name: nullableString,
+        },
+        required: ['flow_name'],
+        additionalProperties: false,
+      },
+    },
     html_url: nullableString,
     flow_html_url: nullableString,
     deployments: anyList,

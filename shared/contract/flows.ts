@@ -1,10 +1,11 @@
 // Flows and trails (spec "Trail", reference §2.1, §2.2, §3.4).
 import { anyObject, anyValue, boolean, integer, links, nullableBoolean, nullableNumber, nullableString, number, string, stringList } from './values.ts';
 
-const templateAttestation = {
+export const templateAttestation = {
   type: 'object',
   properties: { name: string, type: string },
   required: ['name', 'type'],
+  additionalProperties: false,
 } as const;
 
 export const flow = {
@@ -31,7 +32,7 @@ export const flow = {
 } as const;
 
 /** A template slot's verdict (spec: compliance_status.attestations_statuses). */
-const attestationStatus = {
+export const attestationStatus = {
   type: 'object',
   properties: {
     attestation_name: string,
@@ -46,7 +47,7 @@ const attestationStatus = {
   additionalProperties: false,
 } as const;
 
-const artifactStatus = {
+export const artifactStatus = {
   type: 'object',
   properties: {
     artifact_fingerprint: nullableString,
@@ -103,12 +104,19 @@ export const trail = {
             attestations: { type: 'array', items: templateAttestation },
             artifacts: {
               type: 'array',
-              items: { type: 'object', properties: { name: string, attestations: { type: 'array', items: templateAttestation } }, required: ['name'] },
+              items: {
+                type: 'object',
+                properties: { name: string, attestations: { type: 'array', items: templateAttestation } },
+                required: ['name'],
+                additionalProperties: false,
+              },
             },
           },
+          additionalProperties: false,
         },
         content: string,
       },
+      additionalProperties: false,
     },
     flow: { type: 'object', properties: { name: string, tags: anyObject }, required: ['name', 'tags'], additionalProperties: false },
     html_url: string,
