@@ -66,11 +66,11 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     const openedStore = store;
     const now = nowSeconds();
     const orgNames = new Set(options.orgs.map((org) => org.name));
-    openedStore.transaction(() => {
-      for (const org of options.orgs) openedStore.orgs.ensure(org.name, org.features, now);
+    await openedStore.transaction(async () => {
+      for (const org of options.orgs) await openedStore.orgs.ensure(org.name, org.features, now);
       for (const key of options.apiKeys) {
         if (key.orgs === 'all') continue;
-        for (const name of key.orgs) if (!orgNames.has(name)) openedStore.orgs.ensure(name, { controls: true }, now);
+        for (const name of key.orgs) if (!orgNames.has(name)) await openedStore.orgs.ensure(name, { controls: true }, now);
       }
     });
     const adminKey: ConfiguredKey = { key: adminKeyOf(options, say), orgs: 'all', role: 'admin' };
@@ -91,7 +91,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     const url = listenUrl(options.host, port);
     if (publicUrl === '') publicUrl = url;
     say(
-      `Compliance Evidence API listening on ${url} (orgs: ${[...openedStore.orgs.all().map((org) => org.name)].join(', ')}; data: ${options.dataDir ?? 'in memory'})`,
+      `Compliance Evidence API listening on ${url} (orgs: ${(await openedStore.orgs.all()).map((org) => org.name).join(', ')}; data: ${options.dataDir ?? 'in memory'})`,
     );
     let closing: Promise<void> | undefined;
     return {

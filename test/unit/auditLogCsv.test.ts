@@ -43,6 +43,12 @@ const row = (overrides: Partial<AuditLogRow> = {}): AuditLogRow => ({
   ...overrides,
 });
 
+async function collected(chunks: AsyncIterable<string>): Promise<string[]> {
+  const all: string[] = [];
+  for await (const chunk of chunks) all.push(chunk);
+  return all;
+}
+
 describe('audit-log CSV', () => {
   it('quotes only fields that need it, doubling quotes', () => {
     assert.equal(csvField('plain'), 'plain');
@@ -79,14 +85,14 @@ describe('audit-log CSV', () => {
     );
   });
 
-  it('streams a header then one chunk per batch, asking for the next batch after the last cursor', () => {
+  it('streams a header then one chunk per batch, asking for the next batch after the last cursor', async () => {
     const batches = [[row({ snapshot_index: 1 }), row({ snapshot_index: 2 })], [row({ snapshot_index: 3 })], []];
     const cursors: Array<number | undefined> = [];
-    const chunks = [...auditLogChunks<number>((after) => {
+    const chunks = await collected(auditLogChunks<number>((after) => {
       cursors.push(after);
       const index = after ?? 0;
       return { rows: batches[index]!, cursor: index + 1 };
-    })];
+    }));
     assert.deepEqual(cursors, [undefined, 1, 2]);
     assert.equal(chunks.length, 3);
     assert.equal(chunks[0], AUDIT_LOG_COLUMNS.join(',') + '\r\n');
@@ -94,7 +100,7 @@ describe('audit-log CSV', () => {
     assert.deepEqual(rows.map((r) => r[4]), ['snapshot_index', '1', '2', '3']);
   });
 
-  it('writes only the header for an empty log', () => {
-    assert.deepEqual([...auditLogChunks(() => ({ rows: [], cursor: 0 }))], [AUDIT_LOG_COLUMNS.join(',') + '\r\n']);
+  it('writes only the header for an empty log', async () => {
+    assert.deepEqual(await collected(auditLogChunks(() => ({ rows: [], cursor: 0 }))), [AUDIT_LOG_COLUMNS.join(',') + '\r\n']);
   });
 });

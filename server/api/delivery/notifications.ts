@@ -35,10 +35,10 @@ function senderOf(context: AppContext): WebhookSender {
   if (sender === undefined) {
     sender = createWebhookSender({
       backoffMs: backoffMs(),
-      onOutcome: (outcome) => {
-        const org = context.store.orgs.byName(outcome.org);
+      onOutcome: async (outcome) => {
+        const org = await context.store.orgs.byName(outcome.org);
         if (org === undefined) return;
-        context.store.transaction(() => context.store.actions.recordOutcome(org.id, outcome.actionNumber, outcome.ok, outcome.timestamp));
+        await context.store.transaction(async (tx) => tx.actions.recordOutcome(org.id, outcome.actionNumber, outcome.ok, outcome.timestamp));
       },
     });
     senders.set(context, sender);
@@ -50,16 +50,16 @@ function senderOf(context: AppContext): WebhookSender {
  * The deliveries one event calls for: every webhook target of every live action of the org that
  * watches this environment or flow for this trigger. Each payload names its trigger and action.
  */
-export function deliveriesFor(
+export async function deliveriesFor(
   context: AppContext,
   org: Org,
   kind: 'environment' | 'flow',
   resourceName: string,
   trigger: Trigger,
   payload: Record<string, unknown>,
-): WebhookDelivery[] {
+): Promise<WebhookDelivery[]> {
   const deliveries: WebhookDelivery[] = [];
-  for (const action of context.store.actions.triggered(org.id, kind, resourceName, trigger)) {
+  for (const action of await context.store.actions.triggered(org.id, kind, resourceName, trigger)) {
     for (const target of action.targets) {
       if (target.type !== 'WEBHOOK' || typeof target.webhook !== 'string') continue;
       deliveries.push({
@@ -94,10 +94,10 @@ function trailPayload(context: AppContext, org: Org, flowName: string, trailName
 }
 
 /** ON_STARTED_TRAIL, after the trail was begun (committed). */
-export function notifyTrailStarted(context: AppContext, org: Org, flowName: string, trailName: string): void {
+export async function notifyTrailStarted(context: AppContext, org: Org, flowName: string, trailName: string): Promise<void> {
   dispatch(
     context,
-    deliveriesFor(context, org, 'flow', flowName, 'ON_STARTED_TRAIL', {
+    await deliveriesFor(context, org, 'flow', flowName, 'ON_STARTED_TRAIL', {
       event_type: 'trail_started',
       description: `Trail '${trailName}' begun in flow '${flowName}'`,
       ...trailPayload(context, org, flowName, trailName),
@@ -106,14 +106,14 @@ export function notifyTrailStarted(context: AppContext, org: Org, flowName: stri
 }
 
 /** ON_ATTESTATION, after an attestation was recorded (committed). */
-export function notifyAttestation(
+export async function notifyAttestation(
   context: AppContext,
   org: Org,
   attestation: { id: string; name: string; type: string; isCompliant: boolean; artifactFingerprint: string | null; flowName: string; trailName: string },
-): void {
+): Promise<void> {
   dispatch(
     context,
-    deliveriesFor(context, org, 'flow', attestation.flowName, 'ON_ATTESTATION', {
+    await deliveriesFor(context, org, 'flow', attestation.flowName, 'ON_ATTESTATION', {
       event_type: 'attestation_reported',
       description: `Attestation '${attestation.name}' (${attestation.type}) reported in trail '${attestation.trailName}'`,
       ...trailPayload(context, org, attestation.flowName, attestation.trailName),
@@ -130,14 +130,14 @@ export function notifyAttestation(
 }
 
 /** ON_ATTESTED_PROVENANCE, after an artifact was attested to a trail for the first time (committed). */
-export function notifyArtifactAttested(
+export async function notifyArtifactAttested(
   context: AppContext,
   org: Org,
   artifact: { flowName: string; trailName: string; fingerprint: string; filename: string; templateReferenceName: string; gitCommit: string },
-): void {
+): Promise<void> {
   dispatch(
     context,
-    deliveriesFor(context, org, 'flow', artifact.flowName, 'ON_ATTESTED_PROVENANCE', {
+    await deliveriesFor(context, org, 'flow', artifact.flowName, 'ON_ATTESTED_PROVENANCE', {
       event_type: 'artifact_attested',
       description: `Artifact '${artifact.filename}' attested in trail '${artifact.trailName}'`,
       ...trailPayload(context, org, artifact.flowName, artifact.trailName),

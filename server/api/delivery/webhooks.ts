@@ -33,7 +33,7 @@ export interface WebhookSenderOptions {
   /** Per attempt, for connecting, headers and body together. */
   timeoutMs?: number;
   /** Called once per delivery with its final outcome. */
-  onOutcome: (outcome: DeliveryOutcome) => void;
+  onOutcome: (outcome: DeliveryOutcome) => unknown;
 }
 
 export interface WebhookSender {
@@ -109,7 +109,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       attempts: made,
     };
     if (error !== undefined) outcome.error = error.replace(/^final: /, '');
-    options.onOutcome(outcome);
+    await options.onOutcome(outcome);
   }
 
   return {

@@ -81,7 +81,7 @@ validators.addKeyword('x-checked-by-route');
 
 export interface AppOptions {
   context: AppContext;
-  resolveKey: (key: string) => Principal | undefined;
+  resolveKey: (key: string) => Promise<Principal | undefined>;
 }
 
 export async function buildApp({ context, resolveKey }: AppOptions): Promise<FastifyInstance> {

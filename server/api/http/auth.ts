@@ -46,7 +46,7 @@ export function keyHash(key: string): string {
 }
 
 /** Answers the principal a presented key stands for: configured keys first, then service accounts. */
-export function keyringOf(configured: readonly ConfiguredKey[], store: Store): (key: string) => Principal | undefined {
+export function keyringOf(configured: readonly ConfiguredKey[], store: Store): (key: string) => Promise<Principal | undefined> {
   const byHash = new Map<string, Principal>();
   let numbered = 0;
   configured.forEach((entry) => {
@@ -57,11 +57,11 @@ export function keyringOf(configured: readonly ConfiguredKey[], store: Store): (
       orgs: entry.orgs === 'all' ? 'all' : new Set(entry.orgs),
     });
   });
-  return (key) => {
+  return async (key) => {
     const hash = keyHash(key);
     const known = byHash.get(hash);
     if (known !== undefined) return known;
-    const account = store.serviceAccounts.principalForKeyHash(hash, Date.now() / 1000);
+    const account = await store.serviceAccounts.principalForKeyHash(hash, Date.now() / 1000);
     return account === undefined ? undefined : { name: account.accountName, role: account.privilege, orgs: new Set([account.orgName]) };
   };
 }
@@ -87,21 +87,21 @@ function accessOf(request: FastifyRequest): Access {
   return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
 }
 
-export function registerAuth(app: FastifyInstance, resolveKey: (key: string) => Principal | undefined, store: Store): void {
+export function registerAuth(app: FastifyInstance, resolveKey: (key: string) => Promise<Principal | undefined>, store: Store): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('org', null);
   app.addHook('onRequest', async (request) => {
     if (request.is404 || request.routeOptions.config.public === true) return;
     const key = presentedKey(request.headers.authorization);
     if (key === undefined) throw new ApiError(401, UNAUTHENTICATED);
-    const principal = resolveKey(key);
+    const principal = await resolveKey(key);
     if (principal === undefined) throw new ApiError(401, INVALID_KEY);
     request.principal = principal;
     const orgName = (request.params as Record<string, string | undefined>).org;
     if (orgName !== undefined) {
       // An org that does not exist is named as such (spec §Errors), whoever asks; one that exists
       // but is not the key's is refused without saying more.
-      const org = store.orgs.byName(orgName);
+      const org = await store.orgs.byName(orgName);
       if (org === undefined) throw notFound('Organization not found');
       if (principal.orgs !== 'all' && !principal.orgs.has(orgName)) throw forbidden();
       request.org = org;

@@ -4,8 +4,8 @@ import { evaluateTrail, type TrailEvaluation, type TrailTemplate } from '../../.
 import type { Store } from '../store/index.ts';
 import type { Trail } from '../store/trails.ts';
 
-export function evaluationOf(store: Store, trail: Trail): TrailEvaluation {
-  const attestations = store.attestations.inTrail(trail.id).map((attestation) => ({
+export async function evaluationOf(store: Store, trail: Trail): Promise<TrailEvaluation> {
+  const attestations = (await store.attestations.inTrail(trail.id)).map((attestation) => ({
     id: attestation.id,
     name: attestation.name,
     type: attestation.type,
@@ -15,7 +15,7 @@ export function evaluationOf(store: Store, trail: Trail): TrailEvaluation {
     artifact_fingerprint: attestation.artifactFingerprint,
     is_override: attestation.isOverride,
   }));
-  const artifacts = store.artifacts.inTrail(trail.id).map((artifact) => ({
+  const artifacts = (await store.artifacts.inTrail(trail.id)).map((artifact) => ({
     id: artifact.id,
     fingerprint: artifact.fingerprint,
     template_reference_name: artifact.templateReferenceName,

@@ -53,13 +53,13 @@ export function ruleErrors(rules: readonly string[]): Record<string, string> {
 }
 
 /** The type an attestation's `type_name` names: `name` (latest version) or `name@vN`; 404 with the service's messages otherwise. */
-export function customTypeNamed(store: Store, org: Org, typeName: string): CustomType {
+export async function customTypeNamed(store: Store, org: Org, typeName: string): Promise<CustomType> {
   const versioned = /^(.+)@v(\d+)$/.exec(typeName);
   const name = versioned?.[1] ?? typeName;
-  const latest = store.customTypes.latest(org.id, name);
+  const latest = await store.customTypes.latest(org.id, name);
   if (latest === undefined) throw notFound(`Custom attestation type '${name}' does not exist for org '${org.name}'`);
   if (versioned === null) return latest;
-  const type = store.customTypes.version(org.id, name, Number(versioned[2]));
+  const type = await store.customTypes.version(org.id, name, Number(versioned[2]));
   if (type === undefined) throw notFound(`version ${versioned[2]} does not exist for custom attestation type '${name}'`);
   return type;
 }

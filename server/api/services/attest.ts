@@ -23,7 +23,7 @@ export interface AttestRequest {
   attachment: UploadedFile | undefined;
   reportedBy: string;
   /** Looks the flow and trail up (404s with the service's messages); called again inside the write. */
-  resolve: () => { flowId: string; trailId: string; flowName: string; trailName: string };
+  resolve: () => Promise<{ flowId: string; trailId: string; flowName: string; trailName: string }>;
 }
 
 function checked(kind: UrlKind, data: unknown): Record<string, unknown> {
@@ -37,10 +37,10 @@ function checked(kind: UrlKind, data: unknown): Record<string, unknown> {
 }
 
 /** The stored `attestation_type` and the verdict. */
-function typeAndVerdict(store: Store, org: Org, kind: UrlKind, data: Record<string, unknown>): { type: string; isCompliant: boolean } {
+async function typeAndVerdict(store: Store, org: Org, kind: UrlKind, data: Record<string, unknown>): Promise<{ type: string; isCompliant: boolean }> {
   switch (kind) {
     case 'custom': {
-      const type = customTypeNamed(store, org, String(data.type_name));
+      const type = await customTypeNamed(store, org, String(data.type_name));
       const errors = fieldErrorsOf(customDataIssues(type, data.attestation_data), data, 'data_json');
       if (Object.keys(errors).length > 0) throw invalid(errors);
       const rulesPassed = customRulesPassed(type, data.attestation_data);
@@ -56,28 +56,28 @@ function typeAndVerdict(store: Store, org: Org, kind: UrlKind, data: Record<stri
 }
 
 export async function recordAttestation(store: Store, request: AttestRequest): Promise<Attestation> {
-  request.resolve();
+  const before = await request.resolve();
   const data = checked(request.kind, request.data);
-  const { type, isCompliant } = typeAndVerdict(store, request.org, request.kind, data);
+  const { type, isCompliant } = await typeAndVerdict(store, request.org, request.kind, data);
   const fingerprint = typeof data.artifact_fingerprint === 'string' ? data.artifact_fingerprint : null;
   const targets = Array.isArray(data.target_artifacts) ? (data.target_artifacts as string[]) : [];
-  const fingerprintMissing = (trailId: string, place: { flowName: string; trailName: string }): void => {
+  const fingerprintMissing = async (trailId: string, place: { flowName: string; trailName: string }): Promise<void> => {
     if (fingerprint === null) return;
-    if (store.artifacts.inTrail(trailId).some((artifact) => artifact.fingerprint === fingerprint)) return;
+    if ((await store.artifacts.inTrail(trailId)).some((artifact) => artifact.fingerprint === fingerprint)) return;
     throw notFound(
       `Artifact with fingerprint ${fingerprint} does not exist in trail "${place.trailName}" of flow "${place.flowName}" belonging to organization "${request.org.name}"`,
     );
   };
-  fingerprintMissing(request.resolve().trailId, request.resolve());
+  await fingerprintMissing(before.trailId, before);
 
   let evidence: Evidence | null = null;
   if (request.attachment !== undefined) {
     evidence = { sha256: await store.evidence.put(request.attachment.bytes), filename: request.attachment.filename || 'evidence' };
   }
 
-  return store.transaction(() => {
-    const place = request.resolve();
-    fingerprintMissing(place.trailId, place);
+  return await store.transaction(async () => {
+    const place = await request.resolve();
+    await fingerprintMissing(place.trailId, place);
     const now = nowSeconds();
     const targetArtifact = targets[0] ?? null;
     const attestation: Attestation = {
@@ -98,14 +98,14 @@ export async function recordAttestation(store: Store, request: AttestRequest): P
       flowName: place.flowName,
       trailName: place.trailName,
     };
-    store.attestations.create(attestation);
+    await store.attestations.create(attestation);
     const attestationType = request.kind === 'override' ? 'override' : type;
     const common = { attestation_type: attestationType, template_reference_name: attestation.name, attestation_id: attestation.id, is_compliant: isCompliant };
     if (fingerprint !== null || targetArtifact !== null) {
-      const slot = targetArtifact ?? store.artifacts.inTrail(place.trailId).find((artifact) => artifact.fingerprint === fingerprint)?.templateReferenceName;
-      store.trails.appendEvent(place.trailId, { type: 'artifact_attestation_reported', timestamp: now, ...common, target_artifact: slot ?? null });
+      const slot = targetArtifact ?? (await store.artifacts.inTrail(place.trailId)).find((artifact) => artifact.fingerprint === fingerprint)?.templateReferenceName;
+      await store.trails.appendEvent(place.trailId, { type: 'artifact_attestation_reported', timestamp: now, ...common, target_artifact: slot ?? null });
     } else {
-      store.trails.appendEvent(place.trailId, { type: 'trail_attestation_reported', timestamp: now, ...common });
+      await store.trails.appendEvent(place.trailId, { type: 'trail_attestation_reported', timestamp: now, ...common });
     }
     return attestation;
   });

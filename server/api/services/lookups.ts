@@ -7,14 +7,14 @@ import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
 import type { Trail } from '../store/trails.ts';
 
-export function flowOr404(store: Store, org: Org, flowName: string): Flow {
-  const flow = store.flows.byName(org.id, flowName);
+export async function flowOr404(store: Store, org: Org, flowName: string): Promise<Flow> {
+  const flow = await store.flows.byName(org.id, flowName);
   if (flow === undefined) throw notFound(`Flow named '${flowName}' does not exist for organization '${org.name}'`);
   return flow;
 }
 
-export function trailOr404(store: Store, org: Org, flow: Flow, trailName: string): Trail {
-  const trail = store.trails.byName(flow.id, trailName);
+export async function trailOr404(store: Store, org: Org, flow: Flow, trailName: string): Promise<Trail> {
+  const trail = await store.trails.byName(flow.id, trailName);
   if (trail === undefined) throw notFound(`Trail with name '${trailName}' does not exist for Organization '${org.name}' and Flow '${flow.name}'`);
   return trail;
 }
@@ -24,8 +24,8 @@ export function environmentNotFound(org: string, env: string): ApiError {
 }
 
 /** A live environment, or 404 with the long message (get, archive, rename, snapshots, events…). */
-export function environmentOr404(store: Store, org: Org, name: string): Environment {
-  const environment = store.environments.byName(org.id, name);
+export async function environmentOr404(store: Store, org: Org, name: string): Promise<Environment> {
+  const environment = await store.environments.byName(org.id, name);
   if (environment === undefined) throw environmentNotFound(org.name, name);
   return environment;
 }

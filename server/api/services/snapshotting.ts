@@ -51,15 +51,15 @@ export function appliedPoliciesOf(current: readonly CurrentPolicy[]): AppliedPol
   return current.map((policy) => ({ name: policy.name, version: policy.version, policy: modelOf(policy) }));
 }
 
-function policiesOf(context: AppContext, environmentId: number): Policies {
-  const current = context.store.policies.attachedTo(environmentId);
+async function policiesOf(context: AppContext, environmentId: number): Promise<Policies> {
+  const current = await context.store.policies.attachedTo(environmentId);
   return { current, applied: appliedPoliciesOf(current) };
 }
 
 /** Each running artifact with its provenance and the attached policies' verdict. */
-function evaluatedArtifactsOf(context: AppContext, org: Org, running: readonly RunningArtifact[], policies: Policies, now: number): EvaluatedArtifact[] {
+async function evaluatedArtifactsOf(context: AppContext, org: Org, running: readonly RunningArtifact[], policies: Policies, now: number): Promise<EvaluatedArtifact[]> {
   const fingerprints = running.map((artifact) => artifact.fingerprint).filter((fingerprint) => fingerprint !== '');
-  const origins = context.store.provenance.originsOf(org.id, fingerprints);
+  const origins = await context.store.provenance.originsOf(org.id, fingerprints);
   const trailStates = new Map<string, ComplianceState>();
   const host = context.publicUrl();
   return running.map((artifact) => {
@@ -144,7 +144,7 @@ function artifactPayload(artifact: SnapshotArtifact) {
 }
 
 /** Writes the snapshot and its consequences; returns the webhook deliveries it calls for. */
-function recordSnapshot(
+async function recordSnapshot(
   context: AppContext,
   org: Org,
   environment: Environment,
@@ -152,9 +152,9 @@ function recordSnapshot(
   policies: Policies,
   previousCompliant: boolean | undefined,
   now: number,
-): WebhookDelivery[] {
+): Promise<WebhookDelivery[]> {
   const { store } = context;
-  const index = store.snapshots.record(environment.id, next, appliedPoliciesView(policies, next.artifacts), now);
+  const index = await store.snapshots.record(environment.id, next, appliedPoliciesView(policies, next.artifacts), now);
   const environmentPayload = {
     name: environment.name,
     type: environment.type,
@@ -168,7 +168,7 @@ function recordSnapshot(
     if (event.type !== 'changed') {
       const type = event.type === 'started' ? 'artifact_started_running' : 'artifact_stopped_running';
       for (const flow of event.artifact.flows) {
-        store.provenance.addTrailEvent(org.id, flow.flow_name, flow.trail_name, type, {
+        await store.provenance.addTrailEvent(org.id, flow.flow_name, flow.trail_name, type, {
           template_reference_name: flow.template_reference_name,
           artifact_fingerprint: event.artifact.fingerprint,
           environment_name: environment.name,
@@ -177,22 +177,22 @@ function recordSnapshot(
       }
     }
     deliveries.push(
-      ...deliveriesFor(context, org, 'environment', environment.name, EVENT_TRIGGERS[event.type], {
+      ...(await deliveriesFor(context, org, 'environment', environment.name, EVENT_TRIGGERS[event.type], {
         event_type: event.type,
         description: event.description,
         environment: environmentPayload,
         artifact: artifactPayload(event.artifact),
-      }),
+      })),
     );
   }
   if (previousCompliant !== undefined && previousCompliant !== next.compliant) {
     deliveries.push(
-      ...deliveriesFor(context, org, 'environment', environment.name, next.compliant ? 'ON_COMPLIANT_ENV' : 'ON_NON_COMPLIANT_ENV', {
+      ...(await deliveriesFor(context, org, 'environment', environment.name, next.compliant ? 'ON_COMPLIANT_ENV' : 'ON_NON_COMPLIANT_ENV', {
         event_type: 'compliance_changed',
         description: `Environment became ${next.compliant ? 'compliant' : 'non-compliant'}`,
         environment: environmentPayload,
         previous_compliant: previousCompliant,
-      }),
+      })),
     );
   }
   return deliveries;
@@ -202,15 +202,15 @@ function recordSnapshot(
  * Takes a validated report into the environment: it always counts as reported; it makes a
  * snapshot only when the snapshot rules say the environment changed.
  */
-export function ingestReport(context: AppContext, org: Org, environment: Environment, type: ReportType, body: unknown, now: number): WebhookDelivery[] {
+export async function ingestReport(context: AppContext, org: Org, environment: Environment, type: ReportType, body: unknown, now: number): Promise<WebhookDelivery[]> {
   const { store } = context;
-  store.environments.markReported(environment.id, now);
-  const policies = policiesOf(context, environment.id);
-  const evaluated = evaluatedArtifactsOf(context, org, runningArtifactsOf(type, body), policies, now);
-  const latest = store.snapshots.latest(environment.id);
+  await store.environments.markReported(environment.id, now);
+  const policies = await policiesOf(context, environment.id);
+  const evaluated = await evaluatedArtifactsOf(context, org, runningArtifactsOf(type, body), policies, now);
+  const latest = await store.snapshots.latest(environment.id);
   const next = nextSnapshotOf(latest ?? null, evaluated, policies.applied.length);
   if (next === null) return [];
-  return recordSnapshot(context, org, environment, next, policies, latest?.compliant, now);
+  return await recordSnapshot(context, org, environment, next, policies, latest?.compliant, now);
 }
 
 function runningOf(artifact: SnapshotArtifact): RunningArtifact {
@@ -228,7 +228,7 @@ function runningOf(artifact: SnapshotArtifact): RunningArtifact {
  * Attaches, detaches or replaces an environment's policies; when that changes the set, the latest
  * snapshot is re-evaluated into a new one (reference §4.4).
  */
-export function changePolicies(
+export async function changePolicies(
   context: AppContext,
   org: Org,
   environment: Environment,
@@ -236,19 +236,19 @@ export function changePolicies(
   mode: 'attach' | 'detach' | 'replace',
   user: string,
   now: number,
-): WebhookDelivery[] {
+): Promise<WebhookDelivery[]> {
   const { store } = context;
-  const before = store.policies.attachedTo(environment.id).map((policy) => policy.id);
+  const before = (await store.policies.attachedTo(environment.id)).map((policy) => policy.id);
   const attach = mode === 'detach' ? [] : policyIds.filter((id) => !before.includes(id));
   const detach = mode === 'attach' ? [] : mode === 'detach' ? policyIds.filter((id) => before.includes(id)) : before.filter((id) => !policyIds.includes(id));
   if (attach.length === 0 && detach.length === 0) return [];
-  store.policies.detach(environment.id, environment.name, detach, user, now);
-  store.policies.attach(environment.id, environment.name, attach, user, now);
-  const latest = store.snapshots.latest(environment.id);
+  await store.policies.detach(environment.id, environment.name, detach, user, now);
+  await store.policies.attach(environment.id, environment.name, attach, user, now);
+  const latest = await store.snapshots.latest(environment.id);
   if (latest === undefined) return [];
-  const policies = policiesOf(context, environment.id);
+  const policies = await policiesOf(context, environment.id);
   const runningPositions = latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : []));
   const running = latest.artifactsAt(runningPositions).map(runningOf);
-  const next = nextSnapshotOf(latest, evaluatedArtifactsOf(context, org, running, policies, now), policies.applied.length, true)!;
-  return recordSnapshot(context, org, environment, next, policies, latest.compliant, now);
+  const next = nextSnapshotOf(latest, await evaluatedArtifactsOf(context, org, running, policies, now), policies.applied.length, true)!;
+  return await recordSnapshot(context, org, environment, next, policies, latest.compliant, now);
 }

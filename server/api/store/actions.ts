@@ -1,4 +1,4 @@
-import { decodeEach, type Sql, type Unreadable } from './db.ts';
+import { decodeEach, type Statements, type Unreadable } from './db.ts';
 
 export interface ActionTarget {
   type: string;
@@ -28,19 +28,19 @@ export type ActionInput = Pick<Action, 'name' | 'type' | 'targets' | 'triggers' 
 
 export interface ActionStore {
   /** Live actions by number; a row that cannot be decoded is marked unreadable. */
-  list(orgId: number): Array<Action | Unreadable>;
-  byNumber(orgId: number, number: number): Action | undefined;
-  byName(orgId: number, name: string): Action | undefined;
+  list(orgId: number): Promise<Array<Action | Unreadable>>;
+  byNumber(orgId: number, number: number): Promise<Action | undefined>;
+  byName(orgId: number, name: string): Promise<Action | undefined>;
   /** Creates the action with the next number; returns the number. */
-  create(orgId: number, input: ActionInput, createdBy: string, now: number): number;
-  update(id: number, input: ActionInput, now: number): void;
-  remove(id: number, now: number): void;
+  create(orgId: number, input: ActionInput, createdBy: string, now: number): Promise<number>;
+  update(id: number, input: ActionInput, now: number): Promise<void>;
+  remove(id: number, now: number): Promise<void>;
   /** Live actions of an org with this trigger for this environment (kind `environment`) or flow (`flow`). */
-  triggered(orgId: number, kind: 'environment' | 'flow', resourceName: string, trigger: string): Action[];
+  triggered(orgId: number, kind: 'environment' | 'flow', resourceName: string, trigger: string): Promise<Action[]>;
   /** Keeps actions watching an environment or flow when it is renamed. */
-  renameWatched(orgId: number, kind: 'environment' | 'flow', oldName: string, newName: string, now: number): void;
+  renameWatched(orgId: number, kind: 'environment' | 'flow', oldName: string, newName: string, now: number): Promise<void>;
   /** Bookkeeping of one delivery's final outcome. */
-  recordOutcome(orgId: number, number: number, ok: boolean, timestamp: number): void;
+  recordOutcome(orgId: number, number: number, ok: boolean, timestamp: number): Promise<void>;
 }
 
 interface ActionRow {
@@ -80,20 +80,20 @@ function toAction(row: ActionRow): Action {
   };
 }
 
-export function sqliteActionStore(sql: Sql): ActionStore {
+export function sqliteActionStore(sql: Statements): ActionStore {
   return {
-    list(orgId) {
+    async list(orgId) {
       return decodeEach(sql.all<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL ORDER BY number', orgId), toAction);
     },
-    byNumber(orgId, number) {
+    async byNumber(orgId, number) {
       const row = sql.get<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND number = ? AND deleted_at IS NULL', orgId, number);
       return row === undefined ? undefined : toAction(row);
     },
-    byName(orgId, name) {
+    async byName(orgId, name) {
       const row = sql.get<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND name = ? AND deleted_at IS NULL', orgId, name);
       return row === undefined ? undefined : toAction(row);
     },
-    create(orgId, input, createdBy, now) {
+    async create(orgId, input, createdBy, now) {
       const number = (sql.get<{ n: number | null }>('SELECT max(number) AS n FROM actions WHERE org_id = ?', orgId)!.n ?? 0) + 1;
       sql.run(
         `INSERT INTO actions (org_id, number, name, type, targets, triggers, environments, flows, created_by, created_at, last_modified_at)
@@ -112,7 +112,7 @@ export function sqliteActionStore(sql: Sql): ActionStore {
       );
       return number;
     },
-    update(id, input, now) {
+    async update(id, input, now) {
       sql.run(
         'UPDATE actions SET type = ?, targets = ?, triggers = ?, environments = ?, flows = ?, last_modified_at = ? WHERE id = ?',
         input.type,
@@ -124,10 +124,10 @@ export function sqliteActionStore(sql: Sql): ActionStore {
         id,
       );
     },
-    remove(id, now) {
+    async remove(id, now) {
       sql.run('UPDATE actions SET deleted_at = ? WHERE id = ?', now, id);
     },
-    triggered(orgId, kind, resourceName, trigger) {
+    async triggered(orgId, kind, resourceName, trigger) {
       const column = kind === 'environment' ? 'environments' : 'flows';
       return sql
         .all<ActionRow>(
@@ -142,7 +142,7 @@ export function sqliteActionStore(sql: Sql): ActionStore {
         )
         .map(toAction);
     },
-    renameWatched(orgId, kind, oldName, newName, now) {
+    async renameWatched(orgId, kind, oldName, newName, now) {
       const column = kind === 'environment' ? 'environments' : 'flows';
       const watching = sql.all<ActionRow>(
         `SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL AND EXISTS (SELECT 1 FROM json_each(actions.${column}) WHERE value = ?)`,
@@ -154,7 +154,7 @@ export function sqliteActionStore(sql: Sql): ActionStore {
         sql.run(`UPDATE actions SET ${column} = ?, last_modified_at = ? WHERE id = ?`, JSON.stringify(names), now, row.id);
       }
     },
-    recordOutcome(orgId, number, ok, timestamp) {
+    async recordOutcome(orgId, number, ok, timestamp) {
       if (ok) {
         sql.run('UPDATE actions SET is_failing = 0, last_success_timestamp = ? WHERE org_id = ? AND number = ?', timestamp, orgId, number);
       } else {

@@ -1,4 +1,4 @@
-import { decodeEach, parseJson, type Param, type Sql, type Unreadable } from './db.ts';
+import { decodeEach, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
 
 export interface Artifact {
   id: string;
@@ -27,17 +27,17 @@ export interface ArtifactFilter {
 }
 
 export interface ArtifactStore {
-  create(artifact: NewArtifact): void;
-  update(id: string, changes: { filename: string; gitCommit: string; repoName: string | null; body: Record<string, unknown> }, now: number): void;
-  inTrailUnder(trailId: string, fingerprint: string, templateReferenceName: string): Artifact | undefined;
-  inTrail(trailId: string): Artifact[];
+  create(artifact: NewArtifact): Promise<void>;
+  update(id: string, changes: { filename: string; gitCommit: string; repoName: string | null; body: Record<string, unknown> }, now: number): Promise<void>;
+  inTrailUnder(trailId: string, fingerprint: string, templateReferenceName: string): Promise<Artifact | undefined>;
+  inTrail(trailId: string): Promise<Artifact[]>;
   /** Artifacts of live flows whose fingerprint starts with `prefix`, newest first. */
-  byFingerprintPrefix(orgId: number, prefix: string, flowId?: string): Artifact[];
+  byFingerprintPrefix(orgId: number, prefix: string, flowId?: string): Promise<Artifact[]>;
   /** Artifacts of live flows whose commit starts with `prefix`, newest first. */
-  byCommitPrefix(orgId: number, prefix: string, flowId?: string): Artifact[];
+  byCommitPrefix(orgId: number, prefix: string, flowId?: string): Promise<Artifact[]>;
   /** Newest first. */
-  page(orgId: number, filter: ArtifactFilter, limit: number, offset: number): Array<Artifact | Unreadable>;
-  repoExists(orgId: number, repoName: string): boolean;
+  page(orgId: number, filter: ArtifactFilter, limit: number, offset: number): Promise<Array<Artifact | Unreadable>>;
+  repoExists(orgId: number, repoName: string): Promise<boolean>;
 }
 
 interface ArtifactRow {
@@ -85,7 +85,7 @@ function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function sqliteArtifactStore(sql: Sql): ArtifactStore {
+export function sqliteArtifactStore(sql: Statements): ArtifactStore {
   const where = (conditions: string[], params: Param[], orgId: number, flowId: string | undefined): void => {
     conditions.push('a.org_id = ?', 'f.archived_at IS NULL');
     params.push(orgId);
@@ -104,7 +104,7 @@ export function sqliteArtifactStore(sql: Sql): ArtifactStore {
     return sql.all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq DESC`, ...params).map(toArtifact);
   };
   return {
-    create(artifact) {
+    async create(artifact) {
       sql.run(
         `INSERT INTO artifacts (id, org_id, flow_id, trail_id, fingerprint, template_reference_name, filename, git_commit, repo_name, body, created_at, last_modified_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -122,7 +122,7 @@ export function sqliteArtifactStore(sql: Sql): ArtifactStore {
         artifact.lastModifiedAt,
       );
     },
-    update(id, changes, now) {
+    async update(id, changes, now) {
       sql.run(
         'UPDATE artifacts SET filename = ?, git_commit = ?, repo_name = ?, body = ?, last_modified_at = ? WHERE id = ?',
         changes.filename,
@@ -133,20 +133,20 @@ export function sqliteArtifactStore(sql: Sql): ArtifactStore {
         id,
       );
     },
-    inTrailUnder(trailId, fingerprint, templateReferenceName) {
+    async inTrailUnder(trailId, fingerprint, templateReferenceName) {
       const row = sql.get<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? AND a.fingerprint = ? AND a.template_reference_name = ?`, trailId, fingerprint, templateReferenceName);
       return row === undefined ? undefined : toArtifact(row);
     },
-    inTrail(trailId) {
+    async inTrail(trailId) {
       return sql.all<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId).map(toArtifact);
     },
-    byFingerprintPrefix(orgId, prefix, flowId) {
+    async byFingerprintPrefix(orgId, prefix, flowId) {
       return byPrefix('a.fingerprint', orgId, prefix, flowId);
     },
-    byCommitPrefix(orgId, prefix, flowId) {
+    async byCommitPrefix(orgId, prefix, flowId) {
       return byPrefix('a.git_commit', orgId, prefix, flowId);
     },
-    page(orgId, filter, limit, offset) {
+    async page(orgId, filter, limit, offset) {
       const conditions: string[] = [];
       const params: Param[] = [];
       where(conditions, params, orgId, filter.flowId);
@@ -156,7 +156,7 @@ export function sqliteArtifactStore(sql: Sql): ArtifactStore {
       }
       return decodeEach(sql.all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.created_at DESC, a.seq DESC LIMIT ? OFFSET ?`, ...params, limit, offset), toArtifact);
     },
-    repoExists(orgId, repoName) {
+    async repoExists(orgId, repoName) {
       return sql.get('SELECT 1 AS found FROM artifacts WHERE org_id = ? AND repo_name = ? LIMIT 1', orgId, repoName) !== undefined;
     },
   };

@@ -1,4 +1,4 @@
-import { decodeEach, parseJson, type Param, type Sql, type Unreadable } from './db.ts';
+import { decodeEach, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
 
 export interface Evidence {
   sha256: string;
@@ -42,16 +42,16 @@ export interface AttestationQuery {
 }
 
 export interface AttestationStore {
-  create(attestation: NewAttestation): void;
-  byId(orgId: number, id: string): Attestation | undefined;
+  create(attestation: NewAttestation): Promise<void>;
+  byId(orgId: number, id: string): Promise<Attestation | undefined>;
   /** Every attestation of the trail, oldest first. */
-  inTrail(trailId: string): Attestation[];
+  inTrail(trailId: string): Promise<Attestation[]>;
   /** Every version of a name in a trail, newest first. */
-  versions(trailId: string, name: string): Attestation[];
+  versions(trailId: string, name: string): Promise<Attestation[]>;
   /** A flow's attestations in a time window, newest first. */
-  pageOfFlow(flowId: string, window: { from?: number; to?: number }, limit: number, offset: number): { total: number; attestations: Array<Attestation | Unreadable> };
+  pageOfFlow(flowId: string, window: { from?: number; to?: number }, limit: number, offset: number): Promise<{ total: number; attestations: Array<Attestation | Unreadable> }>;
   /** The org's attestations matching `query`, oldest first, at most `limit`. */
-  query(orgId: number, query: AttestationQuery, limit: number): Attestation[];
+  query(orgId: number, query: AttestationQuery, limit: number): Promise<Attestation[]>;
 }
 
 export interface AttestationRow {
@@ -100,9 +100,9 @@ function toAttestation(row: AttestationRow): Attestation {
 const SELECT = `SELECT a.*, f.name AS flow_name, t.name AS trail_name
                   FROM attestations a JOIN flows f ON f.id = a.flow_id JOIN trails t ON t.id = a.trail_id`;
 
-export function sqliteAttestationStore(sql: Sql): AttestationStore {
+export function sqliteAttestationStore(sql: Statements): AttestationStore {
   return {
-    create(attestation) {
+    async create(attestation) {
       sql.run(
         `INSERT INTO attestations (id, org_id, flow_id, trail_id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact,
                                    evidence_sha256, evidence_filename, body, reported_by, created_at)
@@ -124,17 +124,17 @@ export function sqliteAttestationStore(sql: Sql): AttestationStore {
         attestation.createdAt,
       );
     },
-    byId(orgId, id) {
+    async byId(orgId, id) {
       const row = sql.get<AttestationRow>(`${SELECT} WHERE a.org_id = ? AND a.id = ?`, orgId, id);
       return row === undefined ? undefined : toAttestation(row);
     },
-    inTrail(trailId) {
+    async inTrail(trailId) {
       return sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId).map(toAttestation);
     },
-    versions(trailId, name) {
+    async versions(trailId, name) {
       return sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? AND a.name = ? ORDER BY a.seq DESC`, trailId, name).map(toAttestation);
     },
-    pageOfFlow(flowId, window, limit, offset) {
+    async pageOfFlow(flowId, window, limit, offset) {
       const conditions = ['a.flow_id = ?'];
       const params: Param[] = [flowId];
       if (window.from !== undefined) {
@@ -150,7 +150,7 @@ export function sqliteAttestationStore(sql: Sql): AttestationStore {
       const rows = sql.all<AttestationRow>(`${SELECT} WHERE ${clause} ORDER BY a.seq DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
       return { total, attestations: decodeEach(rows, toAttestation) };
     },
-    query(orgId, query, limit) {
+    async query(orgId, query, limit) {
       const conditions = ['a.org_id = ?', 'f.archived_at IS NULL'];
       const params: Param[] = [orgId];
       const add = (condition: string, value: Param | undefined): void => {

@@ -1,4 +1,4 @@
-import { decodeEach, type Sql, type Unreadable } from './db.ts';
+import { decodeEach, type Statements, type Unreadable } from './db.ts';
 
 export interface Control {
   id: number;
@@ -22,14 +22,14 @@ export interface ControlChanges {
 
 export interface ControlStore {
   /** Archived controls included: an identifier stays taken. */
-  byIdentifier(orgId: number, identifier: string): Control | undefined;
+  byIdentifier(orgId: number, identifier: string): Promise<Control | undefined>;
   /** Controls of an org by identifier; archived ones only with `archived`; undecodable rows marked unreadable. */
-  list(orgId: number, archived: boolean): Array<Control | Unreadable>;
-  create(orgId: number, control: { identifier: string; name: string; description: string; links: Record<string, string>; createdBy: string }, now: number): void;
+  list(orgId: number, archived: boolean): Promise<Array<Control | Unreadable>>;
+  create(orgId: number, control: { identifier: string; name: string; description: string; links: Record<string, string>; createdBy: string }, now: number): Promise<void>;
   /** Applies the changes as version + 1. */
-  update(id: number, changes: ControlChanges, now: number): void;
-  setArchived(id: number, archived: boolean, now: number): void;
-  setTags(id: number, tags: Record<string, string>, now: number): void;
+  update(id: number, changes: ControlChanges, now: number): Promise<void>;
+  setArchived(id: number, archived: boolean, now: number): Promise<void>;
+  setTags(id: number, tags: Record<string, string>, now: number): Promise<void>;
 }
 
 interface ControlRow {
@@ -63,19 +63,19 @@ function toControl(row: ControlRow): Control {
   };
 }
 
-export function sqliteControlStore(sql: Sql): ControlStore {
+export function sqliteControlStore(sql: Statements): ControlStore {
   return {
-    byIdentifier(orgId, identifier) {
+    async byIdentifier(orgId, identifier) {
       const row = sql.get<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND identifier = ?', orgId, identifier);
       return row === undefined ? undefined : toControl(row);
     },
-    list(orgId, archived) {
+    async list(orgId, archived) {
       const rows = archived
         ? sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? ORDER BY identifier', orgId)
         : sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND archived = 0 ORDER BY identifier', orgId);
       return decodeEach(rows, toControl);
     },
-    create(orgId, control, now) {
+    async create(orgId, control, now) {
       sql.run(
         `INSERT INTO controls (org_id, identifier, name, description, links, version, created_by, created_at, last_modified_at)
          VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`,
@@ -89,16 +89,16 @@ export function sqliteControlStore(sql: Sql): ControlStore {
         now,
       );
     },
-    update(id, changes, now) {
+    async update(id, changes, now) {
       if (changes.name !== undefined) sql.run('UPDATE controls SET name = ? WHERE id = ?', changes.name, id);
       if (changes.description !== undefined) sql.run('UPDATE controls SET description = ? WHERE id = ?', changes.description, id);
       if (changes.links !== undefined) sql.run('UPDATE controls SET links = ? WHERE id = ?', JSON.stringify(changes.links), id);
       sql.run('UPDATE controls SET version = version + 1, last_modified_at = ? WHERE id = ?', now, id);
     },
-    setArchived(id, archived, now) {
+    async setArchived(id, archived, now) {
       sql.run('UPDATE controls SET archived = ?, last_modified_at = ? WHERE id = ?', archived ? 1 : 0, now, id);
     },
-    setTags(id, tags, now) {
+    async setTags(id, tags, now) {
       sql.run('UPDATE controls SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
     },
   };

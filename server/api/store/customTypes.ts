@@ -1,4 +1,4 @@
-import { parseJson, type Sql } from './db.ts';
+import { parseJson, type Statements } from './db.ts';
 
 export interface CustomType {
   orgId: number;
@@ -15,13 +15,13 @@ export interface CustomType {
 
 export interface CustomTypeStore {
   /** Stores a new version (1 for a new name) and answers it. */
-  createVersion(type: Omit<CustomType, 'version'>): CustomType;
+  createVersion(type: Omit<CustomType, 'version'>): Promise<CustomType>;
   /** The latest version of a live type. */
-  latest(orgId: number, name: string): CustomType | undefined;
-  version(orgId: number, name: string, version: number): CustomType | undefined;
+  latest(orgId: number, name: string): Promise<CustomType | undefined>;
+  version(orgId: number, name: string, version: number): Promise<CustomType | undefined>;
   /** Latest versions of live types, by name. */
-  list(orgId: number): CustomType[];
-  archive(orgId: number, name: string, now: number): void;
+  list(orgId: number): Promise<CustomType[]>;
+  archive(orgId: number, name: string, now: number): Promise<void>;
 }
 
 interface CustomTypeRow {
@@ -51,7 +51,7 @@ function toType(row: CustomTypeRow): CustomType {
   };
 }
 
-export function sqliteCustomTypeStore(sql: Sql): CustomTypeStore {
+export function sqliteCustomTypeStore(sql: Statements): CustomTypeStore {
   const latest = (orgId: number, name: string): CustomType | undefined => {
     const row = sql.get<CustomTypeRow>(
       'SELECT * FROM custom_attestation_types WHERE org_id = ? AND name = ? AND archived_at IS NULL ORDER BY version DESC LIMIT 1',
@@ -61,7 +61,7 @@ export function sqliteCustomTypeStore(sql: Sql): CustomTypeStore {
     return row === undefined ? undefined : toType(row);
   };
   return {
-    createVersion(type) {
+    async createVersion(type) {
       const previous = sql.get<{ v: number | null }>('SELECT max(version) AS v FROM custom_attestation_types WHERE org_id = ? AND name = ?', type.orgId, type.name);
       const version = Number(previous?.v ?? 0) + 1;
       sql.run('UPDATE custom_attestation_types SET archived_at = NULL WHERE org_id = ? AND name = ?', type.orgId, type.name);
@@ -80,12 +80,12 @@ export function sqliteCustomTypeStore(sql: Sql): CustomTypeStore {
       );
       return { ...type, version };
     },
-    latest,
-    version(orgId, name, version) {
+    latest: async (orgId, name) => latest(orgId, name),
+    async version(orgId, name, version) {
       const row = sql.get<CustomTypeRow>('SELECT * FROM custom_attestation_types WHERE org_id = ? AND name = ? AND version = ? AND archived_at IS NULL', orgId, name, version);
       return row === undefined ? undefined : toType(row);
     },
-    list(orgId) {
+    async list(orgId) {
       return sql
         .all<CustomTypeRow>(
           `SELECT * FROM custom_attestation_types c WHERE org_id = ? AND archived_at IS NULL
@@ -95,7 +95,7 @@ export function sqliteCustomTypeStore(sql: Sql): CustomTypeStore {
         )
         .map(toType);
     },
-    archive(orgId, name, now) {
+    async archive(orgId, name, now) {
       sql.run('UPDATE custom_attestation_types SET archived_at = ? WHERE org_id = ? AND name = ? AND archived_at IS NULL', now, orgId, name);
     },
   };

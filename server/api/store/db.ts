@@ -1,17 +1,28 @@
-// The SQLite connection every store module shares: pragmas for durability, a statement cache,
-// and the one-transaction-per-request helper.
+// The SQLite connections every store module shares: pragmas for durability, a statement cache,
+// and the one-transaction-per-request helper. Writes go through one connection whose
+// transactions take turns; reads outside a transaction use a second connection, which (WAL) sees
+// the last committed state and never another request's half-done transaction.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 
 export type Param = SQLInputValue;
 export type Row = Record<string, unknown>;
 
-export class Sql {
+/** What store modules run their statements on: the connection of the current request. */
+export interface Statements {
+  run(sql: string, ...params: Param[]): { changes: number; lastInsertRowid: number };
+  get<T extends Row = Row>(sql: string, ...params: Param[]): T | undefined;
+  all<T extends Row = Row>(sql: string, ...params: Param[]): T[];
+}
+
+export class Sql implements Statements {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
-  private depth = 0;
+  private readonly readOnly: boolean;
 
-  /** `file` undefined opens an in-memory database. */
-  constructor(file: string | undefined) {
+  /** `file` undefined opens an in-memory database; `readOnly` refuses writes. */
+  constructor(file: string | undefined, readOnly = false) {
+    this.readOnly = readOnly;
     this.db = new DatabaseSync(file ?? ':memory:');
     if (file !== undefined) this.db.exec('PRAGMA journal_mode = WAL');
     // FULL: a commit is on disk before the response that acknowledges it leaves.
@@ -30,6 +41,7 @@ export class Sql {
   }
 
   run(sql: string, ...params: Param[]): { changes: number; lastInsertRowid: number } {
+    if (this.readOnly) throw new Error('a store write outside a transaction');
     const result = this.statement(sql).run(...params);
     return { changes: Number(result.changes), lastInsertRowid: Number(result.lastInsertRowid) };
   }
@@ -42,31 +54,59 @@ export class Sql {
     return this.statement(sql).all(...params) as T[];
   }
 
-  /**
-   * Runs `work` in one transaction (nested calls join the outer one). `work` is synchronous on
-   * purpose: node:sqlite is synchronous, so no other request interleaves with it, and any async
-   * preparation (evidence files) must finish before it starts.
-   */
-  transaction<T>(work: () => T): T {
-    if (this.depth > 0) return work();
-    this.db.exec('BEGIN IMMEDIATE');
-    this.depth = 1;
-    try {
-      const result = work();
-      if (result instanceof Promise) throw new Error('a store transaction must be synchronous');
-      this.db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (this.db.isTransaction) this.db.exec('ROLLBACK');
-      throw error;
-    } finally {
-      this.depth = 0;
-    }
-  }
-
   close(): void {
     this.statements.clear();
     if (this.db.isOpen) this.db.close();
+  }
+}
+
+/**
+ * The write connection and the read connection. `transaction` queues its work behind every
+ * transaction already running, so async work inside one never interleaves with another's
+ * statements; the store statements of that work (found through async context) run on the write
+ * connection, every other statement on the read connection. Without a data directory both are one
+ * in-memory connection, so a read there can see a transaction that has not committed yet.
+ */
+export class Database {
+  private readonly inTransaction = new AsyncLocalStorage<Sql>();
+  private queue: Promise<unknown> = Promise.resolve();
+  readonly statements: Statements;
+  private readonly writer: Sql;
+  private readonly reader: Sql;
+
+  constructor(writer: Sql, reader: Sql) {
+    this.writer = writer;
+    this.reader = reader;
+    const current = (): Sql => this.inTransaction.getStore() ?? this.reader;
+    this.statements = {
+      run: (sql, ...params) => current().run(sql, ...params),
+      get: (sql, ...params) => current().get(sql, ...params),
+      all: (sql, ...params) => current().all(sql, ...params),
+    };
+  }
+
+  /** Runs `work` in one transaction; a transaction started inside it joins it. */
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (this.inTransaction.getStore() !== undefined) return work();
+    const run = async (): Promise<T> => {
+      this.writer.db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await this.inTransaction.run(this.writer, work);
+        this.writer.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
+        throw error;
+      }
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  close(): void {
+    this.reader.close();
+    this.writer.close();
   }
 }
 

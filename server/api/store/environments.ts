@@ -1,4 +1,4 @@
-import { decodeEach, type Sql, type Unreadable } from './db.ts';
+import { decodeEach, type Statements, type Unreadable } from './db.ts';
 
 export interface Environment {
   id: number;
@@ -43,23 +43,23 @@ export interface AllowlistEntry {
 
 export interface EnvironmentStore {
   /** A live (not archived) environment by name. */
-  byName(orgId: number, name: string): Environment | undefined;
-  byId(id: number): Environment | undefined;
+  byName(orgId: number, name: string): Promise<Environment | undefined>;
+  byId(id: number): Promise<Environment | undefined>;
   /** Live environments of an org, by name; a row that cannot be decoded is marked unreadable. */
-  list(orgId: number): Array<Environment | Unreadable>;
-  create(environment: NewEnvironment, now: number): number;
-  update(id: number, changes: { description?: string; requireProvenance?: boolean }, now: number): void;
-  rename(id: number, newName: string, now: number): void;
-  archive(id: number, now: number): void;
-  setTags(id: number, tags: Record<string, string>, now: number): void;
+  list(orgId: number): Promise<Array<Environment | Unreadable>>;
+  create(environment: NewEnvironment, now: number): Promise<number>;
+  update(id: number, changes: { description?: string; requireProvenance?: boolean }, now: number): Promise<void>;
+  rename(id: number, newName: string, now: number): Promise<void>;
+  archive(id: number, now: number): Promise<void>;
+  setTags(id: number, tags: Record<string, string>, now: number): Promise<void>;
   /** Replaces the physical environments a logical one includes. */
-  setIncluded(logicalId: number, physicalIds: readonly number[], now: number): void;
+  setIncluded(logicalId: number, physicalIds: readonly number[], now: number): Promise<void>;
   /** Allows an artifact in an environment; allowing it again replaces its name and description. */
-  allow(environmentId: number, entry: { artifactFingerprint: string; artifactName: string; description: string; createdBy: string }, now: number): void;
+  allow(environmentId: number, entry: { artifactFingerprint: string; artifactName: string; description: string; createdBy: string }, now: number): Promise<void>;
   /** Allowed artifacts in the org's live environments, by environment then time. */
-  allowlist(orgId: number): AllowlistEntry[];
+  allowlist(orgId: number): Promise<AllowlistEntry[]>;
   /** Records that a report arrived (whether or not it made a snapshot). */
-  markReported(id: number, now: number): void;
+  markReported(id: number, now: number): Promise<void>;
 }
 
 interface EnvironmentRow {
@@ -116,20 +116,20 @@ function toEnvironment(row: EnvironmentRow): Environment {
   };
 }
 
-export function sqliteEnvironmentStore(sql: Sql): EnvironmentStore {
+export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
   return {
-    byName(orgId, name) {
+    async byName(orgId, name) {
       const row = sql.get<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.name = ? AND e.archived_at IS NULL`, orgId, name);
       return row === undefined ? undefined : toEnvironment(row);
     },
-    byId(id) {
+    async byId(id) {
       const row = sql.get<EnvironmentRow>(`${SELECT} WHERE e.id = ?`, id);
       return row === undefined ? undefined : toEnvironment(row);
     },
-    list(orgId) {
+    async list(orgId) {
       return decodeEach(sql.all<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.archived_at IS NULL ORDER BY e.name`, orgId), toEnvironment);
     },
-    create(environment, now) {
+    async create(environment, now) {
       return sql.run(
         `INSERT INTO environments (org_id, name, type, description, require_provenance, created_by, created_at, last_modified_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -143,30 +143,30 @@ export function sqliteEnvironmentStore(sql: Sql): EnvironmentStore {
         now,
       ).lastInsertRowid;
     },
-    update(id, changes, now) {
+    async update(id, changes, now) {
       if (changes.description !== undefined) sql.run('UPDATE environments SET description = ? WHERE id = ?', changes.description, id);
       if (changes.requireProvenance !== undefined) {
         sql.run('UPDATE environments SET require_provenance = ? WHERE id = ?', changes.requireProvenance ? 1 : 0, id);
       }
       sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, id);
     },
-    rename(id, newName, now) {
+    async rename(id, newName, now) {
       sql.run('UPDATE environments SET name = ?, last_modified_at = ? WHERE id = ?', newName, now, id);
     },
-    archive(id, now) {
+    async archive(id, now) {
       sql.run('UPDATE environments SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
     },
-    setTags(id, tags, now) {
+    async setTags(id, tags, now) {
       sql.run('UPDATE environments SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
     },
-    setIncluded(logicalId, physicalIds, now) {
+    async setIncluded(logicalId, physicalIds, now) {
       sql.run('DELETE FROM environment_includes WHERE logical_id = ?', logicalId);
       physicalIds.forEach((physicalId, position) => {
         sql.run('INSERT OR IGNORE INTO environment_includes (logical_id, physical_id, position) VALUES (?, ?, ?)', logicalId, physicalId, position);
       });
       sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, logicalId);
     },
-    allow(environmentId, entry, now) {
+    async allow(environmentId, entry, now) {
       sql.run(
         `INSERT INTO allowlist_entries (environment_id, artifact_fingerprint, artifact_name, description, created_by, created_at)
          VALUES (?, ?, ?, ?, ?, ?)
@@ -179,7 +179,7 @@ export function sqliteEnvironmentStore(sql: Sql): EnvironmentStore {
         now,
       );
     },
-    allowlist(orgId) {
+    async allowlist(orgId) {
       return sql
         .all<{ name: string; artifact_fingerprint: string; artifact_name: string; description: string; created_by: string; created_at: number }>(
           `SELECT e.name, a.artifact_fingerprint, a.artifact_name, a.description, a.created_by, a.created_at
@@ -196,7 +196,7 @@ export function sqliteEnvironmentStore(sql: Sql): EnvironmentStore {
           createdAt: row.created_at,
         }));
     },
-    markReported(id, now) {
+    async markReported(id, now) {
       sql.run('UPDATE environments SET last_reported_at = ? WHERE id = ?', now, id);
     },
   };

@@ -1,4 +1,4 @@
-import { decodeEach, json, parseJson, type Sql, type Unreadable } from './db.ts';
+import { decodeEach, json, parseJson, type Statements, type Unreadable } from './db.ts';
 
 /** A flow's template: its text and the parsed `{version, trail}` form, under one id per version. */
 export interface StoredTemplate {
@@ -28,18 +28,18 @@ export interface FlowChanges {
 }
 
 export interface FlowStore {
-  create(flow: Flow): void;
-  update(id: string, changes: FlowChanges, now: number): void;
+  create(flow: Flow): Promise<void>;
+  update(id: string, changes: FlowChanges, now: number): Promise<void>;
   /** A live (not archived) flow by name. */
-  byName(orgId: number, name: string): Flow | undefined;
+  byName(orgId: number, name: string): Promise<Flow | undefined>;
   /** A live flow's id and version (which moves with any write to the flow or its trails). */
-  versionOf(orgId: number, name: string): { id: string; version: number } | undefined;
-  byId(id: string): Flow | undefined;
+  versionOf(orgId: number, name: string): Promise<{ id: string; version: number } | undefined>;
+  byId(id: string): Promise<Flow | undefined>;
   /** Every live flow of the org, by name. */
-  list(orgId: number): Array<Flow | Unreadable>;
-  archive(id: string, now: number): void;
-  rename(id: string, newName: string, now: number): void;
-  setTags(id: string, tags: Record<string, string>, now: number): void;
+  list(orgId: number): Promise<Array<Flow | Unreadable>>;
+  archive(id: string, now: number): Promise<void>;
+  rename(id: string, newName: string, now: number): Promise<void>;
+  setTags(id: string, tags: Record<string, string>, now: number): Promise<void>;
 }
 
 interface FlowRow {
@@ -75,9 +75,9 @@ function toFlow(row: FlowRow): Flow {
   };
 }
 
-export function sqliteFlowStore(sql: Sql): FlowStore {
+export function sqliteFlowStore(sql: Statements): FlowStore {
   return {
-    create(flow) {
+    async create(flow) {
       sql.run(
         `INSERT INTO flows (id, org_id, name, description, visibility, template_id, template_content, template, tags, repo_url,
                             created_by, created_at, last_modified_at)
@@ -97,7 +97,7 @@ export function sqliteFlowStore(sql: Sql): FlowStore {
         flow.lastModifiedAt,
       );
     },
-    update(id, changes, now) {
+    async update(id, changes, now) {
       if (changes.description !== undefined) sql.run('UPDATE flows SET description = ? WHERE id = ?', changes.description, id);
       if (changes.visibility !== undefined) sql.run('UPDATE flows SET visibility = ? WHERE id = ?', changes.visibility, id);
       if (changes.template !== undefined) {
@@ -111,27 +111,27 @@ export function sqliteFlowStore(sql: Sql): FlowStore {
       }
       sql.run('UPDATE flows SET last_modified_at = ? WHERE id = ?', now, id);
     },
-    byName(orgId, name) {
+    async byName(orgId, name) {
       const row = sql.get<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
       return row === undefined ? undefined : toFlow(row);
     },
-    versionOf(orgId, name) {
+    async versionOf(orgId, name) {
       return sql.get<{ id: string; version: number }>('SELECT id, version FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
     },
-    byId(id) {
+    async byId(id) {
       const row = sql.get<FlowRow>('SELECT * FROM flows WHERE id = ?', id);
       return row === undefined ? undefined : toFlow(row);
     },
-    list(orgId) {
+    async list(orgId) {
       return decodeEach(sql.all<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId), toFlow);
     },
-    archive(id, now) {
+    async archive(id, now) {
       sql.run('UPDATE flows SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
     },
-    rename(id, newName, now) {
+    async rename(id, newName, now) {
       sql.run('UPDATE flows SET name = ?, last_modified_at = ? WHERE id = ?', newName, now, id);
     },
-    setTags(id, tags, now) {
+    async setTags(id, tags, now) {
       sql.run('UPDATE flows SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
     },
   };

@@ -1,7 +1,7 @@
 // The store interface the routes use. Each resource has its own module (interface + SQLite
 // implementation); this file composes them over one connection. All SQL lives in store/.
 // A resource module is added with one import and one field below.
-import { Sql } from './db.ts';
+import { Database, Sql } from './db.ts';
 import { fileEvidenceStore, memoryEvidenceStore, type EvidenceStore } from './evidence.ts';
 import { applyMigrations } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
@@ -23,8 +23,11 @@ import { sqliteSnapshotStore, type SnapshotStore } from './snapshots.ts';
 import { join } from 'node:path';
 
 export interface Store {
-  /** Runs one request's writes in one transaction; `work` must be synchronous. */
-  transaction<T>(work: () => T): T;
+  /**
+   * Runs one request's writes in one transaction: `work` gets the store to use inside it (store
+   * calls in its async context join it as well); a transaction started inside joins the outer one.
+   */
+  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
   readonly orgs: OrgStore;
   readonly serviceAccounts: ServiceAccountStore;
   readonly flows: FlowStore;
@@ -54,15 +57,18 @@ function databaseFile(dataDir: string): string {
 }
 
 export function openStore(location: StoreLocation): Store {
-  const sql = new Sql(location.dataDir === undefined ? undefined : databaseFile(location.dataDir));
+  const file = location.dataDir === undefined ? undefined : databaseFile(location.dataDir);
+  const writer = new Sql(file);
   try {
-    applyMigrations(sql, migrations);
+    applyMigrations(writer, migrations);
   } catch (error) {
-    sql.close();
+    writer.close();
     throw error;
   }
-  return {
-    transaction: (work) => sql.transaction(work),
+  const database = new Database(writer, file === undefined ? writer : new Sql(file, true));
+  const sql = database.statements;
+  const store: Store = {
+    transaction: (work) => database.transaction(() => work(store)),
     orgs: sqliteOrgStore(sql),
     serviceAccounts: sqliteServiceAccountStore(sql),
     flows: sqliteFlowStore(sql),
@@ -79,6 +85,7 @@ export function openStore(location: StoreLocation): Store {
     policies: sqlitePolicyStore(sql),
     controls: sqliteControlStore(sql),
     actions: sqliteActionStore(sql),
-    close: () => sql.close(),
+    close: () => database.close(),
   };
+  return store;
 }

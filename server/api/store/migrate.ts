@@ -9,10 +9,15 @@ export function applyMigrations(sql: Sql, migrations: readonly Migration[]): str
   const ran: string[] = [];
   for (const migration of [...migrations].sort((a, b) => a.id.localeCompare(b.id))) {
     if (applied.has(migration.id)) continue;
-    sql.transaction(() => {
+    sql.db.exec('BEGIN IMMEDIATE');
+    try {
       sql.db.exec(migration.sql);
       sql.run('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)', migration.id, Date.now() / 1000);
-    });
+      sql.db.exec('COMMIT');
+    } catch (error) {
+      if (sql.db.isTransaction) sql.db.exec('ROLLBACK');
+      throw error;
+    }
     ran.push(migration.id);
   }
   return ran;

@@ -1,4 +1,4 @@
-import type { Sql } from './db.ts';
+import type { Statements } from './db.ts';
 
 export interface OrgFeatures {
   controls: boolean;
@@ -12,9 +12,9 @@ export interface Org {
 
 export interface OrgStore {
   /** Creates the org if missing and sets its features. */
-  ensure(name: string, features: OrgFeatures, now: number): Org;
-  byName(name: string): Org | undefined;
-  all(): Org[];
+  ensure(name: string, features: OrgFeatures, now: number): Promise<Org>;
+  byName(name: string): Promise<Org | undefined>;
+  all(): Promise<Org[]>;
 }
 
 interface OrgRow {
@@ -29,11 +29,11 @@ function toOrg(row: OrgRow): Org {
   return { id: row.id, name: row.name, features: { controls: features.controls !== false } };
 }
 
-export function sqliteOrgStore(sql: Sql): OrgStore {
+export function sqliteOrgStore(sql: Statements): OrgStore {
   // Every request looks its org up; orgs change only through ensure(), so they are kept in memory.
   const byName = new Map<string, Org>();
   return {
-    ensure(name, features, now) {
+    async ensure(name, features, now) {
       byName.delete(name);
       sql.run(
         'INSERT INTO orgs (name, features, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET features = excluded.features',
@@ -43,7 +43,7 @@ export function sqliteOrgStore(sql: Sql): OrgStore {
       );
       return toOrg(sql.get<OrgRow>('SELECT * FROM orgs WHERE name = ?', name)!);
     },
-    byName(name) {
+    async byName(name) {
       const known = byName.get(name);
       if (known !== undefined) return known;
       const row = sql.get<OrgRow>('SELECT * FROM orgs WHERE name = ?', name);
@@ -52,7 +52,7 @@ export function sqliteOrgStore(sql: Sql): OrgStore {
       byName.set(name, org);
       return org;
     },
-    all() {
+    async all() {
       return sql.all<OrgRow>('SELECT * FROM orgs ORDER BY name').map(toOrg);
     },
   };

@@ -1,4 +1,4 @@
-import { decodeEach, type Sql, type Unreadable } from './db.ts';
+import { decodeEach, type Statements, type Unreadable } from './db.ts';
 
 export interface PolicyVersion {
   version: number;
@@ -47,22 +47,22 @@ export interface NewPolicyVersion {
 }
 
 export interface PolicyStore {
-  byName(orgId: number, name: string): Policy | undefined;
+  byName(orgId: number, name: string): Promise<Policy | undefined>;
   /** Live policies by name; a row that cannot be decoded is marked unreadable. */
-  list(orgId: number): Array<Policy | Unreadable>;
-  create(orgId: number, name: string, description: string, type: string, first: NewPolicyVersion, now: number): number;
+  list(orgId: number): Promise<Array<Policy | Unreadable>>;
+  create(orgId: number, name: string, description: string, type: string, first: NewPolicyVersion, now: number): Promise<number>;
   /** Adds a version and its history event; returns the new version number. */
-  addVersion(policyId: number, version: NewPolicyVersion, now: number): number;
-  setDescription(policyId: number, description: string, now: number): void;
+  addVersion(policyId: number, version: NewPolicyVersion, now: number): Promise<number>;
+  setDescription(policyId: number, description: string, now: number): Promise<void>;
   /** Current versions of live policies of an org, by name; unknown names are left out. */
-  currentByNames(orgId: number, names: readonly string[]): CurrentPolicy[];
+  currentByNames(orgId: number, names: readonly string[]): Promise<CurrentPolicy[]>;
   /** Current versions of the policies attached to an environment, in attach order. */
-  attachedTo(environmentId: number): CurrentPolicy[];
+  attachedTo(environmentId: number): Promise<CurrentPolicy[]>;
   /** Attaches policies not yet attached (keeping order) and records the history event. */
-  attach(environmentId: number, environmentName: string, policyIds: readonly number[], user: string, now: number): void;
-  detach(environmentId: number, environmentName: string, policyIds: readonly number[], user: string, now: number): void;
+  attach(environmentId: number, environmentName: string, policyIds: readonly number[], user: string, now: number): Promise<void>;
+  detach(environmentId: number, environmentName: string, policyIds: readonly number[], user: string, now: number): Promise<void>;
   /** Names of live policies whose current version names the control in `for_control`. */
-  referencingControl(orgId: number, identifier: string): string[];
+  referencingControl(orgId: number, identifier: string): Promise<string[]>;
 }
 
 interface PolicyRow {
@@ -91,7 +91,7 @@ const CURRENT = `
   SELECT p.id, p.name, v.version, v.policy_yaml, v.controls FROM policies p
   JOIN policy_versions v ON v.policy_id = p.id AND v.version = (SELECT max(version) FROM policy_versions WHERE policy_id = p.id)`;
 
-export function sqlitePolicyStore(sql: Sql): PolicyStore {
+export function sqlitePolicyStore(sql: Statements): PolicyStore {
   function toPolicy(row: PolicyRow): Policy {
     return {
       id: row.id,
@@ -148,14 +148,14 @@ export function sqlitePolicyStore(sql: Sql): PolicyStore {
   }
 
   return {
-    byName(orgId, name) {
+    async byName(orgId, name) {
       const row = sql.get<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
       return row === undefined ? undefined : toPolicy(row);
     },
-    list(orgId) {
+    async list(orgId) {
       return decodeEach(sql.all<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId), toPolicy);
     },
-    create(orgId, name, description, type, first, now) {
+    async create(orgId, name, description, type, first, now) {
       const id = sql.run(
         'INSERT INTO policies (org_id, name, description, type, created_by, created_at, last_modified_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
         orgId,
@@ -170,17 +170,17 @@ export function sqlitePolicyStore(sql: Sql): PolicyStore {
       addEvent(id, 'policy_created', first.createdBy, { version: 1 }, now);
       return id;
     },
-    addVersion(policyId, content, now) {
+    async addVersion(policyId, content, now) {
       const version = currentVersion(policyId) + 1;
       insertVersion(policyId, version, content, now);
       addEvent(policyId, 'policy_version_created', content.createdBy, { version }, now);
       sql.run('UPDATE policies SET last_modified_at = ? WHERE id = ?', now, policyId);
       return version;
     },
-    setDescription(policyId, description, now) {
+    async setDescription(policyId, description, now) {
       sql.run('UPDATE policies SET description = ?, last_modified_at = ? WHERE id = ?', description, now, policyId);
     },
-    currentByNames(orgId, names) {
+    async currentByNames(orgId, names) {
       const byName = new Map(
         sql.all<{ id: number; name: string; version: number; policy_yaml: string }>(`${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL`, orgId).map((row) => [
           row.name,
@@ -189,7 +189,7 @@ export function sqlitePolicyStore(sql: Sql): PolicyStore {
       );
       return names.flatMap((name) => byName.get(name) ?? []);
     },
-    attachedTo(environmentId) {
+    async attachedTo(environmentId) {
       return sql
         .all<{ id: number; name: string; version: number; policy_yaml: string }>(
           `${CURRENT} JOIN environment_policies ep ON ep.policy_id = p.id
@@ -198,7 +198,7 @@ export function sqlitePolicyStore(sql: Sql): PolicyStore {
         )
         .map(toCurrent);
     },
-    attach(environmentId, environmentName, policyIds, user, now) {
+    async attach(environmentId, environmentName, policyIds, user, now) {
       let position = sql.get<{ n: number | null }>('SELECT max(position) AS n FROM environment_policies WHERE environment_id = ?', environmentId)!.n ?? -1;
       for (const policyId of policyIds) {
         position += 1;
@@ -211,13 +211,13 @@ export function sqlitePolicyStore(sql: Sql): PolicyStore {
         if (added > 0) addEvent(policyId, 'policy_attached', user, { version: currentVersion(policyId), environment: environmentName }, now);
       }
     },
-    detach(environmentId, environmentName, policyIds, user, now) {
+    async detach(environmentId, environmentName, policyIds, user, now) {
       for (const policyId of policyIds) {
         const removed = sql.run('DELETE FROM environment_policies WHERE environment_id = ? AND policy_id = ?', environmentId, policyId).changes;
         if (removed > 0) addEvent(policyId, 'policy_detached', user, { version: currentVersion(policyId), environment: environmentName }, now);
       }
     },
-    referencingControl(orgId, identifier) {
+    async referencingControl(orgId, identifier) {
       return sql
         .all<{ name: string }>(
           `${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL AND EXISTS (SELECT 1 FROM json_each(v.controls) WHERE value = ?) ORDER BY p.name`,

@@ -2,7 +2,7 @@
 // in, with what a policy needs to judge them (the trail's template, attestation and artifact rows).
 // Reads the flow, trail, artifact and attestation tables; writes only trail events.
 import type { TrailArtifact, TrailAttestation, TrailTemplate } from '../../../shared/compliance/index.ts';
-import { parseJson, type Sql } from './db.ts';
+import { parseJson, type Statements } from './db.ts';
 import type { AttestationRow as StoredAttestationRow } from './attestations.ts';
 
 /** One trail in which a fingerprint was attested. */
@@ -29,9 +29,9 @@ export interface Origin {
 
 export interface ProvenanceStore {
   /** Origins by fingerprint, for the fingerprints that have any; trails in order of attestation. */
-  originsOf(orgId: number, fingerprints: readonly string[]): Map<string, Origin[]>;
+  originsOf(orgId: number, fingerprints: readonly string[]): Promise<Map<string, Origin[]>>;
   /** Adds an event to a live flow's trail, when both still exist. */
-  addTrailEvent(orgId: number, flowName: string, trailName: string, type: string, data: Record<string, unknown>, now: number): void;
+  addTrailEvent(orgId: number, flowName: string, trailName: string, type: string, data: Record<string, unknown>, now: number): Promise<void>;
 }
 
 interface OriginRow {
@@ -91,9 +91,9 @@ function toTrailAttestation(row: AttestationRow): TrailAttestation {
   };
 }
 
-export function sqliteProvenanceStore(sql: Sql): ProvenanceStore {
+export function sqliteProvenanceStore(sql: Statements): ProvenanceStore {
   return {
-    originsOf(orgId, fingerprints) {
+    async originsOf(orgId, fingerprints) {
       const origins = new Map<string, Origin[]>();
       if (fingerprints.length === 0) return origins;
       // One statement for any number of fingerprints: they travel as one JSON array.
@@ -161,7 +161,7 @@ export function sqliteProvenanceStore(sql: Sql): ProvenanceStore {
       }
       return origins;
     },
-    addTrailEvent(orgId, flowName, trailName, type, data, now) {
+    async addTrailEvent(orgId, flowName, trailName, type, data, now) {
       sql.run(
         `INSERT INTO trail_events (trail_id, type, timestamp, data)
          SELECT t.id, ?, ?, ? FROM trails t JOIN flows f ON f.id = t.flow_id

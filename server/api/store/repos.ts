@@ -1,18 +1,18 @@
 // Repositories are not created on their own: they are the `repo_info` objects sent with trails,
 // attestations and artifacts (reference §2.14).
-import type { Sql } from './db.ts';
+import type { Statements } from './db.ts';
 
 export interface RepoStore {
   /** Every distinct repo_info of the org, first seen first. */
-  all(orgId: number): Array<Record<string, unknown>>;
+  all(orgId: number): Promise<Array<Record<string, unknown>>>;
   /** The tags of a repo by its id; `{}` when none were set. */
-  tags(orgId: number, repoId: string): Record<string, string>;
-  setTags(orgId: number, repoId: string, tags: Record<string, string>, now: number): void;
+  tags(orgId: number, repoId: string): Promise<Record<string, string>>;
+  setTags(orgId: number, repoId: string, tags: Record<string, string>, now: number): Promise<void>;
 }
 
-export function sqliteRepoStore(sql: Sql): RepoStore {
+export function sqliteRepoStore(sql: Statements): RepoStore {
   return {
-    all(orgId) {
+    async all(orgId) {
       const rows = sql.all<{ info: string; seen: number }>(
         `SELECT json_extract(body, '$.repo_info') AS info, created_at AS seen FROM trails WHERE org_id = ? AND json_valid(body) AND json_type(body, '$.repo_info') = 'object'
          UNION ALL
@@ -32,11 +32,11 @@ export function sqliteRepoStore(sql: Sql): RepoStore {
       }
       return [...repos.values()];
     },
-    tags(orgId, repoId) {
+    async tags(orgId, repoId) {
       const row = sql.get<{ tags: string }>('SELECT tags FROM repo_tags WHERE org_id = ? AND repo_id = ?', orgId, repoId);
       return row === undefined ? {} : (JSON.parse(row.tags) as Record<string, string>);
     },
-    setTags(orgId, repoId, tags, now) {
+    async setTags(orgId, repoId, tags, now) {
       sql.run(
         'INSERT INTO repo_tags (org_id, repo_id, tags, last_modified_at) VALUES (?, ?, ?, ?) ON CONFLICT (org_id, repo_id) DO UPDATE SET tags = excluded.tags, last_modified_at = excluded.last_modified_at',
         orgId,

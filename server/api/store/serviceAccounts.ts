@@ -1,4 +1,4 @@
-import type { Sql } from './db.ts';
+import type { Statements } from './db.ts';
 
 export type Role = 'admin' | 'member' | 'snapshotter' | 'reader';
 
@@ -30,17 +30,17 @@ export interface KeyPrincipal {
 }
 
 export interface ServiceAccountStore {
-  create(account: ServiceAccount): void;
-  list(orgId: number): ServiceAccount[];
-  byName(orgId: number, name: string): ServiceAccount | undefined;
-  update(id: string, changes: { description?: string; privilege?: Role }, now: number): void;
-  remove(id: string): void;
-  createKey(key: ServiceAccountKey, keyHash: string): void;
-  keys(accountId: string): ServiceAccountKey[];
-  keyById(accountId: string, keyId: string): ServiceAccountKey | undefined;
+  create(account: ServiceAccount): Promise<void>;
+  list(orgId: number): Promise<ServiceAccount[]>;
+  byName(orgId: number, name: string): Promise<ServiceAccount | undefined>;
+  update(id: string, changes: { description?: string; privilege?: Role }, now: number): Promise<void>;
+  remove(id: string): Promise<void>;
+  createKey(key: ServiceAccountKey, keyHash: string): Promise<void>;
+  keys(accountId: string): Promise<ServiceAccountKey[]>;
+  keyById(accountId: string, keyId: string): Promise<ServiceAccountKey | undefined>;
   /** Revokes the key at `at` (a future time leaves it usable until then). */
-  revokeKey(keyId: string, at: number): void;
-  principalForKeyHash(keyHash: string, now: number): KeyPrincipal | undefined;
+  revokeKey(keyId: string, at: number): Promise<void>;
+  principalForKeyHash(keyHash: string, now: number): Promise<KeyPrincipal | undefined>;
 }
 
 interface AccountRow {
@@ -89,9 +89,9 @@ function toKey(row: KeyRow): ServiceAccountKey {
   };
 }
 
-export function sqliteServiceAccountStore(sql: Sql): ServiceAccountStore {
+export function sqliteServiceAccountStore(sql: Statements): ServiceAccountStore {
   return {
-    create(account) {
+    async create(account) {
       sql.run(
         'INSERT INTO service_accounts (id, org_id, name, description, privilege, created_by, created_at, last_modified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         account.id,
@@ -104,22 +104,22 @@ export function sqliteServiceAccountStore(sql: Sql): ServiceAccountStore {
         account.lastModifiedAt,
       );
     },
-    list(orgId) {
+    async list(orgId) {
       return sql.all<AccountRow>('SELECT * FROM service_accounts WHERE org_id = ? ORDER BY name', orgId).map(toAccount);
     },
-    byName(orgId, name) {
+    async byName(orgId, name) {
       const row = sql.get<AccountRow>('SELECT * FROM service_accounts WHERE org_id = ? AND name = ?', orgId, name);
       return row === undefined ? undefined : toAccount(row);
     },
-    update(id, changes, now) {
+    async update(id, changes, now) {
       if (changes.description !== undefined) sql.run('UPDATE service_accounts SET description = ? WHERE id = ?', changes.description, id);
       if (changes.privilege !== undefined) sql.run('UPDATE service_accounts SET privilege = ? WHERE id = ?', changes.privilege, id);
       sql.run('UPDATE service_accounts SET last_modified_at = ? WHERE id = ?', now, id);
     },
-    remove(id) {
+    async remove(id) {
       sql.run('DELETE FROM service_accounts WHERE id = ?', id);
     },
-    createKey(key, keyHash) {
+    async createKey(key, keyHash) {
       sql.run(
         'INSERT INTO service_account_keys (id, account_id, key_hash, description, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, NULL)',
         key.id,
@@ -130,19 +130,19 @@ export function sqliteServiceAccountStore(sql: Sql): ServiceAccountStore {
         key.expiresAt,
       );
     },
-    keys(accountId) {
+    async keys(accountId) {
       return sql
         .all<KeyRow>('SELECT * FROM service_account_keys WHERE account_id = ? ORDER BY created_at, id', accountId)
         .map(toKey);
     },
-    keyById(accountId, keyId) {
+    async keyById(accountId, keyId) {
       const row = sql.get<KeyRow>('SELECT * FROM service_account_keys WHERE account_id = ? AND id = ?', accountId, keyId);
       return row === undefined ? undefined : toKey(row);
     },
-    revokeKey(keyId, at) {
+    async revokeKey(keyId, at) {
       sql.run('UPDATE service_account_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)', at, keyId, at);
     },
-    principalForKeyHash(keyHash, now) {
+    async principalForKeyHash(keyHash, now) {
       const row = sql.get<{ account: string; org: string; privilege: Role; expires_at: number | null; revoked_at: number | null }>(
         `SELECT a.name AS account, o.name AS org, a.privilege, k.expires_at, k.revoked_at
            FROM service_account_keys k JOIN service_accounts a ON a.id = k.account_id JOIN orgs o ON o.id = a.org_id

@@ -2,7 +2,7 @@ import type { AuditLogRow } from '../views/auditLogCsv.ts';
 import type { SnapshotArtifact } from '../rules/snapshotArtifacts.ts';
 import type { ArtifactState } from '../rules/snapshotDiff.ts';
 import type { NextSnapshot } from '../rules/snapshots.ts';
-import type { Param, Sql } from './db.ts';
+import type { Param, Statements } from './db.ts';
 
 export interface StoredSnapshot {
   index: number;
@@ -78,17 +78,17 @@ export interface AuditLogFilter {
 }
 
 export interface SnapshotStore {
-  latest(environmentId: number): LatestStates | undefined;
+  latest(environmentId: number): Promise<LatestStates | undefined>;
   /** Index of the snapshot current at `timestamp`; 0 before the first. */
-  indexAt(environmentId: number, timestamp: number): number;
-  get(environmentId: number, index: number): StoredSnapshot | undefined;
+  indexAt(environmentId: number, timestamp: number): Promise<number>;
+  get(environmentId: number, index: number): Promise<StoredSnapshot | undefined>;
   /** Snapshots with index in [first, last], ascending or, with `reverse`, descending. */
-  list(environmentId: number, first: number, last: number, reverse: boolean): SnapshotSummary[];
+  list(environmentId: number, first: number, last: number, reverse: boolean): Promise<SnapshotSummary[]>;
   /** Writes the next snapshot, closes the previous one and records its events. */
-  record(environmentId: number, snapshot: NextSnapshot, appliedPolicies: unknown[], now: number): number;
-  events(environmentId: number, query: EventQuery): { events: EnvironmentEvent[]; total: number };
+  record(environmentId: number, snapshot: NextSnapshot, appliedPolicies: unknown[], now: number): Promise<number>;
+  events(environmentId: number, query: EventQuery): Promise<{ events: EnvironmentEvent[]; total: number }>;
   /** One batch of the audit log, oldest first, after event id `after`. */
-  auditLogBatch(environmentId: number, environmentName: string, filter: AuditLogFilter, after: number, limit: number): { rows: AuditLogRow[]; cursor: number };
+  auditLogBatch(environmentId: number, environmentName: string, filter: AuditLogFilter, after: number, limit: number): Promise<{ rows: AuditLogRow[]; cursor: number }>;
 }
 
 interface SnapshotRow {
@@ -178,7 +178,7 @@ function distinct(values: readonly string[]): string[] {
   return [...new Set(values.filter((value) => value !== ''))];
 }
 
-export function sqliteSnapshotStore(sql: Sql): SnapshotStore {
+export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
   function eventCounts(environmentId: number, index: number): EventCounts {
     const counts: EventCounts = { total: 0, started: 0, changed: 0, exited: 0 };
     for (const row of sql.all<{ type: string; n: number }>(
@@ -194,7 +194,7 @@ export function sqliteSnapshotStore(sql: Sql): SnapshotStore {
   }
 
   return {
-    latest(environmentId) {
+    async latest(environmentId) {
       const row = sql.get<{ idx: number; compliant: number; states: string }>(
         `SELECT s.idx, s.compliant, s.states FROM snapshots s JOIN environments e ON e.id = s.environment_id
          WHERE s.environment_id = ? AND s.idx = e.snapshot_count`,
@@ -211,11 +211,11 @@ export function sqliteSnapshotStore(sql: Sql): SnapshotStore {
         },
       };
     },
-    indexAt(environmentId, timestamp) {
+    async indexAt(environmentId, timestamp) {
       const row = sql.get<{ idx: number | null }>('SELECT max(idx) AS idx FROM snapshots WHERE environment_id = ? AND started_at <= ?', environmentId, timestamp);
       return row?.idx ?? 0;
     },
-    get(environmentId, index) {
+    async get(environmentId, index) {
       const row = sql.get<SnapshotRow>('SELECT * FROM snapshots WHERE environment_id = ? AND idx = ?', environmentId, index);
       if (row === undefined) return undefined;
       return {
@@ -229,7 +229,7 @@ export function sqliteSnapshotStore(sql: Sql): SnapshotStore {
         eventCounts: eventCounts(environmentId, index),
       };
     },
-    list(environmentId, first, last, reverse) {
+    async list(environmentId, first, last, reverse) {
       return sql
         .all<SnapshotRow>(
           `SELECT idx, started_at, ended_at, compliant FROM snapshots WHERE environment_id = ? AND idx BETWEEN ? AND ?
@@ -240,7 +240,7 @@ export function sqliteSnapshotStore(sql: Sql): SnapshotStore {
         )
         .map((row) => ({ index: row.idx, startedAt: row.started_at, endedAt: row.ended_at, compliant: row.compliant === 1 }));
     },
-    record(environmentId, snapshot, appliedPolicies, now) {
+    async record(environmentId, snapshot, appliedPolicies, now) {
       const previous = sql.get<{ snapshot_count: number }>('SELECT snapshot_count FROM environments WHERE id = ?', environmentId)!.snapshot_count;
       const index = previous + 1;
       sql.run('UPDATE snapshots SET ended_at = ? WHERE environment_id = ? AND idx = ?', now, environmentId, previous);
@@ -281,7 +281,7 @@ export function sqliteSnapshotStore(sql: Sql): SnapshotStore {
       }
       return index;
     },
-    events(environmentId, query) {
+    async events(environmentId, query) {
       const where = ['environment_id = ?', 'snapshot_idx BETWEEN ? AND ?'];
       const params: Param[] = [environmentId, query.first, query.last];
       reportedWithin(where, params, query);
@@ -300,7 +300,7 @@ export function sqliteSnapshotStore(sql: Sql): SnapshotStore {
       );
       return { events: rows.map(toEvent), total };
     },
-    auditLogBatch(environmentId, environmentName, filter, after, limit) {
+    async auditLogBatch(environmentId, environmentName, filter, after, limit) {
       const where = ['environment_id = ?', 'id > ?'];
       const params: Param[] = [environmentId, after];
       reportedWithin(where, params, filter);

@@ -1,4 +1,4 @@
-import { parseJson, type Param, type Sql } from './db.ts';
+import { parseJson, type Param, type Statements } from './db.ts';
 import type { StoredTemplate } from './flows.ts';
 
 export interface Trail {
@@ -41,19 +41,19 @@ export interface TrailFilter {
 }
 
 export interface TrailStore {
-  create(trail: Omit<Trail, 'version'>): void;
-  update(id: string, changes: { description?: string; body?: Record<string, unknown> }, now: number): void;
-  byName(flowId: string, name: string): Trail | undefined;
-  byId(id: string): Trail | undefined;
+  create(trail: Omit<Trail, 'version'>): Promise<void>;
+  update(id: string, changes: { description?: string; body?: Record<string, unknown> }, now: number): Promise<void>;
+  byName(flowId: string, name: string): Promise<Trail | undefined>;
+  byId(id: string): Promise<Trail | undefined>;
   /** Newest first. */
-  pageOfFlow(flowId: string, limit: number, offset: number): TrailPage;
+  pageOfFlow(flowId: string, limit: number, offset: number): Promise<TrailPage>;
   /** The trail of the flow modified last (`latest_activity_at`, `latest_state`). */
-  latestActive(flowId: string): Trail | undefined;
+  latestActive(flowId: string): Promise<Trail | undefined>;
   /** Newest first, trails of live flows only. */
-  pageOfOrg(orgId: number, filter: TrailFilter, limit: number, offset: number): TrailPage;
+  pageOfOrg(orgId: number, filter: TrailFilter, limit: number, offset: number): Promise<TrailPage>;
   /** Appends an event and marks the trail modified at its time. */
-  appendEvent(trailId: string, event: TrailEvent): void;
-  events(trailId: string): TrailEvent[];
+  appendEvent(trailId: string, event: TrailEvent): Promise<void>;
+  events(trailId: string): Promise<TrailEvent[]>;
 }
 
 interface TrailRow {
@@ -100,9 +100,9 @@ function toTrail(row: TrailRow): Trail {
   };
 }
 
-export function sqliteTrailStore(sql: Sql): TrailStore {
+export function sqliteTrailStore(sql: Statements): TrailStore {
   return {
-    create(trail) {
+    async create(trail) {
       sql.run(
         `INSERT INTO trails (id, org_id, flow_id, name, description, template_id, template_content, template, body, created_by, created_at, last_modified_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -120,31 +120,31 @@ export function sqliteTrailStore(sql: Sql): TrailStore {
         trail.lastModifiedAt,
       );
     },
-    update(id, changes, now) {
+    async update(id, changes, now) {
       if (changes.description !== undefined) sql.run('UPDATE trails SET description = ? WHERE id = ?', changes.description, id);
       if (changes.body !== undefined) sql.run('UPDATE trails SET body = ? WHERE id = ?', JSON.stringify(changes.body), id);
       sql.run('UPDATE trails SET last_modified_at = ? WHERE id = ?', now, id);
     },
-    byName(flowId, name) {
+    async byName(flowId, name) {
       const row = sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? AND name = ?', flowId, name);
       return row === undefined ? undefined : toTrail(row);
     },
-    byId(id) {
+    async byId(id) {
       const row = sql.get<TrailRow>('SELECT * FROM trails WHERE id = ?', id);
       return row === undefined ? undefined : toTrail(row);
     },
-    pageOfFlow(flowId, limit, offset) {
+    async pageOfFlow(flowId, limit, offset) {
       const total = Number(sql.get<{ n: number }>('SELECT count(*) AS n FROM trails WHERE flow_id = ?', flowId)!.n);
       const trails = sql
         .all<RefRow>('SELECT id, flow_id, version FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?', flowId, limit, offset)
         .map(toRef);
       return { total, trails };
     },
-    latestActive(flowId) {
+    async latestActive(flowId) {
       const row = sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? ORDER BY last_modified_at DESC, rowid DESC LIMIT 1', flowId);
       return row === undefined ? undefined : toTrail(row);
     },
-    pageOfOrg(orgId, filter, limit, offset) {
+    async pageOfOrg(orgId, filter, limit, offset) {
       const where = ['t.org_id = ?', 'f.archived_at IS NULL'];
       const params: Param[] = [orgId];
       if (filter.flowIds !== undefined) {
@@ -161,12 +161,12 @@ export function sqliteTrailStore(sql: Sql): TrailStore {
       const rows = sql.all<RefRow>(`SELECT t.id, t.flow_id, t.version ${from} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
       return { total, trails: rows.map(toRef) };
     },
-    appendEvent(trailId, event) {
+    async appendEvent(trailId, event) {
       const { type, timestamp, ...data } = event;
       sql.run('INSERT INTO trail_events (trail_id, type, timestamp, data) VALUES (?, ?, ?, ?)', trailId, type, timestamp, JSON.stringify(data));
       sql.run('UPDATE trails SET last_modified_at = max(last_modified_at, ?) WHERE id = ?', timestamp, trailId);
     },
-    events(trailId) {
+    async events(trailId) {
       return sql
         .all<{ type: string; timestamp: number; data: string }>('SELECT type, timestamp, data FROM trail_events WHERE trail_id = ? ORDER BY seq', trailId)
         .map((row) => ({ type: row.type, timestamp: row.timestamp, ...parseJson<Record<string, unknown>>(row.data, {}) }));

@@ -1,16 +1,16 @@
-import type { Sql } from './db.ts';
+import type { Statements } from './db.ts';
 
 export interface UserSettingsStore {
-  defaultOrg(principal: string): string | undefined;
-  setDefaultOrg(principal: string, org: string): void;
+  defaultOrg(principal: string): Promise<string | undefined>;
+  setDefaultOrg(principal: string, org: string): Promise<void>;
 }
 
-export function sqliteUserSettingsStore(sql: Sql): UserSettingsStore {
+export function sqliteUserSettingsStore(sql: Statements): UserSettingsStore {
   return {
-    defaultOrg(principal) {
+    async defaultOrg(principal) {
       return sql.get<{ default_org: string }>('SELECT default_org FROM user_settings WHERE principal = ?', principal)?.default_org;
     },
-    setDefaultOrg(principal, org) {
+    async setDefaultOrg(principal, org) {
       sql.run('INSERT INTO user_settings (principal, default_org) VALUES (?, ?) ON CONFLICT (principal) DO UPDATE SET default_org = excluded.default_org', principal, org);
     },
   };

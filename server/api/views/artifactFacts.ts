@@ -4,13 +4,13 @@ import type { Store } from '../store/index.ts';
 import type { ArtifactFacts } from './artifactView.ts';
 import { evaluationOf } from '../rules/compliance.ts';
 
-export function artifactFactsReader(store: Store): (artifact: Artifact) => ArtifactFacts {
+export function artifactFactsReader(store: Store): (artifact: Artifact) => Promise<ArtifactFacts> {
   const byTrail = new Map<string, ArtifactFacts>();
-  return (artifact) => {
+  return async (artifact) => {
     let facts = byTrail.get(artifact.trailId);
     if (facts === undefined) {
-      const trail = store.trails.byId(artifact.trailId)!;
-      facts = { evaluation: evaluationOf(store, trail), events: store.trails.events(trail.id), attestations: store.attestations.inTrail(trail.id) };
+      const trail = (await store.trails.byId(artifact.trailId))!;
+      facts = { evaluation: await evaluationOf(store, trail), events: await store.trails.events(trail.id), attestations: await store.attestations.inTrail(trail.id) };
       byTrail.set(artifact.trailId, facts);
     }
     return facts;

@@ -78,14 +78,14 @@ export function auditLogLine(row: AuditLogRow): string {
  * Reads the rows in batches: given the cursor of the last row of the previous batch (undefined at
  * the start), returns the next batch and its cursor. An empty batch ends the log.
  */
-export type AuditLogBatches<Cursor> = (after: Cursor | undefined) => { rows: AuditLogRow[]; cursor: Cursor };
+export type AuditLogBatches<Cursor> = (after: Cursor | undefined) => Promise<{ rows: AuditLogRow[]; cursor: Cursor }> | { rows: AuditLogRow[]; cursor: Cursor };
 
 /** The CSV text in chunks: the header, then one chunk per batch of rows. */
-export function* auditLogChunks<Cursor>(nextBatch: AuditLogBatches<Cursor>): Generator<string> {
+export async function* auditLogChunks<Cursor>(nextBatch: AuditLogBatches<Cursor>): AsyncGenerator<string> {
   yield AUDIT_LOG_COLUMNS.join(',') + '\r\n';
   let cursor: Cursor | undefined;
   for (;;) {
-    const batch = nextBatch(cursor);
+    const batch = await nextBatch(cursor);
     if (batch.rows.length === 0) return;
     let chunk = '';
     for (const row of batch.rows) chunk += auditLogLine(row);

@@ -4,8 +4,8 @@ import type { Flow } from '../store/flows.ts';
 import { evaluationOf } from '../rules/compliance.ts';
 import { htmlUrl } from './urls.ts';
 
-export function flowView(store: Store, host: string, orgName: string, flow: Flow): Record<string, unknown> {
-  const latest = store.trails.latestActive(flow.id);
+export async function flowView(store: Store, host: string, orgName: string, flow: Flow): Promise<Record<string, unknown>> {
+  const latest = await store.trails.latestActive(flow.id);
   return {
     id: flow.id,
     name: flow.name,
@@ -20,6 +20,6 @@ export function flowView(store: Store, host: string, orgName: string, flow: Flow
     created_by: flow.createdBy,
     html_url: htmlUrl.flow(host, orgName, flow.name),
     latest_activity_at: latest?.lastModifiedAt ?? null,
-    latest_state: latest === undefined ? null : evaluationOf(store, latest).compliance_state,
+    latest_state: latest === undefined ? null : (await evaluationOf(store, latest)).compliance_state,
   };
 }

@@ -13,13 +13,22 @@ export function placeholderOf(id: string, reason: string): Placeholder {
 }
 
 /** Renders each item, putting a placeholder in place of an unreadable row or a failed rendering. */
-export function renderEach<T, V>(items: ReadonlyArray<T | Unreadable>, idOf: (item: T) => string, render: (item: T) => V): Array<V | Placeholder> {
-  return items.map((item) => {
-    if (isUnreadable(item)) return placeholderOf(item.id, item.reason);
-    try {
-      return render(item);
-    } catch (error) {
-      return placeholderOf(idOf(item), error instanceof Error ? error.message : String(error));
+export async function renderEach<T, V>(
+  items: ReadonlyArray<T | Unreadable>,
+  idOf: (item: T) => string,
+  render: (item: T) => V | Promise<V>,
+): Promise<Array<V | Placeholder>> {
+  const views: Array<V | Placeholder> = [];
+  for (const item of items) {
+    if (isUnreadable(item)) {
+      views.push(placeholderOf(item.id, item.reason));
+      continue;
     }
-  });
+    try {
+      views.push(await render(item));
+    } catch (error) {
+      views.push(placeholderOf(idOf(item), error instanceof Error ? error.message : String(error)));
+    }
+  }
+  return views;
 }

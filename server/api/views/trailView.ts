@@ -5,8 +5,8 @@ import type { Trail, TrailRef } from '../store/trails.ts';
 import { evaluationOf } from '../rules/compliance.ts';
 import { htmlUrl } from './urls.ts';
 
-export function trailView(store: Store, host: string, orgName: string, flow: Flow, trail: Trail): Record<string, unknown> {
-  const evaluation = evaluationOf(store, trail);
+export async function trailView(store: Store, host: string, orgName: string, flow: Flow, trail: Trail): Promise<Record<string, unknown>> {
+  const evaluation = await evaluationOf(store, trail);
   const body = trail.body;
   const view: Record<string, unknown> = {
     name: trail.name,
@@ -24,7 +24,7 @@ export function trailView(store: Store, host: string, orgName: string, flow: Flo
     user_data: body.user_data ?? {},
     repo_ids: body.repo_ids ?? [],
     external_urls: body.external_urls ?? {},
-    events: store.trails.events(trail.id),
+    events: await store.trails.events(trail.id),
   };
   if (body.git_commit_info !== undefined && body.git_commit_info !== null) view.git_commit_info = body.git_commit_info;
   if (body.repo_info !== undefined && body.repo_info !== null) view.repo_info = body.repo_info;
@@ -54,13 +54,13 @@ const CACHED_TRAILS = 4000;
  * migration 003) and its flow's name and tags stay the same. Lists of trails are then mostly
  * buffer copies, with nothing to encode again.
  */
-export function trailJsonCache(store: Store, host: () => string): (orgName: string, flow: Flow, trail: TrailRef) => Buffer {
+export function trailJsonCache(store: Store, host: () => string): (orgName: string, flow: Flow, trail: TrailRef) => Promise<Buffer> {
   const rendered = new Map<string, { version: number; flowKey: string; json: Buffer }>();
-  return (orgName, flow, trail) => {
+  return async (orgName, flow, trail) => {
     const flowKey = `${flow.name}\u0000${JSON.stringify(flow.tags)}`;
     const hit = rendered.get(trail.id);
     if (hit !== undefined && hit.version === trail.version && hit.flowKey === flowKey) return hit.json;
-    const json = Buffer.from(JSON.stringify(trailView(store, host(), orgName, flow, store.trails.byId(trail.id)!)));
+    const json = Buffer.from(JSON.stringify(await trailView(store, host(), orgName, flow, (await store.trails.byId(trail.id))!)));
     rendered.delete(trail.id);
     rendered.set(trail.id, { version: trail.version, flowKey, json });
     if (rendered.size > CACHED_TRAILS) rendered.delete(rendered.keys().next().value!);

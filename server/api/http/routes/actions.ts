@@ -59,7 +59,7 @@ function isHttpUrl(value: unknown): boolean {
 }
 
 /** The action as stored: triggers valid for its kind, webhook URLs usable, watched resources existing. */
-function inputOf(context: AppContext, org: Org, body: ActionBody, kind: 'environment' | 'flow'): ActionInput {
+async function inputOf(context: AppContext, org: Org, body: ActionBody, kind: 'environment' | 'flow'): Promise<ActionInput> {
   const errors: Record<string, string> = {};
   const allowed: readonly string[] = kind === 'environment' ? ENVIRONMENT_TRIGGERS : FLOW_TRIGGERS;
   body.triggers.forEach((trigger, index) => {
@@ -73,9 +73,9 @@ function inputOf(context: AppContext, org: Org, body: ActionBody, kind: 'environ
   if (Object.keys(errors).length > 0) throw invalid(errors);
   const environments = kind === 'environment' ? (body.environments ?? []) : [];
   const flows = kind === 'flow' ? (body.flows ?? []) : [];
-  for (const name of environments) if (context.store.environments.byName(org.id, name) === undefined) throw environmentNotFound(org.name, name);
+  for (const name of environments) if (await context.store.environments.byName(org.id, name) === undefined) throw environmentNotFound(org.name, name);
   for (const name of flows) {
-    if (context.store.flows.byName(org.id, name) === undefined) throw notFound(`Flow named '${name}' does not exist for organization '${org.name}'`);
+    if (await context.store.flows.byName(org.id, name) === undefined) throw notFound(`Flow named '${name}' does not exist for organization '${org.name}'`);
   }
   return { name: body.name, type: kind, targets: body.targets, triggers: [...new Set(body.triggers)], environments, flows };
 }
@@ -94,23 +94,23 @@ export const actionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
       const org = orgOf(request);
       const body = request.body;
       const kind = fixedKind ?? kindOf(body);
-      const input = inputOf(context, org, body, kind);
-      const { action, created } = store.transaction(() => {
+      const input = await inputOf(context, org, body, kind);
+      const { action, created } = await store.transaction(async () => {
         const now = nowSeconds();
-        const existing = store.actions.byName(org.id, input.name);
+        const existing = await store.actions.byName(org.id, input.name);
         if (existing !== undefined) {
-          store.actions.update(existing.id, input, now);
-          return { action: store.actions.byNumber(org.id, existing.number)!, created: false };
+          await store.actions.update(existing.id, input, now);
+          return { action: (await store.actions.byNumber(org.id, existing.number))!, created: false };
         }
-        const number = store.actions.create(org.id, input, principalOf(request).name, now);
-        return { action: store.actions.byNumber(org.id, number)!, created: true };
+        const number = await store.actions.create(org.id, input, principalOf(request).name, now);
+        return { action: (await store.actions.byNumber(org.id, number))!, created: true };
       });
       return reply.code(created ? 201 : 200).send(actionView(action));
     });
   }
 
   app.get<{ Params: { org: string } }>('/actions/:org', async (request) =>
-    renderEach(store.actions.list(orgOf(request).id), (action) => String(action.number), actionView),
+    await renderEach(await store.actions.list(orgOf(request).id), (action) => String(action.number), actionView),
   );
 
   const numberParams = {
@@ -119,19 +119,19 @@ export const actionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     properties: { org: { type: 'string' }, number: { type: 'integer', minimum: 1 } },
   } as const;
 
-  const actionOr404 = (org: Org, number: number): Action => {
-    const action = store.actions.byNumber(org.id, number);
+  const actionOr404 = async (org: Org, number: number): Promise<Action> => {
+    const action = await store.actions.byNumber(org.id, number);
     if (action === undefined) throw notFound(`Action ${number} does not exist in organization '${org.name}'`);
     return action;
   };
 
   app.get<{ Params: { org: string; number: number } }>('/actions/:org/:number', { schema: { params: numberParams } }, async (request) =>
-    actionView(actionOr404(orgOf(request), request.params.number)),
+    actionView(await actionOr404(orgOf(request), request.params.number)),
   );
 
   app.delete<{ Params: { org: string; number: number } }>('/actions/:org/:number', { schema: { params: numberParams } }, async (request, reply) => {
     const org = orgOf(request);
-    store.transaction(() => store.actions.remove(actionOr404(org, request.params.number).id, nowSeconds()));
+    await store.transaction(async () => await store.actions.remove((await actionOr404(org, request.params.number)).id, nowSeconds()));
     return sendJsonString(reply, 200, 'OK');
   });
 };

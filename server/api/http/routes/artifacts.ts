@@ -61,8 +61,8 @@ function artifactNotInFlow(org: Org, flow: Flow, fingerprint: string) {
 }
 
 /** The id of the named trail, begun now when missing (the legacy form names it after the commit). */
-function trailFor(store: Store, org: Org, flow: Flow, name: string, createdBy: string, now: number): string {
-  const existing = store.trails.byName(flow.id, name);
+async function trailFor(store: Store, org: Org, flow: Flow, name: string, createdBy: string, now: number): Promise<string> {
+  const existing = await store.trails.byName(flow.id, name);
   if (existing !== undefined) return existing.id;
   const trail: Omit<Trail, 'version'> = {
     id: newId(),
@@ -76,8 +76,8 @@ function trailFor(store: Store, org: Org, flow: Flow, name: string, createdBy: s
     createdAt: now,
     lastModifiedAt: now,
   };
-  store.trails.create(trail);
-  store.trails.appendEvent(trail.id, { type: 'trail_reported', timestamp: now });
+  await store.trails.create(trail);
+  await store.trails.appendEvent(trail.id, { type: 'trail_reported', timestamp: now });
   return trail.id;
 }
 
@@ -94,26 +94,26 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
       const gitCommit = input.git_commit ?? input.git_commit_info?.sha1 ?? '';
       const trailName = input.trail_name ?? (gitCommit || input.fingerprint);
       const slot = input.template_reference_name ?? DEFAULT_SLOT;
-      const created = store.transaction(() => {
-        const flow = flowOr404(store, org, request.params.flow);
+      const created = await store.transaction(async () => {
+        const flow = await flowOr404(store, org, request.params.flow);
         const now = nowSeconds();
-        const trailId = trailFor(store, org, flow, trailName, createdBy, now);
+        const trailId = await trailFor(store, org, flow, trailName, createdBy, now);
         const body: Record<string, unknown> = {};
         for (const key of ['git_commit_info', 'repo_info', 'build_url', 'commit_url', 'repo_url', 'external_urls', 'annotations', 'commits_list', 'user_data'] as const) {
           if (input[key] !== undefined && input[key] !== null) body[key] = input[key];
         }
         const repoName = input.repo_info?.name ?? null;
-        const existing = store.artifacts.inTrailUnder(trailId, input.fingerprint, slot);
+        const existing = await store.artifacts.inTrailUnder(trailId, input.fingerprint, slot);
         if (existing !== undefined) {
           // Attesting again updates what the request carries and keeps the rest.
-          store.artifacts.update(
+          await store.artifacts.update(
             existing.id,
             { filename: input.filename, gitCommit: gitCommit || existing.gitCommit, repoName: repoName ?? existing.repoName, body: { ...existing.body, ...body } },
             now,
           );
           return false;
         }
-        store.artifacts.create({
+        await store.artifacts.create({
           id: newId(),
           orgId: org.id,
           flowId: flow.id,
@@ -127,7 +127,7 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
           createdAt: now,
           lastModifiedAt: now,
         });
-        store.trails.appendEvent(trailId, {
+        await store.trails.appendEvent(trailId, {
           type: 'artifact_creation_reported',
           timestamp: now,
           artifact_name: input.filename,
@@ -138,7 +138,7 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
       });
       if (created) {
         const attested = { flowName: request.params.flow, trailName, fingerprint: input.fingerprint, filename: input.filename, templateReferenceName: slot, gitCommit };
-        notifyArtifactAttested(context, org, attested);
+        await notifyArtifactAttested(context, org, attested);
       }
       return reply.code(created ? 201 : 200).send({ message: 'OK' });
     },
@@ -149,21 +149,23 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
     { schema: { params: fingerprintParams, querystring: { type: 'object', properties: { trail: { type: 'string' } } } } },
     async (request) => {
       const org = orgOf(request);
-      const flow = flowOr404(store, org, request.params.flow);
+      const flow = await flowOr404(store, org, request.params.flow);
       const prefix = request.params.fingerprint.toLowerCase();
-      const matches = store.artifacts.byFingerprintPrefix(org.id, prefix, flow.id).filter((artifact) => request.query.trail === undefined || artifact.trailName === request.query.trail);
+      const matches = (await store.artifacts.byFingerprintPrefix(org.id, prefix, flow.id)).filter((artifact) => request.query.trail === undefined || artifact.trailName === request.query.trail);
       const artifact = matches[0];
       if (artifact === undefined) throw artifactNotInFlow(org, flow, request.params.fingerprint);
-      return artifactView(context.publicUrl(), org.name, artifact, artifactFactsReader(store)(artifact));
+      return artifactView(context.publicUrl(), org.name, artifact, await artifactFactsReader(store)(artifact));
     },
   );
 
   app.get<{ Params: { org: string; flow: string; sha: string } }>('/artifacts/:org/:flow/commit_sha/:sha', { schema: { params: commitParams } }, async (request) => {
     const org = orgOf(request);
-    const flow = flowOr404(store, org, request.params.flow);
+    const flow = await flowOr404(store, org, request.params.flow);
     const facts = artifactFactsReader(store);
     const host = context.publicUrl();
-    return store.artifacts.byCommitPrefix(org.id, request.params.sha.toLowerCase(), flow.id).map((artifact) => artifactView(host, org.name, artifact, facts(artifact)));
+    const views: Array<Record<string, unknown>> = [];
+    for (const artifact of await store.artifacts.byCommitPrefix(org.id, request.params.sha.toLowerCase(), flow.id)) views.push(artifactView(host, org.name, artifact, await facts(artifact)));
+    return views;
   });
 
   app.get<{ Params: { org: string; flow: string; fingerprint: string }; Querystring: { branch?: string } }>(
@@ -171,10 +173,10 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
     { schema: { params: fingerprintParams, querystring: { type: 'object', properties: { branch: { type: 'string' } } } } },
     async (request) => {
       const org = orgOf(request);
-      const flow = flowOr404(store, org, request.params.flow);
+      const flow = await flowOr404(store, org, request.params.flow);
       const onBranch = (artifact: Artifact): boolean =>
         request.query.branch === undefined || (artifact.body.git_commit_info as { branch?: string } | undefined)?.branch === request.query.branch;
-      const latest = store.artifacts.byFingerprintPrefix(org.id, request.params.fingerprint.toLowerCase(), flow.id).find(onBranch);
+      const latest = (await store.artifacts.byFingerprintPrefix(org.id, request.params.fingerprint.toLowerCase(), flow.id)).find(onBranch);
       return { latest_commit: latest?.gitCommit || null };
     },
   );
@@ -185,13 +187,13 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
     async (request) => {
       const org = orgOf(request);
       const query = request.query;
-      const flowId = query.flow_name === undefined ? undefined : flowOr404(store, org, query.flow_name).id;
-      if (query.repo_name !== undefined && !store.artifacts.repoExists(org.id, query.repo_name)) throw notFound(`Repo '${query.repo_name}' not found`);
+      const flowId = query.flow_name === undefined ? undefined : (await flowOr404(store, org, query.flow_name)).id;
+      if (query.repo_name !== undefined && !await store.artifacts.repoExists(org.id, query.repo_name)) throw notFound(`Repo '${query.repo_name}' not found`);
       const { perPage, offset } = pageOf(query, 15);
       const facts = artifactFactsReader(store);
       const host = context.publicUrl();
-      const artifacts = store.artifacts.page(org.id, { flowId, repoName: query.repo_name }, perPage, offset);
-      return renderEach(artifacts, (artifact) => artifact.id, (artifact) => artifactView(host, org.name, artifact, facts(artifact)));
+      const artifacts = await store.artifacts.page(org.id, { flowId, repoName: query.repo_name }, perPage, offset);
+      return await renderEach(artifacts, (artifact) => artifact.id, async (artifact) => artifactView(host, org.name, artifact, await facts(artifact)));
     },
   );
 };

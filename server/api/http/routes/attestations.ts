@@ -95,13 +95,13 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
         data,
         attachment,
         reportedBy: principalOf(request).name,
-        resolve: () => {
-          const flow = flowOr404(store, org, flowName);
-          const trail = trailOr404(store, org, flow, trailName);
+        resolve: async () => {
+          const flow = await flowOr404(store, org, flowName);
+          const trail = await trailOr404(store, org, flow, trailName);
           return { flowId: flow.id, trailId: trail.id, flowName: flow.name, trailName: trail.name };
         },
       });
-      notifyAttestation(context, org, attestation);
+      await notifyAttestation(context, org, attestation);
       return sendJsonString(reply, 201, 'OK');
     };
 
@@ -131,10 +131,10 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     '/attestations/:org/:flow/trail/:trail/:name',
     async (request) => {
       const org = orgOf(request);
-      const flow = flowOr404(store, org, request.params.flow);
-      const trail = trailOr404(store, org, flow, request.params.trail);
+      const flow = await flowOr404(store, org, request.params.flow);
+      const trail = await trailOr404(store, org, flow, request.params.trail);
       const host = context.publicUrl();
-      return store.attestations.versions(trail.id, request.params.name).map((attestation) => attestationView(host, org.name, attestation));
+      return (await store.attestations.versions(trail.id, request.params.name)).map((attestation) => attestationView(host, org.name, attestation));
     },
   );
 
@@ -142,13 +142,13 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     '/attestations/:org/:flow/artifact/:fingerprint/:name',
     async (request) => {
       const org = orgOf(request);
-      const flow = flowOr404(store, org, request.params.flow);
-      const artifacts = store.artifacts.byFingerprintPrefix(org.id, request.params.fingerprint, flow.id).filter((artifact) => artifact.fingerprint === request.params.fingerprint);
+      const flow = await flowOr404(store, org, request.params.flow);
+      const artifacts = (await store.artifacts.byFingerprintPrefix(org.id, request.params.fingerprint, flow.id)).filter((artifact) => artifact.fingerprint === request.params.fingerprint);
       const host = context.publicUrl();
       const seen = new Set<string>();
       const views = [];
       for (const artifact of artifacts) {
-        for (const attestation of attestationsOf(artifact, store.attestations.inTrail(artifact.trailId))) {
+        for (const attestation of attestationsOf(artifact, await store.attestations.inTrail(artifact.trailId))) {
           if (attestation.name !== request.params.name || seen.has(attestation.id)) continue;
           seen.add(attestation.id);
           views.push(attestation);
@@ -162,9 +162,9 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     '/attestations/:org/:flow/trail/:trail/attestation/:id/evidence',
     async (request, reply) => {
       const org = orgOf(request);
-      const flow = flowOr404(store, org, request.params.flow);
-      const trail = trailOr404(store, org, flow, request.params.trail);
-      const attestation = store.attestations.byId(org.id, request.params.id);
+      const flow = await flowOr404(store, org, request.params.flow);
+      const trail = await trailOr404(store, org, flow, request.params.trail);
+      const attestation = await store.attestations.byId(org.id, request.params.id);
       if (attestation === undefined || attestation.trailId !== trail.id) throw notFound(`Attestation '${request.params.id}' does not exist in trail '${trail.name}'`);
       if (attestation.evidence === null) throw notFound(`Attestation '${request.params.id}' has no evidence`);
       const bytes = await store.evidence.get(attestation.evidence.sha256);
@@ -182,15 +182,15 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     { schema: { querystring: flowListQuery } },
     async (request) => {
       const org = orgOf(request);
-      const flow = store.flows.byName(org.id, request.params.flow);
+      const flow = await store.flows.byName(org.id, request.params.flow);
       if (flow === undefined) throw notFound('Flow not found');
       const { page, perPage, offset } = pageOf(request.query);
       const window = { from: request.query.from_timestamp, to: request.query.to_timestamp };
-      const { total, attestations } = store.attestations.pageOfFlow(flow.id, window, perPage, offset);
+      const { total, attestations } = await store.attestations.pageOfFlow(flow.id, window, perPage, offset);
       const host = context.publicUrl();
       const pagination = paginationOf(total, page, perPage);
       return {
-        data: renderEach(attestations, (attestation) => attestation.id, (attestation) => flowAttestationRecord(host, org.name, attestation)),
+        data: await renderEach(attestations, (attestation) => attestation.id, (attestation) => flowAttestationRecord(host, org.name, attestation)),
         _links: pageLinks(host, request.url, pagination),
         pagination,
       };
@@ -222,15 +222,15 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
         throw badRequest(`Invalid name_regex: '${query.name_regex}'`);
       }
     }
-    const flowId = query.flow === undefined ? undefined : flowOr404(store, org, query.flow).id;
+    const flowId = query.flow === undefined ? undefined : (await flowOr404(store, org, query.flow)).id;
     const perPage = query.per_page ?? 20;
-    const matches = store.attestations
-      .query(
+    const matches = (
+      await store.attestations.query(
         org.id,
         { id: query.attestation_id, name: query.name, flowId, type: query.type, isCompliant: query.is_compliant, from: query.from_timestamp, to: query.to_timestamp, afterId: query.after },
         nameRegex === undefined ? perPage + 1 : 100_000,
       )
-      .filter((attestation) => nameRegex === undefined || nameRegex.test(attestation.name));
+    ).filter((attestation) => nameRegex === undefined || nameRegex.test(attestation.name));
     const page = matches.slice(0, perPage);
     const host = context.publicUrl();
     const base = `${host}/api/v2/attestations/${encodeURIComponent(org.name)}`;

@@ -33,7 +33,7 @@ const controlParams = {
   properties: { org: { type: 'string' }, identifier: { type: 'string' } },
 } as const;
 
-function controlView(context: AppContext, org: Org, control: Control) {
+async function controlView(context: AppContext, org: Org, control: Control) {
   return {
     identifier: control.identifier,
     name: control.name,
@@ -45,7 +45,7 @@ function controlView(context: AppContext, org: Org, control: Control) {
     last_modified_at: control.lastModifiedAt,
     tags: control.tags,
     links: control.links,
-    policies_referencing: context.store.policies.referencingControl(org.id, control.identifier),
+    policies_referencing: await context.store.policies.referencingControl(org.id, control.identifier),
   };
 }
 
@@ -57,8 +57,8 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
     if (!orgOf(request).features.controls) throw forbidden();
   });
 
-  const controlOr404 = (org: Org, identifier: string, message = `Control '${identifier}' does not exist in organization '${org.name}'`): Control => {
-    const control = store.controls.byIdentifier(org.id, identifier);
+  const controlOr404 = async (org: Org, identifier: string, message = `Control '${identifier}' does not exist in organization '${org.name}'`): Promise<Control> => {
+    const control = await store.controls.byIdentifier(org.id, identifier);
     if (control === undefined) throw notFound(message);
     return control;
   };
@@ -69,18 +69,18 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
     async (request, reply) => {
       const org = orgOf(request);
       const body = request.body;
-      const control = store.transaction(() => {
-        if (store.controls.byIdentifier(org.id, body.identifier) !== undefined) {
+      const control = await store.transaction(async () => {
+        if (await store.controls.byIdentifier(org.id, body.identifier) !== undefined) {
           throw conflict(`A control with identifier '${body.identifier}' already exists in organization '${org.name}'`);
         }
-        store.controls.create(
+        await store.controls.create(
           org.id,
           { identifier: body.identifier, name: body.name, description: body.description ?? '', links: body.links ?? {}, createdBy: principalOf(request).name },
           nowSeconds(),
         );
-        return store.controls.byIdentifier(org.id, body.identifier)!;
+        return (await store.controls.byIdentifier(org.id, body.identifier))!;
       });
-      return reply.code(201).send(controlView(context, org, control));
+      return reply.code(201).send(await controlView(context, org, control));
     },
   );
 
@@ -90,7 +90,7 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
     async (request) => {
       const org = orgOf(request);
       const query = request.query;
-      const listed = store.controls.list(org.id, query.archived === true);
+      const listed = await store.controls.list(org.id, query.archived === true);
       let controls = listed.filter((item): item is Control => !isUnreadable(item));
       if (query.search !== undefined && query.search !== '') {
         const needle = query.search.toLowerCase();
@@ -100,7 +100,7 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
       if (query.sort_direction === 'desc') controls.reverse();
       // Controls that cannot be read or rendered stay in the list as placeholders, last.
       const views = [
-        ...renderEach(controls, (control) => control.identifier, (control) => controlView(context, org, control)),
+        ...(await renderEach(controls, (control) => control.identifier, (control) => controlView(context, org, control))),
         ...listed.filter(isUnreadable).map((row) => placeholderOf(row.id, row.reason)),
       ];
       const page = query.page ?? 1;
@@ -119,7 +119,7 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
 
   app.get<{ Params: { org: string; identifier: string } }>('/controls/:org/:identifier', { schema: { params: controlParams } }, async (request) => {
     const org = orgOf(request);
-    return controlView(context, org, controlOr404(org, request.params.identifier));
+    return await controlView(context, org, await controlOr404(org, request.params.identifier));
   });
 
   app.put<{ Params: { org: string; identifier: string }; Body: { name?: string; description?: string; links?: Record<string, string> } }>(
@@ -128,25 +128,25 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
     async (request) => {
       const org = orgOf(request);
       const body = request.body;
-      const control = store.transaction(() => {
-        const existing = controlOr404(org, request.params.identifier);
-        store.controls.update(existing.id, body, nowSeconds());
-        return store.controls.byIdentifier(org.id, existing.identifier)!;
+      const control = await store.transaction(async () => {
+        const existing = await controlOr404(org, request.params.identifier);
+        await store.controls.update(existing.id, body, nowSeconds());
+        return (await store.controls.byIdentifier(org.id, existing.identifier))!;
       });
-      return controlView(context, org, control);
+      return await controlView(context, org, control);
     },
   );
 
   for (const [action, archived] of [['archive', true], ['unarchive', false]] as const) {
     app.post<{ Params: { org: string; identifier: string } }>(`/controls/:org/:identifier/${action}`, { schema: { params: controlParams } }, async (request) => {
       const org = orgOf(request);
-      const control = store.transaction(() => {
+      const control = await store.transaction(async () => {
         // Archiving an unknown control has the spec's short message (endpoint 8); unarchiving the long one.
-        const existing = archived ? controlOr404(org, request.params.identifier, 'Control not found') : controlOr404(org, request.params.identifier);
-        store.controls.setArchived(existing.id, archived, nowSeconds());
-        return store.controls.byIdentifier(org.id, existing.identifier)!;
+        const existing = archived ? await controlOr404(org, request.params.identifier, 'Control not found') : await controlOr404(org, request.params.identifier);
+        await store.controls.setArchived(existing.id, archived, nowSeconds());
+        return (await store.controls.byIdentifier(org.id, existing.identifier))!;
       });
-      return controlView(context, org, control);
+      return await controlView(context, org, control);
     });
   }
 
@@ -155,14 +155,14 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
     { schema: { params: { ...controlParams, required: ['org', 'identifier', 'decision_id'], properties: { ...controlParams.properties, decision_id: { type: 'string' } } } } },
     async (request) => {
       const org = orgOf(request);
-      const control = store.controls.byIdentifier(org.id, request.params.identifier);
-      const decision = store.attestations.byId(org.id, request.params.decision_id);
+      const control = await store.controls.byIdentifier(org.id, request.params.identifier);
+      const decision = await store.attestations.byId(org.id, request.params.decision_id);
       if (control === undefined || decision === undefined || decision.type !== 'system:decision' || decision.body.control !== control.identifier) {
         throw notFound(CONTROL_OR_DECISION_NOT_FOUND);
       }
       const body = decision.body;
       const fingerprint = decision.artifactFingerprint ?? '';
-      const artifact = fingerprint === '' ? undefined : store.artifacts.inTrail(decision.trailId).find((candidate) => candidate.fingerprint === fingerprint);
+      const artifact = fingerprint === '' ? undefined : (await store.artifacts.inTrail(decision.trailId)).find((candidate) => candidate.fingerprint === fingerprint);
       const api = `${context.publicUrl()}/api/v2`;
       const evidenceUrl = `${api}/attestations/${encodeURIComponent(org.name)}/${encodeURIComponent(decision.flowName)}/trail/${encodeURIComponent(decision.trailName)}/attestation/${decision.id}/evidence`;
       return {

@@ -65,8 +65,8 @@ export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
     if (problem !== undefined) throw invalid({ type_schema: withInput(problem, schemaText.slice(0, 200)) });
     const badRules = ruleErrors(input.evaluator?.rules ?? []);
     if (Object.keys(badRules).length > 0) throw invalid(badRules);
-    const created = store.transaction(() =>
-      store.customTypes.createVersion({
+    const created = await store.transaction(async () =>
+      await store.customTypes.createVersion({
         orgId: org.id,
         name: input.name,
         description: input.description ?? null,
@@ -81,7 +81,7 @@ export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
   });
 
   app.get<{ Params: { org: string } }>('/custom-attestation-types/:org', async (request) =>
-    store.customTypes.list(orgOf(request).id).map((type) => typeView(type, false)),
+    (await store.customTypes.list(orgOf(request).id)).map((type) => typeView(type, false)),
   );
 
   app.get<{ Params: { org: string; name: string }; Querystring: { version?: number } }>(
@@ -90,10 +90,10 @@ export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
     async (request) => {
       const org = orgOf(request);
       const { name } = request.params;
-      const latest = store.customTypes.latest(org.id, name);
+      const latest = await store.customTypes.latest(org.id, name);
       if (latest === undefined) throw typeNotFound(org, name);
       if (request.query.version === undefined) return typeView(latest, false);
-      const version = store.customTypes.version(org.id, name, request.query.version);
+      const version = await store.customTypes.version(org.id, name, request.query.version);
       if (version === undefined) throw notFound(`version ${request.query.version} does not exist for custom attestation type '${name}'`);
       return typeView(version, true);
     },
@@ -101,9 +101,9 @@ export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
 
   app.put<{ Params: { org: string; name: string } }>('/custom-attestation-types/:org/:name/archive', { schema: { params: nameParams } }, async (request, reply) => {
     const org = orgOf(request);
-    store.transaction(() => {
-      if (store.customTypes.latest(org.id, request.params.name) === undefined) throw typeNotFound(org, request.params.name);
-      store.customTypes.archive(org.id, request.params.name, nowSeconds());
+    await store.transaction(async () => {
+      if (await store.customTypes.latest(org.id, request.params.name) === undefined) throw typeNotFound(org, request.params.name);
+      await store.customTypes.archive(org.id, request.params.name, nowSeconds());
     });
     return sendJsonString(reply, 200, 'OK');
   });

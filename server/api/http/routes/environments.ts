@@ -79,19 +79,21 @@ interface EnvironmentBody {
   policies?: string[];
 }
 
-function includedIds(context: AppContext, org: Org, names: readonly string[]): number[] {
-  return names.map((name) => {
-    const included = context.store.environments.byName(org.id, name);
+async function includedIds(context: AppContext, org: Org, names: readonly string[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const name of names) {
+    const included = await context.store.environments.byName(org.id, name);
     if (included === undefined) throw environmentNotFound(org.name, name);
     if (included.type === 'logical') {
       throw invalid({ included_environments: withInput('A logical environment can only include physical environments', name) });
     }
-    return included.id;
-  });
+    ids.push(included.id);
+  }
+  return ids;
 }
 
-function policyIds(context: AppContext, org: Org, names: readonly string[]): number[] {
-  const found = context.store.policies.currentByNames(org.id, names);
+async function policyIds(context: AppContext, org: Org, names: readonly string[]): Promise<number[]> {
+  const found = await context.store.policies.currentByNames(org.id, names);
   if (found.length !== new Set(names).size) throw notFound('Policy not found');
   return found.map((policy) => policy.id);
 }
@@ -117,27 +119,27 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
         throw invalid({ included_environments: withInput('Only a logical environment includes other environments', included) });
       }
       const user = principalOf(request).name;
-      const { created, deliveries } = store.transaction(() => {
+      const { created, deliveries } = await store.transaction(async () => {
         const now = nowSeconds();
-        const includeIds = included === undefined ? undefined : includedIds(context, org, included);
-        const attachIds = policies === undefined ? undefined : policyIds(context, org, policies);
-        let environment = store.environments.byName(org.id, body.name);
+        const includeIds = included === undefined ? undefined : await includedIds(context, org, included);
+        const attachIds = policies === undefined ? undefined : await policyIds(context, org, policies);
+        let environment = await store.environments.byName(org.id, body.name);
         const isNew = environment === undefined;
         if (environment === undefined) {
-          const id = store.environments.create(
+          const id = await store.environments.create(
             { orgId: org.id, name: body.name, type: body.type, description: body.description, requireProvenance: body.require_provenance === true, createdBy: user },
             now,
           );
-          environment = store.environments.byId(id)!;
+          environment = (await store.environments.byId(id))!;
         } else {
           if (environment.type !== body.type) throw badRequest(`Environment '${body.name}' is of type ${environment.type}; its type cannot change to ${body.type}`);
           // An empty description does not overwrite the stored one (reference §2.5).
           const description = body.description === '' ? undefined : body.description;
           const requireProvenance = typeof body.require_provenance === 'boolean' ? body.require_provenance : undefined;
-          store.environments.update(environment.id, { description, requireProvenance }, now);
+          await store.environments.update(environment.id, { description, requireProvenance }, now);
         }
-        if (includeIds !== undefined) store.environments.setIncluded(environment.id, includeIds, now);
-        const deliveries = attachIds === undefined ? [] : changePolicies(context, org, environment, attachIds, 'replace', user, now);
+        if (includeIds !== undefined) await store.environments.setIncluded(environment.id, includeIds, now);
+        const deliveries = attachIds === undefined ? [] : await changePolicies(context, org, environment, attachIds, 'replace', user, now);
         return { created: isNew, deliveries };
       });
       dispatch(context, deliveries);
@@ -151,7 +153,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
   }>('/environments/:org', { schema: { querystring: listQuery } }, async (request) => {
     const org = orgOf(request);
     const query = request.query;
-    const listed = store.environments.list(org.id);
+    const listed = await store.environments.list(org.id);
     let environments = listed.filter((item): item is Environment => !isUnreadable(item));
     if (query.name !== undefined) {
       const needle = query.name.toLowerCase();
@@ -162,7 +164,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     if (query.sort !== undefined) environments.sort(compareBy(query.sort));
     if (query.sort_direction === 'desc') environments.reverse();
     // Environments that cannot be read or rendered stay in the list as placeholders, last.
-    const rendered = renderEach(environments, (environment) => String(environment.id), (environment) => environmentView(context, org, environment));
+    const rendered = await renderEach(environments, (environment) => String(environment.id), (environment) => environmentView(context, org, environment));
     const views = [
       ...rendered.filter((view) => !('placeholder' in view)),
       ...rendered.filter((view) => 'placeholder' in view),
@@ -184,7 +186,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
 
   app.get<{ Params: { org: string; env: string } }>('/environments/:org/:env', { schema: { params: envParams } }, async (request) => {
     const org = orgOf(request);
-    return environmentView(context, org, environmentOr404(context.store, org, request.params.env));
+    return environmentView(context, org, await environmentOr404(context.store, org, request.params.env));
   });
 
   app.patch<{ Params: { org: string; env: string }; Body: { description?: string; included_environments?: string[]; policies?: string[] } }>(
@@ -194,18 +196,18 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       const org = orgOf(request);
       const body = request.body;
       const user = principalOf(request).name;
-      const deliveries = store.transaction((): WebhookDelivery[] => {
+      const deliveries = await store.transaction(async (): Promise<WebhookDelivery[]> => {
         const now = nowSeconds();
-        const environment = environmentOr404(context.store, org, request.params.env);
+        const environment = await environmentOr404(context.store, org, request.params.env);
         if (body.included_environments !== undefined) {
           if (environment.type !== 'logical' && body.included_environments.length > 0) {
             throw invalid({ included_environments: withInput('Only a logical environment includes other environments', body.included_environments) });
           }
-          store.environments.setIncluded(environment.id, includedIds(context, org, body.included_environments), now);
+          await store.environments.setIncluded(environment.id, await includedIds(context, org, body.included_environments), now);
         }
-        store.environments.update(environment.id, { description: body.description }, now);
+        await store.environments.update(environment.id, { description: body.description }, now);
         if (body.policies === undefined) return [];
-        return changePolicies(context, org, environment, policyIds(context, org, body.policies), 'replace', user, now);
+        return await changePolicies(context, org, environment, await policyIds(context, org, body.policies), 'replace', user, now);
       });
       dispatch(context, deliveries);
       return sendJsonString(reply, 200, 'OK');
@@ -214,7 +216,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
 
   app.put<{ Params: { org: string; env: string } }>('/environments/:org/:env/archive', { schema: { params: envParams } }, async (request, reply) => {
     const org = orgOf(request);
-    store.transaction(() => store.environments.archive(environmentOr404(context.store, org, request.params.env).id, nowSeconds()));
+    await store.transaction(async () => await store.environments.archive((await environmentOr404(context.store, org, request.params.env)).id, nowSeconds()));
     return sendJsonString(reply, 200, 'OK');
   });
 
@@ -224,15 +226,15 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     async (request, reply) => {
       const org = orgOf(request);
       const newName = request.body.new_name;
-      store.transaction(() => {
-        const environment = environmentOr404(context.store, org, request.params.env);
+      await store.transaction(async () => {
+        const environment = await environmentOr404(context.store, org, request.params.env);
         if (newName === environment.name) return;
-        if (store.environments.byName(org.id, newName) !== undefined) {
+        if (await store.environments.byName(org.id, newName) !== undefined) {
           throw badRequest(`Environment named '${newName}' already exists for organization '${org.name}'`);
         }
         const now = nowSeconds();
-        store.environments.rename(environment.id, newName, now);
-        store.actions.renameWatched(org.id, 'environment', environment.name, newName, now);
+        await store.environments.rename(environment.id, newName, now);
+        await store.actions.renameWatched(org.id, 'environment', environment.name, newName, now);
       });
       return sendJsonString(reply, 200, 'OK');
     },
@@ -244,12 +246,13 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     async (request, reply) => {
       const org = orgOf(request);
       const physical = request.body.physical_env_name;
-      store.transaction(() => {
-        const logical = environmentOr404(context.store, org, request.params.env);
+      await store.transaction(async () => {
+        const logical = await environmentOr404(context.store, org, request.params.env);
         if (logical.type !== 'logical') throw badRequest(`Environment '${logical.name}' is not logical: only a logical environment can include others`);
-        const [physicalId] = includedIds(context, org, [physical]);
-        const current = logical.included.map((name) => store.environments.byName(org.id, name)!.id);
-        if (!current.includes(physicalId!)) store.environments.setIncluded(logical.id, [...current, physicalId!], nowSeconds());
+        const [physicalId] = await includedIds(context, org, [physical]);
+        const current: number[] = [];
+        for (const name of logical.included) current.push((await store.environments.byName(org.id, name))!.id);
+        if (!current.includes(physicalId!)) await store.environments.setIncluded(logical.id, [...current, physicalId!], nowSeconds());
       });
       return sendJsonString(reply, 200, 'OK');
     },
@@ -264,9 +267,9 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
         const org = orgOf(request);
         const names = request.body.policy_names;
         const user = principalOf(request).name;
-        const deliveries = store.transaction(() => {
-          const environment = environmentOr404(context.store, org, request.params.env);
-          return changePolicies(context, org, environment, policyIds(context, org, names), mode, user, nowSeconds());
+        const deliveries = await store.transaction(async () => {
+          const environment = await environmentOr404(context.store, org, request.params.env);
+          return await changePolicies(context, org, environment, await policyIds(context, org, names), mode, user, nowSeconds());
         });
         dispatch(context, deliveries);
         return sendJsonString(reply, 200, 'OK');
@@ -280,9 +283,9 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     async (request, reply) => {
       const org = orgOf(request);
       const body = request.body;
-      store.transaction(() => {
-        const environment = environmentOr404(context.store, org, request.params.env);
-        store.environments.allow(
+      await store.transaction(async () => {
+        const environment = await environmentOr404(context.store, org, request.params.env);
+        await store.environments.allow(
           environment.id,
           { artifactFingerprint: body.artifact_fingerprint, artifactName: body.artifact_name ?? '', description: body.description, createdBy: principalOf(request).name },
           nowSeconds(),
@@ -293,7 +296,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
   );
 
   app.get<{ Params: { org: string } }>('/allowlists/:org', async (request) =>
-    store.environments.allowlist(orgOf(request).id).map((entry) => ({
+    (await store.environments.allowlist(orgOf(request).id)).map((entry) => ({
       environment_name: entry.environmentName,
       artifact_fingerprint: entry.artifactFingerprint,
       artifact_name: entry.artifactName,
@@ -323,24 +326,24 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
         for (const key of remove) delete next[key];
         return next;
       };
-      store.transaction(() => {
+      await store.transaction(async () => {
         const now = nowSeconds();
         const id = request.params.id;
         if (kind === 'environment') {
-          const environment = environmentOr404(context.store, org, id);
-          store.environments.setTags(environment.id, retag(environment.tags), now);
+          const environment = await environmentOr404(context.store, org, id);
+          await store.environments.setTags(environment.id, retag(environment.tags), now);
         } else if (kind === 'control') {
           if (!org.features.controls) throw forbidden();
-          const control = store.controls.byIdentifier(org.id, id);
+          const control = await store.controls.byIdentifier(org.id, id);
           if (control === undefined) throw notFound(`Control '${id}' does not exist in organization '${org.name}'`);
-          store.controls.setTags(control.id, retag(control.tags), now);
+          await store.controls.setTags(control.id, retag(control.tags), now);
         } else if (kind === 'flow') {
-          const flow = store.flows.byName(org.id, id);
+          const flow = await store.flows.byName(org.id, id);
           if (flow === undefined) throw notFound(`Flow named '${id}' does not exist for organization '${org.name}'`);
-          store.flows.setTags(flow.id, retag(flow.tags), now);
+          await store.flows.setTags(flow.id, retag(flow.tags), now);
         } else {
-          if (!store.repos.all(org.id).some((repo) => repo.id === id)) throw notFound(`Repo '${id}' not found`);
-          store.repos.setTags(org.id, id, retag(store.repos.tags(org.id, id)), now);
+          if (!(await store.repos.all(org.id)).some((repo) => repo.id === id)) throw notFound(`Repo '${id}' not found`);
+          await store.repos.setTags(org.id, id, retag(await store.repos.tags(org.id, id)), now);
         }
       });
       return sendJsonString(reply, 200, 'OK');

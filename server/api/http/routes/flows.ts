@@ -57,12 +57,12 @@ function templateTextOf(body: MultipartBody): string | undefined {
 }
 
 /** Creates the flow or updates it; answers whether it was created. */
-function upsertFlow(store: Store, org: Org, input: FlowInput, template: StoredTemplate | undefined, createdBy: string): boolean {
-  return store.transaction(() => {
+async function upsertFlow(store: Store, org: Org, input: FlowInput, template: StoredTemplate | undefined, createdBy: string): Promise<boolean> {
+  return await store.transaction(async () => {
     const now = nowSeconds();
-    const existing = store.flows.byName(org.id, input.name);
+    const existing = await store.flows.byName(org.id, input.name);
     if (existing !== undefined) {
-      store.flows.update(existing.id, { description: input.description, visibility: input.visibility, template }, now);
+      await store.flows.update(existing.id, { description: input.description, visibility: input.visibility, template }, now);
       return false;
     }
     const flow: Flow = {
@@ -78,7 +78,7 @@ function upsertFlow(store: Store, org: Org, input: FlowInput, template: StoredTe
       createdAt: now,
       lastModifiedAt: now,
     };
-    store.flows.create(flow);
+    await store.flows.create(flow);
     return true;
   });
 }
@@ -95,7 +95,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       const input = checkedBody<FlowInput>('flow-template-create', jsonPart(body, 'data_json'), 'data_json');
       const text = templateTextOf(body);
       const template = text === undefined ? undefined : templateOrInvalid(text);
-      const created = upsertFlow(store, org, input, template, principalOf(request).name);
+      const created = await upsertFlow(store, org, input, template, principalOf(request).name);
       return sendJsonString(reply, created ? 201 : 200, created ? `Flow '${input.name}' created` : `Flow '${input.name}' updated`);
     },
   );
@@ -107,7 +107,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       const org = orgOf(request);
       const { name, description, visibility, template } = request.body;
       const stored = template === undefined ? undefined : templateOrInvalid(legacyTemplateText(template));
-      const created = upsertFlow(store, org, { name, description, visibility }, stored, principalOf(request).name);
+      const created = await upsertFlow(store, org, { name, description, visibility }, stored, principalOf(request).name);
       return sendJsonString(reply, created ? 201 : 200, 'OK');
     },
   );
@@ -120,14 +120,14 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     const query = request.query;
     if (query.search_by_name === '') throw badRequest('Empty string is not allowed for flow names.');
     const host = context.publicUrl();
-    const listed = store.flows.list(org.id);
+    const listed = await store.flows.list(org.id);
     let flows = listed.filter((flow): flow is Flow => !isUnreadable(flow));
     if (query.search_by_name !== undefined) {
       const needle = query.case_sensitive ? query.search_by_name : query.search_by_name.toLowerCase();
       flows = flows.filter((flow) => (query.case_sensitive ? flow.name : flow.name.toLowerCase()).includes(needle));
     }
     if (query.tag !== undefined) flows = flows.filter((flow) => query.tag!.every((tag) => hasTag(flow.tags, tag)));
-    const rendered = renderEach(flows, (flow) => flow.id, (flow) => flowView(store, host, org.name, flow));
+    const rendered = await renderEach(flows, (flow) => flow.id, async (flow) => await flowView(store, host, org.name, flow));
     let views = rendered.filter((view): view is Record<string, unknown> => !('placeholder' in view));
     const direction = query.sort_direction === 'desc' || (query.sort === 'latest_activity' && query.sort_direction === undefined) ? -1 : 1;
     if (query.sort === 'latest_activity') {
@@ -149,12 +149,12 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
 
   app.get<{ Params: { org: string; flow: string } }>('/flows/:org/:flow', { schema: { params: flowParams } }, async (request) => {
     const org = orgOf(request);
-    return flowView(store, context.publicUrl(), org.name, flowOr404(store, org, request.params.flow));
+    return await flowView(store, context.publicUrl(), org.name, await flowOr404(store, org, request.params.flow));
   });
 
   app.put<{ Params: { org: string; flow: string } }>('/flows/:org/:flow/archive', { schema: { params: flowParams } }, async (request, reply) => {
     const org = orgOf(request);
-    store.transaction(() => store.flows.archive(flowOr404(store, org, request.params.flow).id, nowSeconds()));
+    await store.transaction(async () => await store.flows.archive((await flowOr404(store, org, request.params.flow)).id, nowSeconds()));
     return sendJsonString(reply, 200, 'OK');
   });
 
@@ -163,14 +163,14 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     { schema: { params: flowParams, body: bodySchema('flow-rename') } },
     async (request, reply) => {
       const org = orgOf(request);
-      store.transaction(() => {
-        const flow = flowOr404(store, org, request.params.flow);
+      await store.transaction(async () => {
+        const flow = await flowOr404(store, org, request.params.flow);
         if (flow.name === request.body.new_name) return;
-        if (store.flows.byName(org.id, request.body.new_name) !== undefined) {
+        if (await store.flows.byName(org.id, request.body.new_name) !== undefined) {
           throw badRequest(`A flow named '${request.body.new_name}' already exists in organization '${org.name}'`);
         }
-        store.flows.rename(flow.id, request.body.new_name, nowSeconds());
-        store.actions.renameWatched(org.id, 'flow', flow.name, request.body.new_name, nowSeconds());
+        await store.flows.rename(flow.id, request.body.new_name, nowSeconds());
+        await store.actions.renameWatched(org.id, 'flow', flow.name, request.body.new_name, nowSeconds());
       });
       return sendJsonString(reply, 200, 'OK');
     },

@@ -86,10 +86,10 @@ function controlsOf(policy: unknown): string[] {
   return [...new Set(model.artifacts.attestations.flatMap((rule) => (rule.for_control === null ? [] : [rule.for_control])))];
 }
 
-function assertArtifact(context: AppContext, org: Org, fingerprint: string, query: AssertQuery) {
+async function assertArtifact(context: AppContext, org: Org, fingerprint: string, query: AssertQuery) {
   const { store } = context;
   const now = nowSeconds();
-  let origins = store.provenance.originsOf(org.id, [fingerprint]).get(fingerprint) ?? [];
+  let origins = (await store.provenance.originsOf(org.id, [fingerprint])).get(fingerprint) ?? [];
   if (query.flow_name !== undefined) origins = origins.filter((origin) => origin.flowName === query.flow_name);
   if (origins.length === 0) {
     throw notFound(
@@ -127,11 +127,11 @@ function assertArtifact(context: AppContext, org: Org, fingerprint: string, quer
   let policies: CurrentPolicy[];
   let environment: string | undefined;
   if (query.environment_name !== undefined) {
-    const env = environmentOr404(context.store, org, query.environment_name);
+    const env = await environmentOr404(context.store, org, query.environment_name);
     environment = env.name;
-    policies = store.policies.attachedTo(env.id);
+    policies = await store.policies.attachedTo(env.id);
   } else {
-    policies = store.policies.currentByNames(org.id, policyNames);
+    policies = await store.policies.currentByNames(org.id, policyNames);
     if (policies.length !== new Set(policyNames).size) throw notFound(POLICY_NOT_FOUND);
     policies = policyNames.map((name) => policies.find((policy) => policy.name === name)!);
   }
@@ -172,27 +172,27 @@ export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     const policy = policyFileValue(text);
     const user = principalOf(request).name;
     const content = { policyYaml: text, comment: payload.comment ?? '', createdBy: user, controls: controlsOf(policy) };
-    const created = store.transaction(() => {
+    const created = await store.transaction(async () => {
       const now = nowSeconds();
-      const existing = store.policies.byName(org.id, payload.name);
+      const existing = await store.policies.byName(org.id, payload.name);
       if (existing === undefined) {
-        store.policies.create(org.id, payload.name, payload.description ?? '', 'env', content, now);
+        await store.policies.create(org.id, payload.name, payload.description ?? '', 'env', content, now);
         return true;
       }
       // A new version only when the document changed (reference §4.3).
-      if (existing.versions.at(-1)!.policyYaml !== text) store.policies.addVersion(existing.id, content, now);
-      if (payload.description && payload.description !== existing.description) store.policies.setDescription(existing.id, payload.description, now);
+      if (existing.versions.at(-1)!.policyYaml !== text) await store.policies.addVersion(existing.id, content, now);
+      if (payload.description && payload.description !== existing.description) await store.policies.setDescription(existing.id, payload.description, now);
       return false;
     });
     return sendJsonString(reply, created ? 201 : 200, 'OK');
   });
 
   app.get<{ Params: { org: string } }>('/policies/:org', async (request) =>
-    renderEach(store.policies.list(orgOf(request).id), (policy) => policy.name, policyView),
+    await renderEach(await store.policies.list(orgOf(request).id), (policy) => policy.name, policyView),
   );
 
   app.get<{ Params: { org: string; name: string } }>('/policies/:org/:name', async (request) => {
-    const policy = store.policies.byName(orgOf(request).id, request.params.name);
+    const policy = await store.policies.byName(orgOf(request).id, request.params.name);
     if (policy === undefined) throw notFound(POLICY_NOT_FOUND);
     return policyView(policy);
   });
@@ -207,6 +207,6 @@ export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
         },
       },
     },
-    async (request) => assertArtifact(context, orgOf(request), request.params.fingerprint, request.query),
+    async (request) => await assertArtifact(context, orgOf(request), request.params.fingerprint, request.query),
   );
 };

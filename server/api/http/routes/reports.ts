@@ -22,7 +22,7 @@ export const reportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     async (request, reply) => {
       const org = orgOf(request);
       const { env, type } = request.params;
-      const environment = store.environments.byName(org.id, env);
+      const environment = await store.environments.byName(org.id, env);
       if (environment === undefined) throw notFound('Environment not found');
       if (environment.type === 'logical') {
         throw badRequest(`Environment '${env}' is logical and cannot receive reports; report to one of the physical environments it includes`);
@@ -39,7 +39,7 @@ export const reportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
         // The spec words a bad K8S report `Invalid report data`; other types keep the generic message.
         throw type === 'K8S' ? invalid(errors, INVALID_REPORT) : invalid(errors);
       }
-      const deliveries = store.transaction(() => ingestReport(context, org, environment, type, request.body, nowSeconds()));
+      const deliveries = await store.transaction(async () => await ingestReport(context, org, environment, type, request.body, nowSeconds()));
       dispatch(context, deliveries);
       return sendJsonString(reply, 200, 'OK');
     },

@@ -34,7 +34,7 @@ function repoView(info: Record<string, unknown>, tags: Record<string, string>): 
 
 export const repoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
-  const tagsOf = (orgId: number, repo: Record<string, unknown>): Record<string, string> => (typeof repo.id === 'string' ? store.repos.tags(orgId, repo.id) : {});
+  const tagsOf = async (orgId: number, repo: Record<string, unknown>): Promise<Record<string, string>> => (typeof repo.id === 'string' ? await store.repos.tags(orgId, repo.id) : {});
 
   app.get<{ Params: { org: string }; Querystring: { page?: number; per_page?: number; name?: string; search?: string; provider?: string; repo_id?: string; sort_direction?: 'asc' | 'desc' } }>(
     '/repos/:org',
@@ -42,8 +42,7 @@ export const repoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     async (request) => {
       const org = orgOf(request);
       const query = request.query;
-      const repos = store.repos
-        .all(org.id)
+      const repos = (await store.repos.all(org.id))
         .filter((repo) => query.name === undefined || repo.name === query.name)
         .filter((repo) => query.search === undefined || String(repo.name).toLowerCase().includes(query.search.toLowerCase()))
         .filter((repo) => query.provider === undefined || repo.provider === query.provider)
@@ -52,7 +51,7 @@ export const repoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       const { page, perPage, offset } = pageOf(query);
       const pagination = paginationOf(repos.length, page, perPage);
       return {
-        repos: repos.slice(offset, offset + perPage).map((repo) => repoView(repo, tagsOf(org.id, repo))),
+        repos: await Promise.all(repos.slice(offset, offset + perPage).map(async (repo) => repoView(repo, await tagsOf(org.id, repo)))),
         page,
         per_page: perPage,
         total_pages: pagination.page_count,
@@ -68,8 +67,7 @@ export const repoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     async (request) => {
       const org = orgOf(request);
       const { name } = request.params;
-      const matches = store.repos
-        .all(org.id)
+      const matches = (await store.repos.all(org.id))
         .filter((repo) => repo.name === name)
         .filter((repo) => request.query.provider === undefined || repo.provider === request.query.provider)
         .filter((repo) => request.query.id === undefined || repo.id === request.query.id);
@@ -78,7 +76,7 @@ export const repoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
         const providers = [...new Set(matches.map((repo) => String(repo.provider ?? 'unknown')))].join(', ');
         throw badRequest(`Multiple repos named '${name}' exist (${providers}). Specify the 'provider' (or the 'id') to choose one.`);
       }
-      return repoView(matches[0]!, tagsOf(org.id, matches[0]!));
+      return repoView(matches[0]!, await tagsOf(org.id, matches[0]!));
     },
   );
 };

@@ -23,8 +23,8 @@ export const searchRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
   app.get<{ Params: { org: string; value: string } }>('/search/:org/sha/:value', { schema: { params: searchParams } }, async (request) => {
     const org = orgOf(request);
     const value = request.params.value.toLowerCase();
-    const byFingerprint = store.artifacts.byFingerprintPrefix(org.id, value);
-    const byCommit = store.artifacts.byCommitPrefix(org.id, value);
+    const byFingerprint = await store.artifacts.byFingerprintPrefix(org.id, value);
+    const byCommit = await store.artifacts.byCommitPrefix(org.id, value);
     const fingerprints = distinct(byFingerprint.map((artifact) => artifact.fingerprint));
     const commits = distinct(byCommit.map((artifact) => artifact.gitCommit));
     if (fingerprints.length === 0 && commits.length === 0) throw notFound(`No matches for '${request.params.value}'.`);
@@ -38,6 +38,8 @@ export const searchRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     const artifacts: Artifact[] = type === 'fingerprint' ? byFingerprint : byCommit;
     const facts = artifactFactsReader(store);
     const host = context.publicUrl();
+    const views: Array<Record<string, unknown>> = [];
+    for (const artifact of artifacts) views.push(searchItemView(host, org.name, artifact, await facts(artifact)));
     return {
       resolved_to: {
         type,
@@ -45,7 +47,7 @@ export const searchRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
         fingerprints: { type: 'fingerprint', count: fingerprints.length, matches: fingerprints },
         commits: { type: 'commit', count: commits.length, matches: commits },
       },
-      artifacts: artifacts.map((artifact) => searchItemView(host, org.name, artifact, facts(artifact))),
+      artifacts: views,
     };
   });
 };

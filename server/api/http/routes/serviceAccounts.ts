@@ -54,23 +54,23 @@ function keyView(key: ServiceAccountKey, now: number) {
 export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
 
-  const accountOr404 = (orgId: number, name: string): ServiceAccount => {
-    const account = store.serviceAccounts.byName(orgId, name);
+  const accountOr404 = async (orgId: number, name: string): Promise<ServiceAccount> => {
+    const account = await store.serviceAccounts.byName(orgId, name);
     if (account === undefined) throw notFound('Service account not found');
     return account;
   };
 
-  const keyOr404 = (account: ServiceAccount, keyId: string): ServiceAccountKey => {
-    const key = store.serviceAccounts.keyById(account.id, keyId);
+  const keyOr404 = async (account: ServiceAccount, keyId: string): Promise<ServiceAccountKey> => {
+    const key = await store.serviceAccounts.keyById(account.id, keyId);
     if (key === undefined) throw notFound('API key not found');
     return key;
   };
 
-  const issueKey = (account: ServiceAccount, description: string, expiresAt: number | null) => {
+  const issueKey = async (account: ServiceAccount, description: string, expiresAt: number | null) => {
     const now = nowSeconds();
     const key = newApiKey();
     const record: ServiceAccountKey = { id: newId(), accountId: account.id, description, createdAt: now, expiresAt, revokedAt: null };
-    store.serviceAccounts.createKey(record, keyHash(key));
+    await store.serviceAccounts.createKey(record, keyHash(key));
     return { ...keyView(record, now), key };
   };
 
@@ -92,22 +92,22 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
         createdAt: now,
         lastModifiedAt: now,
       };
-      store.transaction(() => {
-        if (store.serviceAccounts.byName(org.id, account.name) !== undefined) {
+      await store.transaction(async () => {
+        if (await store.serviceAccounts.byName(org.id, account.name) !== undefined) {
           throw conflict(`Service account '${account.name}' already exists in organization '${org.name}'`);
         }
-        store.serviceAccounts.create(account);
+        await store.serviceAccounts.create(account);
       });
       return reply.code(201).send(accountView(account));
     },
   );
 
   app.get<{ Params: { org: string } }>('/service-accounts/:org', { config: access }, async (request) =>
-    store.serviceAccounts.list(orgOf(request).id).map(accountView),
+    (await store.serviceAccounts.list(orgOf(request).id)).map(accountView),
   );
 
   app.get<{ Params: { org: string; name: string } }>('/service-accounts/:org/:name', { config: access, schema: { params: accountParams } }, async (request) =>
-    accountView(accountOr404(orgOf(request).id, request.params.name)),
+    accountView(await accountOr404(orgOf(request).id, request.params.name)),
   );
 
   app.patch<{ Params: { org: string; name: string }; Body: { description?: string | null; privilege?: Role } }>(
@@ -117,17 +117,17 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
       const org = orgOf(request);
       const body = request.body ?? {};
       if (body.privilege !== undefined && rank[body.privilege] > rank[principalOf(request).role]) throw forbidden();
-      return store.transaction(() => {
-        const account = accountOr404(org.id, request.params.name);
-        store.serviceAccounts.update(account.id, { description: body.description ?? undefined, privilege: body.privilege }, nowSeconds());
-        return accountView(accountOr404(org.id, request.params.name));
+      return await store.transaction(async () => {
+        const account = await accountOr404(org.id, request.params.name);
+        await store.serviceAccounts.update(account.id, { description: body.description ?? undefined, privilege: body.privilege }, nowSeconds());
+        return accountView(await accountOr404(org.id, request.params.name));
       });
     },
   );
 
   app.delete<{ Params: { org: string; name: string } }>('/service-accounts/:org/:name', { config: access, schema: { params: accountParams } }, async (request) => {
     const org = orgOf(request);
-    store.transaction(() => store.serviceAccounts.remove(accountOr404(org.id, request.params.name).id));
+    await store.transaction(async () => await store.serviceAccounts.remove((await accountOr404(org.id, request.params.name)).id));
     return { message: 'OK' };
   });
 
@@ -140,20 +140,20 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
       if (body.expires_at != null && body.expires_at <= nowSeconds()) {
         throw new ApiError(400, 'Input payload validation failed', { expires_at: `Input should be in the future [input: ${body.expires_at}]` });
       }
-      const created = store.transaction(() => issueKey(accountOr404(org.id, request.params.name), body.description ?? '', body.expires_at ?? null));
+      const created = await store.transaction(async () => await issueKey(await accountOr404(org.id, request.params.name), body.description ?? '', body.expires_at ?? null));
       return reply.code(201).send(created);
     },
   );
 
   app.get<{ Params: { org: string; name: string } }>('/service-accounts/:org/:name/api-keys', { config: access, schema: { params: accountParams } }, async (request) => {
     const now = nowSeconds();
-    return store.serviceAccounts.keys(accountOr404(orgOf(request).id, request.params.name).id).map((key) => keyView(key, now));
+    return (await store.serviceAccounts.keys((await accountOr404(orgOf(request).id, request.params.name)).id)).map((key) => keyView(key, now));
   });
 
   app.get<{ Params: { org: string; name: string; key_id: string } }>(
     '/service-accounts/:org/:name/api-keys/:key_id',
     { config: access, schema: { params: keyParams } },
-    async (request) => keyView(keyOr404(accountOr404(orgOf(request).id, request.params.name), request.params.key_id), nowSeconds()),
+    async (request) => keyView(await keyOr404(await accountOr404(orgOf(request).id, request.params.name), request.params.key_id), nowSeconds()),
   );
 
   app.delete<{ Params: { org: string; name: string; key_id: string } }>(
@@ -161,9 +161,9 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
     { config: access, schema: { params: keyParams } },
     async (request) => {
       const org = orgOf(request);
-      store.transaction(() => {
-        const key = keyOr404(accountOr404(org.id, request.params.name), request.params.key_id);
-        store.serviceAccounts.revokeKey(key.id, nowSeconds());
+      await store.transaction(async () => {
+        const key = await keyOr404(await accountOr404(org.id, request.params.name), request.params.key_id);
+        await store.serviceAccounts.revokeKey(key.id, nowSeconds());
       });
       return { message: 'OK' };
     },
@@ -175,12 +175,12 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
     async (request, reply) => {
       const org = orgOf(request);
       const body = request.body ?? {};
-      const rotated = store.transaction(() => {
-        const account = accountOr404(org.id, request.params.name);
-        const old = keyOr404(account, request.params.key_id);
+      const rotated = await store.transaction(async () => {
+        const account = await accountOr404(org.id, request.params.name);
+        const old = await keyOr404(account, request.params.key_id);
         const now = nowSeconds();
-        store.serviceAccounts.revokeKey(old.id, now + (body.grace_period_hours ?? 0) * 3600);
-        return issueKey(account, old.description, body.expires_at ?? old.expiresAt);
+        await store.serviceAccounts.revokeKey(old.id, now + (body.grace_period_hours ?? 0) * 3600);
+        return await issueKey(account, old.description, body.expires_at ?? old.expiresAt);
       });
       return reply.code(201).send(rotated);
     },

@@ -61,12 +61,18 @@ const auditQuery = {
 /** How many audit-log rows one database read fetches: bounds the memory an export holds. */
 const AUDIT_BATCH = 2000;
 
-function timelineOf(context: AppContext, environment: Environment): SnapshotTimeline {
-  return {
-    count: environment.snapshotCount,
-    now: nowSeconds(),
-    indexAt: (timestamp) => context.store.snapshots.indexAt(environment.id, timestamp),
-  };
+/**
+ * What a snapshot expression resolves to on the environment's timeline. The rules are pure and
+ * synchronous: a first pass names the times they look up, the store answers those, and a second
+ * pass resolves with the answers.
+ */
+async function resolvedOn<T>(context: AppContext, environment: Environment, resolve: (timeline: SnapshotTimeline) => T): Promise<T> {
+  const now = nowSeconds();
+  const asked = new Set<number>();
+  resolve({ count: environment.snapshotCount, now, indexAt: (timestamp) => (asked.add(timestamp), 0) });
+  const indexes = new Map<number, number>();
+  for (const timestamp of asked) indexes.set(timestamp, await context.store.snapshots.indexAt(environment.id, timestamp));
+  return resolve({ count: environment.snapshotCount, now, indexAt: (timestamp) => indexes.get(timestamp)! });
 }
 
 function orThrow<T extends object>(result: T | { error: string; status: 400 }): T {
@@ -150,7 +156,7 @@ function diffArtifactOf(artifact: SnapshotArtifact): DiffArtifact {
   return out;
 }
 
-function sendCsv(reply: FastifyReply, filename: string, chunks: Iterable<string>): FastifyReply {
+function sendCsv(reply: FastifyReply, filename: string, chunks: AsyncIterable<string>): FastifyReply {
   return reply
     .code(200)
     .type('text/csv; charset=utf-8')
@@ -166,10 +172,10 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
     { schema: { params: envParams, querystring: listQuery } },
     async (request) => {
       const org = orgOf(request);
-      const environment = environmentOr404(context.store, org, request.params.env);
-      const { range } = orThrow(resolveInterval(request.query.interval ?? '', timelineOf(context, environment)));
+      const environment = await environmentOr404(context.store, org, request.params.env);
+      const { range } = orThrow(await resolvedOn(context, environment, (timeline) => resolveInterval(request.query.interval ?? '', timeline)));
       // Newest first, as clients list them; `reverse` lists oldest first.
-      let snapshots = store.snapshots.list(environment.id, range.first, range.last, request.query.reverse !== true);
+      let snapshots = await store.snapshots.list(environment.id, range.first, range.last, request.query.reverse !== true);
       if (request.query.page !== undefined || request.query.per_page !== undefined) {
         const page = request.query.page ?? 1;
         const perPage = request.query.per_page ?? 15;
@@ -191,9 +197,9 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
     { schema: { params: { ...envParams, required: ['org', 'env', 'expr'], properties: { ...envParams.properties, expr: { type: 'string' } } } } },
     async (request) => {
       const org = orgOf(request);
-      const environment = environmentOr404(context.store, org, request.params.env);
-      const { index } = orThrow(resolveSnapshotExpression(org.name, environment.name, request.params.expr, timelineOf(context, environment)));
-      return snapshotView(context, org, environment, store.snapshots.get(environment.id, index)!);
+      const environment = await environmentOr404(context.store, org, request.params.env);
+      const { index } = orThrow(await resolvedOn(context, environment, (timeline) => resolveSnapshotExpression(org.name, environment.name, request.params.expr, timeline)));
+      return snapshotView(context, org, environment, (await store.snapshots.get(environment.id, index))!);
     },
   );
 
@@ -213,14 +219,18 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
   }>('/environments/:org/:env/events', { schema: { params: envParams, querystring: eventsQuery } }, async (request, reply) => {
     const org = orgOf(request);
     const query = request.query;
-    const environment = environmentOr404(context.store, org, request.params.env);
-    const timeline = timelineOf(context, environment);
-    let range = orThrow(resolveInterval(query.interval ?? '', timeline)).range;
-    if (query.start !== undefined) range = intersect(range, { first: orThrow(resolveBound(query.start, timeline)).index, last: Infinity });
-    if (query.end !== undefined) range = intersect(range, { first: -Infinity, last: orThrow(resolveBound(query.end, timeline)).index });
+    const environment = await environmentOr404(context.store, org, request.params.env);
+    const [interval, start, end] = await resolvedOn(context, environment, (timeline) => [
+      resolveInterval(query.interval ?? '', timeline),
+      query.start === undefined ? undefined : resolveBound(query.start, timeline),
+      query.end === undefined ? undefined : resolveBound(query.end, timeline),
+    ]);
+    let range = orThrow(interval).range;
+    if (start !== undefined) range = intersect(range, { first: orThrow(start).index, last: Infinity });
+    if (end !== undefined) range = intersect(range, { first: -Infinity, last: orThrow(end).index });
     const perPage = query.per_page ?? 100;
     const page = query.page ?? 1;
-    const { events, total } = store.snapshots.events(environment.id, {
+    const { events, total } = await store.snapshots.events(environment.id, {
       first: range.first,
       last: range.last,
       fromTimestamp: query.start_ts,
@@ -254,7 +264,7 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
     async (request, reply) => {
       const org = orgOf(request);
       const query = request.query;
-      const environment = store.environments.byName(org.id, request.params.env);
+      const environment = await store.environments.byName(org.id, request.params.env);
       if (environment === undefined) throw notFound('Environment not found');
       const eventTypes = commaList(query.event_types);
       const unknown = eventTypes?.find((type) => !AUDIT_EVENT_TYPES.includes(type));
@@ -269,7 +279,7 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
         flowNames: commaList(query.flow_names),
         repoNames: commaList(query.repo_names),
       };
-      const chunks = auditLogChunks<number>((after) => store.snapshots.auditLogBatch(environment.id, environment.name, filter, after ?? 0, AUDIT_BATCH));
+      const chunks = auditLogChunks<number>(async (after) => await store.snapshots.auditLogBatch(environment.id, environment.name, filter, after ?? 0, AUDIT_BATCH));
       return sendCsv(reply, `${environment.name}-auditlog.csv`, chunks);
     },
   );
@@ -279,17 +289,17 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
     { schema: { querystring: { type: 'object', properties: { snappish1: { type: 'string' }, snappish2: { type: 'string' } } } } },
     async (request) => {
       const org = orgOf(request);
-      const resolve = (snappish: string) => {
+      const resolve = async (snappish: string) => {
         const parts = splitSnappish(snappish);
         if (parts === undefined) throw badRequest(`Bad snappish ${snappish}`);
-        const environment = environmentOr404(context.store, org, parts.env);
-        const { index } = orThrow(resolveSnapshotExpression(org.name, environment.name, parts.expr, timelineOf(context, environment)));
-        const snapshot = store.snapshots.get(environment.id, index)!;
+        const environment = await environmentOr404(context.store, org, parts.env);
+        const { index } = orThrow(await resolvedOn(context, environment, (timeline) => resolveSnapshotExpression(org.name, environment.name, parts.expr, timeline)));
+        const snapshot = (await store.snapshots.get(environment.id, index))!;
         const running = snapshot.artifacts.filter((artifact) => artifact.annotation.now > 0);
         return { id: `${environment.name}#${index}`, running: new Map(running.map((artifact) => [artifact.fingerprint || artifact.name, artifact])) };
       };
-      const first = resolve(request.query.snappish1 ?? '');
-      const second = resolve(request.query.snappish2 ?? '');
+      const first = await resolve(request.query.snappish1 ?? '');
+      const second = await resolve(request.query.snappish2 ?? '');
       const onlyFirst: DiffArtifact[] = [];
       const changed: Array<DiffArtifact & { s1_instance_count: number; s2_instance_count: number }> = [];
       const same: DiffArtifact[] = [];

@@ -85,9 +85,9 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
   const { store } = context;
   const cachedTrailJson = trailJsonCache(store, context.publicUrl);
   /** A trail of a list as JSON, or the spec's marked placeholder when it cannot be rendered. */
-  const trailJson = (orgName: string, flow: Flow, trail: TrailRef): Buffer => {
+  const trailJson = async (orgName: string, flow: Flow, trail: TrailRef): Promise<Buffer> => {
     try {
-      return cachedTrailJson(orgName, flow, trail);
+      return await cachedTrailJson(orgName, flow, trail);
     } catch (error) {
       return Buffer.from(JSON.stringify(placeholderOf(trail.id, error instanceof Error ? error.message : String(error))));
     }
@@ -100,7 +100,7 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
     { schema: { consumes: ['multipart/form-data', 'application/json'], params: flowParams, body: beginBody } },
     async (request, reply) => {
       const org = orgOf(request);
-      const flow = flowOr404(store, org, request.params.flow);
+      const flow = await flowOr404(store, org, request.params.flow);
       const { data, templateText } = await beginRequestOf(request);
       const input = beginInputOf(data);
       let ownTemplate: StoredTemplate | undefined;
@@ -110,12 +110,12 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
         ownTemplate = verdict.template;
       }
       const createdBy = principalOf(request).name;
-      const created = store.transaction(() => {
+      const created = await store.transaction(async () => {
         const now = nowSeconds();
-        const existing = store.trails.byName(flow.id, input.name);
+        const existing = await store.trails.byName(flow.id, input.name);
         if (existing !== undefined) {
-          store.trails.update(existing.id, { description: input.description, body: { ...existing.body, ...input.body } }, now);
-          store.trails.appendEvent(existing.id, { type: 'trail_updated', timestamp: now });
+          await store.trails.update(existing.id, { description: input.description, body: { ...existing.body, ...input.body } }, now);
+          await store.trails.appendEvent(existing.id, { type: 'trail_updated', timestamp: now });
           return false;
         }
         const trail: Omit<Trail, 'version'> = {
@@ -124,25 +124,25 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
           flowId: flow.id,
           name: input.name,
           description: input.description ?? '',
-          template: ownTemplate ?? flowOr404(store, org, flow.name).template,
+          template: ownTemplate ?? (await flowOr404(store, org, flow.name)).template,
           body: input.body,
           createdBy,
           createdAt: now,
           lastModifiedAt: now,
         };
-        store.trails.create(trail);
-        store.trails.appendEvent(trail.id, { type: 'trail_reported', timestamp: now });
+        await store.trails.create(trail);
+        await store.trails.appendEvent(trail.id, { type: 'trail_reported', timestamp: now });
         return true;
       });
-      if (created) notifyTrailStarted(context, org, flow.name, input.name);
+      if (created) await notifyTrailStarted(context, org, flow.name, input.name);
       return sendJsonString(reply, created ? 201 : 200, created ? `Trail '${input.name}' begun` : `Trail '${input.name}' updated`);
     },
   );
 
   app.get<{ Params: { org: string; flow: string; trail: string } }>('/trails/:org/:flow/:trail', { schema: { params: trailParams } }, async (request, reply) => {
     const org = orgOf(request);
-    const flow = flowOr404(store, org, request.params.flow);
-    return sendJson(reply, cachedTrailJson(org.name, flow, trailOr404(store, org, flow, request.params.trail)));
+    const flow = await flowOr404(store, org, request.params.flow);
+    return sendJson(reply, await cachedTrailJson(org.name, flow, await trailOr404(store, org, flow, request.params.trail)));
   });
 
   app.get<{ Params: { org: string; flow: string }; Querystring: { page?: number; per_page?: number } }>(
@@ -151,13 +151,15 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
     async (request, reply) => {
       const org = orgOf(request);
       const { page, perPage, offset, requested } = pageOf(request.query);
-      const current = store.flows.versionOf(org.id, request.params.flow);
+      const current = await store.flows.versionOf(org.id, request.params.flow);
       const key = requested ? `${current?.id}:${page}:${perPage}` : `${current?.id}:all`;
       const cached = pages.get(key);
       if (current !== undefined && cached !== undefined && cached.version === current.version) return sendJson(reply, cached.body);
-      const flow = flowOr404(store, org, request.params.flow);
-      const { total, trails } = store.trails.pageOfFlow(flow.id, requested ? perPage : -1, requested ? offset : 0);
-      const data = jsonArray(trails.map((trail) => trailJson(org.name, flow, trail)));
+      const flow = await flowOr404(store, org, request.params.flow);
+      const { total, trails } = await store.trails.pageOfFlow(flow.id, requested ? perPage : -1, requested ? offset : 0);
+      const items: Buffer[] = [];
+      for (const trail of trails) items.push(await trailJson(org.name, flow, trail));
+      const data = jsonArray(items);
       const body = requested ? pageBody(data, paginationOf(total, page, perPage)) : data;
       if (current !== undefined) {
         pages.delete(key);
@@ -174,13 +176,15 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
     async (request, reply) => {
       const org = orgOf(request);
       const query = request.query;
-      let flows = query.flow === undefined ? store.flows.list(org.id).filter((flow): flow is Flow => !isUnreadable(flow)) : [flowOr404(store, org, query.flow)];
+      let flows = query.flow === undefined ? (await store.flows.list(org.id)).filter((flow): flow is Flow => !isUnreadable(flow)) : [await flowOr404(store, org, query.flow)];
       if (query.flow_tag !== undefined) flows = flows.filter((flow) => hasTag(flow.tags, query.flow_tag!, '='));
       const byId = new Map(flows.map((flow) => [flow.id, flow]));
       const filter = { flowIds: [...byId.keys()], fingerprint: query.fingerprint };
       const { page, perPage, offset, requested } = pageOf(query);
-      const result = store.trails.pageOfOrg(org.id, filter, requested ? perPage : -1, requested ? offset : 0);
-      const data = jsonArray(result.trails.map((trail) => trailJson(org.name, byId.get(trail.flowId)!, trail)));
+      const result = await store.trails.pageOfOrg(org.id, filter, requested ? perPage : -1, requested ? offset : 0);
+      const items: Buffer[] = [];
+      for (const trail of result.trails) items.push(await trailJson(org.name, byId.get(trail.flowId)!, trail));
+      const data = jsonArray(items);
       return sendJson(reply, requested ? pageBody(data, paginationOf(result.total, page, perPage)) : data);
     },
   );
