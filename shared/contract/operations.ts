@@ -19,6 +19,8 @@ export interface Operation {
   responses: Responses;
   /** The body may be left out altogether (every field of it is optional). */
   optionalBody?: boolean;
+  /** Kept for old clients only; documented as deprecated. */
+  deprecated?: boolean;
 }
 
 const listOf = (item: object) => ({ type: 'array', items: item }) as const;
@@ -113,6 +115,10 @@ const operationList = {
   'PUT /actions/{org}/flows': { summary: 'Create or update a flow action', responses: upserted(action) },
   'GET /actions/{org}/{number}': { summary: 'Get an action', responses: { 200: action } },
   'DELETE /actions/{org}/{number}': { summary: 'Delete an action', responses: { 200: messageString } },
+  'GET /organizations/{org}/environments_notifications': { summary: 'Legacy: list environment actions (reference §2.12)', responses: { 200: listOf(orPlaceholder(action)) }, deprecated: true },
+  'PUT /organizations/{org}/environments_notifications': { summary: 'Legacy: create or update an environment action', responses: upserted(action), deprecated: true },
+  'GET /organizations/{org}/environments_notifications/{number}': { summary: 'Legacy: get an environment action', responses: { 200: action }, deprecated: true },
+  'DELETE /organizations/{org}/environments_notifications/{number}': { summary: 'Legacy: delete an environment action', responses: { 200: messageString }, deprecated: true },
 
   'POST /artifacts/{org}/{flow}': { summary: 'Report an artifact', responses: upserted(messageObject) },
   'GET /artifacts/{org}/{flow}/fingerprint/{fingerprint}': { summary: 'Get an artifact by fingerprint', responses: { 200: artifact } },

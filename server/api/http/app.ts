@@ -28,12 +28,14 @@ import { serviceAccountRoutes } from './routes/serviceAccounts.ts';
 import { snapshotRoutes } from './routes/snapshots.ts';
 import { trailRoutes } from './routes/trails.ts';
 import { userRoutes } from './routes/user.ts';
+import { legacyNotificationRoutes } from './routes/legacyNotifications.ts';
 import { isUniqueViolation } from '../store/db.ts';
 import { validationFailure } from './validation.ts';
 import { applyWireContract, documentOptionalBodies } from './wireContract.ts';
 
 /** Resource plugins mounted under /api/v2. */
 const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
+  legacyNotificationRoutes,
   serviceAccountRoutes,
   flowRoutes,
   trailRoutes,

@@ -10,6 +10,7 @@ export function applyWireContract(app: FastifyInstance): void {
     const operation = key === undefined ? undefined : operations[key];
     if (operation === undefined) return;
     route.schema = { ...route.schema, summary: operation.summary, response: { ...operation.responses, ...errorResponses } };
+    if (operation.deprecated === true) route.schema.deprecated = true;
   });
   // Bodies stay encoded by JSON.stringify, not by a serializer compiled from the response schemas:
   // such a serializer coerces a value that breaks its schema (null to "", a string to a number)
