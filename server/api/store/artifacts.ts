@@ -80,9 +80,9 @@ function toArtifact(row: ArtifactRow): Artifact {
 const SELECT = `SELECT a.*, f.name AS flow_name, t.name AS trail_name
                   FROM artifacts a JOIN flows f ON f.id = a.flow_id JOIN trails t ON t.id = a.trail_id`;
 
-/** `LIKE` with the prefix's wildcards escaped (prefixes are hex, but callers may pass anything). */
-function likePrefix(prefix: string): string {
-  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Above every string that starts with the prefix: the bound of its index range. */
+function pastPrefix(prefix: string): string {
+  return `${prefix}\u{10FFFF}`;
 }
 
 export function sqliteArtifactStore(sql: Statements): ArtifactStore {
@@ -95,12 +95,12 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
     }
   };
   /** Newest first, the live artifacts whose `column` starts with `prefix`. */
-  const byPrefix = (column: 'a.fingerprint' | 'a.git_commit', orgId: number, prefix: string, flowId: string | undefined): Artifact[] => {
+  const byPrefix = (column: 'a.fingerprint' | 'lower(a.git_commit)', orgId: number, prefix: string, flowId: string | undefined): Artifact[] => {
     const conditions: string[] = [];
     const params: Param[] = [];
     where(conditions, params, orgId, flowId);
-    conditions.push(`${column} LIKE ? ESCAPE '\\'`);
-    params.push(likePrefix(prefix));
+    conditions.push(`${column} >= ? AND ${column} < ?`);
+    params.push(prefix, pastPrefix(prefix));
     return sql.all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq DESC`, ...params).map(toArtifact);
   };
   return {
@@ -144,7 +144,7 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
       return byPrefix('a.fingerprint', orgId, prefix, flowId);
     },
     async byCommitPrefix(orgId, prefix, flowId) {
-      return byPrefix('a.git_commit', orgId, prefix, flowId);
+      return byPrefix('lower(a.git_commit)', orgId, prefix, flowId);
     },
     async page(orgId, filter, limit, offset) {
       const conditions: string[] = [];

@@ -1,4 +1,5 @@
-import { decodeEach, json, parseJson, type Statements, type Unreadable } from './db.ts';
+import { decodeEach, json, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
+import { nameSortKey } from './sortKey.ts';
 
 /** A flow's template: its text and the parsed `{version, trail}` form, under one id per version. */
 export interface StoredTemplate {
@@ -27,6 +28,22 @@ export interface FlowChanges {
   template?: StoredTemplate;
 }
 
+export interface FlowQuery {
+  /** Only flows whose name contains this text. */
+  nameContains?: string;
+  caseSensitive?: boolean;
+  /** Only flows carrying every one of these tags, each `key` or `key:value`. */
+  tags?: readonly string[];
+  /** By name (as localeCompare orders), or by the latest activity of their trails, then name. */
+  sort: 'name' | 'latest_activity';
+  descending: boolean;
+}
+
+export interface FlowPage {
+  total: number;
+  flows: Array<Flow | Unreadable>;
+}
+
 export interface FlowStore {
   create(flow: Flow): Promise<void>;
   update(id: string, changes: FlowChanges, now: number): Promise<void>;
@@ -37,6 +54,8 @@ export interface FlowStore {
   byId(id: string): Promise<Flow | undefined>;
   /** Every live flow of the org, by name. */
   list(orgId: number): Promise<Array<Flow | Unreadable>>;
+  /** One page of the live flows a query selects (`limit` -1: all of them), and how many it selects. */
+  page(orgId: number, query: FlowQuery, limit: number, offset: number): Promise<FlowPage>;
   archive(id: string, now: number): Promise<void>;
   rename(id: string, newName: string, now: number): Promise<void>;
   setTags(id: string, tags: Record<string, string>, now: number): Promise<void>;
@@ -79,12 +98,13 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
   return {
     async create(flow) {
       sql.run(
-        `INSERT INTO flows (id, org_id, name, description, visibility, template_id, template_content, template, tags, repo_url,
+        `INSERT INTO flows (id, org_id, name, name_key, description, visibility, template_id, template_content, template, tags, repo_url,
                             created_by, created_at, last_modified_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         flow.id,
         flow.orgId,
         flow.name,
+        nameSortKey(flow.name),
         flow.description,
         flow.visibility,
         flow.template.id,
@@ -125,11 +145,37 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
     async list(orgId) {
       return decodeEach(sql.all<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId), toFlow);
     },
+    async page(orgId, query, limit, offset) {
+      const where = ['org_id = ?', 'archived_at IS NULL'];
+      const params: Param[] = [orgId];
+      if (query.nameContains !== undefined) {
+        where.push(query.caseSensitive ? 'instr(name, ?) > 0' : 'instr(lower(name), ?) > 0');
+        params.push(query.caseSensitive ? query.nameContains : query.nameContains.toLowerCase());
+      }
+      for (const tag of query.tags ?? []) {
+        const colon = tag.indexOf(':');
+        // A damaged tags column matches no tag instead of failing the list.
+        const tags = "json_each(CASE WHEN json_valid(tags) THEN tags ELSE '{}' END)";
+        if (colon === -1) {
+          where.push(`EXISTS (SELECT 1 FROM ${tags} WHERE key = ?)`);
+          params.push(tag);
+        } else {
+          where.push(`EXISTS (SELECT 1 FROM ${tags} WHERE key = ? AND CAST(value AS TEXT) = ?)`);
+          params.push(tag.slice(0, colon), tag.slice(colon + 1));
+        }
+      }
+      const direction = query.descending ? 'DESC' : 'ASC';
+      const order = query.sort === 'name' ? `name_key ${direction}` : `coalesce(latest_activity_at, 0) ${direction}, name_key`;
+      const conditions = where.join(' AND ');
+      const total = Number(sql.get<{ n: number }>(`SELECT count(*) AS n FROM flows WHERE ${conditions}`, ...params)!.n);
+      const rows = sql.all<FlowRow>(`SELECT * FROM flows WHERE ${conditions} ORDER BY ${order} LIMIT ? OFFSET ?`, ...params, limit, offset);
+      return { total, flows: decodeEach(rows, toFlow) };
+    },
     async archive(id, now) {
       sql.run('UPDATE flows SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
     },
     async rename(id, newName, now) {
-      sql.run('UPDATE flows SET name = ?, last_modified_at = ? WHERE id = ?', newName, now, id);
+      sql.run('UPDATE flows SET name = ?, name_key = ?, last_modified_at = ? WHERE id = ?', newName, nameSortKey(newName), now, id);
     },
     async setTags(id, tags, now) {
       sql.run('UPDATE flows SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);

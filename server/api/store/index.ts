@@ -5,6 +5,7 @@ import { Database, Sql } from './db.ts';
 import { fileEvidenceStore, memoryEvidenceStore, type EvidenceStore } from './evidence.ts';
 import { applyMigrations } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
+import { nameSortKey } from './sortKey.ts';
 import { sqliteOrgStore, type OrgStore } from './orgs.ts';
 import { sqliteServiceAccountStore, type ServiceAccountStore } from './serviceAccounts.ts';
 import { sqliteFlowStore, type FlowStore } from './flows.ts';
@@ -60,6 +61,7 @@ export function openStore(location: StoreLocation): Store {
   const file = location.dataDir === undefined ? undefined : databaseFile(location.dataDir);
   const writer = new Sql(file);
   try {
+    writer.db.function('name_sort_key', { deterministic: true }, (name) => nameSortKey(String(name)));
     applyMigrations(writer, migrations);
   } catch (error) {
     writer.close();

@@ -34,8 +34,10 @@ export interface TrailPage {
 }
 
 export interface TrailFilter {
-  /** Only trails of these flows (live flows of the org otherwise). */
-  flowIds?: readonly string[];
+  /** Only trails of this flow (of any live flow of the org otherwise). */
+  flowId?: string;
+  /** Only trails of flows carrying this tag, `key` or `key=value`. */
+  flowTag?: string;
   /** Only trails holding an artifact with this fingerprint. */
   fingerprint?: string;
 }
@@ -145,16 +147,30 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
       return row === undefined ? undefined : toTrail(row);
     },
     async pageOfOrg(orgId, filter, limit, offset) {
-      const where = ['t.org_id = ?', 'f.archived_at IS NULL'];
-      const params: Param[] = [orgId];
-      if (filter.flowIds !== undefined) {
-        if (filter.flowIds.length === 0) return { total: 0, trails: [] };
-        where.push(`t.flow_id IN (${filter.flowIds.map(() => '?').join(', ')})`);
-        params.push(...filter.flowIds);
+      const where = ['f.archived_at IS NULL'];
+      const params: Param[] = [];
+      if (filter.flowId !== undefined) {
+        where.push('t.flow_id = ?');
+        params.push(filter.flowId);
+      } else {
+        where.push('t.org_id = ?');
+        params.push(orgId);
+      }
+      if (filter.flowTag !== undefined) {
+        const equals = filter.flowTag.indexOf('=');
+        // A damaged tags column matches no tag instead of failing the list.
+        const tags = "json_each(CASE WHEN json_valid(f.tags) THEN f.tags ELSE '{}' END)";
+        if (equals === -1) {
+          where.push(`EXISTS (SELECT 1 FROM ${tags} WHERE key = ?)`);
+          params.push(filter.flowTag);
+        } else {
+          where.push(`EXISTS (SELECT 1 FROM ${tags} WHERE key = ? AND CAST(value AS TEXT) = ?)`);
+          params.push(filter.flowTag.slice(0, equals), filter.flowTag.slice(equals + 1));
+        }
       }
       if (filter.fingerprint !== undefined) {
-        where.push('EXISTS (SELECT 1 FROM artifacts a WHERE a.trail_id = t.id AND a.fingerprint = ?)');
-        params.push(filter.fingerprint);
+        where.push('t.id IN (SELECT trail_id FROM artifacts WHERE org_id = ? AND fingerprint = ?)');
+        params.push(orgId, filter.fingerprint);
       }
       const from = `FROM trails t JOIN flows f ON f.id = t.flow_id WHERE ${where.join(' AND ')}`;
       const total = Number(sql.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params)!.n);

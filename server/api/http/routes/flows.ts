@@ -1,12 +1,11 @@
 // Flows (spec endpoint 3, reference §2.1): create or update with a template (multipart) or the
 // legacy JSON list, list with paging/sort/filters, get, archive, rename.
 import type { FastifyPluginAsync } from 'fastify';
-import { hasTag } from '../../rules/tags.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema, checkedBody } from '../bodies.ts';
 import type { RouteOptions } from '../context.ts';
 import { flowView } from '../../views/flowView.ts';
-import { placeholderOf, renderEach } from '../../views/placeholders.ts';
+import { renderEach } from '../../views/placeholders.ts';
 import { pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
 import { EMPTY_TEMPLATE, legacyTemplateText, templateOrInvalid } from '../../rules/templates.ts';
 import { badRequest } from '../../errors.ts';
@@ -14,7 +13,6 @@ import { newId, nowSeconds } from '../../ids.ts';
 import { jsonPart, multipartBody, readMultipart, type MultipartBody } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Flow, StoredTemplate } from '../../store/flows.ts';
-import { isUnreadable } from '../../store/db.ts';
 import type { Store } from '../../store/index.ts';
 import type { Org } from '../../store/orgs.ts';
 import { flowOr404 } from '../../services/lookups.ts';
@@ -120,31 +118,22 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     const query = request.query;
     if (query.search_by_name === '') throw badRequest('Empty string is not allowed for flow names.');
     const host = context.publicUrl();
-    const listed = await store.flows.list(org.id);
-    let flows = listed.filter((flow): flow is Flow => !isUnreadable(flow));
-    if (query.search_by_name !== undefined) {
-      const needle = query.case_sensitive ? query.search_by_name : query.search_by_name.toLowerCase();
-      flows = flows.filter((flow) => (query.case_sensitive ? flow.name : flow.name.toLowerCase()).includes(needle));
-    }
-    if (query.tag !== undefined) flows = flows.filter((flow) => query.tag!.every((tag) => hasTag(flow.tags, tag)));
-    const rendered = await renderEach(flows, (flow) => flow.id, async (flow) => await flowView(store, host, org.name, flow));
-    let views = rendered.filter((view): view is Record<string, unknown> => !('placeholder' in view));
-    const direction = query.sort_direction === 'desc' || (query.sort === 'latest_activity' && query.sort_direction === undefined) ? -1 : 1;
-    if (query.sort === 'latest_activity') {
-      const activity = (view: Record<string, unknown>): number => (view.latest_activity_at as number | null) ?? 0;
-      views = views.sort((a, b) => direction * (activity(a) - activity(b)) || String(a.name).localeCompare(String(b.name)));
-    } else {
-      views = views.sort((a, b) => direction * String(a.name).localeCompare(String(b.name)));
-    }
-    // Placeholders for flows that could not be read or rendered come last: they cannot be sorted.
-    const all: unknown[] = [
-      ...views,
-      ...rendered.filter((view) => 'placeholder' in view),
-      ...listed.filter(isUnreadable).map((row) => placeholderOf(row.id, row.reason)),
-    ];
     const { page, perPage, offset, requested } = pageOf(query);
-    if (!requested) return all;
-    return { data: all.slice(offset, offset + perPage), pagination: paginationOf(all.length, page, perPage) };
+    const sort = query.sort ?? 'name';
+    const selected = await store.flows.page(
+      org.id,
+      {
+        nameContains: query.search_by_name,
+        caseSensitive: query.case_sensitive === true,
+        tags: query.tag,
+        sort,
+        descending: query.sort_direction === 'desc' || (sort === 'latest_activity' && query.sort_direction === undefined),
+      },
+      requested ? perPage : -1,
+      requested ? offset : 0,
+    );
+    const data = await renderEach(selected.flows, (flow) => flow.id, (flow) => flowView(store, host, org.name, flow));
+    return requested ? { data, pagination: paginationOf(selected.total, page, perPage) } : data;
   });
 
   app.get<{ Params: { org: string; flow: string } }>('/flows/:org/:flow', { schema: { params: flowParams } }, async (request) => {

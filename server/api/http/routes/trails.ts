@@ -1,7 +1,6 @@
 // Trails (reference §2.2, spec endpoint 4): begin (201) or update (200), get, list per flow and
 // per org with exact page arithmetic.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { hasTag } from '../../rules/tags.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../bodies.ts';
 import type { RouteOptions } from '../context.ts';
@@ -15,7 +14,6 @@ import { newId, nowSeconds } from '../../ids.ts';
 import { notifyTrailStarted } from '../../delivery/notifications.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
-import { isUnreadable } from '../../store/db.ts';
 import type { Flow, StoredTemplate } from '../../store/flows.ts';
 import type { Trail, TrailRef } from '../../store/trails.ts';
 import { flowOr404, trailOr404 } from '../../services/lookups.ts';
@@ -90,6 +88,14 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
       return await cachedTrailJson(orgName, flow, trail);
     } catch (error) {
       return Buffer.from(JSON.stringify(placeholderOf(trail.id, error instanceof Error ? error.message : String(error))));
+    }
+  };
+  /** A listed trail's flow, or why it cannot be read (its trails then show as placeholders). */
+  const readableFlow = async (id: string): Promise<Flow | Error> => {
+    try {
+      return (await store.flows.byId(id))!;
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
     }
   };
   // Pages of a flow's trails as sent, valid while the flow's version stays (migration 003).
@@ -176,14 +182,16 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
     async (request, reply) => {
       const org = orgOf(request);
       const query = request.query;
-      let flows = query.flow === undefined ? (await store.flows.list(org.id)).filter((flow): flow is Flow => !isUnreadable(flow)) : [await flowOr404(store, org, query.flow)];
-      if (query.flow_tag !== undefined) flows = flows.filter((flow) => hasTag(flow.tags, query.flow_tag!, '='));
-      const byId = new Map(flows.map((flow) => [flow.id, flow]));
-      const filter = { flowIds: [...byId.keys()], fingerprint: query.fingerprint };
+      const flowId = query.flow === undefined ? undefined : (await flowOr404(store, org, query.flow)).id;
       const { page, perPage, offset, requested } = pageOf(query);
-      const result = await store.trails.pageOfOrg(org.id, filter, requested ? perPage : -1, requested ? offset : 0);
+      const result = await store.trails.pageOfOrg(org.id, { flowId, flowTag: query.flow_tag, fingerprint: query.fingerprint }, requested ? perPage : -1, requested ? offset : 0);
+      const flows = new Map<string, Flow | Error>();
       const items: Buffer[] = [];
-      for (const trail of result.trails) items.push(await trailJson(org.name, byId.get(trail.flowId)!, trail));
+      for (const trail of result.trails) {
+        if (!flows.has(trail.flowId)) flows.set(trail.flowId, await readableFlow(trail.flowId));
+        const flow = flows.get(trail.flowId)!;
+        items.push(flow instanceof Error ? Buffer.from(JSON.stringify(placeholderOf(trail.id, flow.message))) : await trailJson(org.name, flow, trail));
+      }
       const data = jsonArray(items);
       return sendJson(reply, requested ? pageBody(data, paginationOf(result.total, page, perPage)) : data);
     },
