@@ -29,6 +29,8 @@ import type { CurrentPolicy } from '../store/policies.ts';
 interface Policies {
   applied: AppliedPolicy[];
   current: CurrentPolicy[];
+  /** Fingerprints allowed in the environment (reference §2.17): compliant whatever the policies say. */
+  allowed: ReadonlySet<string>;
 }
 
 // Policy versions never change once written, so their parsed models are kept.
@@ -53,7 +55,7 @@ export function appliedPoliciesOf(current: readonly CurrentPolicy[]): AppliedPol
 
 async function policiesOf(context: AppContext, environmentId: number): Promise<Policies> {
   const current = await context.store.policies.attachedTo(environmentId);
-  return { current, applied: appliedPoliciesOf(current) };
+  return { current, applied: appliedPoliciesOf(current), allowed: await context.store.environments.allowedIn(environmentId) };
 }
 
 /** Each running artifact with its provenance and the attached policies' verdict. */
@@ -95,9 +97,11 @@ async function evaluatedArtifactsOf(context: AppContext, org: Org, running: read
     });
     const decisions: PolicyDecision[] =
       policies.applied.length === 0 ? [] : evaluatePolicies({ name: artifact.name, fingerprint: artifact.fingerprint, provenance: forPolicies }, policies.applied);
+    // An allowed artifact counts as compliant; its policy decisions still show what the rules say.
+    const allowed = policies.allowed.has(artifact.fingerprint);
     return evaluatedArtifactOf(artifact, shown, {
-      compliant: artifactPolicyCompliance(decisions),
-      reasons: reasonsForIncompliance(decisions),
+      compliant: allowed ? true : artifactPolicyCompliance(decisions),
+      reasons: allowed ? [] : reasonsForIncompliance(decisions),
       policyDecisions: decisions,
     });
   });
@@ -113,6 +117,7 @@ function appliedPoliciesView(policies: Policies, artifacts: readonly SnapshotArt
     failing_artifacts: artifacts
       .filter((artifact) =>
         artifact.annotation.now > 0 &&
+        !policies.allowed.has(artifact.fingerprint) &&
         (artifact.policy_decisions as PolicyDecision[]).some((decision) => decision.policy_name === policy.name && decision.status !== 'COMPLIANT'),
       )
       .map((artifact) => artifact.fingerprint),
@@ -141,6 +146,16 @@ function artifactPayload(artifact: SnapshotArtifact) {
       html_url: flow.html_url,
     })),
   };
+}
+
+/** ON_ALLOWED_ARTIFACT: an artifact runs in the environment because it is allowed there. */
+async function allowedDeliveries(context: AppContext, org: Org, environmentName: string, environmentPayload: object, artifact: SnapshotArtifact): Promise<WebhookDelivery[]> {
+  return await deliveriesFor(context, org, 'environment', environmentName, 'ON_ALLOWED_ARTIFACT', {
+    event_type: 'allowed',
+    description: `${artifact.name} runs as an allowed artifact`,
+    environment: environmentPayload,
+    artifact: artifactPayload(artifact),
+  });
 }
 
 /** Writes the snapshot and its consequences; returns the webhook deliveries it calls for. */
@@ -184,6 +199,9 @@ async function recordSnapshot(
         artifact: artifactPayload(event.artifact),
       })),
     );
+    if (event.type === 'started' && policies.allowed.has(event.artifact.fingerprint)) {
+      deliveries.push(...(await allowedDeliveries(context, org, environment.name, environmentPayload, event.artifact)));
+    }
   }
   if (previousCompliant !== undefined && previousCompliant !== next.compliant) {
     deliveries.push(
@@ -244,11 +262,50 @@ export async function changePolicies(
   if (attach.length === 0 && detach.length === 0) return [];
   await store.policies.detach(environment.id, environment.name, detach, user, now);
   await store.policies.attach(environment.id, environment.name, attach, user, now);
+  return (await reevaluateLatest(context, org, environment, () => true, now)).deliveries;
+}
+
+/**
+ * The latest snapshot's running artifacts judged again under the environment's current policies
+ * and allowlist, recorded as a new snapshot (reference §4.4), when `wanted` says the running set
+ * calls for it. Nothing happens for an environment without snapshots.
+ */
+async function reevaluateLatest(
+  context: AppContext,
+  org: Org,
+  environment: Environment,
+  wanted: (running: readonly RunningArtifact[]) => boolean,
+  now: number,
+): Promise<{ deliveries: WebhookDelivery[]; next: NextSnapshot | undefined; policies: Policies | undefined }> {
+  const { store } = context;
   const latest = await store.snapshots.latest(environment.id);
-  if (latest === undefined) return [];
-  const policies = await policiesOf(context, environment.id);
+  if (latest === undefined) return { deliveries: [], next: undefined, policies: undefined };
   const runningPositions = latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : []));
   const running = latest.artifactsAt(runningPositions).map(runningOf);
+  if (!wanted(running)) return { deliveries: [], next: undefined, policies: undefined };
+  const policies = await policiesOf(context, environment.id);
   const next = nextSnapshotOf(latest, await evaluatedArtifactsOf(context, org, running, policies, now), policies.applied.length, true)!;
-  return await recordSnapshot(context, org, environment, next, policies, latest.compliant, now);
+  return { deliveries: await recordSnapshot(context, org, environment, next, policies, latest.compliant, now), next, policies };
+}
+
+/**
+ * Allows an artifact in an environment (reference §2.17). When it runs there now, the latest
+ * snapshot is judged again, so the environment's compliance says so at once, and
+ * ON_ALLOWED_ARTIFACT fires for it.
+ */
+export async function allowArtifact(
+  context: AppContext,
+  org: Org,
+  environment: Environment,
+  entry: { artifactFingerprint: string; artifactName: string; description: string; createdBy: string },
+  now: number,
+): Promise<WebhookDelivery[]> {
+  await context.store.environments.allow(environment.id, entry, now);
+  const runs = (running: readonly RunningArtifact[]) => running.some((artifact) => artifact.fingerprint === entry.artifactFingerprint);
+  const { deliveries, next } = await reevaluateLatest(context, org, environment, runs, now);
+  const allowed = next?.artifacts.find((artifact) => artifact.fingerprint === entry.artifactFingerprint && artifact.annotation.now > 0);
+  if (next === undefined || allowed === undefined) return deliveries;
+  const environmentUrl = htmlUrl.environment(context.publicUrl(), org.name, environment.name);
+  const environmentPayload = { name: environment.name, type: environment.type, snapshot_compliant: next.compliant, html_url: environmentUrl };
+  return [...deliveries, ...(await allowedDeliveries(context, org, environment.name, environmentPayload, allowed))];
 }

@@ -58,6 +58,8 @@ export interface EnvironmentStore {
   allow(environmentId: number, entry: { artifactFingerprint: string; artifactName: string; description: string; createdBy: string }, now: number): Promise<void>;
   /** Allowed artifacts in the org's live environments, by environment then time. */
   allowlist(orgId: number): Promise<AllowlistEntry[]>;
+  /** The fingerprints allowed in one environment. */
+  allowedIn(environmentId: number): Promise<Set<string>>;
   /** Records that a report arrived (whether or not it made a snapshot). */
   markReported(id: number, now: number): Promise<void>;
 }
@@ -195,6 +197,10 @@ export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
           createdBy: row.created_by,
           createdAt: row.created_at,
         }));
+    },
+    async allowedIn(environmentId) {
+      const rows = sql.all<{ artifact_fingerprint: string }>('SELECT artifact_fingerprint FROM allowlist_entries WHERE environment_id = ?', environmentId);
+      return new Set(rows.map((row) => row.artifact_fingerprint));
     },
     async markReported(id, now) {
       sql.run('UPDATE environments SET last_reported_at = ? WHERE id = ?', now, id);

@@ -11,7 +11,7 @@ import { pageLinks, paginationOf } from '../../views/paging.ts';
 import { htmlUrl } from '../../views/urls.ts';
 import { sendJsonString } from '../replies.ts';
 import { dispatch } from '../../delivery/notifications.ts';
-import { changePolicies } from '../../services/snapshotting.ts';
+import { allowArtifact, changePolicies } from '../../services/snapshotting.ts';
 import type { WebhookDelivery } from '../../delivery/webhooks.ts';
 import { placeholderOf, renderEach } from '../../views/placeholders.ts';
 import { isUnreadable } from '../../store/db.ts';
@@ -283,14 +283,12 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     async (request, reply) => {
       const org = orgOf(request);
       const body = request.body;
-      await store.transaction(async () => {
+      const deliveries = await store.transaction(async () => {
         const environment = await environmentOr404(context.store, org, request.params.env);
-        await store.environments.allow(
-          environment.id,
-          { artifactFingerprint: body.artifact_fingerprint, artifactName: body.artifact_name ?? '', description: body.description, createdBy: principalOf(request).name },
-          nowSeconds(),
-        );
+        const entry = { artifactFingerprint: body.artifact_fingerprint, artifactName: body.artifact_name ?? '', description: body.description, createdBy: principalOf(request).name };
+        return await allowArtifact(context, org, environment, entry, nowSeconds());
       });
+      dispatch(context, deliveries);
       return sendJsonString(reply, 200, 'OK');
     },
   );

@@ -126,10 +126,12 @@ async function assertArtifact(context: AppContext, org: Org, fingerprint: string
   }
   let policies: CurrentPolicy[];
   let environment: string | undefined;
+  let allowed = false;
   if (query.environment_name !== undefined) {
     const env = await environmentOr404(context.store, org, query.environment_name);
     environment = env.name;
     policies = await store.policies.attachedTo(env.id);
+    allowed = (await store.environments.allowedIn(env.id)).has(fingerprint);
   } else {
     policies = await store.policies.currentByNames(org.id, policyNames);
     if (policies.length !== new Set(policyNames).size) throw notFound(POLICY_NOT_FOUND);
@@ -146,7 +148,8 @@ async function assertArtifact(context: AppContext, org: Org, fingerprint: string
   const decisions = evaluatePolicies({ name: first.filename, fingerprint, provenance }, appliedPoliciesOf(policies));
   return {
     scope: environment === undefined ? 'policy' : 'environment',
-    compliant: assertedCompliance(decisions),
+    // An artifact allowed in the environment is compliant there, as in its snapshots (reference §2.17).
+    compliant: allowed || assertedCompliance(decisions),
     ...(environment === undefined ? {} : { environment }),
     policy_evaluations: decisions,
     flows,
