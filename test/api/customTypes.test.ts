@@ -124,6 +124,44 @@ describe('custom attestation types', () => {
     assert.match(badRegex.body.errors['evaluator.rules[0]'], /^Invalid regular expression "\(": .* at column 14 \[input: /);
   });
 
+  it('evaluates the type summary on each attestation and shows it; a summary it cannot evaluate is refused at creation', async () => {
+    const summarised = await server.multipart('POST', '/api/v2/custom-attestation-types/acme', {
+      data_json: JSON.stringify({
+        name: 'people',
+        evaluator: { content_type: 'jq', rules: ['.age > 21'] },
+        summary: [
+          { name: 'age', expression: '.age' },
+          { name: 'greeting', expression: '"hello " + .name' },
+          { name: 'missing', expression: '.nothing[]?' },
+          { name: 'unreadable', expression: '.name.first' },
+        ],
+      }),
+      type_schema: { filename: 'schema.json', content: JSON.stringify(WIBBLE_SCHEMA) },
+    });
+    assert.equal(summarised.status, 201, summarised.text);
+    assert.deepEqual(summarised.body.summary.map((entry: { name: string }) => entry.name), ['age', 'greeting', 'missing', 'unreadable']);
+    await beginTrail(server, 'acme', 'custom-flow', 'summary');
+    assert.equal((await attestCustom('summary', 'person', 'people', { age: 30, name: 'Ada' })).status, 201);
+    const shown = await latest('summary', 'person');
+    assert.deepEqual(shown.summary, [
+      { name: 'age', value: 30 },
+      { name: 'greeting', value: 'hello Ada' },
+      { name: 'missing', value: null },
+      { name: 'unreadable', value: null },
+    ]);
+    assert.equal(shown.is_compliant, true, 'a summary informs; it never decides compliance');
+    const byId = (await server.get(`/api/v2/attestations/acme?attestation_id=${shown.attestation_id}`)).body.data[0];
+    assert.deepEqual(byId.summary, shown.summary);
+
+    const refused = await server.multipart('POST', '/api/v2/custom-attestation-types/acme', {
+      data_json: JSON.stringify({ name: 'bad-summary', summary: [{ name: 'age', expression: '.age +' }] }),
+      type_schema: { filename: 'schema.json', content: JSON.stringify(WIBBLE_SCHEMA) },
+    });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body, { message: INVALID, errors: { 'summary[0].expression': 'Unexpected end of rule at column 7 [input: .age +]' } });
+    assert.equal((await server.get('/api/v2/custom-attestation-types/acme/bad-summary')).status, 404);
+  });
+
   it('every rule must hold, each with at least one output and no false or null one; a type without rules is compliant', async () => {
     await beginTrail(server, 'acme', 'custom-flow', 'checks');
     const schema = { type: 'object', properties: { checks: { type: 'array', items: { type: 'object' } } } };

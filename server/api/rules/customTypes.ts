@@ -5,7 +5,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { issuesFromErrors } from '../../../shared/schemas/issues.ts';
 import type { Issue } from '../../../shared/findings.ts';
-import { describeRuleProblem, ruleProblems, rulesHold } from '../../../shared/customTypes/index.ts';
+import { describeRuleProblem, ruleProblems, rulesHold, summaryOf, type SummaryValue } from '../../../shared/customTypes/index.ts';
 import { notFound, withInput } from '../errors.ts';
 import type { CustomType } from '../store/customTypes.ts';
 import type { Store } from '../store/index.ts';
@@ -50,6 +50,19 @@ export function customRulesPassed(type: CustomType, data: unknown): boolean {
 /** Each rule the shared jq subset cannot evaluate, as an `errors` entry keyed by its field path. */
 export function ruleErrors(rules: readonly string[]): Record<string, string> {
   return Object.fromEntries(ruleProblems(rules).map((problem) => [`evaluator.rules[${problem.index}]`, withInput(describeRuleProblem(problem), rules[problem.index])]));
+}
+
+/** Each summary expression the jq subset cannot evaluate, keyed by its field path, as rules are. */
+export function summaryErrors(summary: ReadonlyArray<{ expression: string }>): Record<string, string> {
+  const expressions = summary.map((entry) => entry.expression);
+  return Object.fromEntries(
+    ruleProblems(expressions).map((problem) => [`summary[${problem.index}].expression`, withInput(describeRuleProblem(problem), expressions[problem.index])]),
+  );
+}
+
+/** The values the type's summary expressions give for the attestation data (none without a summary). */
+export function customSummary(type: CustomType, data: unknown): SummaryValue[] {
+  return summaryOf(type.summary ?? [], data);
 }
 
 /** The type an attestation's `type_name` names: `name` (latest version) or `name@vN`; 404 with the service's messages otherwise. */

@@ -10,7 +10,7 @@ import type { UploadedFile } from '../http/multipart.ts';
 import type { Attestation, Evidence } from '../store/attestations.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
-import { customDataIssues, customRulesPassed, customTypeNamed } from '../rules/customTypes.ts';
+import { customDataIssues, customRulesPassed, customSummary, customTypeNamed } from '../rules/customTypes.ts';
 
 export type UrlKind = 'scan' | AttestationKind;
 
@@ -36,15 +36,21 @@ function checked(kind: UrlKind, data: unknown): Record<string, unknown> {
   throw invalid(errors, unbound?.message);
 }
 
-/** The stored `attestation_type` and the verdict. */
-async function typeAndVerdict(store: Store, org: Org, kind: UrlKind, data: Record<string, unknown>): Promise<{ type: string; isCompliant: boolean }> {
+/** The stored `attestation_type`, the verdict and, for a custom type with one, the summary's values. */
+async function typeAndVerdict(
+  store: Store,
+  org: Org,
+  kind: UrlKind,
+  data: Record<string, unknown>,
+): Promise<{ type: string; isCompliant: boolean; summary?: ReturnType<typeof customSummary> }> {
   switch (kind) {
     case 'custom': {
       const type = await customTypeNamed(store, org, String(data.type_name));
       const errors = fieldErrorsOf(customDataIssues(type, data.attestation_data), data, 'data_json');
       if (Object.keys(errors).length > 0) throw invalid(errors);
       const rulesPassed = customRulesPassed(type, data.attestation_data);
-      return { type: `custom:${type.name}`, isCompliant: isAttestationCompliant(`custom:${type.name}`, data, { customRulesPassed: rulesPassed }) };
+      const summary = type.summary === null || type.summary.length === 0 ? undefined : customSummary(type, data.attestation_data);
+      return { type: `custom:${type.name}`, isCompliant: isAttestationCompliant(`custom:${type.name}`, data, { customRulesPassed: rulesPassed }), summary };
     }
     case 'system':
       return { type: 'system:decision', isCompliant: isAttestationCompliant('system:decision', data) };
@@ -58,7 +64,7 @@ async function typeAndVerdict(store: Store, org: Org, kind: UrlKind, data: Recor
 export async function recordAttestation(store: Store, request: AttestRequest): Promise<Attestation> {
   const before = await request.resolve();
   const data = checked(request.kind, request.data);
-  const { type, isCompliant } = await typeAndVerdict(store, request.org, request.kind, data);
+  const { type, isCompliant, summary } = await typeAndVerdict(store, request.org, request.kind, data);
   const fingerprint = typeof data.artifact_fingerprint === 'string' ? data.artifact_fingerprint : null;
   const targets = Array.isArray(data.target_artifacts) ? (data.target_artifacts as string[]) : [];
   const fingerprintMissing = async (trailId: string, place: { flowName: string; trailName: string }): Promise<void> => {
@@ -92,7 +98,8 @@ export async function recordAttestation(store: Store, request: AttestRequest): P
       artifactFingerprint: fingerprint,
       targetArtifact,
       evidence,
-      body: data,
+      // The summary is evaluated once, against the type version the attestation was checked with.
+      body: summary === undefined ? data : { ...data, summary },
       reportedBy: request.reportedBy,
       createdAt: now,
       flowName: place.flowName,

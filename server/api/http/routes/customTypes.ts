@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../bodies.ts';
 import type { RouteOptions } from '../context.ts';
-import { ruleErrors, schemaProblem } from '../../rules/customTypes.ts';
+import { ruleErrors, schemaProblem, summaryErrors } from '../../rules/customTypes.ts';
 import { invalid, notFound, withInput } from '../../errors.ts';
 import { nowSeconds } from '../../ids.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
@@ -63,7 +63,7 @@ export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
     }
     const problem = schemaProblem(schema);
     if (problem !== undefined) throw invalid({ type_schema: withInput(problem, schemaText.slice(0, 200)) });
-    const badRules = ruleErrors(input.evaluator?.rules ?? []);
+    const badRules = { ...ruleErrors(input.evaluator?.rules ?? []), ...summaryErrors(input.summary ?? []) };
     if (Object.keys(badRules).length > 0) throw invalid(badRules);
     const created = await store.transaction(async () =>
       await store.customTypes.createVersion({
