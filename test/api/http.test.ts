@@ -30,8 +30,8 @@ describe('API conventions', () => {
     assert.equal((await server.get('/api/v2/service-accounts/default', { key: null, headers: { authorization: withPassword } })).status, 200);
   });
 
-  it('answers a JSON 404 for unmatched paths, including the removed approvals and deployments APIs', async () => {
-    for (const path of ['/api/v2/nothing-here', '/api/v2/approvals/default/flow', '/api/v2/deployments/default/flow', '/api/v1/x', '/', '/api/v2']) {
+  it('answers a JSON 404 for unmatched paths, including the removed approvals and deployments APIs (`/` is the landing page)', async () => {
+    for (const path of ['/api/v2/nothing-here', '/api/v2/approvals/default/flow', '/api/v2/deployments/default/flow', '/api/v2/environments/default/prod/deployments', '/api/v1/x', '/api/v2']) {
       const reply = await server.get(path);
       assert.equal(reply.status, 404, path);
       assert.match(String(reply.headers['content-type']), /^application\/json/, path);

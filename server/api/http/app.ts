@@ -16,6 +16,7 @@ import { attestationRoutes } from './routes/attestations.ts';
 import { customTypeRoutes } from './routes/customTypes.ts';
 import { flowRoutes } from './routes/flows.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { landingRoutes } from './pages/landingRoutes.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { apiReferenceRoutes } from './routes/apiReference.ts';
 import { controlRoutes } from './routes/controls.ts';
@@ -141,6 +142,7 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
   for (const schema of documentedSchemas) app.addSchema(schema);
   registerAuth(app, resolveKey, context.store);
   await app.register(metaRoutes, { context });
+  await app.register(landingRoutes, { context, resolveKey });
   await app.register(apiReferenceRoutes);
   for (const plugin of apiRoutes) await app.register(plugin, { context, prefix: '/api/v2' });
   return app;

@@ -1,0 +1,50 @@
+// The one way pages are written: a tagged template that escapes every value put into it, so text
+// from evidence (names, descriptions, URLs) is shown as text, never run as markup. Only markup this
+// module's own templates make is passed through raw.
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Markup made by `html`: safe to put into another template as it is. */
+export class SafeHtml {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
+export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
+}
+
+function rendered(value: HtmlValue): string {
+  if (value instanceof SafeHtml) return value.text;
+  if (Array.isArray(value)) return value.map(rendered).join('');
+  if (value === null || value === undefined || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+/** `html\`<p>${text}</p>\``: every value escaped unless it is SafeHtml made by this same tag. */
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
+  let text = strings[0]!;
+  values.forEach((value, index) => {
+    text += rendered(value) + strings[index + 1]!;
+  });
+  return new SafeHtml(text);
+}
+
+/** A link only for http(s) URLs; any other scheme (javascript:, data:, ...) is shown as text. */
+export function link(href: string, label: HtmlValue): SafeHtml {
+  let safe = false;
+  try {
+    const protocol = new URL(href, 'http://relative.invalid').protocol;
+    safe = protocol === 'http:' || protocol === 'https:';
+  } catch {
+    safe = false;
+  }
+  return safe ? html`<a href="${href}">${label}</a>` : html`${label}`;
+}

@@ -1,0 +1,84 @@
+// The server's own pages outside the API: `/` names the server, its version and the orgs the
+// signed-in key may see, and links to the API reference, the OpenAPI document and the quickstart;
+// `/sign-in` and `/sign-out` keep a browser session (sessions.ts). All are public: what a page
+// shows depends on the session, checked with the same keyring as the API.
+import type { FastifyPluginAsync } from 'fastify';
+import { version } from '../../../../package.json';
+import type { Principal } from '../auth.ts';
+import type { RouteOptions } from '../context.ts';
+import { html, type SafeHtml } from './html.ts';
+import { page, sendPage, STYLESHEET } from './layout.ts';
+import { Sessions } from './sessions.ts';
+
+export interface PageOptions extends RouteOptions {
+  resolveKey: (key: string) => Promise<Principal | undefined> | Principal | undefined;
+}
+
+const TITLE = 'Compliance Evidence — local API server';
+
+function signInForm(problem?: string): SafeHtml {
+  return html`<h2>Sign in</h2>
+${problem === undefined ? '' : html`<p class="error" role="alert">${problem}</p>`}
+<form method="post" action="/sign-in">
+<label for="key">API key<input id="key" name="key" type="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button>
+</form>`;
+}
+
+export const landingRoutes: FastifyPluginAsync<PageOptions> = async (app, { context, resolveKey }) => {
+  const sessions = new Sessions();
+  const publicRoute = { config: { public: true }, schema: { hide: true } };
+  // Only the sign-in form posts here; its one field arrives form-encoded.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+
+  const orgsOf = async (principal: Principal): Promise<string[]> =>
+    principal.orgs === 'all' ? (await context.store.orgs.all()).map((org) => org.name) : [...principal.orgs].sort();
+
+  const landing = async (principal: Principal | undefined, problem?: string): Promise<SafeHtml> => {
+    const who = principal === undefined
+      ? signInForm(problem)
+      : html`<h2>Your organizations</h2>
+<ul>${(await orgsOf(principal)).map((org) => html`<li>${org}</li>`)}</ul>
+<form method="post" action="/sign-out"><button type="submit">Sign out</button></form>`;
+    return page(
+      TITLE,
+      html`<h1>Compliance Evidence</h1>
+<p class="version">Local API server, version ${version}. The Compliance Evidence Service API v2 lives under <code>/api/v2</code>.</p>
+${who}
+<h2>Where to go</h2>
+<ul class="links">
+<li><a href="/api/v2/doc/">Interactive API reference</a>: authorize with your key, then "Try it out".</li>
+<li><a href="/api/v2/openapi.json">OpenAPI document</a> (<code>openapi.json</code>)</li>
+<li>The quickstart: the README's "Quickstart" section has copy-paste <code>curl</code> requests from a flow template to the audit log.</li>
+<li>In VS Code: set <code>complianceEvidence.customUrl</code> to this server's address, then run "Compliance Evidence: Sign In".</li>
+</ul>`,
+    );
+  };
+
+  app.get('/', publicRoute, async (request, reply) => {
+    const key = sessions.keyOf(request);
+    const principal = key === undefined ? undefined : await resolveKey(key);
+    return sendPage(reply, 200, await landing(principal));
+  });
+
+  app.get('/sign-in', publicRoute, async (_request, reply) => sendPage(reply, 200, page(`Sign in — ${TITLE}`, html`<h1>Compliance Evidence</h1>${signInForm()}`)));
+
+  app.post<{ Body: { key?: unknown } }>('/sign-in', publicRoute, async (request, reply) => {
+    const key = typeof request.body?.key === 'string' ? request.body.key.trim() : '';
+    const principal = key === '' ? undefined : await resolveKey(key);
+    if (principal === undefined) return sendPage(reply, 401, await landing(undefined, key === '' ? 'Enter an API key.' : 'That API key is not valid here.'));
+    sessions.start(reply, key);
+    return reply.code(303).header('location', '/').send();
+  });
+
+  app.post('/sign-out', publicRoute, async (request, reply) => {
+    sessions.end(request, reply);
+    return reply.code(303).header('location', '/').send();
+  });
+
+  app.get('/assets/site.css', publicRoute, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('x-content-type-options', 'nosniff').header('cache-control', 'max-age=3600').send(STYLESHEET),
+  );
+};

@@ -1,0 +1,27 @@
+// The pages' one escaping mechanism: every value is text unless this same tag made it.
+import assert from 'node:assert/strict';
+import { html, link } from '../../server/api/http/pages/html.ts';
+
+describe('page templates', () => {
+  it('escape every interpolated value, in text and in attributes', () => {
+    const hostile = `<script>window.pwned=1</script>"' onload="x"&`;
+    assert.equal(
+      html`<p title="${hostile}">${hostile}</p>`.text,
+      '<p title="&lt;script&gt;window.pwned=1&lt;/script&gt;&quot;&#39; onload=&quot;x&quot;&amp;">&lt;script&gt;window.pwned=1&lt;/script&gt;&quot;&#39; onload=&quot;x&quot;&amp;</p>',
+    );
+  });
+
+  it('pass through only markup made by the tag, and join lists', () => {
+    const items = ['<b>', 'ok'].map((text) => html`<li>${text}</li>`);
+    assert.equal(html`<ul>${items}</ul>`.text, '<ul><li>&lt;b&gt;</li><li>ok</li></ul>');
+    assert.equal(html`${undefined}${null}${false}${0}`.text, '0');
+  });
+
+  it('make links only of http(s) URLs', () => {
+    assert.equal(link('https://ci.example.test/1?a=1&b=2', 'build').text, '<a href="https://ci.example.test/1?a=1&amp;b=2">build</a>');
+    assert.equal(link('/api/v2/doc/', 'reference').text, '<a href="/api/v2/doc/">reference</a>');
+    for (const href of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<script>1</script>', 'vbscript:x']) {
+      assert.equal(link(href, '<x>').text, '&lt;x&gt;', href);
+    }
+  });
+});
