@@ -119,3 +119,11 @@ export const customType = {
   required: ['name', 'version', 'schema', 'created_at'],
   additionalProperties: false,
 } as const;
+
+export const systemType = {
+  title: 'SystemAttestationType',
+  type: 'object',
+  properties: { name: string, description: string, attestation_type: string },
+  required: ['name', 'description', 'attestation_type'],
+  additionalProperties: false,
+} as const;

@@ -7,7 +7,7 @@ import { allowlistEntry, environment, environmentDiff, environmentEvent, snapsho
 import { artifact, assertResult, latestCommit, searchResult } from './artifacts.ts';
 import { errorBody } from './errors.ts';
 import { attestation, flow, flowAttestationRecord, trail } from './flows.ts';
-import { action, control, controlDecision, customType, policy } from './governance.ts';
+import { action, control, controlDecision, customType, policy, systemType } from './governance.ts';
 import { dataPage, namedPage, orPlaceholder } from './pagination.ts';
 import { anyObject, messageString, string } from './values.ts';
 
@@ -99,6 +99,8 @@ const operationList = {
   'PUT /policies/{org}': { summary: 'Create a policy or a new version of it', responses: upserted(messageString) },
   'GET /policies/{org}': { summary: 'List policies', responses: { 200: listOf(orPlaceholder(policy)) } },
   'GET /policies/{org}/{name}': { summary: 'Get a policy (spec endpoint 11)', responses: { 200: policy } },
+  'PUT /policies/{org}/{name}/archive': { summary: 'Archive a policy: it leaves lists and evaluation, its name is free', responses: { 200: messageString } },
+  'PUT /policies/{org}/{name}/unarchive': { summary: 'Unarchive the last policy archived under a name', responses: { 200: messageString } },
   'GET /asserts/{org}/fingerprint/{fingerprint}': { summary: 'Assert an artifact', responses: { 200: assertResult } },
 
   'POST /controls/{org}': { summary: 'Create a control', responses: { 201: control } },
@@ -131,6 +133,7 @@ const operationList = {
   'GET /custom-attestation-types/{org}': { summary: 'List custom attestation types', responses: { 200: listOf(orPlaceholder(customType)) } },
   'GET /custom-attestation-types/{org}/{name}': { summary: 'Get a custom attestation type', responses: { 200: customType } },
   'PUT /custom-attestation-types/{org}/{name}/archive': { summary: 'Archive a custom attestation type', responses: { 200: messageString } },
+  'GET /system-attestation-types/{org}': { summary: 'List the system attestation types (reference §2.18)', responses: { 200: listOf(systemType) } },
 
   'GET /openapi.json': { summary: 'This OpenAPI document', responses: { 200: anyObject } },
   'GET /schemas': { summary: 'Names of the published JSON Schemas', responses: { 200: listOf(string) } },

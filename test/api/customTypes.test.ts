@@ -162,6 +162,13 @@ describe('custom attestation types', () => {
     assert.equal((await server.get('/api/v2/custom-attestation-types/acme/bad-summary')).status, 404);
   });
 
+  it('lists the system attestation types, whose decision type a system attestation names', async () => {
+    const types = await server.get('/api/v2/system-attestation-types/acme');
+    assert.equal(types.status, 200);
+    assert.deepEqual(types.body.map((type: { name: string; attestation_type: string }) => [type.name, type.attestation_type]), [['decision', 'system:decision']]);
+    assert.deepEqual((await server.get('/api/v2/system-attestation-types/ghost')).body, { message: 'Organization not found' });
+  });
+
   it('every rule must hold, each with at least one output and no false or null one; a type without rules is compliant', async () => {
     await beginTrail(server, 'acme', 'custom-flow', 'checks');
     const schema = { type: 'object', properties: { checks: { type: 'array', items: { type: 'object' } } } };

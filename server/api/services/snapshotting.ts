@@ -288,6 +288,11 @@ async function reevaluateLatest(
   return { deliveries: await recordSnapshot(context, org, environment, next, policies, latest.compliant, now), next, policies };
 }
 
+/** The environment's latest snapshot judged again, now that a policy it uses was archived or unarchived. */
+export async function reevaluateEnvironment(context: AppContext, org: Org, environment: Environment, now: number): Promise<WebhookDelivery[]> {
+  return (await reevaluateLatest(context, org, environment, () => true, now)).deliveries;
+}
+
 /**
  * Allows an artifact in an environment (reference §2.17). When it runs there now, the latest
  * snapshot is judged again, so the environment's compliance says so at once, and

@@ -61,6 +61,12 @@ export interface PolicyStore {
   /** Attaches policies not yet attached (keeping order) and records the history event. */
   attach(environmentId: number, environmentName: string, policyIds: readonly number[], user: string, now: number): Promise<void>;
   detach(environmentId: number, environmentName: string, policyIds: readonly number[], user: string, now: number): Promise<void>;
+  /** Archives a live policy (its name is free again) and records the history event. */
+  archive(policyId: number, user: string, now: number): Promise<void>;
+  /** The most recently archived policy of that name, if any. */
+  lastArchived(orgId: number, name: string): Promise<Policy | undefined>;
+  /** Makes an archived policy live again and records the history event. */
+  unarchive(policyId: number, user: string, now: number): Promise<void>;
   /** Names of live policies whose current version names the control in `for_control`. */
   referencingControl(orgId: number, identifier: string): Promise<string[]>;
 }
@@ -176,6 +182,18 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
       addEvent(policyId, 'policy_version_created', content.createdBy, { version }, now);
       sql.run('UPDATE policies SET last_modified_at = ? WHERE id = ?', now, policyId);
       return version;
+    },
+    async archive(policyId, user, now) {
+      sql.run('UPDATE policies SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, policyId);
+      addEvent(policyId, 'policy_archived', user, { version: currentVersion(policyId) }, now);
+    },
+    async lastArchived(orgId, name) {
+      const row = sql.get<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND name = ? AND archived_at IS NOT NULL ORDER BY archived_at DESC, id DESC LIMIT 1', orgId, name);
+      return row === undefined ? undefined : toPolicy(row);
+    },
+    async unarchive(policyId, user, now) {
+      sql.run('UPDATE policies SET archived_at = NULL, last_modified_at = ? WHERE id = ?', now, policyId);
+      addEvent(policyId, 'policy_unarchived', user, { version: currentVersion(policyId) }, now);
     },
     async setDescription(policyId, description, now) {
       sql.run('UPDATE policies SET description = ?, last_modified_at = ? WHERE id = ?', description, now, policyId);

@@ -46,6 +46,14 @@ function typeView(type: CustomType, versioned: boolean): Record<string, unknown>
   return view;
 }
 
+const SYSTEM_TYPES = [
+  {
+    name: 'decision',
+    description: "A decision on a control: attest it with type_name 'decision' and the control's identifier in control.",
+    attestation_type: 'system:decision',
+  },
+];
+
 export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
 
@@ -98,6 +106,9 @@ export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
       return typeView(version, true);
     },
   );
+
+  // The built-in types an attestation of type `system` names in type_name (reference §2.18).
+  app.get<{ Params: { org: string } }>('/system-attestation-types/:org', async () => SYSTEM_TYPES);
 
   app.put<{ Params: { org: string; name: string } }>('/custom-attestation-types/:org/:name/archive', { schema: { params: nameParams } }, async (request, reply) => {
     const org = orgOf(request);

@@ -1,6 +1,6 @@
 // Environment policies (reference §2.9, spec endpoint 11) and assert-artifact (§2.10). Policy
 // documents are checked by the shared core; evaluation is the shared policy evaluator's.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import {
   artifactState,
   assertedCompliance,
@@ -15,13 +15,15 @@ import { validateText } from '../../../../shared/validate.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../bodies.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
-import { invalid, notFound, withInput } from '../../errors.ts';
+import { conflict, invalid, notFound, withInput } from '../../errors.ts';
 import { nowSeconds } from '../../ids.ts';
 import { environmentOr404 } from '../../services/lookups.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { renderEach } from '../../views/placeholders.ts';
 import { sendJsonString } from '../replies.ts';
-import { appliedPoliciesOf } from '../../services/snapshotting.ts';
+import { appliedPoliciesOf, reevaluateEnvironment } from '../../services/snapshotting.ts';
+import { dispatch } from '../../delivery/notifications.ts';
+import type { WebhookDelivery } from '../../delivery/webhooks.ts';
 import type { Org } from '../../store/orgs.ts';
 import type { CurrentPolicy, Policy } from '../../store/policies.ts';
 
@@ -189,6 +191,40 @@ export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     });
     return sendJsonString(reply, created ? 201 : 200, 'OK');
   });
+
+  // Archiving (no route in the reference; the form of flows and environments, body null): an
+  // archived policy leaves lists and evaluation and frees its name, as archiving does everywhere
+  // (reference §1.7); the environments that used it are judged again at once. Unarchiving brings
+  // back the last policy archived under that name, unless a live one has taken the name.
+  const archiving = (archive: boolean) => async (request: FastifyRequest<{ Params: { org: string; name: string } }>, reply: FastifyReply) => {
+    const org = orgOf(request);
+    const user = principalOf(request).name;
+    const deliveries = await store.transaction(async () => {
+      const now = nowSeconds();
+      const live = await store.policies.byName(org.id, request.params.name);
+      let policy: Policy | undefined;
+      if (archive) {
+        if (live === undefined) throw notFound(POLICY_NOT_FOUND);
+        policy = live;
+        await store.policies.archive(live.id, user, now);
+      } else {
+        if (live !== undefined) throw conflict(`A policy named '${request.params.name}' is live in organization '${org.name}'; archive it before unarchiving another`);
+        policy = await store.policies.lastArchived(org.id, request.params.name);
+        if (policy === undefined) throw notFound(POLICY_NOT_FOUND);
+        await store.policies.unarchive(policy.id, user, now);
+      }
+      const found: WebhookDelivery[] = [];
+      for (const name of policy.consumingEnvs) {
+        const environment = await store.environments.byName(org.id, name);
+        if (environment !== undefined) found.push(...(await reevaluateEnvironment(context, org, environment, now)));
+      }
+      return found;
+    });
+    dispatch(context, deliveries);
+    return sendJsonString(reply, 200, 'OK');
+  };
+  app.put<{ Params: { org: string; name: string } }>('/policies/:org/:name/archive', archiving(true));
+  app.put<{ Params: { org: string; name: string } }>('/policies/:org/:name/unarchive', archiving(false));
 
   app.get<{ Params: { org: string } }>('/policies/:org', async (request) =>
     await renderEach(await store.policies.list(orgOf(request).id), (policy) => policy.name, policyView),
