@@ -228,7 +228,60 @@ export async function ingestReport(context: AppContext, org: Org, environment: E
   const latest = await store.snapshots.latest(environment.id);
   const next = nextSnapshotOf(latest ?? null, evaluated, policies.applied.length);
   if (next === null) return [];
-  return await recordSnapshot(context, org, environment, next, policies, latest?.compliant, now);
+  const deliveries = await recordSnapshot(context, org, environment, next, policies, latest?.compliant, now);
+  for (const logical of await store.environments.logicalIncluding(environment.id)) deliveries.push(...(await recordCombinedSnapshot(context, org, logical, now)));
+  return deliveries;
+}
+
+/** The artifacts running now in an environment, by its latest snapshot. */
+async function runningNowIn(context: AppContext, environmentId: number): Promise<RunningArtifact[]> {
+  const latest = await context.store.snapshots.latest(environmentId);
+  if (latest === undefined) return [];
+  const positions = latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : []));
+  return latest.artifactsAt(positions).map(runningOf);
+}
+
+/** One entry per artifact: the same artifact running in several environments is one, with all its instances. */
+function mergedRunning(groups: ReadonlyArray<{ environment: string; running: RunningArtifact[] }>): RunningArtifact[] {
+  const byKey = new Map<string, RunningArtifact>();
+  for (const { environment, running } of groups) {
+    for (const artifact of running) {
+      // Pod names are per cluster: keep them apart by the environment they run in.
+      const pods = artifact.pods === null ? null : Object.fromEntries(Object.entries(artifact.pods).map(([pod, instance]) => [`${environment}/${pod}`, instance]));
+      const key = `${artifact.fingerprint}\u0000${artifact.name}`;
+      const seen = byKey.get(key);
+      if (seen === undefined) {
+        byKey.set(key, { ...artifact, pods, creationTimestamps: [...artifact.creationTimestamps] });
+        continue;
+      }
+      seen.creationTimestamps.push(...artifact.creationTimestamps);
+      if (pods !== null) seen.pods = { ...(seen.pods ?? {}), ...pods };
+      if (artifact.ecsContext !== null) seen.ecsContext = [...(seen.ecsContext ?? []), ...artifact.ecsContext];
+      if (artifact.instanceContext !== null) seen.instanceContext = [...(seen.instanceContext ?? []), ...artifact.instanceContext];
+    }
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * A logical environment's snapshot: what runs now in all the physical environments it includes,
+ * judged under the logical environment's own policies and allowlist, and recorded by the same
+ * snapshot rules as any report, so it changes only when what runs there changes.
+ */
+export async function recordCombinedSnapshot(context: AppContext, org: Org, logical: Environment, now: number): Promise<WebhookDelivery[]> {
+  const { store } = context;
+  const groups: Array<{ environment: string; running: RunningArtifact[] }> = [];
+  for (const name of logical.included) {
+    const physical = await store.environments.byName(org.id, name);
+    if (physical !== undefined) groups.push({ environment: physical.name, running: await runningNowIn(context, physical.id) });
+  }
+  const policies = await policiesOf(context, logical.id);
+  const evaluated = await evaluatedArtifactsOf(context, org, mergedRunning(groups), policies, now);
+  const latest = await store.snapshots.latest(logical.id);
+  const next = nextSnapshotOf(latest ?? null, evaluated, policies.applied.length);
+  if (next === null) return [];
+  await store.environments.markReported(logical.id, now);
+  return await recordSnapshot(context, org, logical, next, policies, latest?.compliant, now);
 }
 
 function runningOf(artifact: SnapshotArtifact): RunningArtifact {

@@ -62,6 +62,8 @@ export interface EnvironmentStore {
   allowedIn(environmentId: number): Promise<Set<string>>;
   /** Records that a report arrived (whether or not it made a snapshot). */
   markReported(id: number, now: number): Promise<void>;
+  /** The live logical environments that include a physical one. */
+  logicalIncluding(physicalId: number): Promise<Environment[]>;
 }
 
 interface EnvironmentRow {
@@ -201,6 +203,19 @@ export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
     async allowedIn(environmentId) {
       const rows = sql.all<{ artifact_fingerprint: string }>('SELECT artifact_fingerprint FROM allowlist_entries WHERE environment_id = ?', environmentId);
       return new Set(rows.map((row) => row.artifact_fingerprint));
+    },
+    async logicalIncluding(physicalId) {
+      const rows = sql.all<{ logical_id: number }>(
+        `SELECT i.logical_id FROM environment_includes i JOIN environments e ON e.id = i.logical_id
+         WHERE i.physical_id = ? AND e.archived_at IS NULL ORDER BY e.name`,
+        physicalId,
+      );
+      const found: Environment[] = [];
+      for (const row of rows) {
+        const environment = await this.byId(row.logical_id);
+        if (environment !== undefined) found.push(environment);
+      }
+      return found;
     },
     async markReported(id, now) {
       sql.run('UPDATE environments SET last_reported_at = ? WHERE id = ?', now, id);

@@ -11,7 +11,7 @@ import { pageLinks, paginationOf } from '../../views/paging.ts';
 import { htmlUrl } from '../../views/urls.ts';
 import { sendJsonString } from '../replies.ts';
 import { dispatch } from '../../delivery/notifications.ts';
-import { allowArtifact, changePolicies } from '../../services/snapshotting.ts';
+import { allowArtifact, changePolicies, recordCombinedSnapshot } from '../../services/snapshotting.ts';
 import type { WebhookDelivery } from '../../delivery/webhooks.ts';
 import { placeholderOf, renderEach } from '../../views/placeholders.ts';
 import { isUnreadable } from '../../store/db.ts';
@@ -246,14 +246,19 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     async (request, reply) => {
       const org = orgOf(request);
       const physical = request.body.physical_env_name;
-      await store.transaction(async () => {
+      const deliveries = await store.transaction(async () => {
         const logical = await environmentOr404(context.store, org, request.params.env);
         if (logical.type !== 'logical') throw badRequest(`Environment '${logical.name}' is not logical: only a logical environment can include others`);
         const [physicalId] = await includedIds(context, org, [physical]);
         const current: number[] = [];
         for (const name of logical.included) current.push((await store.environments.byName(org.id, name))!.id);
-        if (!current.includes(physicalId!)) await store.environments.setIncluded(logical.id, [...current, physicalId!], nowSeconds());
+        if (current.includes(physicalId!)) return [];
+        const now = nowSeconds();
+        await store.environments.setIncluded(logical.id, [...current, physicalId!], now);
+        // What the joined environment runs now belongs to the logical one's snapshot from now on.
+        return await recordCombinedSnapshot(context, org, (await store.environments.byId(logical.id))!, now);
       });
+      dispatch(context, deliveries);
       return sendJsonString(reply, 200, 'OK');
     },
   );
