@@ -100,14 +100,14 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
       close() {
         closing ??= (async () => {
           await app.close();
-          openedStore.close();
+          await openedStore.close();
           release();
         })();
         return closing;
       },
     };
   } catch (error) {
-    store?.close();
+    await store?.close();
     release();
     throw error;
   }

@@ -11,6 +11,7 @@ declare module 'autocannon' {
     }
     interface Result {
       requests: { average: number; total: number };
+      latency: { p99: number };
       non2xx: number;
       errors: number;
     }

@@ -93,6 +93,9 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
   });
+  // A client may close its sending side once its request is sent: the answer still goes back once
+  // its commit is on disk (Node's HTTP server would otherwise end the connection at once).
+  (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart !== 'body') return validators.compile(schema);
     if (isCheckedByRoute(schema)) return () => true;

@@ -86,22 +86,27 @@ function pastPrefix(prefix: string): string {
 }
 
 export function sqliteArtifactStore(sql: Statements): ArtifactStore {
-  const where = (conditions: string[], params: Param[], orgId: number, flowId: string | undefined): void => {
-    conditions.push('a.org_id = ?', 'f.archived_at IS NULL');
-    params.push(orgId);
-    if (flowId !== undefined) {
-      conditions.push('a.flow_id = ?');
-      params.push(flowId);
-    }
+  /**
+   * Newest first, the live artifacts of the org matching `filter`, at most `limit` after `offset`.
+   * Walks an index on the filter and looks each row's flow and trail up by key, so the cost does
+   * not grow with the org (a join lets the planner go through every flow of the org first).
+   */
+  const listed = (orgId: number, filter: Array<[string, Param[]]>, order: string, limit = -1, offset = 0): ArtifactRow[] => {
+    const conditions = ['a.org_id = ?', '(SELECT archived_at FROM flows WHERE id = a.flow_id) IS NULL', ...filter.map(([condition]) => condition)];
+    return sql.all<ArtifactRow>(
+      `SELECT a.*, (SELECT name FROM flows WHERE id = a.flow_id) AS flow_name, (SELECT name FROM trails WHERE id = a.trail_id) AS trail_name
+         FROM artifacts a WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      orgId,
+      ...filter.flatMap(([, params]) => params),
+      limit,
+      offset,
+    );
   };
   /** Newest first, the live artifacts whose `column` starts with `prefix`. */
   const byPrefix = (column: 'a.fingerprint' | 'lower(a.git_commit)', orgId: number, prefix: string, flowId: string | undefined): Artifact[] => {
-    const conditions: string[] = [];
-    const params: Param[] = [];
-    where(conditions, params, orgId, flowId);
-    conditions.push(`${column} >= ? AND ${column} < ?`);
-    params.push(prefix, pastPrefix(prefix));
-    return sql.all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq DESC`, ...params).map(toArtifact);
+    const filter: Array<[string, Param[]]> = [[`${column} >= ? AND ${column} < ?`, [prefix, pastPrefix(prefix)]]];
+    if (flowId !== undefined) filter.push(['a.flow_id = ?', [flowId]]);
+    return listed(orgId, filter, 'a.seq DESC').map(toArtifact);
   };
   return {
     async create(artifact) {
@@ -147,14 +152,10 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
       return byPrefix('lower(a.git_commit)', orgId, prefix, flowId);
     },
     async page(orgId, filter, limit, offset) {
-      const conditions: string[] = [];
-      const params: Param[] = [];
-      where(conditions, params, orgId, filter.flowId);
-      if (filter.repoName !== undefined) {
-        conditions.push('a.repo_name = ?');
-        params.push(filter.repoName);
-      }
-      return decodeEach(sql.all<ArtifactRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.created_at DESC, a.seq DESC LIMIT ? OFFSET ?`, ...params, limit, offset), toArtifact);
+      const conditions: Array<[string, Param[]]> = [];
+      if (filter.flowId !== undefined) conditions.push(['a.flow_id = ?', [filter.flowId]]);
+      if (filter.repoName !== undefined) conditions.push(['a.repo_name = ?', [filter.repoName]]);
+      return decodeEach(listed(orgId, conditions, 'a.created_at DESC, a.seq DESC', limit, offset), toArtifact);
     },
     async repoExists(orgId, repoName) {
       return sql.get('SELECT 1 AS found FROM artifacts WHERE org_id = ? AND repo_name = ? LIMIT 1', orgId, repoName) !== undefined;

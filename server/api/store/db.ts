@@ -3,6 +3,7 @@
 // transactions take turns; reads outside a transaction use a second connection, which (WAL) sees
 // the last committed state and never another request's half-done transaction.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { open, type FileHandle } from 'node:fs/promises';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 
 export type Param = SQLInputValue;
@@ -61,11 +62,16 @@ export class Sql implements Statements {
 }
 
 /**
- * The write connection and the read connection. `transaction` queues its work behind every
- * transaction already running, so async work inside one never interleaves with another's
- * statements; the store statements of that work (found through async context) run on the write
- * connection, every other statement on the read connection. Without a data directory both are one
- * in-memory connection, so a read there can see a transaction that has not committed yet.
+ * The write connection and the read connection. Transactions take turns on the write connection,
+ * so async work inside one never interleaves with another's statements; the store statements of
+ * that work (found through async context) run on the write connection, every other statement on
+ * the read connection, which (WAL) sees only committed state. Without a data directory both are
+ * one in-memory connection, so a read there can see a transaction that has not committed yet.
+ *
+ * Group commit: a commit only writes its pages to the write-ahead log; the transaction's promise
+ * settles once a sync of the log to disk that started after its commit has finished. One sync
+ * runs at a time, off the event loop, and covers every commit made before it started, so
+ * concurrent writes share it while each is still answered only once it is durable.
  */
 export class Database {
   private readonly inTransaction = new AsyncLocalStorage<Sql>();
@@ -73,10 +79,19 @@ export class Database {
   readonly statements: Statements;
   private readonly writer: Sql;
   private readonly reader: Sql;
+  /** The write-ahead log to sync; undefined in memory, where nothing is synced. */
+  private readonly log: string | undefined;
+  private logHandle: Promise<FileHandle> | undefined;
+  private committed = 0;
+  private synced = 0;
+  private syncing: Promise<void> | undefined;
 
-  constructor(writer: Sql, reader: Sql) {
+  constructor(writer: Sql, reader: Sql, file: string | undefined) {
     this.writer = writer;
     this.reader = reader;
+    this.log = file === undefined ? undefined : `${file}-wal`;
+    // Commits leave the sync to durable(); checkpoints still sync the log and the database.
+    if (file !== undefined) writer.db.exec('PRAGMA synchronous = NORMAL');
     const current = (): Sql => this.inTransaction.getStore() ?? this.reader;
     this.statements = {
       run: (sql, ...params) => current().run(sql, ...params),
@@ -85,26 +100,59 @@ export class Database {
     };
   }
 
-  /** Runs `work` in one transaction; a transaction started inside it joins it. */
+  /** Runs `work` in one transaction, settled once durable; a transaction started inside it joins it. */
   transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.inTransaction.getStore() !== undefined) return work();
-    const run = async (): Promise<T> => {
+    const run = async (): Promise<{ result: T; commit: number }> => {
       this.writer.db.exec('BEGIN IMMEDIATE');
       try {
         const result = await this.inTransaction.run(this.writer, work);
         this.writer.db.exec('COMMIT');
-        return result;
+        this.committed += 1;
+        return { result, commit: this.committed };
       } catch (error) {
         if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
         throw error;
       }
     };
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => undefined);
-    return result;
+    const turn = this.queue.then(run, run);
+    this.queue = turn.catch(() => undefined);
+    return turn.then(async ({ result, commit }) => {
+      await this.durable(commit);
+      return result;
+    });
   }
 
-  close(): void {
+  /** Resolves once commit number `commit` is on disk. */
+  private async durable(commit: number): Promise<void> {
+    if (this.log === undefined) return;
+    while (this.synced < commit) {
+      if (this.syncing === undefined) {
+        const upTo = this.committed;
+        this.syncing = this.syncLog().then(
+          () => {
+            this.synced = Math.max(this.synced, upTo);
+            this.syncing = undefined;
+          },
+          (error: unknown) => {
+            this.syncing = undefined;
+            throw error;
+          },
+        );
+      }
+      await this.syncing;
+    }
+  }
+
+  private async syncLog(): Promise<void> {
+    this.logHandle ??= open(this.log!, 'r');
+    await (await this.logHandle).datasync();
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    await this.syncing?.catch(() => undefined);
+    if (this.logHandle !== undefined) await (await this.logHandle).close();
     this.reader.close();
     this.writer.close();
   }

@@ -45,7 +45,7 @@ export interface Store {
   readonly policies: PolicyStore;
   readonly controls: ControlStore;
   readonly actions: ActionStore;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface StoreLocation {
@@ -67,7 +67,7 @@ export function openStore(location: StoreLocation): Store {
     writer.close();
     throw error;
   }
-  const database = new Database(writer, file === undefined ? writer : new Sql(file, true));
+  const database = new Database(writer, file === undefined ? writer : new Sql(file, true), file);
   const sql = database.statements;
   const store: Store = {
     transaction: (work) => database.transaction(() => work(store)),
