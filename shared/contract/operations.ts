@@ -57,6 +57,10 @@ const operationList = {
     responses: { 200: { anyOf: [listOf(orPlaceholder(trail)), dataPage(orPlaceholder(trail))] } },
   },
   'GET /trails/{org}/{flow}/{trail}': { summary: 'Get a trail', responses: { 200: trail } },
+  'GET /trails/{org}/{flow}/{trail}/audit_package': {
+    summary: "Download a trail's audit package: trail.json, attestations.json and every evidence file, as .tgz",
+    responses: { 200: binary('application/gzip') },
+  },
   'GET /trails/{org}': {
     summary: 'List trails of an organization',
     responses: { 200: { anyOf: [listOf(orPlaceholder(trail)), dataPage(orPlaceholder(trail))] } },

@@ -38,7 +38,9 @@ export function operationOf(method: string, path: string): string | undefined {
 }
 
 /** What is wrong with this answer, or undefined when the contract allows it. */
-export function contractFailure(method: string, path: string, status: number, contentType: string, body: unknown, text: string): string | undefined {
+export function contractFailure(method: string, requested: string, status: number, contentType: string, body: unknown, text: string): string | undefined {
+  // The path the server saw: the HTTP client resolves dot segments (`/api/v2/a/../..` is `/`).
+  const path = new URL(requested, 'http://server.invalid').pathname;
   // Outside the API: the readiness probe, the web pages, and the interactive API reference under
   // /api/v2/doc/ (pages and their assets, not operations).
   if (!path.startsWith('/api/v2') || /^\/api\/v2\/doc(\/|$)/.test(path)) return undefined;

@@ -30,6 +30,7 @@ import { snapshotRoutes } from './routes/snapshots.ts';
 import { trailRoutes } from './routes/trails.ts';
 import { userRoutes } from './routes/user.ts';
 import { legacyNotificationRoutes } from './routes/legacyNotifications.ts';
+import { auditPackageRoutes } from './routes/auditPackage.ts';
 import { isUniqueViolation } from '../store/db.ts';
 import { validationFailure } from './validation.ts';
 import { applyWireContract, documentOptionalBodies } from './wireContract.ts';
@@ -37,6 +38,7 @@ import { applyWireContract, documentOptionalBodies } from './wireContract.ts';
 /** Resource plugins mounted under /api/v2. */
 const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
   legacyNotificationRoutes,
+  auditPackageRoutes,
   serviceAccountRoutes,
   flowRoutes,
   trailRoutes,
