@@ -77,8 +77,12 @@ function toArtifact(row: ArtifactRow): Artifact {
   };
 }
 
-const SELECT = `SELECT a.*, f.name AS flow_name, t.name AS trail_name
-                  FROM artifacts a JOIN flows f ON f.id = a.flow_id JOIN trails t ON t.id = a.trail_id`;
+/**
+ * Rows with their flow's and trail's names, each looked up by key: a join lets the planner go
+ * through every flow of the org first, which grows with the store.
+ */
+const SELECT = `SELECT a.*, (SELECT name FROM flows WHERE id = a.flow_id) AS flow_name, (SELECT name FROM trails WHERE id = a.trail_id) AS trail_name
+                  FROM artifacts a`;
 
 /** Above every string that starts with the prefix: the bound of its index range. */
 function pastPrefix(prefix: string): string {
@@ -86,16 +90,11 @@ function pastPrefix(prefix: string): string {
 }
 
 export function sqliteArtifactStore(sql: Statements): ArtifactStore {
-  /**
-   * Newest first, the live artifacts of the org matching `filter`, at most `limit` after `offset`.
-   * Walks an index on the filter and looks each row's flow and trail up by key, so the cost does
-   * not grow with the org (a join lets the planner go through every flow of the org first).
-   */
+  /** The live artifacts of the org matching `filter` in `order`, at most `limit` after `offset`. */
   const listed = (orgId: number, filter: Array<[string, Param[]]>, order: string, limit = -1, offset = 0): ArtifactRow[] => {
     const conditions = ['a.org_id = ?', '(SELECT archived_at FROM flows WHERE id = a.flow_id) IS NULL', ...filter.map(([condition]) => condition)];
     return sql.all<ArtifactRow>(
-      `SELECT a.*, (SELECT name FROM flows WHERE id = a.flow_id) AS flow_name, (SELECT name FROM trails WHERE id = a.trail_id) AS trail_name
-         FROM artifacts a WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      `${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
       orgId,
       ...filter.flatMap(([, params]) => params),
       limit,

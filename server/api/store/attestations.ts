@@ -97,8 +97,12 @@ function toAttestation(row: AttestationRow): Attestation {
   };
 }
 
-const SELECT = `SELECT a.*, f.name AS flow_name, t.name AS trail_name
-                  FROM attestations a JOIN flows f ON f.id = a.flow_id JOIN trails t ON t.id = a.trail_id`;
+/**
+ * Rows with their flow's and trail's names, each looked up by key: a join lets the planner go
+ * through every flow of the org first, which grows with the store.
+ */
+const SELECT = `SELECT a.*, (SELECT name FROM flows WHERE id = a.flow_id) AS flow_name, (SELECT name FROM trails WHERE id = a.trail_id) AS trail_name
+                  FROM attestations a`;
 
 export function sqliteAttestationStore(sql: Statements): AttestationStore {
   return {
@@ -151,7 +155,7 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
       return { total, attestations: decodeEach(rows, toAttestation) };
     },
     async query(orgId, query, limit) {
-      const conditions = ['a.org_id = ?', 'f.archived_at IS NULL'];
+      const conditions = ['a.org_id = ?', '(SELECT archived_at FROM flows WHERE id = a.flow_id) IS NULL'];
       const params: Param[] = [orgId];
       const add = (condition: string, value: Param | undefined): void => {
         if (value === undefined) return;

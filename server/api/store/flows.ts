@@ -167,7 +167,12 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
       const direction = query.descending ? 'DESC' : 'ASC';
       const order = query.sort === 'name' ? `name_key ${direction}` : `coalesce(latest_activity_at, 0) ${direction}, name_key`;
       const conditions = where.join(' AND ');
-      const total = Number(sql.get<{ n: number }>(`SELECT count(*) AS n FROM flows WHERE ${conditions}`, ...params)!.n);
+      // Unfiltered, the total is the org's count kept on write (migration 007).
+      const total = Number(
+        where.length === 2
+          ? sql.get<{ n: number }>('SELECT live_flows AS n FROM orgs WHERE id = ?', orgId)!.n
+          : sql.get<{ n: number }>(`SELECT count(*) AS n FROM flows WHERE ${conditions}`, ...params)!.n,
+      );
       const rows = sql.all<FlowRow>(`SELECT * FROM flows WHERE ${conditions} ORDER BY ${order} LIMIT ? OFFSET ?`, ...params, limit, offset);
       return { total, flows: decodeEach(rows, toFlow) };
     },

@@ -136,7 +136,7 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
       return row === undefined ? undefined : toTrail(row);
     },
     async pageOfFlow(flowId, limit, offset) {
-      const total = Number(sql.get<{ n: number }>('SELECT count(*) AS n FROM trails WHERE flow_id = ?', flowId)!.n);
+      const total = Number(sql.get<{ n: number }>('SELECT trail_count AS n FROM flows WHERE id = ?', flowId)?.n ?? 0);
       const trails = sql
         .all<RefRow>('SELECT id, flow_id, version FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?', flowId, limit, offset)
         .map(toRef);
@@ -173,7 +173,14 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
         params.push(orgId, filter.fingerprint);
       }
       const from = `FROM trails t JOIN flows f ON f.id = t.flow_id WHERE ${where.join(' AND ')}`;
-      const total = Number(sql.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params)!.n);
+      // Without a tag or fingerprint filter the total is a count kept on write (migration 007).
+      const kept =
+        filter.flowTag !== undefined || filter.fingerprint !== undefined
+          ? undefined
+          : filter.flowId !== undefined
+            ? sql.get<{ n: number }>('SELECT trail_count AS n FROM flows WHERE id = ? AND archived_at IS NULL', filter.flowId)
+            : sql.get<{ n: number }>('SELECT live_trails AS n FROM orgs WHERE id = ?', orgId);
+      const total = Number((kept ?? sql.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params)!).n);
       const rows = sql.all<RefRow>(`SELECT t.id, t.flow_id, t.version ${from} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
       return { total, trails: rows.map(toRef) };
     },

@@ -6,6 +6,7 @@ import { migration003 } from './003-trail-versions.ts';
 import { migration004 } from './004-user-settings.ts';
 import { migration005 } from './005-repo-tags.ts';
 import { migration006 } from './006-list-orders.ts';
+import { migration007 } from './007-list-counts.ts';
 import { migration101 } from './101-environments.ts';
 import { migration102 } from './102-policies.ts';
 import { migration103 } from './103-controls-and-actions.ts';
@@ -17,4 +18,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration101, migration102, migration103, migration104];
+export const migrations: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration101, migration102, migration103, migration104];
