@@ -66,3 +66,18 @@ export const defaultOrg = {
   required: ['default_org_name'],
   additionalProperties: false,
 } as const;
+
+export const membershipEvent = {
+  title: 'MembershipEvent',
+  type: 'object',
+  properties: {
+    type: { type: 'string', enum: ['service_account_created', 'service_account_updated', 'service_account_deleted', 'api_key_created', 'api_key_revoked'] },
+    timestamp: number,
+    user: string,
+    service_account: string,
+    api_key_id: nullableString,
+    data: anyObject,
+  },
+  required: ['type', 'timestamp', 'user', 'service_account', 'api_key_id', 'data'],
+  additionalProperties: false,
+} as const;

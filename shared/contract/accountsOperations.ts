@@ -1,5 +1,5 @@
 // Operations on service accounts, API keys, repos and user settings (reference §2.14, §2.16, §2.18).
-import { apiKey, defaultOrg, issuedApiKey, repo, serviceAccount } from './accounts.ts';
+import { apiKey, defaultOrg, issuedApiKey, membershipEvent, repo, serviceAccount } from './accounts.ts';
 import { namedPage } from './pagination.ts';
 import { messageString, string } from './values.ts';
 
@@ -16,6 +16,7 @@ export const accounts = {
   'GET /service-accounts/{org}/{name}/api-keys/{key_id}': { summary: 'Get an API key', responses: { 200: apiKey } },
   'DELETE /service-accounts/{org}/{name}/api-keys/{key_id}': { summary: 'Revoke an API key', responses: { 200: deleted } },
   'POST /service-accounts/{org}/{name}/api-keys/{key_id}/rotate': { summary: 'Rotate an API key', responses: { 201: issuedApiKey }, optionalBody: true },
+  'GET /membership-audit-log/{org}': { summary: 'The membership audit log: service accounts and keys given and taken (reference §2.18)', responses: { 200: { type: 'array', items: membershipEvent } } },
   'GET /repos/{org}': { summary: 'List repos', responses: { 200: namedPage('repos', repo) } },
   'GET /repos/{org}/{name}': { summary: 'Get a repo', responses: { 200: repo } },
   'GET /user/default-org': { summary: "The caller's default organization", responses: { 200: defaultOrg } },

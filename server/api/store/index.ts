@@ -15,6 +15,7 @@ import { sqliteAttestationStore, type AttestationStore } from './attestations.ts
 import { sqliteCustomTypeStore, type CustomTypeStore } from './customTypes.ts';
 import { sqliteRepoStore, type RepoStore } from './repos.ts';
 import { sqliteUserSettingsStore, type UserSettingsStore } from './userSettings.ts';
+import { sqliteMembershipStore, type MembershipStore } from './membership.ts';
 import { sqliteActionStore, type ActionStore } from './actions.ts';
 import { sqliteControlStore, type ControlStore } from './controls.ts';
 import { sqliteEnvironmentStore, type EnvironmentStore } from './environments.ts';
@@ -38,6 +39,7 @@ export interface Store {
   readonly customTypes: CustomTypeStore;
   readonly repos: RepoStore;
   readonly userSettings: UserSettingsStore;
+  readonly membership: MembershipStore;
   readonly evidence: EvidenceStore;
   readonly environments: EnvironmentStore;
   readonly snapshots: SnapshotStore;
@@ -80,6 +82,7 @@ export function openStore(location: StoreLocation): Store {
     customTypes: sqliteCustomTypeStore(sql),
     repos: sqliteRepoStore(sql),
     userSettings: sqliteUserSettingsStore(sql),
+    membership: sqliteMembershipStore(sql),
     evidence: location.dataDir === undefined ? memoryEvidenceStore() : fileEvidenceStore(join(location.dataDir, 'evidence')),
     environments: sqliteEnvironmentStore(sql),
     snapshots: sqliteSnapshotStore(sql),

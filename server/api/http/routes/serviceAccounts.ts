@@ -5,6 +5,7 @@ import { bodySchema } from '../bodies.ts';
 import { ApiError, conflict, forbidden, notFound } from '../../errors.ts';
 import { newApiKey, newId, nowSeconds } from '../../ids.ts';
 import type { RouteOptions } from '../context.ts';
+import type { MembershipEvent } from '../../store/membership.ts';
 import type { Role, ServiceAccount, ServiceAccountKey } from '../../store/serviceAccounts.ts';
 
 const rank: Record<Role, number> = { reader: 0, snapshotter: 1, member: 2, admin: 3 };
@@ -66,11 +67,16 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
     return key;
   };
 
-  const issueKey = async (account: ServiceAccount, description: string, expiresAt: number | null) => {
+  /** Writes a membership audit-log event (reference §2.18), inside the request's transaction. */
+  const logMembership = async (account: ServiceAccount, type: MembershipEvent['type'], user: string, keyId: string | null = null, data: Record<string, unknown> = {}) =>
+    await store.membership.record(account.orgId, { type, account: account.name, keyId, user, data, timestamp: nowSeconds() });
+
+  const issueKey = async (account: ServiceAccount, description: string, expiresAt: number | null, user: string) => {
     const now = nowSeconds();
     const key = newApiKey();
     const record: ServiceAccountKey = { id: newId(), accountId: account.id, description, createdAt: now, expiresAt, revokedAt: null };
     await store.serviceAccounts.createKey(record, keyHash(key));
+    await logMembership(account, 'api_key_created', user, record.id, { expires_at: expiresAt });
     return { ...keyView(record, now), key };
   };
 
@@ -97,9 +103,21 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
           throw conflict(`Service account '${account.name}' already exists in organization '${org.name}'`);
         }
         await store.serviceAccounts.create(account);
+        await logMembership(account, 'service_account_created', caller.name, null, { privilege: account.privilege });
       });
       return reply.code(201).send(accountView(account));
     },
+  );
+
+  app.get<{ Params: { org: string } }>('/membership-audit-log/:org', { config: access }, async (request) =>
+    (await store.membership.events(orgOf(request).id)).map((event) => ({
+      type: event.type,
+      timestamp: event.timestamp,
+      user: event.user,
+      service_account: event.account,
+      api_key_id: event.keyId,
+      data: event.data,
+    })),
   );
 
   app.get<{ Params: { org: string } }>('/service-accounts/:org', { config: access }, async (request) =>
@@ -120,6 +138,9 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
       return await store.transaction(async () => {
         const account = await accountOr404(org.id, request.params.name);
         await store.serviceAccounts.update(account.id, { description: body.description ?? undefined, privilege: body.privilege }, nowSeconds());
+        if (body.privilege !== undefined && body.privilege !== account.privilege) {
+          await logMembership(account, 'service_account_updated', principalOf(request).name, null, { privilege: body.privilege, was: account.privilege });
+        }
         return accountView(await accountOr404(org.id, request.params.name));
       });
     },
@@ -127,7 +148,11 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
 
   app.delete<{ Params: { org: string; name: string } }>('/service-accounts/:org/:name', { config: access, schema: { params: accountParams } }, async (request) => {
     const org = orgOf(request);
-    await store.transaction(async () => await store.serviceAccounts.remove((await accountOr404(org.id, request.params.name)).id));
+    await store.transaction(async () => {
+      const account = await accountOr404(org.id, request.params.name);
+      await store.serviceAccounts.remove(account.id);
+      await logMembership(account, 'service_account_deleted', principalOf(request).name);
+    });
     return { message: 'OK' };
   });
 
@@ -140,7 +165,8 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
       if (body.expires_at != null && body.expires_at <= nowSeconds()) {
         throw new ApiError(400, 'Input payload validation failed', { expires_at: `Input should be in the future [input: ${body.expires_at}]` });
       }
-      const created = await store.transaction(async () => await issueKey(await accountOr404(org.id, request.params.name), body.description ?? '', body.expires_at ?? null));
+      const user = principalOf(request).name;
+      const created = await store.transaction(async () => await issueKey(await accountOr404(org.id, request.params.name), body.description ?? '', body.expires_at ?? null, user));
       return reply.code(201).send(created);
     },
   );
@@ -162,8 +188,10 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
     async (request) => {
       const org = orgOf(request);
       await store.transaction(async () => {
-        const key = await keyOr404(await accountOr404(org.id, request.params.name), request.params.key_id);
+        const account = await accountOr404(org.id, request.params.name);
+        const key = await keyOr404(account, request.params.key_id);
         await store.serviceAccounts.revokeKey(key.id, nowSeconds());
+        await logMembership(account, 'api_key_revoked', principalOf(request).name, key.id);
       });
       return { message: 'OK' };
     },
@@ -179,8 +207,10 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
         const account = await accountOr404(org.id, request.params.name);
         const old = await keyOr404(account, request.params.key_id);
         const now = nowSeconds();
-        await store.serviceAccounts.revokeKey(old.id, now + (body.grace_period_hours ?? 0) * 3600);
-        return await issueKey(account, old.description, body.expires_at ?? old.expiresAt);
+        const revokedAt = now + (body.grace_period_hours ?? 0) * 3600;
+        await store.serviceAccounts.revokeKey(old.id, revokedAt);
+        await logMembership(account, 'api_key_revoked', principalOf(request).name, old.id, { rotated: true, effective_at: revokedAt });
+        return await issueKey(account, old.description, body.expires_at ?? old.expiresAt, principalOf(request).name);
       });
       return reply.code(201).send(rotated);
     },

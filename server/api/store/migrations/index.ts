@@ -11,6 +11,7 @@ import { migration101 } from './101-environments.ts';
 import { migration102 } from './102-policies.ts';
 import { migration103 } from './103-controls-and-actions.ts';
 import { migration104 } from './104-allowlists.ts';
+import { migration201 } from './201-membership-events.ts';
 
 export interface Migration {
   /** Zero-padded number and a short name, e.g. `001-orgs-and-keys`. */
@@ -18,4 +19,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration101, migration102, migration103, migration104];
+export const migrations: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration101, migration102, migration103, migration104, migration201];
