@@ -61,6 +61,15 @@ export class Sql implements Statements {
   }
 }
 
+interface Job {
+  work: () => Promise<unknown>;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** How many queued transactions one commit takes at most. */
+const GROUP_LIMIT = 256;
+
 /**
  * The write connection and the read connection. Transactions take turns on the write connection,
  * so async work inside one never interleaves with another's statements; the store statements of
@@ -68,14 +77,17 @@ export class Sql implements Statements {
  * the read connection, which (WAL) sees only committed state. Without a data directory both are
  * one in-memory connection, so a read there can see a transaction that has not committed yet.
  *
- * Group commit: a commit only writes its pages to the write-ahead log; the transaction's promise
- * settles once a sync of the log to disk that started after its commit has finished. One sync
- * runs at a time, off the event loop, and covers every commit made before it started, so
- * concurrent writes share it while each is still answered only once it is durable.
+ * Group commit: the transactions queued in one turn of the event loop run in one database
+ * transaction, each inside its own savepoint, so they write shared pages to the write-ahead log
+ * once. A commit only writes the log; its transactions settle once a sync of the log to disk that
+ * started after the commit has finished. One sync runs at a time, off the event loop, and covers
+ * every commit made before it started, so concurrent writes share it while each is still answered
+ * only once it is durable.
  */
 export class Database {
   private readonly inTransaction = new AsyncLocalStorage<Sql>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queued: Job[] = [];
+  private draining: Promise<void> | undefined;
   readonly statements: Statements;
   private readonly writer: Sql;
   private readonly reader: Sql;
@@ -103,24 +115,79 @@ export class Database {
   /** Runs `work` in one transaction, settled once durable; a transaction started inside it joins it. */
   transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.inTransaction.getStore() !== undefined) return work();
-    const run = async (): Promise<{ result: T; commit: number }> => {
-      this.writer.db.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await this.inTransaction.run(this.writer, work);
-        this.writer.db.exec('COMMIT');
-        this.committed += 1;
-        return { result, commit: this.committed };
-      } catch (error) {
-        if (this.writer.db.isTransaction) this.writer.db.exec('ROLLBACK');
-        throw error;
-      }
-    };
-    const turn = this.queue.then(run, run);
-    this.queue = turn.catch(() => undefined);
-    return turn.then(async ({ result, commit }) => {
-      await this.durable(commit);
-      return result;
+    return new Promise<T>((resolve, reject) => {
+      this.queued.push({ work, resolve: resolve as (result: unknown) => void, reject });
+      this.draining ??= this.drain();
     });
+  }
+
+  /**
+   * Commits the queued transactions group by group. A group waits one turn of the event loop, so
+   * the requests read in that turn join it, then each settles once the group is durable.
+   */
+  private async drain(): Promise<void> {
+    try {
+      while (this.queued.length > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const committed = await this.commitGroup(this.queued.splice(0, GROUP_LIMIT));
+        if (committed.length === 0) continue;
+        this.committed += 1;
+        void this.durable(this.committed).then(
+          () => committed.forEach(({ job, result }) => job.resolve(result)),
+          (error: unknown) => committed.forEach(({ job }) => job.reject(error)),
+        );
+      }
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  /**
+   * Runs a group in one database transaction, each job inside its own savepoint: a failing job
+   * rolls back to its savepoint and fails alone. The jobs that committed, with their results.
+   */
+  private async commitGroup(group: readonly Job[]): Promise<Array<{ job: Job; result: unknown }>> {
+    const db = this.writer.db;
+    const done: Array<{ job: Job; result: unknown }> = [];
+    const failDone = (error: unknown): void => {
+      for (const { job } of done.splice(0)) job.reject(error);
+    };
+    for (const job of group) {
+      try {
+        if (!db.isTransaction) db.exec('BEGIN IMMEDIATE');
+        db.exec('SAVEPOINT job');
+      } catch (error) {
+        job.reject(error);
+        continue;
+      }
+      try {
+        const result = await this.inTransaction.run(this.writer, job.work);
+        db.exec('RELEASE job');
+        done.push({ job, result });
+      } catch (error) {
+        job.reject(error);
+        try {
+          if (db.isTransaction) {
+            db.exec('ROLLBACK TO job');
+            db.exec('RELEASE job');
+          } else {
+            // SQLite rolled the whole transaction back (disk full, I/O error): the group's
+            // earlier work went with it.
+            failDone(error);
+          }
+        } catch (rollbackError) {
+          if (db.isTransaction) db.exec('ROLLBACK');
+          failDone(rollbackError);
+        }
+      }
+    }
+    try {
+      if (db.isTransaction) db.exec('COMMIT');
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      failDone(error);
+    }
+    return done;
   }
 
   /** Resolves once commit number `commit` is on disk. */
@@ -150,7 +217,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    await this.draining;
     await this.syncing?.catch(() => undefined);
     if (this.logHandle !== undefined) await (await this.logHandle).close();
     this.reader.close();
