@@ -61,6 +61,7 @@ const operationList = {
     summary: "Download a trail's audit package: trail.json, attestations.json and every evidence file, as .tgz",
     responses: { 200: binary('application/gzip') },
   },
+  'GET /trails/{org}/{flow}/{trail}/audit_pdf': { summary: "Download a trail's audit report as PDF", responses: { 200: binary('application/pdf') } },
   'GET /trails/{org}': {
     summary: 'List trails of an organization',
     responses: { 200: { anyOf: [listOf(orPlaceholder(trail)), dataPage(orPlaceholder(trail))] } },

@@ -49,6 +49,25 @@ describe('trail audit package', () => {
     assert.deepEqual(readFileSync(join(unpacked, names[1]!)), evidence);
   });
 
+  it('reports the trail as a PDF whose structure a reader can follow: pages, text and a cross-reference table that points at each object', async () => {
+    const response = await fetch(`${server.url}/api/v2/trails/default/web/build-1/audit_pdf`, { headers: { authorization: `Bearer ${server.key}` } });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/pdf');
+    const pdf = Buffer.from(await response.arrayBuffer()).toString('latin1');
+    assert.match(pdf, /^%PDF-1\.4\n/);
+    assert.match(pdf, /%%EOF\n$/);
+    const startxref = Number(/startxref\n(\d+)\n%%EOF/.exec(pdf)![1]);
+    assert.equal(pdf.slice(startxref, startxref + 4), 'xref');
+    const entries = [...pdf.slice(startxref).matchAll(/^(\d{10}) 00000 n $/gm)].map((match) => Number(match[1]));
+    assert.ok(entries.length >= 5, 'catalog, pages, font, a page and its content');
+    entries.forEach((offset, index) => assert.equal(pdf.slice(offset, offset + `${index + 1} 0 obj`.length), `${index + 1} 0 obj`, `object ${index + 1} where the table says`));
+    for (const text of ['Audit report: trail build-1 of flow web (organization default)', 'unit (junit): compliant', 'lint (generic)']) {
+      assert.ok(pdf.includes(text.replace(/[()]/g, (character) => `\\${character}`)), text);
+    }
+    const missing = await server.get('/api/v2/trails/default/web/nope/audit_pdf');
+    assert.equal(missing.status, 404);
+  });
+
   it('answers the trail-not-found message for a trail that does not exist', async () => {
     const reply = await server.get('/api/v2/trails/default/web/nope/audit_package');
     assert.equal(reply.status, 404);

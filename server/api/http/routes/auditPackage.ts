@@ -1,6 +1,7 @@
-// A trail's audit package (reference §2.2): one gzip-compressed tar archive holding the trail as
-// the API shows it, every attestation of the trail, and each attestation's evidence file, so an
-// auditor gets the whole record of one trail in one download. Streamed as it is packed.
+// A trail's audit package and audit report (reference §2.2): one gzip-compressed tar archive
+// holding the trail as the API shows it, every attestation of the trail, and each attestation's
+// evidence file, so an auditor gets the whole record of one trail in one download (streamed as it
+// is packed); and the same record as a readable PDF report.
 import { createGzip } from 'node:zlib';
 import type { FastifyPluginAsync } from 'fastify';
 import { pack } from 'tar-stream';
@@ -9,6 +10,7 @@ import type { RouteOptions } from '../context.ts';
 import { flowOr404, trailOr404 } from '../../services/lookups.ts';
 import { attestationView } from '../../views/attestationView.ts';
 import { trailView } from '../../views/trailView.ts';
+import { pdfOfLines } from '../../views/auditPdf.ts';
 import { trailParams } from './params.ts';
 
 /** A file name kept to one safe path segment. */
@@ -46,4 +48,50 @@ export const auditPackageRoutes: FastifyPluginAsync<RouteOptions> = async (app, 
       return reply.type('application/gzip').header('content-disposition', `attachment; filename="${filename}"`).send(archive.pipe(createGzip()));
     },
   );
+
+  app.get<{ Params: { org: string; flow: string; trail: string } }>(
+    '/trails/:org/:flow/:trail/audit_pdf',
+    { schema: { params: trailParams } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const flow = await flowOr404(store, org, request.params.flow);
+      const trail = await trailOr404(store, org, flow, request.params.trail);
+      const view = await trailView(store, context.publicUrl(), org.name, flow, trail);
+      const attestations = await store.attestations.inTrail(trail.id);
+      const filename = `${segment(flow.name)}-${segment(trail.name)}-audit.pdf`;
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .send(pdfOfLines(auditReportLines(org.name, flow.name, view, attestations)));
+    },
+  );
 };
+
+const when = (seconds: unknown): string => (typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : '-');
+
+/** The report's lines: the trail, its verdict slot by slot, its attestations and its events. */
+function auditReportLines(org: string, flow: string, view: Record<string, any>, attestations: ReadonlyArray<{ name: string; type: string; isCompliant: boolean | null; createdAt: number; reportedBy: string; evidence: { filename: string; sha256: string } | null }>): string[] {
+  const status = view.compliance_status ?? {};
+  const lines = [
+    `Audit report: trail ${view.name} of flow ${flow} (organization ${org})`,
+    `Compliance: ${view.compliance_state}    Created: ${when(view.created_at)} by ${view.created_by}    Last modified: ${when(view.last_modified_at)}`,
+  ];
+  if (view.git_commit_info?.sha1) lines.push(`Commit: ${view.git_commit_info.sha1} ${view.git_commit_info.branch ?? ''} ${view.git_commit_info.message ?? ''}`);
+  if (view.origin_url) lines.push(`Origin: ${view.origin_url}`);
+  lines.push('', 'Trail attestations (template slots):');
+  for (const slot of status.attestations_statuses ?? []) lines.push(`  ${slot.attestation_name} (${slot.attestation_type ?? '-'}): ${slot.status}`);
+  for (const [name, artifact] of Object.entries<any>(status.artifacts_statuses ?? {})) {
+    lines.push(`Artifact ${name}: ${artifact.status}${artifact.artifact_fingerprint ? ` sha256:${artifact.artifact_fingerprint}` : ''}`);
+    for (const slot of artifact.attestations_statuses ?? []) lines.push(`  ${slot.attestation_name} (${slot.attestation_type ?? '-'}): ${slot.status}`);
+  }
+  lines.push('', `Attestations recorded (${attestations.length}):`);
+  for (const attestation of attestations) {
+    const verdict = attestation.isCompliant === null ? 'no verdict' : attestation.isCompliant ? 'compliant' : 'NOT compliant';
+    const evidence = attestation.evidence === null ? '' : `, evidence ${attestation.evidence.filename} sha256:${attestation.evidence.sha256}`;
+    lines.push(`  ${when(attestation.createdAt)} ${attestation.name} (${attestation.type}): ${verdict}, by ${attestation.reportedBy}${evidence}`);
+  }
+  lines.push('', 'Events:');
+  for (const event of view.events ?? []) lines.push(`  ${when(event.timestamp)} ${event.type}`);
+  return lines;
+}
+
