@@ -1,11 +1,13 @@
 // A trail's compliance, evaluated by the shared core from the stored rows. `evaluated_at` is the
 // time of the trail's last event, so the same trail always reads the same.
 import { evaluateTrail, type TrailEvaluation, type TrailTemplate } from '../../../shared/compliance/index.ts';
+import type { Attestation } from '../store/attestations.ts';
 import type { Store } from '../store/index.ts';
 import type { Trail } from '../store/trails.ts';
 
-export async function evaluationOf(store: Store, trail: Trail): Promise<TrailEvaluation> {
-  const attestations = (await store.attestations.inTrail(trail.id)).map((attestation) => ({
+/** `inTrail`: the trail's attestations when the caller has read them already. */
+export async function evaluationOf(store: Store, trail: Trail, inTrail?: readonly Attestation[]): Promise<TrailEvaluation> {
+  const attestations = (inTrail ?? (await store.attestations.inTrail(trail.id))).map((attestation) => ({
     id: attestation.id,
     name: attestation.name,
     type: attestation.type,

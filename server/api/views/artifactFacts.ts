@@ -10,7 +10,8 @@ export function artifactFactsReader(store: Store): (artifact: Artifact) => Promi
     let facts = byTrail.get(artifact.trailId);
     if (facts === undefined) {
       const trail = (await store.trails.byId(artifact.trailId))!;
-      facts = { evaluation: await evaluationOf(store, trail), events: await store.trails.events(trail.id), attestations: await store.attestations.inTrail(trail.id) };
+      const attestations = await store.attestations.inTrail(trail.id);
+      facts = { evaluation: await evaluationOf(store, trail, attestations), events: await store.trails.events(trail.id), attestations };
       byTrail.set(artifact.trailId, facts);
     }
     return facts;
