@@ -71,18 +71,27 @@ describe('audit-log CSV', () => {
     assert.equal(two[7], 'a;b');
   });
 
-  it('reads back exactly what it wrote, whatever the names hold (property)', () => {
-    const text = fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', '\r', ' ', 'é', ';') , maxLength: 12 });
+  it('reads back what it wrote, whatever the names hold, a formula start behind a quote (property)', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', '\r', '\t', ' ', 'é', ';', '=', '+', '-', '@'), maxLength: 12 });
+    const shown = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
     fc.assert(
       fc.property(text, text, text, (name, flow, description) => {
         const fields = parseCsv(auditLogLine(row({ artifact_name: name, flow_names: [flow], description })));
         assert.equal(fields.length, 1);
-        assert.equal(fields[0]![5], name);
-        assert.equal(fields[0]![7], flow);
-        assert.equal(fields[0]![13], description);
+        assert.equal(fields[0]![5], shown(name));
+        assert.equal(fields[0]![7], shown(flow));
+        assert.equal(fields[0]![13], shown(description));
       }),
       { seed: 12, numRuns: 300 },
     );
+  });
+
+  it('neutralises every cell a spreadsheet would run as a formula (OWASP, CWE-1236)', () => {
+    for (const hostile of ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1']) {
+      const field = parseCsv(`${csvField(hostile)}\r\n`)[0]![0]!;
+      assert.equal(field, `'${hostile}`, JSON.stringify(hostile));
+    }
+    assert.equal(csvField('app=1'), 'app=1', 'only the first character counts');
   });
 
   it('streams a header then one chunk per batch, asking for the next batch after the last cursor', async () => {

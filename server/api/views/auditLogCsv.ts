@@ -39,10 +39,17 @@ export const AUDIT_LOG_COLUMNS = [
 ] as const;
 
 const NEEDS_QUOTES = /[",\r\n]/;
+/** What a spreadsheet reads as the start of a formula (CWE-1236). */
+const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** One CSV field, quoted only when it must be. */
+/**
+ * One CSV field of text a reporter wrote, quoted only when it must be. A field that a spreadsheet
+ * would run as a formula is neutralised as OWASP recommends, with a leading `'`, so opening the
+ * audit log never runs what a reporter planted in an image or artifact name.
+ */
 export function csvField(value: string): string {
-  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 function booleanField(value: boolean | null): string {
