@@ -32,6 +32,8 @@ export type NewAttestation = Omit<Attestation, 'flowName' | 'trailName'>;
 export interface AttestationQuery {
   id?: string;
   name?: string;
+  /** A JavaScript regular expression the name matches. */
+  nameRegex?: string;
   flowId?: string;
   type?: string;
   isCompliant?: boolean;
@@ -164,6 +166,7 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
       };
       add('a.id = ?', query.id);
       add('a.name = ?', query.name);
+      add('js_regexp_test(?, a.name)', query.nameRegex);
       add('a.flow_id = ?', query.flowId);
       add('a.type = ?', query.type);
       add('a.is_compliant = ?', query.isCompliant === undefined ? undefined : query.isCompliant ? 1 : 0);

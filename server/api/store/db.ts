@@ -16,6 +16,19 @@ export interface Statements {
   all<T extends Row = Row>(sql: string, ...params: Param[]): T[];
 }
 
+const regExps = new Map<string, RegExp>();
+
+/** A JavaScript regular expression, compiled once per pattern (filters such as name_regex). */
+function regExpOf(pattern: string): RegExp {
+  let regExp = regExps.get(pattern);
+  if (regExp === undefined) {
+    if (regExps.size >= 100) regExps.clear();
+    regExp = new RegExp(pattern);
+    regExps.set(pattern, regExp);
+  }
+  return regExp;
+}
+
 export class Sql implements Statements {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
@@ -30,6 +43,7 @@ export class Sql implements Statements {
     this.db.exec('PRAGMA synchronous = FULL');
     this.db.exec('PRAGMA foreign_keys = ON');
     this.db.exec('PRAGMA busy_timeout = 5000');
+    this.db.function('js_regexp_test', { deterministic: true }, (pattern, text) => (regExpOf(String(pattern)).test(String(text)) ? 1 : 0));
   }
 
   private statement(sql: string): StatementSync {

@@ -214,23 +214,30 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
   }>('/attestations/:org', { schema: { querystring: orgListQuery } }, async (request) => {
     const org: Org = orgOf(request);
     const query = request.query;
-    let nameRegex: RegExp | undefined;
     if (query.name_regex !== undefined) {
       try {
-        nameRegex = new RegExp(query.name_regex);
+        new RegExp(query.name_regex);
       } catch {
         throw badRequest(`Invalid name_regex: '${query.name_regex}'`);
       }
     }
     const flowId = query.flow === undefined ? undefined : (await flowOr404(store, org, query.flow)).id;
     const perPage = query.per_page ?? 20;
-    const matches = (
-      await store.attestations.query(
-        org.id,
-        { id: query.attestation_id, name: query.name, flowId, type: query.type, isCompliant: query.is_compliant, from: query.from_timestamp, to: query.to_timestamp, afterId: query.after },
-        nameRegex === undefined ? perPage + 1 : 100_000,
-      )
-    ).filter((attestation) => nameRegex === undefined || nameRegex.test(attestation.name));
+    const matches = await store.attestations.query(
+      org.id,
+      {
+        id: query.attestation_id,
+        name: query.name,
+        nameRegex: query.name_regex,
+        flowId,
+        type: query.type,
+        isCompliant: query.is_compliant,
+        from: query.from_timestamp,
+        to: query.to_timestamp,
+        afterId: query.after,
+      },
+      perPage + 1,
+    );
     const page = matches.slice(0, perPage);
     const host = context.publicUrl();
     const base = `${host}/api/v2/attestations/${encodeURIComponent(org.name)}`;
