@@ -39,7 +39,7 @@ export async function seedResources(url, key) {
   await call('POST', '/attestations/default/web/trail/t1/generic', attestation, null);
   await call('PUT', '/environments/default', { name: 'prod', type: 'K8S', description: 'production' });
   await call('PUT', '/environments/default/prod/report/K8S', {
-    artifacts: [{ podName: 'web-0', namespace: 'prod', creationTimestamp: 1700000000, digests: { 'reg/web:1': FINGERPRINT }, owners: [] }],
+    artifacts: [{ podName: 'web-0', namespace: 'prod', creationTimestamp: 1700000000, digests: { 'reg/web:1': FINGERPRINT }, owners: null }],
   });
   const policy = new FormData();
   policy.append('payload', JSON.stringify({ name: 'strict', description: 'provenance required', type: 'env' }));
