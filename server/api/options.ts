@@ -31,6 +31,10 @@ export interface ServeOptions {
   apiKey: string | undefined;
   apiKeys: ConfiguredKey[];
   publicUrl: string | undefined;
+  /** A PostgreSQL URL (`--database`, else CEV_DATABASE_URL): the database instances of a team's server share. */
+  databaseUrl: string | undefined;
+  /** Where evidence files live, when not in the data directory (`--evidence`): a directory every instance reads. */
+  evidenceDir: string | undefined;
 }
 
 /** The flags of `cev serve`, as node:util parseArgs reads them (its help lists each: server/commands/serve.ts). */
@@ -43,6 +47,8 @@ export const serveFlags = {
   'api-key': { type: 'string' },
   config: { type: 'string' },
   'public-url': { type: 'string' },
+  database: { type: 'string' },
+  evidence: { type: 'string' },
 } as const;
 
 const ORG_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._~-]*$/;
@@ -69,6 +75,20 @@ function parsePublicUrl(text: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--public-url must be an http(s) URL, not '${text}'`);
   return text.replace(/\/+$/, '');
+}
+
+function parseDatabaseUrl(text: string, where: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${where} must be a postgresql://user:password@host:port/database URL`);
+  }
+  if (url.protocol !== 'postgresql:' && url.protocol !== 'postgres:') {
+    throw new UsageError(`${where} must be a postgresql:// URL, not ${url.protocol}//...`);
+  }
+  if (url.pathname.replace(/^\//, '') === '') throw new UsageError(`${where} must name a database (postgresql://host:port/database)`);
+  return text;
 }
 
 interface ConfigFile {
@@ -120,7 +140,7 @@ function parseConfig(text: string, file: string): ConfigFile {
   return { orgs, apiKeys };
 }
 
-export function parseServeArgs(args: readonly string[], cwd = process.cwd()): ServeOptions {
+export function parseServeArgs(args: readonly string[], cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): ServeOptions {
   let values;
   try {
     ({ values } = parseArgs({
@@ -136,6 +156,10 @@ export function parseServeArgs(args: readonly string[], cwd = process.cwd()): Se
     throw new UsageError(`${message}; run 'cev serve --help' for the options`);
   }
   if (values.memory && values.data !== undefined) throw new UsageError('--data and --memory cannot be used together');
+  const fromEnv = values.database === undefined && env.CEV_DATABASE_URL !== undefined && env.CEV_DATABASE_URL !== '';
+  const databaseUrl = values.database ?? (fromEnv ? env.CEV_DATABASE_URL : undefined);
+  if (databaseUrl !== undefined && values.memory) throw new UsageError(`${fromEnv ? 'CEV_DATABASE_URL' : '--database'} and --memory cannot be used together`);
+  if (values.evidence !== undefined && values.memory) throw new UsageError('--evidence and --memory cannot be used together');
   if (values.host === '') throw new UsageError('--host must not be empty');
   const apiKey = values['api-key'];
   if (apiKey !== undefined && apiKey.length < 8) throw new UsageError('--api-key must be at least 8 characters long');
@@ -168,5 +192,7 @@ export function parseServeArgs(args: readonly string[], cwd = process.cwd()): Se
     apiKey,
     apiKeys: config.apiKeys,
     publicUrl: values['public-url'] === undefined ? undefined : parsePublicUrl(values['public-url']),
+    databaseUrl: databaseUrl === undefined ? undefined : parseDatabaseUrl(databaseUrl, fromEnv ? 'CEV_DATABASE_URL' : '--database'),
+    evidenceDir: values.evidence === undefined ? undefined : resolve(cwd, values.evidence),
   };
 }

@@ -46,6 +46,19 @@ function adminKeyOf(options: ServeOptions, say: (line: string) => void): string 
   return key;
 }
 
+/** The database URL without its password, for messages. */
+function redactedUrl(text: string): string {
+  const url = new URL(text);
+  if (url.password !== '') url.password = '***';
+  return url.toString();
+}
+
+function firstLine(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return firstLine(error.errors[0]);
+  const message = error instanceof Error ? error.message || ((error as { code?: string }).code ?? error.name) : String(error);
+  return message.split('\n')[0]!;
+}
+
 function listenUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
@@ -59,9 +72,10 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
   let store: Store | undefined;
   try {
     try {
-      store = openStore({ dataDir: options.dataDir });
+      store = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, evidenceDir: options.evidenceDir });
     } catch (error) {
-      throw new UsageError(`cannot open the database in ${options.dataDir ?? 'memory'}: ${error instanceof Error ? error.message : String(error)}`);
+      const where = options.databaseUrl !== undefined ? `at ${redactedUrl(options.databaseUrl)}` : `in ${options.dataDir ?? 'memory'}`;
+      throw new UsageError(`cannot open the database ${where}: ${firstLine(error)}`);
     }
     const openedStore = store;
     const now = nowSeconds();
@@ -91,7 +105,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     const url = listenUrl(options.host, port);
     if (publicUrl === '') publicUrl = url;
     say(
-      `Compliance Evidence API listening on ${url} (orgs: ${(await openedStore.orgs.all()).map((org) => org.name).join(', ')}; data: ${options.dataDir ?? 'in memory'})`,
+      `Compliance Evidence API listening on ${url} (orgs: ${(await openedStore.orgs.all()).map((org) => org.name).join(', ')}; data: ${options.databaseUrl !== undefined ? redactedUrl(options.databaseUrl) : (options.dataDir ?? 'in memory')})`,
     );
     let closing: Promise<void> | undefined;
     return {

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, FormData, request } from 'undici';
 import { contractFailure } from './contract.ts';
+import { startPostgres, type PostgresServer } from './postgres.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ADMIN_KEY = 'test-admin-key-0123456789';
@@ -181,10 +182,42 @@ export function serverArgs(options: StartOptions, dataDir: string): string[] {
   ];
 }
 
+/**
+ * The engine servers run on: SQLite in their data directory, or with CEV_TEST_ENGINE=postgres a
+ * database of their own (one per data directory, so a restart finds its data) on one PostgreSQL
+ * server started for the whole run. In-memory servers stay in memory.
+ */
+export const ENGINE: 'sqlite' | 'postgres' = process.env.CEV_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+let postgres: Promise<PostgresServer> | undefined;
+const databaseOf = new Map<string, Promise<string>>();
+
+/** The shared PostgreSQL server of this run, started on first use and stopped after the last test. */
+export function sharedPostgres(): Promise<PostgresServer> {
+  if (postgres === undefined) {
+    postgres = startPostgres();
+    after(async function () {
+      this.timeout(30_000);
+      await (await postgres!).stop();
+    });
+  }
+  return postgres;
+}
+
+async function engineArgs(options: StartOptions, dataDir: string): Promise<string[]> {
+  if (ENGINE !== 'postgres' || options.memory || (options.args ?? []).includes('--database')) return [];
+  let url = databaseOf.get(dataDir);
+  if (url === undefined) {
+    url = sharedPostgres().then((server) => server.createDatabase(`cev_${databaseOf.size}_${process.pid}`));
+    databaseOf.set(dataDir, url);
+  }
+  return ['--database', await url];
+}
+
 /** Starts the built server and resolves once it printed its ready line. */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const child = spawn(process.execPath, serverArgs(options, dataDir), { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [...serverArgs(options, dataDir), ...(await engineArgs(options, dataDir))];
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   const timeoutMs = options.timeoutMs ?? 15_000;
   const port = await new Promise<number>((resolve, reject) => {

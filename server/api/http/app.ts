@@ -32,6 +32,7 @@ import { userRoutes } from './routes/user.ts';
 import { legacyNotificationRoutes } from './routes/legacyNotifications.ts';
 import { auditPackageRoutes } from './routes/auditPackage.ts';
 import { isUniqueViolation } from '../store/db.ts';
+import { isDatabaseUnavailable } from '../store/postgres/database.ts';
 import { validationFailure } from './validation.ts';
 import { applyWireContract, documentOptionalBodies } from './wireContract.ts';
 
@@ -61,6 +62,8 @@ const BODY_LIMIT = 16 * 1024 * 1024;
 
 const CONCURRENT_DUPLICATE = 'A concurrent request created the same resource; retry the request';
 
+const DATABASE_UNAVAILABLE = 'The database is unavailable; retry the request shortly';
+
 interface Rendered {
   status: number;
   body: { message: string; errors?: Record<string, string> };
@@ -74,6 +77,7 @@ function renderError(error: unknown): Rendered {
     return { status: failure.statusCode, body: failure.body };
   }
   if (isUniqueViolation(error)) return { status: 409, body: { message: CONCURRENT_DUPLICATE } };
+  if (isDatabaseUnavailable(error)) return { status: 503, body: { message: DATABASE_UNAVAILABLE } };
   const status = typeof fastifyError.statusCode === 'number' ? fastifyError.statusCode : 500;
   if (status >= 400 && status < 500) return { status, body: { message: String(fastifyError.message) } };
   return { status: 500, body: { message: 'Internal server error' } };

@@ -83,19 +83,19 @@ function toAction(row: ActionRow): Action {
 export function sqliteActionStore(sql: Statements): ActionStore {
   return {
     async list(orgId) {
-      return decodeEach(sql.all<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL ORDER BY number', orgId), toAction);
+      return decodeEach(await sql.all<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL ORDER BY number', orgId), toAction);
     },
     async byNumber(orgId, number) {
-      const row = sql.get<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND number = ? AND deleted_at IS NULL', orgId, number);
+      const row = await sql.get<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND number = ? AND deleted_at IS NULL', orgId, number);
       return row === undefined ? undefined : toAction(row);
     },
     async byName(orgId, name) {
-      const row = sql.get<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND name = ? AND deleted_at IS NULL', orgId, name);
+      const row = await sql.get<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND name = ? AND deleted_at IS NULL', orgId, name);
       return row === undefined ? undefined : toAction(row);
     },
     async create(orgId, input, createdBy, now) {
-      const number = (sql.get<{ n: number | null }>('SELECT max(number) AS n FROM actions WHERE org_id = ?', orgId)!.n ?? 0) + 1;
-      sql.run(
+      const number = ((await sql.get<{ n: number | null }>('SELECT max(number) AS n FROM actions WHERE org_id = ?', orgId))!.n ?? 0) + 1;
+      await sql.run(
         `INSERT INTO actions (org_id, number, name, type, targets, triggers, environments, flows, created_by, created_at, last_modified_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         orgId,
@@ -113,7 +113,7 @@ export function sqliteActionStore(sql: Statements): ActionStore {
       return number;
     },
     async update(id, input, now) {
-      sql.run(
+      await sql.run(
         'UPDATE actions SET type = ?, targets = ?, triggers = ?, environments = ?, flows = ?, last_modified_at = ? WHERE id = ?',
         input.type,
         JSON.stringify(input.targets),
@@ -125,11 +125,11 @@ export function sqliteActionStore(sql: Statements): ActionStore {
       );
     },
     async remove(id, now) {
-      sql.run('UPDATE actions SET deleted_at = ? WHERE id = ?', now, id);
+      await sql.run('UPDATE actions SET deleted_at = ? WHERE id = ?', now, id);
     },
     async triggered(orgId, kind, resourceName, trigger) {
       const column = kind === 'environment' ? 'environments' : 'flows';
-      return sql
+      return (await sql
         .all<ActionRow>(
           `SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL AND type = ?
              AND EXISTS (SELECT 1 FROM json_each(actions.${column}) WHERE value = ?)
@@ -139,26 +139,26 @@ export function sqliteActionStore(sql: Statements): ActionStore {
           kind,
           resourceName,
           trigger,
-        )
+        ))
         .map(toAction);
     },
     async renameWatched(orgId, kind, oldName, newName, now) {
       const column = kind === 'environment' ? 'environments' : 'flows';
-      const watching = sql.all<ActionRow>(
+      const watching = await sql.all<ActionRow>(
         `SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL AND EXISTS (SELECT 1 FROM json_each(actions.${column}) WHERE value = ?)`,
         orgId,
         oldName,
       );
       for (const row of watching) {
         const names = (JSON.parse(row[column]) as string[]).map((name) => (name === oldName ? newName : name));
-        sql.run(`UPDATE actions SET ${column} = ?, last_modified_at = ? WHERE id = ?`, JSON.stringify(names), now, row.id);
+        await sql.run(`UPDATE actions SET ${column} = ?, last_modified_at = ? WHERE id = ?`, JSON.stringify(names), now, row.id);
       }
     },
     async recordOutcome(orgId, number, ok, timestamp) {
       if (ok) {
-        sql.run('UPDATE actions SET is_failing = 0, last_success_timestamp = ? WHERE org_id = ? AND number = ?', timestamp, orgId, number);
+        await sql.run('UPDATE actions SET is_failing = 0, last_success_timestamp = ? WHERE org_id = ? AND number = ?', timestamp, orgId, number);
       } else {
-        sql.run('UPDATE actions SET is_failing = 1, last_failure_timestamp = ? WHERE org_id = ? AND number = ?', timestamp, orgId, number);
+        await sql.run('UPDATE actions SET is_failing = 1, last_failure_timestamp = ? WHERE org_id = ? AND number = ?', timestamp, orgId, number);
       }
     },
   };

@@ -91,9 +91,9 @@ function pastPrefix(prefix: string): string {
 
 export function sqliteArtifactStore(sql: Statements): ArtifactStore {
   /** The live artifacts of the org matching `filter` in `order`, at most `limit` after `offset`. */
-  const listed = (orgId: number, filter: Array<[string, Param[]]>, order: string, limit = -1, offset = 0): ArtifactRow[] => {
+  const listed = async (orgId: number, filter: Array<[string, Param[]]>, order: string, limit = -1, offset = 0): Promise<ArtifactRow[]> => {
     const conditions = ['a.org_id = ?', '(SELECT archived_at FROM flows WHERE id = a.flow_id) IS NULL', ...filter.map(([condition]) => condition)];
-    return sql.all<ArtifactRow>(
+    return await sql.all<ArtifactRow>(
       `${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
       orgId,
       ...filter.flatMap(([, params]) => params),
@@ -102,14 +102,14 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
     );
   };
   /** Newest first, the live artifacts whose `column` starts with `prefix`. */
-  const byPrefix = (column: 'a.fingerprint' | 'lower(a.git_commit)', orgId: number, prefix: string, flowId: string | undefined): Artifact[] => {
+  const byPrefix = async (column: 'a.fingerprint' | 'lower(a.git_commit)', orgId: number, prefix: string, flowId: string | undefined): Promise<Artifact[]> => {
     const filter: Array<[string, Param[]]> = [[`${column} >= ? AND ${column} < ?`, [prefix, pastPrefix(prefix)]]];
     if (flowId !== undefined) filter.push(['a.flow_id = ?', [flowId]]);
-    return listed(orgId, filter, 'a.seq DESC').map(toArtifact);
+    return (await listed(orgId, filter, 'a.seq DESC')).map(toArtifact);
   };
   return {
     async create(artifact) {
-      sql.run(
+      await sql.run(
         `INSERT INTO artifacts (id, org_id, flow_id, trail_id, fingerprint, template_reference_name, filename, git_commit, repo_name, body, created_at, last_modified_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         artifact.id,
@@ -127,7 +127,7 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
       );
     },
     async update(id, changes, now) {
-      sql.run(
+      await sql.run(
         'UPDATE artifacts SET filename = ?, git_commit = ?, repo_name = ?, body = ?, last_modified_at = ? WHERE id = ?',
         changes.filename,
         changes.gitCommit,
@@ -138,11 +138,11 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
       );
     },
     async inTrailUnder(trailId, fingerprint, templateReferenceName) {
-      const row = sql.get<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? AND a.fingerprint = ? AND a.template_reference_name = ?`, trailId, fingerprint, templateReferenceName);
+      const row = await sql.get<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? AND a.fingerprint = ? AND a.template_reference_name = ?`, trailId, fingerprint, templateReferenceName);
       return row === undefined ? undefined : toArtifact(row);
     },
     async inTrail(trailId) {
-      return sql.all<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId).map(toArtifact);
+      return (await sql.all<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId)).map(toArtifact);
     },
     async byFingerprintPrefix(orgId, prefix, flowId) {
       return byPrefix('a.fingerprint', orgId, prefix, flowId);
@@ -154,10 +154,10 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
       const conditions: Array<[string, Param[]]> = [];
       if (filter.flowId !== undefined) conditions.push(['a.flow_id = ?', [filter.flowId]]);
       if (filter.repoName !== undefined) conditions.push(['a.repo_name = ?', [filter.repoName]]);
-      return decodeEach(listed(orgId, conditions, 'a.created_at DESC, a.seq DESC', limit, offset), toArtifact);
+      return decodeEach(await listed(orgId, conditions, 'a.created_at DESC, a.seq DESC', limit, offset), toArtifact);
     },
     async repoExists(orgId, repoName) {
-      return sql.get('SELECT 1 AS found FROM artifacts WHERE org_id = ? AND repo_name = ? LIMIT 1', orgId, repoName) !== undefined;
+      return await sql.get('SELECT 1 AS found FROM artifacts WHERE org_id = ? AND repo_name = ? LIMIT 1', orgId, repoName) !== undefined;
     },
   };
 }

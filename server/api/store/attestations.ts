@@ -109,7 +109,7 @@ const SELECT = `SELECT a.*, (SELECT name FROM flows WHERE id = a.flow_id) AS flo
 export function sqliteAttestationStore(sql: Statements): AttestationStore {
   return {
     async create(attestation) {
-      sql.run(
+      await sql.run(
         `INSERT INTO attestations (id, org_id, flow_id, trail_id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact,
                                    evidence_sha256, evidence_filename, body, reported_by, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -131,14 +131,14 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
       );
     },
     async byId(orgId, id) {
-      const row = sql.get<AttestationRow>(`${SELECT} WHERE a.org_id = ? AND a.id = ?`, orgId, id);
+      const row = await sql.get<AttestationRow>(`${SELECT} WHERE a.org_id = ? AND a.id = ?`, orgId, id);
       return row === undefined ? undefined : toAttestation(row);
     },
     async inTrail(trailId) {
-      return sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId).map(toAttestation);
+      return (await sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId)).map(toAttestation);
     },
     async versions(trailId, name) {
-      return sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? AND a.name = ? ORDER BY a.seq DESC`, trailId, name).map(toAttestation);
+      return (await sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? AND a.name = ? ORDER BY a.seq DESC`, trailId, name)).map(toAttestation);
     },
     async pageOfFlow(flowId, window, limit, offset) {
       const conditions = ['a.flow_id = ?'];
@@ -152,8 +152,8 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
         params.push(window.to);
       }
       const clause = conditions.join(' AND ');
-      const total = Number(sql.get<{ n: number }>(`SELECT count(*) AS n FROM attestations a WHERE ${clause}`, ...params)!.n);
-      const rows = sql.all<AttestationRow>(`${SELECT} WHERE ${clause} ORDER BY a.seq DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
+      const total = Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM attestations a WHERE ${clause}`, ...params))!.n);
+      const rows = await sql.all<AttestationRow>(`${SELECT} WHERE ${clause} ORDER BY a.seq DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
       return { total, attestations: decodeEach(rows, toAttestation) };
     },
     async query(orgId, query, limit) {
@@ -173,7 +173,7 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
       add('a.created_at >= ?', query.from);
       add('a.created_at <= ?', query.to);
       add('a.seq > (SELECT seq FROM attestations WHERE id = ?)', query.afterId);
-      return sql.all<AttestationRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq LIMIT ?`, ...params, limit).map(toAttestation);
+      return (await sql.all<AttestationRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq LIMIT ?`, ...params, limit)).map(toAttestation);
     },
   };
 }

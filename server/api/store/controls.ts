@@ -66,17 +66,17 @@ function toControl(row: ControlRow): Control {
 export function sqliteControlStore(sql: Statements): ControlStore {
   return {
     async byIdentifier(orgId, identifier) {
-      const row = sql.get<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND identifier = ?', orgId, identifier);
+      const row = await sql.get<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND identifier = ?', orgId, identifier);
       return row === undefined ? undefined : toControl(row);
     },
     async list(orgId, archived) {
       const rows = archived
-        ? sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? ORDER BY identifier', orgId)
-        : sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND archived = 0 ORDER BY identifier', orgId);
+        ? await sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? ORDER BY identifier', orgId)
+        : await sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND archived = 0 ORDER BY identifier', orgId);
       return decodeEach(rows, toControl);
     },
     async create(orgId, control, now) {
-      sql.run(
+      await sql.run(
         `INSERT INTO controls (org_id, identifier, name, description, links, version, created_by, created_at, last_modified_at)
          VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`,
         orgId,
@@ -90,16 +90,16 @@ export function sqliteControlStore(sql: Statements): ControlStore {
       );
     },
     async update(id, changes, now) {
-      if (changes.name !== undefined) sql.run('UPDATE controls SET name = ? WHERE id = ?', changes.name, id);
-      if (changes.description !== undefined) sql.run('UPDATE controls SET description = ? WHERE id = ?', changes.description, id);
-      if (changes.links !== undefined) sql.run('UPDATE controls SET links = ? WHERE id = ?', JSON.stringify(changes.links), id);
-      sql.run('UPDATE controls SET version = version + 1, last_modified_at = ? WHERE id = ?', now, id);
+      if (changes.name !== undefined) await sql.run('UPDATE controls SET name = ? WHERE id = ?', changes.name, id);
+      if (changes.description !== undefined) await sql.run('UPDATE controls SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.links !== undefined) await sql.run('UPDATE controls SET links = ? WHERE id = ?', JSON.stringify(changes.links), id);
+      await sql.run('UPDATE controls SET version = version + 1, last_modified_at = ? WHERE id = ?', now, id);
     },
     async setArchived(id, archived, now) {
-      sql.run('UPDATE controls SET archived = ?, last_modified_at = ? WHERE id = ?', archived ? 1 : 0, now, id);
+      await sql.run('UPDATE controls SET archived = ?, last_modified_at = ? WHERE id = ?', archived ? 1 : 0, now, id);
     },
     async setTags(id, tags, now) {
-      sql.run('UPDATE controls SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
+      await sql.run('UPDATE controls SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
     },
   };
 }

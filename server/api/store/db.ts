@@ -9,11 +9,15 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 export type Param = SQLInputValue;
 export type Row = Record<string, unknown>;
 
-/** What store modules run their statements on: the connection of the current request. */
+/**
+ * What store modules run their statements on: the connection of the current request. Written in
+ * the SQL both engines read (`?` parameters; store/postgres/ translates the rest), and answered
+ * asynchronously so that a network database fits behind it.
+ */
 export interface Statements {
-  run(sql: string, ...params: Param[]): { changes: number; lastInsertRowid: number };
-  get<T extends Row = Row>(sql: string, ...params: Param[]): T | undefined;
-  all<T extends Row = Row>(sql: string, ...params: Param[]): T[];
+  run(sql: string, ...params: Param[]): Promise<{ changes: number }>;
+  get<T extends Row = Row>(sql: string, ...params: Param[]): Promise<T | undefined>;
+  all<T extends Row = Row>(sql: string, ...params: Param[]): Promise<T[]>;
 }
 
 const regExps = new Map<string, RegExp>();
@@ -29,7 +33,7 @@ function regExpOf(pattern: string): RegExp {
   return regExp;
 }
 
-export class Sql implements Statements {
+export class Sql {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private readonly readOnly: boolean;
@@ -55,10 +59,9 @@ export class Sql implements Statements {
     return statement;
   }
 
-  run(sql: string, ...params: Param[]): { changes: number; lastInsertRowid: number } {
+  run(sql: string, ...params: Param[]): { changes: number } {
     if (this.readOnly) throw new Error('a store write outside a transaction');
-    const result = this.statement(sql).run(...params);
-    return { changes: Number(result.changes), lastInsertRowid: Number(result.lastInsertRowid) };
+    return { changes: Number(this.statement(sql).run(...params).changes) };
   }
 
   get<T extends Row = Row>(sql: string, ...params: Param[]): T | undefined {
@@ -120,9 +123,9 @@ export class Database {
     if (file !== undefined) writer.db.exec('PRAGMA synchronous = NORMAL');
     const current = (): Sql => this.inTransaction.getStore() ?? this.reader;
     this.statements = {
-      run: (sql, ...params) => current().run(sql, ...params),
-      get: (sql, ...params) => current().get(sql, ...params),
-      all: (sql, ...params) => current().all(sql, ...params),
+      run: async (sql, ...params) => current().run(sql, ...params),
+      get: async (sql, ...params) => current().get(sql, ...params),
+      all: async (sql, ...params) => current().all(sql, ...params),
     };
   }
 
@@ -239,10 +242,11 @@ export class Database {
   }
 }
 
-/** A SQLite unique or primary-key violation: a concurrent duplicate create (409, retryable). */
+/** A unique or primary-key violation (SQLite's, or PostgreSQL's SQLSTATE 23505): a concurrent duplicate create (409, retryable). */
 export function isUniqueViolation(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const errcode = (error as { errcode?: unknown }).errcode;
+  if ((error as { code?: unknown }).code === '23505') return true;
   return errcode === 2067 || errcode === 1555 || /UNIQUE constraint failed/.test(error.message);
 }
 
@@ -275,4 +279,17 @@ export function decodeEach<R extends { id?: unknown }, T>(rows: readonly R[], de
       return { unreadable: true, id: String(row.id ?? ''), reason: error instanceof Error ? error.message : String(error) };
     }
   });
+}
+
+/** decodeEach for a decoder that reads more rows. */
+export async function decodeEachAsync<R extends { id?: unknown }, T>(rows: readonly R[], decode: (row: R) => Promise<T>): Promise<Array<T | Unreadable>> {
+  return Promise.all(
+    rows.map(async (row) => {
+      try {
+        return await decode(row);
+      } catch (error) {
+        return { unreadable: true as const, id: String(row.id ?? ''), reason: error instanceof Error ? error.message : String(error) };
+      }
+    }),
+  );
 }

@@ -123,20 +123,20 @@ function toEnvironment(row: EnvironmentRow): Environment {
 export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
   return {
     async byName(orgId, name) {
-      const row = sql.get<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.name = ? AND e.archived_at IS NULL`, orgId, name);
+      const row = await sql.get<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.name = ? AND e.archived_at IS NULL`, orgId, name);
       return row === undefined ? undefined : toEnvironment(row);
     },
     async byId(id) {
-      const row = sql.get<EnvironmentRow>(`${SELECT} WHERE e.id = ?`, id);
+      const row = await sql.get<EnvironmentRow>(`${SELECT} WHERE e.id = ?`, id);
       return row === undefined ? undefined : toEnvironment(row);
     },
     async list(orgId) {
-      return decodeEach(sql.all<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.archived_at IS NULL ORDER BY e.name`, orgId), toEnvironment);
+      return decodeEach(await sql.all<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.archived_at IS NULL ORDER BY e.name`, orgId), toEnvironment);
     },
     async create(environment, now) {
-      return sql.run(
+      return (await sql.get<{ id: number }>(
         `INSERT INTO environments (org_id, name, type, description, require_provenance, created_by, created_at, last_modified_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
         environment.orgId,
         environment.name,
         environment.type,
@@ -145,33 +145,38 @@ export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
         environment.createdBy,
         now,
         now,
-      ).lastInsertRowid;
+      ))!.id;
     },
     async update(id, changes, now) {
-      if (changes.description !== undefined) sql.run('UPDATE environments SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.description !== undefined) await sql.run('UPDATE environments SET description = ? WHERE id = ?', changes.description, id);
       if (changes.requireProvenance !== undefined) {
-        sql.run('UPDATE environments SET require_provenance = ? WHERE id = ?', changes.requireProvenance ? 1 : 0, id);
+        await sql.run('UPDATE environments SET require_provenance = ? WHERE id = ?', changes.requireProvenance ? 1 : 0, id);
       }
-      sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, id);
+      await sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, id);
     },
     async rename(id, newName, now) {
-      sql.run('UPDATE environments SET name = ?, last_modified_at = ? WHERE id = ?', newName, now, id);
+      await sql.run('UPDATE environments SET name = ?, last_modified_at = ? WHERE id = ?', newName, now, id);
     },
     async archive(id, now) {
-      sql.run('UPDATE environments SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
+      await sql.run('UPDATE environments SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
     },
     async setTags(id, tags, now) {
-      sql.run('UPDATE environments SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
+      await sql.run('UPDATE environments SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
     },
     async setIncluded(logicalId, physicalIds, now) {
-      sql.run('DELETE FROM environment_includes WHERE logical_id = ?', logicalId);
-      physicalIds.forEach((physicalId, position) => {
-        sql.run('INSERT OR IGNORE INTO environment_includes (logical_id, physical_id, position) VALUES (?, ?, ?)', logicalId, physicalId, position);
-      });
-      sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, logicalId);
+      await sql.run('DELETE FROM environment_includes WHERE logical_id = ?', logicalId);
+      for (const [position, physicalId] of physicalIds.entries()) {
+        await sql.run(
+          'INSERT INTO environment_includes (logical_id, physical_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+          logicalId,
+          physicalId,
+          position,
+        );
+      }
+      await sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, logicalId);
     },
     async allow(environmentId, entry, now) {
-      sql.run(
+      await sql.run(
         `INSERT INTO allowlist_entries (environment_id, artifact_fingerprint, artifact_name, description, created_by, created_at)
          VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (environment_id, artifact_fingerprint) DO UPDATE SET artifact_name = excluded.artifact_name, description = excluded.description`,
@@ -184,13 +189,13 @@ export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
       );
     },
     async allowlist(orgId) {
-      return sql
+      return (await sql
         .all<{ name: string; artifact_fingerprint: string; artifact_name: string; description: string; created_by: string; created_at: number }>(
           `SELECT e.name, a.artifact_fingerprint, a.artifact_name, a.description, a.created_by, a.created_at
            FROM allowlist_entries a JOIN environments e ON e.id = a.environment_id
            WHERE e.org_id = ? AND e.archived_at IS NULL ORDER BY e.name, a.created_at`,
           orgId,
-        )
+        ))
         .map((row) => ({
           environmentName: row.name,
           artifactFingerprint: row.artifact_fingerprint,
@@ -201,11 +206,11 @@ export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
         }));
     },
     async allowedIn(environmentId) {
-      const rows = sql.all<{ artifact_fingerprint: string }>('SELECT artifact_fingerprint FROM allowlist_entries WHERE environment_id = ?', environmentId);
+      const rows = await sql.all<{ artifact_fingerprint: string }>('SELECT artifact_fingerprint FROM allowlist_entries WHERE environment_id = ?', environmentId);
       return new Set(rows.map((row) => row.artifact_fingerprint));
     },
     async logicalIncluding(physicalId) {
-      const rows = sql.all<{ logical_id: number }>(
+      const rows = await sql.all<{ logical_id: number }>(
         `SELECT i.logical_id FROM environment_includes i JOIN environments e ON e.id = i.logical_id
          WHERE i.physical_id = ? AND e.archived_at IS NULL ORDER BY e.name`,
         physicalId,
@@ -218,7 +223,7 @@ export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
       return found;
     },
     async markReported(id, now) {
-      sql.run('UPDATE environments SET last_reported_at = ? WHERE id = ?', now, id);
+      await sql.run('UPDATE environments SET last_reported_at = ? WHERE id = ?', now, id);
     },
   };
 }

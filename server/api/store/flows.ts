@@ -97,7 +97,7 @@ function toFlow(row: FlowRow): Flow {
 export function sqliteFlowStore(sql: Statements): FlowStore {
   return {
     async create(flow) {
-      sql.run(
+      await sql.run(
         `INSERT INTO flows (id, org_id, name, name_key, description, visibility, template_id, template_content, template, tags, repo_url,
                             created_by, created_at, last_modified_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -118,10 +118,10 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
       );
     },
     async update(id, changes, now) {
-      if (changes.description !== undefined) sql.run('UPDATE flows SET description = ? WHERE id = ?', changes.description, id);
-      if (changes.visibility !== undefined) sql.run('UPDATE flows SET visibility = ? WHERE id = ?', changes.visibility, id);
+      if (changes.description !== undefined) await sql.run('UPDATE flows SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.visibility !== undefined) await sql.run('UPDATE flows SET visibility = ? WHERE id = ?', changes.visibility, id);
       if (changes.template !== undefined) {
-        sql.run(
+        await sql.run(
           'UPDATE flows SET template_id = ?, template_content = ?, template = ? WHERE id = ?',
           changes.template.id,
           changes.template.content,
@@ -129,21 +129,21 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
           id,
         );
       }
-      sql.run('UPDATE flows SET last_modified_at = ? WHERE id = ?', now, id);
+      await sql.run('UPDATE flows SET last_modified_at = ? WHERE id = ?', now, id);
     },
     async byName(orgId, name) {
-      const row = sql.get<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
+      const row = await sql.get<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
       return row === undefined ? undefined : toFlow(row);
     },
     async versionOf(orgId, name) {
-      return sql.get<{ id: string; version: number }>('SELECT id, version FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
+      return await sql.get<{ id: string; version: number }>('SELECT id, version FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
     },
     async byId(id) {
-      const row = sql.get<FlowRow>('SELECT * FROM flows WHERE id = ?', id);
+      const row = await sql.get<FlowRow>('SELECT * FROM flows WHERE id = ?', id);
       return row === undefined ? undefined : toFlow(row);
     },
     async list(orgId) {
-      return decodeEach(sql.all<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId), toFlow);
+      return decodeEach(await sql.all<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId), toFlow);
     },
     async page(orgId, query, limit, offset) {
       const where = ['org_id = ?', 'archived_at IS NULL'];
@@ -170,20 +170,20 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
       // Unfiltered, the total is the org's count kept on write (migration 007).
       const total = Number(
         where.length === 2
-          ? sql.get<{ n: number }>('SELECT live_flows AS n FROM orgs WHERE id = ?', orgId)!.n
-          : sql.get<{ n: number }>(`SELECT count(*) AS n FROM flows WHERE ${conditions}`, ...params)!.n,
+          ? (await sql.get<{ n: number }>('SELECT live_flows AS n FROM orgs WHERE id = ?', orgId))!.n
+          : (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM flows WHERE ${conditions}`, ...params))!.n,
       );
-      const rows = sql.all<FlowRow>(`SELECT * FROM flows WHERE ${conditions} ORDER BY ${order} LIMIT ? OFFSET ?`, ...params, limit, offset);
+      const rows = await sql.all<FlowRow>(`SELECT * FROM flows WHERE ${conditions} ORDER BY ${order} LIMIT ? OFFSET ?`, ...params, limit, offset);
       return { total, flows: decodeEach(rows, toFlow) };
     },
     async archive(id, now) {
-      sql.run('UPDATE flows SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
+      await sql.run('UPDATE flows SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
     },
     async rename(id, newName, now) {
-      sql.run('UPDATE flows SET name = ?, name_key = ?, last_modified_at = ? WHERE id = ?', newName, nameSortKey(newName), now, id);
+      await sql.run('UPDATE flows SET name = ?, name_key = ?, last_modified_at = ? WHERE id = ?', newName, nameSortKey(newName), now, id);
     },
     async setTags(id, tags, now) {
-      sql.run('UPDATE flows SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
+      await sql.run('UPDATE flows SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
     },
   };
 }

@@ -1,9 +1,11 @@
 // The store interface the routes use. Each resource has its own module (interface + SQLite
 // implementation); this file composes them over one connection. All SQL lives in store/.
 // A resource module is added with one import and one field below.
-import { Database, Sql } from './db.ts';
+import { Database, Sql, type Statements } from './db.ts';
 import { fileEvidenceStore, memoryEvidenceStore, type EvidenceStore } from './evidence.ts';
 import { applyMigrations } from './migrate.ts';
+import { PostgresDatabase } from './postgres/database.ts';
+import { applyPostgresMigrations } from './postgres/migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { nameSortKey } from './sortKey.ts';
 import { sqliteOrgStore, type OrgStore } from './orgs.ts';
@@ -23,6 +25,9 @@ import { sqlitePolicyStore, type PolicyStore } from './policies.ts';
 import { sqliteProvenanceStore, type ProvenanceStore } from './provenance.ts';
 import { sqliteSnapshotStore, type SnapshotStore } from './snapshots.ts';
 import { join } from 'node:path';
+
+/** Connections per instance: enough for concurrent reads, few enough that several instances fit PostgreSQL's default of 100. */
+const POSTGRES_CONNECTIONS = 20;
 
 export interface Store {
   /**
@@ -47,32 +52,32 @@ export interface Store {
   readonly policies: PolicyStore;
   readonly controls: ControlStore;
   readonly actions: ActionStore;
+  /** Whether the database answers now (the readiness probe). */
+  reachable(): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export interface StoreLocation {
   /** The data directory; undefined keeps everything in memory (`--memory`). */
   dataDir: string | undefined;
+  /** A PostgreSQL URL: the database every instance of a team's server shares (instead of SQLite in the data directory). */
+  databaseUrl?: string;
+  /** Where evidence files live when not in the data directory (a directory every instance reads). */
+  evidenceDir?: string;
 }
 
 function databaseFile(dataDir: string): string {
   return join(dataDir, 'cev.sqlite');
 }
 
-export function openStore(location: StoreLocation): Store {
-  const file = location.dataDir === undefined ? undefined : databaseFile(location.dataDir);
-  const writer = new Sql(file);
-  try {
-    writer.db.function('name_sort_key', { deterministic: true }, (name) => nameSortKey(String(name)));
-    applyMigrations(writer, migrations);
-  } catch (error) {
-    writer.close();
-    throw error;
-  }
-  const database = new Database(writer, file === undefined ? writer : new Sql(file, true), file);
-  const sql = database.statements;
-  const store: Store = {
-    transaction: (work) => database.transaction(() => work(store)),
+function evidenceStoreOf(location: StoreLocation): EvidenceStore {
+  if (location.evidenceDir !== undefined) return fileEvidenceStore(location.evidenceDir);
+  return location.dataDir === undefined ? memoryEvidenceStore() : fileEvidenceStore(join(location.dataDir, 'evidence'));
+}
+
+/** The store of each resource over one connection's statements. */
+function resourceStores(sql: Statements, evidence: EvidenceStore): Omit<Store, 'transaction' | 'reachable' | 'close'> {
+  return {
     orgs: sqliteOrgStore(sql),
     serviceAccounts: sqliteServiceAccountStore(sql),
     flows: sqliteFlowStore(sql),
@@ -83,13 +88,54 @@ export function openStore(location: StoreLocation): Store {
     repos: sqliteRepoStore(sql),
     userSettings: sqliteUserSettingsStore(sql),
     membership: sqliteMembershipStore(sql),
-    evidence: location.dataDir === undefined ? memoryEvidenceStore() : fileEvidenceStore(join(location.dataDir, 'evidence')),
+    evidence,
     environments: sqliteEnvironmentStore(sql),
     snapshots: sqliteSnapshotStore(sql),
     provenance: sqliteProvenanceStore(sql),
     policies: sqlitePolicyStore(sql),
     controls: sqliteControlStore(sql),
     actions: sqliteActionStore(sql),
+  };
+}
+
+/** Opens the store a server runs on: PostgreSQL at `databaseUrl`, else SQLite in the data directory (or memory). */
+export async function openStore(location: StoreLocation): Promise<Store> {
+  if (location.databaseUrl !== undefined) return openPostgresStore(location.databaseUrl, evidenceStoreOf(location));
+  return openSqliteStore(location);
+}
+
+async function openPostgresStore(url: string, evidence: EvidenceStore): Promise<Store> {
+  const database = new PostgresDatabase(url, POSTGRES_CONNECTIONS);
+  try {
+    await applyPostgresMigrations(database.pool, migrations);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const store: Store = {
+    transaction: (work) => database.transaction(() => work(store)),
+    ...resourceStores(database.statements, evidence),
+    reachable: () => database.reachable(),
+    close: () => database.close(),
+  };
+  return store;
+}
+
+function openSqliteStore(location: StoreLocation): Store {
+  const file = location.dataDir === undefined ? undefined : databaseFile(location.dataDir);
+  const writer = new Sql(file);
+  try {
+    writer.db.function('name_sort_key', { deterministic: true }, (name) => nameSortKey(String(name)));
+    applyMigrations(writer, migrations);
+  } catch (error) {
+    writer.close();
+    throw error;
+  }
+  const database = new Database(writer, file === undefined ? writer : new Sql(file, true), file);
+  const store: Store = {
+    transaction: (work) => database.transaction(() => work(store)),
+    ...resourceStores(database.statements, evidenceStoreOf(location)),
+    reachable: async () => true,
     close: () => database.close(),
   };
   return store;

@@ -19,8 +19,8 @@ export interface MembershipStore {
 export function sqliteMembershipStore(sql: Statements): MembershipStore {
   return {
     async record(orgId, event) {
-      sql.run(
-        'INSERT INTO membership_events (org_id, type, account, key_id, user, data, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      await sql.run(
+        'INSERT INTO membership_events (org_id, type, account, key_id, "user", data, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)',
         orgId,
         event.type,
         event.account,
@@ -31,11 +31,11 @@ export function sqliteMembershipStore(sql: Statements): MembershipStore {
       );
     },
     async events(orgId) {
-      return sql
+      return (await sql
         .all<{ type: MembershipEvent['type']; account: string; key_id: string | null; user: string; data: string; timestamp: number }>(
-          'SELECT type, account, key_id, user, data, timestamp FROM membership_events WHERE org_id = ? ORDER BY timestamp, id',
+          'SELECT type, account, key_id, "user", data, timestamp FROM membership_events WHERE org_id = ? ORDER BY timestamp, id',
           orgId,
-        )
+        ))
         .map((row) => ({ type: row.type, account: row.account, keyId: row.key_id, user: row.user, data: JSON.parse(row.data) as Record<string, unknown>, timestamp: row.timestamp }));
     },
   };

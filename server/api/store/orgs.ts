@@ -35,25 +35,25 @@ export function sqliteOrgStore(sql: Statements): OrgStore {
   return {
     async ensure(name, features, now) {
       byName.delete(name);
-      sql.run(
+      await sql.run(
         'INSERT INTO orgs (name, features, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET features = excluded.features',
         name,
         JSON.stringify(features),
         now,
       );
-      return toOrg(sql.get<OrgRow>('SELECT * FROM orgs WHERE name = ?', name)!);
+      return toOrg((await sql.get<OrgRow>('SELECT * FROM orgs WHERE name = ?', name))!);
     },
     async byName(name) {
       const known = byName.get(name);
       if (known !== undefined) return known;
-      const row = sql.get<OrgRow>('SELECT * FROM orgs WHERE name = ?', name);
+      const row = await sql.get<OrgRow>('SELECT * FROM orgs WHERE name = ?', name);
       if (row === undefined) return undefined;
       const org = toOrg(row);
       byName.set(name, org);
       return org;
     },
     async all() {
-      return sql.all<OrgRow>('SELECT * FROM orgs ORDER BY name').map(toOrg);
+      return (await sql.all<OrgRow>('SELECT * FROM orgs ORDER BY name')).map(toOrg);
     },
   };
 }

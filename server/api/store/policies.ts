@@ -1,4 +1,4 @@
-import { decodeEach, type Statements, type Unreadable } from './db.ts';
+import { decodeEachAsync, type Statements, type Unreadable } from './db.ts';
 
 export interface PolicyVersion {
   version: number;
@@ -98,7 +98,7 @@ const CURRENT = `
   JOIN policy_versions v ON v.policy_id = p.id AND v.version = (SELECT max(version) FROM policy_versions WHERE policy_id = p.id)`;
 
 export function sqlitePolicyStore(sql: Statements): PolicyStore {
-  function toPolicy(row: PolicyRow): Policy {
+  async function toPolicy(row: PolicyRow): Promise<Policy> {
     return {
       id: row.id,
       name: row.name,
@@ -108,32 +108,32 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
       createdAt: row.created_at,
       lastModifiedAt: row.last_modified_at,
       archived: row.archived_at !== null,
-      versions: sql.all<VersionRow>('SELECT * FROM policy_versions WHERE policy_id = ? ORDER BY version', row.id).map((v) => ({
+      versions: (await sql.all<VersionRow>('SELECT * FROM policy_versions WHERE policy_id = ? ORDER BY version', row.id)).map((v) => ({
         version: v.version,
         policyYaml: v.policy_yaml,
         comment: v.comment,
         createdBy: v.created_by,
         timestamp: v.timestamp,
       })),
-      events: sql
-        .all<{ type: string; timestamp: number; user: string; data: string }>('SELECT * FROM policy_events WHERE policy_id = ? ORDER BY id', row.id)
+      events: (await sql
+        .all<{ type: string; timestamp: number; user: string; data: string }>('SELECT * FROM policy_events WHERE policy_id = ? ORDER BY id', row.id))
         .map((e) => ({ type: e.type, timestamp: e.timestamp, user: e.user, data: JSON.parse(e.data) as Record<string, unknown> })),
-      consumingEnvs: sql
+      consumingEnvs: (await sql
         .all<{ name: string }>(
           `SELECT e.name FROM environment_policies ep JOIN environments e ON e.id = ep.environment_id
            WHERE ep.policy_id = ? AND e.archived_at IS NULL ORDER BY e.name`,
           row.id,
-        )
+        ))
         .map((e) => e.name),
     };
   }
 
-  function currentVersion(policyId: number): number {
-    return sql.get<{ v: number }>('SELECT max(version) AS v FROM policy_versions WHERE policy_id = ?', policyId)!.v;
+  async function currentVersion(policyId: number): Promise<number> {
+    return (await sql.get<{ v: number }>('SELECT max(version) AS v FROM policy_versions WHERE policy_id = ?', policyId))!.v;
   }
 
-  function insertVersion(policyId: number, version: number, content: NewPolicyVersion, now: number): void {
-    sql.run(
+  async function insertVersion(policyId: number, version: number, content: NewPolicyVersion, now: number): Promise<void> {
+    await sql.run(
       'INSERT INTO policy_versions (policy_id, version, policy_yaml, comment, created_by, timestamp, controls) VALUES (?, ?, ?, ?, ?, ?, ?)',
       policyId,
       version,
@@ -145,8 +145,8 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
     );
   }
 
-  function addEvent(policyId: number, type: string, user: string, data: Record<string, unknown>, now: number): void {
-    sql.run('INSERT INTO policy_events (policy_id, type, timestamp, user, data) VALUES (?, ?, ?, ?, ?)', policyId, type, now, user, JSON.stringify(data));
+  async function addEvent(policyId: number, type: string, user: string, data: Record<string, unknown>, now: number): Promise<void> {
+    await sql.run('INSERT INTO policy_events (policy_id, type, timestamp, "user", data) VALUES (?, ?, ?, ?, ?)', policyId, type, now, user, JSON.stringify(data));
   }
 
   function toCurrent(row: { id: number; name: string; version: number; policy_yaml: string }): CurrentPolicy {
@@ -155,15 +155,15 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
 
   return {
     async byName(orgId, name) {
-      const row = sql.get<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
-      return row === undefined ? undefined : toPolicy(row);
+      const row = await sql.get<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
+      return row === undefined ? undefined : await toPolicy(row);
     },
     async list(orgId) {
-      return decodeEach(sql.all<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId), toPolicy);
+      return decodeEachAsync(await sql.all<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId), toPolicy);
     },
     async create(orgId, name, description, type, first, now) {
-      const id = sql.run(
-        'INSERT INTO policies (org_id, name, description, type, created_by, created_at, last_modified_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      const id = (await sql.get<{ id: number }>(
+        'INSERT INTO policies (org_id, name, description, type, created_by, created_at, last_modified_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
         orgId,
         name,
         description,
@@ -171,36 +171,36 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
         first.createdBy,
         now,
         now,
-      ).lastInsertRowid;
-      insertVersion(id, 1, first, now);
-      addEvent(id, 'policy_created', first.createdBy, { version: 1 }, now);
+      ))!.id;
+      await insertVersion(id, 1, first, now);
+      await addEvent(id, 'policy_created', first.createdBy, { version: 1 }, now);
       return id;
     },
     async addVersion(policyId, content, now) {
-      const version = currentVersion(policyId) + 1;
-      insertVersion(policyId, version, content, now);
-      addEvent(policyId, 'policy_version_created', content.createdBy, { version }, now);
-      sql.run('UPDATE policies SET last_modified_at = ? WHERE id = ?', now, policyId);
+      const version = await currentVersion(policyId) + 1;
+      await insertVersion(policyId, version, content, now);
+      await addEvent(policyId, 'policy_version_created', content.createdBy, { version }, now);
+      await sql.run('UPDATE policies SET last_modified_at = ? WHERE id = ?', now, policyId);
       return version;
     },
     async archive(policyId, user, now) {
-      sql.run('UPDATE policies SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, policyId);
-      addEvent(policyId, 'policy_archived', user, { version: currentVersion(policyId) }, now);
+      await sql.run('UPDATE policies SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, policyId);
+      await addEvent(policyId, 'policy_archived', user, { version: await currentVersion(policyId) }, now);
     },
     async lastArchived(orgId, name) {
-      const row = sql.get<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND name = ? AND archived_at IS NOT NULL ORDER BY archived_at DESC, id DESC LIMIT 1', orgId, name);
-      return row === undefined ? undefined : toPolicy(row);
+      const row = await sql.get<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND name = ? AND archived_at IS NOT NULL ORDER BY archived_at DESC, id DESC LIMIT 1', orgId, name);
+      return row === undefined ? undefined : await toPolicy(row);
     },
     async unarchive(policyId, user, now) {
-      sql.run('UPDATE policies SET archived_at = NULL, last_modified_at = ? WHERE id = ?', now, policyId);
-      addEvent(policyId, 'policy_unarchived', user, { version: currentVersion(policyId) }, now);
+      await sql.run('UPDATE policies SET archived_at = NULL, last_modified_at = ? WHERE id = ?', now, policyId);
+      await addEvent(policyId, 'policy_unarchived', user, { version: await currentVersion(policyId) }, now);
     },
     async setDescription(policyId, description, now) {
-      sql.run('UPDATE policies SET description = ?, last_modified_at = ? WHERE id = ?', description, now, policyId);
+      await sql.run('UPDATE policies SET description = ?, last_modified_at = ? WHERE id = ?', description, now, policyId);
     },
     async currentByNames(orgId, names) {
       const byName = new Map(
-        sql.all<{ id: number; name: string; version: number; policy_yaml: string }>(`${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL`, orgId).map((row) => [
+        (await sql.all<{ id: number; name: string; version: number; policy_yaml: string }>(`${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL`, orgId)).map((row) => [
           row.name,
           toCurrent(row),
         ]),
@@ -208,40 +208,40 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
       return names.flatMap((name) => byName.get(name) ?? []);
     },
     async attachedTo(environmentId) {
-      return sql
+      return (await sql
         .all<{ id: number; name: string; version: number; policy_yaml: string }>(
           `${CURRENT} JOIN environment_policies ep ON ep.policy_id = p.id
            WHERE ep.environment_id = ? AND p.archived_at IS NULL ORDER BY ep.position`,
           environmentId,
-        )
+        ))
         .map(toCurrent);
     },
     async attach(environmentId, environmentName, policyIds, user, now) {
-      let position = sql.get<{ n: number | null }>('SELECT max(position) AS n FROM environment_policies WHERE environment_id = ?', environmentId)!.n ?? -1;
+      let position = (await sql.get<{ n: number | null }>('SELECT max(position) AS n FROM environment_policies WHERE environment_id = ?', environmentId))!.n ?? -1;
       for (const policyId of policyIds) {
         position += 1;
-        const added = sql.run(
-          'INSERT OR IGNORE INTO environment_policies (environment_id, policy_id, position) VALUES (?, ?, ?)',
+        const added = (await sql.run(
+          'INSERT INTO environment_policies (environment_id, policy_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
           environmentId,
           policyId,
           position,
-        ).changes;
-        if (added > 0) addEvent(policyId, 'policy_attached', user, { version: currentVersion(policyId), environment: environmentName }, now);
+        )).changes;
+        if (added > 0) await addEvent(policyId, 'policy_attached', user, { version: await currentVersion(policyId), environment: environmentName }, now);
       }
     },
     async detach(environmentId, environmentName, policyIds, user, now) {
       for (const policyId of policyIds) {
-        const removed = sql.run('DELETE FROM environment_policies WHERE environment_id = ? AND policy_id = ?', environmentId, policyId).changes;
-        if (removed > 0) addEvent(policyId, 'policy_detached', user, { version: currentVersion(policyId), environment: environmentName }, now);
+        const removed = (await sql.run('DELETE FROM environment_policies WHERE environment_id = ? AND policy_id = ?', environmentId, policyId)).changes;
+        if (removed > 0) await addEvent(policyId, 'policy_detached', user, { version: await currentVersion(policyId), environment: environmentName }, now);
       }
     },
     async referencingControl(orgId, identifier) {
-      return sql
+      return (await sql
         .all<{ name: string }>(
           `${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL AND EXISTS (SELECT 1 FROM json_each(v.controls) WHERE value = ?) ORDER BY p.name`,
           orgId,
           identifier,
-        )
+        ))
         .map((row) => row.name);
     },
   };

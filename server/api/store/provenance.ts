@@ -97,7 +97,7 @@ export function sqliteProvenanceStore(sql: Statements): ProvenanceStore {
       const origins = new Map<string, Origin[]>();
       if (fingerprints.length === 0) return origins;
       // One statement for any number of fingerprints: they travel as one JSON array.
-      const rows = sql.all<OriginRow>(
+      const rows = await sql.all<OriginRow>(
         `SELECT a.fingerprint, a.id AS artifact_id, a.template_reference_name, a.filename, a.git_commit, a.repo_name,
                 a.body AS artifact_body, f.name AS flow_name, f.tags AS flow_tags,
                 t.id AS trail_id, t.name AS trail_name, t.template_id AS trail_template_id, t.template AS trail_template
@@ -112,14 +112,14 @@ export function sqliteProvenanceStore(sql: Statements): ProvenanceStore {
       if (rows.length === 0) return origins;
       const trailIds = JSON.stringify([...new Set(rows.map((row) => row.trail_id))]);
       const attestations = groupByTrail(
-        sql.all<AttestationRow>(
+        await sql.all<AttestationRow>(
           `SELECT trail_id, id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact, body, created_at
            FROM attestations WHERE trail_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
           trailIds,
         ),
       );
       const artifacts = groupByTrail(
-        sql.all<ArtifactRow>(
+        await sql.all<ArtifactRow>(
           `SELECT trail_id, id, fingerprint, template_reference_name, created_at
            FROM artifacts WHERE trail_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
           trailIds,
@@ -162,7 +162,7 @@ export function sqliteProvenanceStore(sql: Statements): ProvenanceStore {
       return origins;
     },
     async addTrailEvent(orgId, flowName, trailName, type, data, now) {
-      sql.run(
+      await sql.run(
         `INSERT INTO trail_events (trail_id, type, timestamp, data)
          SELECT t.id, ?, ?, ? FROM trails t JOIN flows f ON f.id = t.flow_id
          WHERE f.org_id = ? AND f.name = ? AND f.archived_at IS NULL AND t.name = ?`,

@@ -13,7 +13,7 @@ export interface RepoStore {
 export function sqliteRepoStore(sql: Statements): RepoStore {
   return {
     async all(orgId) {
-      const rows = sql.all<{ info: string; seen: number }>(
+      const rows = await sql.all<{ info: string; seen: number }>(
         `SELECT json_extract(body, '$.repo_info') AS info, created_at AS seen FROM trails WHERE org_id = ? AND json_valid(body) AND json_type(body, '$.repo_info') = 'object'
          UNION ALL
          SELECT json_extract(body, '$.repo_info'), created_at FROM attestations WHERE org_id = ? AND json_valid(body) AND json_type(body, '$.repo_info') = 'object'
@@ -33,11 +33,11 @@ export function sqliteRepoStore(sql: Statements): RepoStore {
       return [...repos.values()];
     },
     async tags(orgId, repoId) {
-      const row = sql.get<{ tags: string }>('SELECT tags FROM repo_tags WHERE org_id = ? AND repo_id = ?', orgId, repoId);
+      const row = await sql.get<{ tags: string }>('SELECT tags FROM repo_tags WHERE org_id = ? AND repo_id = ?', orgId, repoId);
       return row === undefined ? {} : (JSON.parse(row.tags) as Record<string, string>);
     },
     async setTags(orgId, repoId, tags, now) {
-      sql.run(
+      await sql.run(
         'INSERT INTO repo_tags (org_id, repo_id, tags, last_modified_at) VALUES (?, ?, ?, ?) ON CONFLICT (org_id, repo_id) DO UPDATE SET tags = excluded.tags, last_modified_at = excluded.last_modified_at',
         orgId,
         repoId,

@@ -92,7 +92,7 @@ function toKey(row: KeyRow): ServiceAccountKey {
 export function sqliteServiceAccountStore(sql: Statements): ServiceAccountStore {
   return {
     async create(account) {
-      sql.run(
+      await sql.run(
         'INSERT INTO service_accounts (id, org_id, name, description, privilege, created_by, created_at, last_modified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         account.id,
         account.orgId,
@@ -105,22 +105,22 @@ export function sqliteServiceAccountStore(sql: Statements): ServiceAccountStore 
       );
     },
     async list(orgId) {
-      return sql.all<AccountRow>('SELECT * FROM service_accounts WHERE org_id = ? ORDER BY name', orgId).map(toAccount);
+      return (await sql.all<AccountRow>('SELECT * FROM service_accounts WHERE org_id = ? ORDER BY name', orgId)).map(toAccount);
     },
     async byName(orgId, name) {
-      const row = sql.get<AccountRow>('SELECT * FROM service_accounts WHERE org_id = ? AND name = ?', orgId, name);
+      const row = await sql.get<AccountRow>('SELECT * FROM service_accounts WHERE org_id = ? AND name = ?', orgId, name);
       return row === undefined ? undefined : toAccount(row);
     },
     async update(id, changes, now) {
-      if (changes.description !== undefined) sql.run('UPDATE service_accounts SET description = ? WHERE id = ?', changes.description, id);
-      if (changes.privilege !== undefined) sql.run('UPDATE service_accounts SET privilege = ? WHERE id = ?', changes.privilege, id);
-      sql.run('UPDATE service_accounts SET last_modified_at = ? WHERE id = ?', now, id);
+      if (changes.description !== undefined) await sql.run('UPDATE service_accounts SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.privilege !== undefined) await sql.run('UPDATE service_accounts SET privilege = ? WHERE id = ?', changes.privilege, id);
+      await sql.run('UPDATE service_accounts SET last_modified_at = ? WHERE id = ?', now, id);
     },
     async remove(id) {
-      sql.run('DELETE FROM service_accounts WHERE id = ?', id);
+      await sql.run('DELETE FROM service_accounts WHERE id = ?', id);
     },
     async createKey(key, keyHash) {
-      sql.run(
+      await sql.run(
         'INSERT INTO service_account_keys (id, account_id, key_hash, description, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, NULL)',
         key.id,
         key.accountId,
@@ -131,19 +131,19 @@ export function sqliteServiceAccountStore(sql: Statements): ServiceAccountStore 
       );
     },
     async keys(accountId) {
-      return sql
-        .all<KeyRow>('SELECT * FROM service_account_keys WHERE account_id = ? ORDER BY created_at, id', accountId)
+      return (await sql
+        .all<KeyRow>('SELECT * FROM service_account_keys WHERE account_id = ? ORDER BY created_at, id', accountId))
         .map(toKey);
     },
     async keyById(accountId, keyId) {
-      const row = sql.get<KeyRow>('SELECT * FROM service_account_keys WHERE account_id = ? AND id = ?', accountId, keyId);
+      const row = await sql.get<KeyRow>('SELECT * FROM service_account_keys WHERE account_id = ? AND id = ?', accountId, keyId);
       return row === undefined ? undefined : toKey(row);
     },
     async revokeKey(keyId, at) {
-      sql.run('UPDATE service_account_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)', at, keyId, at);
+      await sql.run('UPDATE service_account_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)', at, keyId, at);
     },
     async principalForKeyHash(keyHash, now) {
-      const row = sql.get<{ account: string; org: string; privilege: Role; expires_at: number | null; revoked_at: number | null }>(
+      const row = await sql.get<{ account: string; org: string; privilege: Role; expires_at: number | null; revoked_at: number | null }>(
         `SELECT a.name AS account, o.name AS org, a.privilege, k.expires_at, k.revoked_at
            FROM service_account_keys k JOIN service_accounts a ON a.id = k.account_id JOIN orgs o ON o.id = a.org_id
           WHERE k.key_hash = ?`,

@@ -179,9 +179,9 @@ function distinct(values: readonly string[]): string[] {
 }
 
 export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
-  function eventCounts(environmentId: number, index: number): EventCounts {
+  async function eventCounts(environmentId: number, index: number): Promise<EventCounts> {
     const counts: EventCounts = { total: 0, started: 0, changed: 0, exited: 0 };
-    for (const row of sql.all<{ type: string; n: number }>(
+    for (const row of await sql.all<{ type: string; n: number }>(
       'SELECT type, count(*) AS n FROM environment_events WHERE environment_id = ? AND snapshot_idx = ? GROUP BY type',
       environmentId,
       index,
@@ -195,8 +195,9 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
 
   return {
     async latest(environmentId) {
-      const row = sql.get<{ idx: number; compliant: number; states: string }>(
-        `SELECT s.idx, s.compliant, s.states FROM snapshots s JOIN environments e ON e.id = s.environment_id
+      // The artifacts document comes along (one row read); only the positions asked for are parsed.
+      const row = await sql.get<{ idx: number; compliant: number; states: string; artifacts: string }>(
+        `SELECT s.idx, s.compliant, s.states, s.artifacts FROM snapshots s JOIN environments e ON e.id = s.environment_id
          WHERE s.environment_id = ? AND s.idx = e.snapshot_count`,
         environmentId,
       );
@@ -206,17 +207,17 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         compliant: row.compliant === 1,
         states: JSON.parse(row.states) as ArtifactState[],
         artifactsAt: (positions) => {
-          const lines = sql.get<{ artifacts: string }>('SELECT artifacts FROM snapshots WHERE environment_id = ? AND idx = ?', environmentId, row.idx)!.artifacts.split('\n');
+          const lines = row.artifacts.split('\n');
           return positions.map((position) => JSON.parse(lines[position]!) as SnapshotArtifact);
         },
       };
     },
     async indexAt(environmentId, timestamp) {
-      const row = sql.get<{ idx: number | null }>('SELECT max(idx) AS idx FROM snapshots WHERE environment_id = ? AND started_at <= ?', environmentId, timestamp);
+      const row = await sql.get<{ idx: number | null }>('SELECT max(idx) AS idx FROM snapshots WHERE environment_id = ? AND started_at <= ?', environmentId, timestamp);
       return row?.idx ?? 0;
     },
     async get(environmentId, index) {
-      const row = sql.get<SnapshotRow>('SELECT * FROM snapshots WHERE environment_id = ? AND idx = ?', environmentId, index);
+      const row = await sql.get<SnapshotRow>('SELECT * FROM snapshots WHERE environment_id = ? AND idx = ?', environmentId, index);
       if (row === undefined) return undefined;
       return {
         index: row.idx,
@@ -226,25 +227,25 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         complianceCount: JSON.parse(row.compliance_count) as StoredSnapshot['complianceCount'],
         appliedPolicies: JSON.parse(row.applied_policies) as unknown[],
         artifacts: artifactsOf(row.artifacts),
-        eventCounts: eventCounts(environmentId, index),
+        eventCounts: await eventCounts(environmentId, index),
       };
     },
     async list(environmentId, first, last, reverse) {
-      return sql
+      return (await sql
         .all<SnapshotRow>(
           `SELECT idx, started_at, ended_at, compliant FROM snapshots WHERE environment_id = ? AND idx BETWEEN ? AND ?
            ORDER BY idx ${reverse ? 'DESC' : 'ASC'}`,
           environmentId,
           first,
           last,
-        )
+        ))
         .map((row) => ({ index: row.idx, startedAt: row.started_at, endedAt: row.ended_at, compliant: row.compliant === 1 }));
     },
     async record(environmentId, snapshot, appliedPolicies, now) {
-      const previous = sql.get<{ snapshot_count: number }>('SELECT snapshot_count FROM environments WHERE id = ?', environmentId)!.snapshot_count;
+      const previous = (await sql.get<{ snapshot_count: number }>('SELECT snapshot_count FROM environments WHERE id = ?', environmentId))!.snapshot_count;
       const index = previous + 1;
-      sql.run('UPDATE snapshots SET ended_at = ? WHERE environment_id = ? AND idx = ?', now, environmentId, previous);
-      sql.run(
+      await sql.run('UPDATE snapshots SET ended_at = ? WHERE environment_id = ? AND idx = ?', now, environmentId, previous);
+      await sql.run(
         `INSERT INTO snapshots (environment_id, idx, started_at, compliant, compliance_count, applied_policies, states, artifacts)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         environmentId,
@@ -256,10 +257,10 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         JSON.stringify(snapshot.states),
         snapshot.artifacts.map((artifact) => JSON.stringify(artifact)).join('\n'),
       );
-      sql.run('UPDATE environments SET snapshot_count = ?, last_changed_at = ? WHERE id = ?', index, now, environmentId);
+      await sql.run('UPDATE environments SET snapshot_count = ?, last_changed_at = ? WHERE id = ?', index, now, environmentId);
       for (const event of snapshot.events) {
         const flows = event.artifact.flows;
-        sql.run(
+        await sql.run(
           `INSERT INTO environment_events (environment_id, snapshot_idx, type, reported_at, artifact_name, fingerprint, description,
              flow_names, trail_names, git_commit, repo_names, pipeline, artifact_compliance, snapshot_compliance)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -290,9 +291,9 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         params.push(...query.repoNames);
       }
       const condition = where.join(' AND ');
-      const total = sql.get<{ n: number }>(`SELECT count(*) AS n FROM environment_events WHERE ${condition}`, ...params)!.n;
+      const total = (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM environment_events WHERE ${condition}`, ...params))!.n;
       const order = query.reverse ? 'DESC' : 'ASC';
-      const rows = sql.all<EventRow>(
+      const rows = await sql.all<EventRow>(
         `SELECT * FROM environment_events WHERE ${condition} ORDER BY snapshot_idx ${order}, id ${order} LIMIT ? OFFSET ?`,
         ...params,
         query.limit,
@@ -322,7 +323,7 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         where.push(`EXISTS (SELECT 1 FROM json_each(repo_names) WHERE value IN (${placeholders(filter.repoNames.length)}))`);
         params.push(...filter.repoNames);
       }
-      const rows = sql.all<EventRow>(
+      const rows = await sql.all<EventRow>(
         `SELECT id, snapshot_idx, type, reported_at, artifact_name, fingerprint, description, flow_names, trail_names, git_commit,
                 repo_names, artifact_compliance, snapshot_compliance
          FROM environment_events WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`,

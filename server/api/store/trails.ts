@@ -105,7 +105,7 @@ function toTrail(row: TrailRow): Trail {
 export function sqliteTrailStore(sql: Statements): TrailStore {
   return {
     async create(trail) {
-      sql.run(
+      await sql.run(
         `INSERT INTO trails (id, org_id, flow_id, name, description, template_id, template_content, template, body, created_by, created_at, last_modified_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         trail.id,
@@ -123,27 +123,27 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
       );
     },
     async update(id, changes, now) {
-      if (changes.description !== undefined) sql.run('UPDATE trails SET description = ? WHERE id = ?', changes.description, id);
-      if (changes.body !== undefined) sql.run('UPDATE trails SET body = ? WHERE id = ?', JSON.stringify(changes.body), id);
-      sql.run('UPDATE trails SET last_modified_at = ? WHERE id = ?', now, id);
+      if (changes.description !== undefined) await sql.run('UPDATE trails SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.body !== undefined) await sql.run('UPDATE trails SET body = ? WHERE id = ?', JSON.stringify(changes.body), id);
+      await sql.run('UPDATE trails SET last_modified_at = ? WHERE id = ?', now, id);
     },
     async byName(flowId, name) {
-      const row = sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? AND name = ?', flowId, name);
+      const row = await sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? AND name = ?', flowId, name);
       return row === undefined ? undefined : toTrail(row);
     },
     async byId(id) {
-      const row = sql.get<TrailRow>('SELECT * FROM trails WHERE id = ?', id);
+      const row = await sql.get<TrailRow>('SELECT * FROM trails WHERE id = ?', id);
       return row === undefined ? undefined : toTrail(row);
     },
     async pageOfFlow(flowId, limit, offset) {
-      const total = Number(sql.get<{ n: number }>('SELECT trail_count AS n FROM flows WHERE id = ?', flowId)?.n ?? 0);
-      const trails = sql
-        .all<RefRow>('SELECT id, flow_id, version FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?', flowId, limit, offset)
+      const total = Number((await sql.get<{ n: number }>('SELECT trail_count AS n FROM flows WHERE id = ?', flowId))?.n ?? 0);
+      const trails = (await sql
+        .all<RefRow>('SELECT id, flow_id, version FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?', flowId, limit, offset))
         .map(toRef);
       return { total, trails };
     },
     async latestActive(flowId) {
-      const row = sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? ORDER BY last_modified_at DESC, rowid DESC LIMIT 1', flowId);
+      const row = await sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? ORDER BY last_modified_at DESC, rowid DESC LIMIT 1', flowId);
       return row === undefined ? undefined : toTrail(row);
     },
     async pageOfOrg(orgId, filter, limit, offset) {
@@ -178,20 +178,20 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
         filter.flowTag !== undefined || filter.fingerprint !== undefined
           ? undefined
           : filter.flowId !== undefined
-            ? sql.get<{ n: number }>('SELECT trail_count AS n FROM flows WHERE id = ? AND archived_at IS NULL', filter.flowId)
-            : sql.get<{ n: number }>('SELECT live_trails AS n FROM orgs WHERE id = ?', orgId);
-      const total = Number((kept ?? sql.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params)!).n);
-      const rows = sql.all<RefRow>(`SELECT t.id, t.flow_id, t.version ${from} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
+            ? await sql.get<{ n: number }>('SELECT trail_count AS n FROM flows WHERE id = ? AND archived_at IS NULL', filter.flowId)
+            : await sql.get<{ n: number }>('SELECT live_trails AS n FROM orgs WHERE id = ?', orgId);
+      const total = Number((kept ?? (await sql.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params))!).n);
+      const rows = await sql.all<RefRow>(`SELECT t.id, t.flow_id, t.version ${from} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
       return { total, trails: rows.map(toRef) };
     },
     async appendEvent(trailId, event) {
       const { type, timestamp, ...data } = event;
-      sql.run('INSERT INTO trail_events (trail_id, type, timestamp, data) VALUES (?, ?, ?, ?)', trailId, type, timestamp, JSON.stringify(data));
-      sql.run('UPDATE trails SET last_modified_at = max(last_modified_at, ?) WHERE id = ?', timestamp, trailId);
+      await sql.run('INSERT INTO trail_events (trail_id, type, timestamp, data) VALUES (?, ?, ?, ?)', trailId, type, timestamp, JSON.stringify(data));
+      await sql.run('UPDATE trails SET last_modified_at = max(last_modified_at, ?) WHERE id = ?', timestamp, trailId);
     },
     async events(trailId) {
-      return sql
-        .all<{ type: string; timestamp: number; data: string }>('SELECT type, timestamp, data FROM trail_events WHERE trail_id = ? ORDER BY seq', trailId)
+      return (await sql
+        .all<{ type: string; timestamp: number; data: string }>('SELECT type, timestamp, data FROM trail_events WHERE trail_id = ? ORDER BY seq', trailId))
         .map((row) => ({ type: row.type, timestamp: row.timestamp, ...parseJson<Record<string, unknown>>(row.data, {}) }));
     },
   };

@@ -10,10 +10,15 @@ const schemaByPath = new Map<string, unknown>();
 for (const schema of Object.values(schemas)) schemaByPath.set(new URL(schema.$id).pathname.replace(/^\/schemas\//, ''), schema);
 schemaByPath.set('environment-policy/v1', schemas['env-policy']);
 
-export const metaRoutes: FastifyPluginAsync<RouteOptions> = async (app) => {
-  app.get('/ready', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/plain; charset=utf-8').send('OK'),
-  );
+export const metaRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+  // Ready while the database answers: a load balancer then sends requests to the instances that can serve them.
+  app.get('/ready', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+    const reachable = await context.store.reachable();
+    return reply
+      .code(reachable ? 200 : 503)
+      .type('text/plain; charset=utf-8')
+      .send(reachable ? 'OK' : 'the database is unavailable');
+  });
   app.get('/api/v2/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   app.get('/api/v2/schemas', { config: { public: true }, schema: { hide: true } }, async () => [...schemaByPath.keys()].sort());
   app.get<{ Params: { '*': string } }>('/api/v2/schemas/*', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {

@@ -1,12 +1,11 @@
+import { postgresMigration } from '../postgres/dialect.ts';
 import type { Migration } from './index.ts';
 
 // Lists page in SQL on indexes (issue 9). Flows keep their name's sort key (store/sortKey.ts) and
 // their latest activity, the latest last_modified_at of their trails, kept up to date on write.
 // Artifacts are listed newest first, by org, flow or repo. Search takes fingerprint and commit
 // prefixes as index ranges.
-export const migration006: Migration = {
-  id: '006-list-orders',
-  sql: `
+const sql = `
     ALTER TABLE flows ADD COLUMN name_key TEXT NOT NULL DEFAULT '';
     UPDATE flows SET name_key = name_sort_key(name);
     ALTER TABLE flows ADD COLUMN latest_activity_at REAL;
@@ -21,5 +20,12 @@ export const migration006: Migration = {
     CREATE INDEX artifacts_by_flow_created ON artifacts (flow_id, created_at, seq);
     CREATE INDEX artifacts_by_repo_created ON artifacts (org_id, repo_name, created_at, seq);
     CREATE INDEX artifacts_by_commit_prefix ON artifacts (org_id, lower(git_commit));
-  `,
+  `;
+
+export const migration006: Migration = {
+  id: '006-list-orders',
+  sql,
+  // PostgreSQL databases start at 001 with this code, so no flow is there yet to take a sort key
+  // (and the key is computed in JavaScript, which only SQLite calls back into).
+  postgres: postgresMigration(sql.replace('UPDATE flows SET name_key = name_sort_key(name);', '')),
 };

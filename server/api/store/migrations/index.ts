@@ -16,7 +16,10 @@ import { migration201 } from './201-membership-events.ts';
 export interface Migration {
   /** Zero-padded number and a short name, e.g. `001-orgs-and-keys`. */
   id: string;
+  /** The SQL, as SQLite reads it; store/postgres/dialect.ts gives PostgreSQL's form. */
   sql: string;
+  /** PostgreSQL's SQL where the translated form will not do. */
+  postgres?: string;
 }
 
 export const migrations: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration101, migration102, migration103, migration104, migration201];

@@ -1,0 +1,44 @@
+// Applies the numbered migrations (the same list SQLite runs) that the database has not seen, each
+// in its own transaction under an advisory lock, so that instances starting at once take turns:
+// the first applies a migration, the others find it applied.
+import type pg from 'pg';
+import type { Migration } from '../migrations/index.ts';
+import { COMPAT_FUNCTIONS } from './compat.ts';
+import { postgresMigration } from './dialect.ts';
+
+const MIGRATION_LOCK = 0x63657600;
+
+async function locked(client: pg.PoolClient, work: () => Promise<void>): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await work();
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+}
+
+export async function applyPostgresMigrations(pool: pg.Pool, migrations: readonly Migration[]): Promise<string[]> {
+  const client = await pool.connect();
+  const ran: string[] = [];
+  try {
+    await locked(client, async () => {
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)');
+      await client.query(COMPAT_FUNCTIONS);
+    });
+    for (const migration of [...migrations].sort((a, b) => a.id.localeCompare(b.id))) {
+      await locked(client, async () => {
+        const applied = await client.query('SELECT 1 FROM schema_migrations WHERE id = $1', [migration.id]);
+        if (applied.rowCount !== 0) return;
+        await client.query(migration.postgres ?? postgresMigration(migration.sql));
+        await client.query('INSERT INTO schema_migrations (id, applied_at) VALUES ($1, $2)', [migration.id, Date.now() / 1000]);
+        ran.push(migration.id);
+      });
+    }
+  } finally {
+    client.release();
+  }
+  return ran;
+}

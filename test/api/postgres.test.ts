@@ -1,0 +1,151 @@
+// A team's shared server (issue 10): several instances on one PostgreSQL database, and what the
+// server does when that database is missing at start or goes away while it runs.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runServerCommand, startServer, type TestServer } from './harness.ts';
+import { createFlow } from './fixtures.ts';
+import { restartPostgres, startPostgres, type PostgresServer } from './postgres.ts';
+
+/** Polls `check` until it holds, at most `timeoutMs`. */
+async function eventually(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('PostgreSQL: one database, several instances', function () {
+  this.timeout(60_000);
+  let postgres: PostgresServer;
+  let evidence: string;
+  let url: string;
+  const instances: TestServer[] = [];
+
+  before(async () => {
+    postgres = await startPostgres();
+    url = await postgres.createDatabase('team');
+    evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
+    // Started at once: the migrations take turns under their advisory lock.
+    instances.push(
+      ...(await Promise.all([0, 1].map(() => startServer({ args: ['--org', 'acme', '--database', url, '--evidence', evidence] })))),
+    );
+  });
+  after(async () => {
+    for (const instance of instances) await instance.stop().catch(() => undefined);
+    await postgres?.stop();
+    rmSync(evidence, { recursive: true, force: true });
+  });
+
+  it('answers from either instance what the other wrote, evidence files included', async () => {
+    const [a, b] = instances as [TestServer, TestServer];
+    assert.equal((await createFlow(a, 'acme', 'shared-flow')).status, 201);
+    assert.equal((await b.get('/api/v2/flows/acme/shared-flow')).status, 200);
+    assert.equal((await b.multipart('PUT', '/api/v2/trails/acme/shared-flow', { data_json: JSON.stringify({ name: 'one' }) })).status, 201);
+    const file = 'evidence written through one instance\n'.repeat(1000);
+    const attested = await a.multipart('POST', '/api/v2/attestations/acme/shared-flow/trail/one/generic', {
+      data_json: JSON.stringify({ attestation_name: 'bar', is_compliant: true }),
+      attachment_file: { filename: 'report.txt', content: file },
+    });
+    assert.equal(attested.status, 201, attested.text);
+    const stored = (await b.get('/api/v2/attestations/acme/shared-flow/trail/one/bar')).body[0];
+    const href = new URL(stored._links.evidence.href);
+    const download = await b.raw('GET', href.pathname, undefined, { authorization: `Bearer ${b.key}` });
+    assert.equal(download.status, 200);
+    assert.equal(download.text, file);
+  });
+
+  it('20 concurrent duplicate creates spread over two instances: one 201, the others 200, one flow, no 5xx', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        instances[i % 2]!.multipart('PUT', '/api/v2/flows/acme/template_file', {
+          data_json: JSON.stringify({ name: 'raced-flow', description: 'd' }),
+          template_file: 'version: 1',
+        }),
+      ),
+    );
+    assert.deepEqual(replies.filter((reply) => reply.status >= 500), []);
+    assert.equal(replies.filter((reply) => reply.status === 201).length, 1);
+    assert.equal(replies.filter((reply) => reply.status === 200).length, 19);
+    assert.equal((await instances[1]!.get('/api/v2/flows/acme')).body.filter((flow: { name: string }) => flow.name === 'raced-flow').length, 1);
+  });
+
+  it('20 concurrent creates of one service account over two instances: one 201, the rest 409', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => instances[i % 2]!.json('POST', '/api/v2/service-accounts/acme', { name: 'raced-bot', privilege: 'reader' })),
+    );
+    assert.equal(replies.filter((reply) => reply.status === 201).length, 1);
+    assert.deepEqual(new Set(replies.filter((reply) => reply.status !== 201).map((reply) => reply.status)), new Set([409]));
+  });
+
+  it('kill -9 of one instance during a burst of writes loses no acknowledged write; the other keeps serving', async () => {
+    const [a, b] = instances as [TestServer, TestServer];
+    await createFlow(b, 'acme', 'burst');
+    const acknowledged: string[] = [];
+    const writes = Array.from({ length: 60 }, async (_, i) => {
+      const name = `t${i}`;
+      try {
+        const reply = await (i % 2 === 0 ? a : b).multipart('PUT', '/api/v2/trails/acme/burst', { data_json: JSON.stringify({ name }) });
+        if (reply.status === 201) acknowledged.push(name);
+      } catch {
+        // The killed instance's connections break: those writes were never acknowledged.
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await a.kill();
+    await Promise.all(writes);
+    const listed = await b.get('/api/v2/trails/acme/burst?page=1&per_page=100');
+    assert.equal(listed.status, 200);
+    const stored = new Set(listed.body.data.map((trail: { name: string }) => trail.name));
+    for (const name of acknowledged) assert.ok(stored.has(name), `acknowledged trail ${name} is missing`);
+    assert.ok(acknowledged.length >= 30, `the surviving instance acknowledged its half (${acknowledged.length})`);
+  });
+});
+
+describe('PostgreSQL: the database missing or lost', function () {
+  this.timeout(60_000);
+
+  it('an unreachable database at start: one line on stderr and exit code 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cev-api-'));
+    try {
+      const { code, stderr } = await runServerCommand(['--port', '0', '--data', dir, '--database', 'postgresql://cev@127.0.0.1:1/none']);
+      assert.equal(code, 2);
+      assert.equal(stderr.trim().split('\n').length, 1, stderr);
+      assert.match(stderr, /^cev serve: cannot open the database at postgresql:\/\/cev@127\.0\.0\.1:1\/none/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('CEV_DATABASE_URL that is not a postgresql URL: one line, exit code 2', async () => {
+    const { code, stderr } = await runServerCommand(['--port', '0', '--memory', '--database', 'mysql://x/y']);
+    assert.equal(code, 2);
+    assert.match(stderr, /--database/);
+  });
+
+  it('a database lost while running: 503 {message}, /ready not ready, no crash, and service resumes by itself', async () => {
+    let postgres = await startPostgres();
+    const server = await startServer({ args: ['--org', 'acme', '--database', await postgres.createDatabase('lost')] });
+    try {
+      assert.equal((await createFlow(server, 'acme', 'before')).status, 201);
+      await postgres.pause();
+      const read = await server.get('/api/v2/flows/acme');
+      assert.equal(read.status, 503, read.text);
+      assert.match(read.body.message, /database is unavailable/);
+      const write = await server.multipart('PUT', '/api/v2/flows/acme/template_file', { data_json: JSON.stringify({ name: 'during' }), template_file: 'version: 1' });
+      assert.equal(write.status, 503, write.text);
+      assert.equal((await server.get('/ready', { key: null })).status, 503);
+      postgres = await restartPostgres(postgres);
+      await eventually(async () => (await server.get('/ready', { key: null })).status === 200, 20_000, '/ready after the database came back');
+      assert.equal((await createFlow(server, 'acme', 'after')).status, 201);
+      const names = (await server.get('/api/v2/flows/acme')).body.map((flow: { name: string }) => flow.name);
+      assert.deepEqual(names, ['after', 'before']);
+      assert.equal(server.child.exitCode, null);
+    } finally {
+      await server.stop();
+      await postgres.stop();
+    }
+  });
+});
