@@ -1,0 +1,169 @@
+// A trail as display data (design §10): every template slot with its status and the reason for
+// it, the artifacts, the commit, origin, user data and events. Input is the API's Trail object
+// (and optionally the trail's attestations, for names of what made a slot non-compliant).
+
+import { externalRef, externalUrlsOf, isRecord, prettyJson, textOf, timeOf, type ViewRef, type ViewUrl } from './links.ts';
+
+/** What a slot shows: MISSING, or the verdict of the attestation that fills it. */
+export type SlotStatus = 'COMPLIANT' | 'NON-COMPLIANT' | 'MISSING' | 'INCOMPLETE';
+
+export interface SlotDisplay {
+  /** The template artifact the slot belongs to, or null for a trail-level slot. */
+  artifact: string | null;
+  name: string;
+  type: string;
+  status: SlotStatus;
+  /** Why the slot has its status, as a sentence. */
+  why: string;
+  unexpected: boolean;
+  attestation: ViewRef | null;
+  overridden: ViewRef | null;
+}
+
+export interface ArtifactSlotDisplay {
+  name: string;
+  status: SlotStatus;
+  why: string;
+  fingerprint: string | null;
+  unexpected: boolean;
+  ref: ViewRef | null;
+}
+
+export interface EventDisplay {
+  time: string | null;
+  type: string;
+  /** The event's other fields as pretty-printed JSON. */
+  details: string | null;
+}
+
+export interface TrailDisplay {
+  title: string;
+  flow: string;
+  description: string;
+  status: string;
+  isCompliant: boolean;
+  createdAt: string | null;
+  createdBy: string;
+  slots: SlotDisplay[];
+  artifacts: ArtifactSlotDisplay[];
+  commit: { sha: string; message: string; author: string; branch: string; url: ViewUrl | null } | null;
+  origin: ViewUrl | null;
+  externalUrls: ViewUrl[];
+  userData: string | null;
+  events: EventDisplay[];
+}
+
+/** The trail's attestations as the API lists them, for the names behind a verdict. */
+export interface AttestationSummary {
+  attestation_id: string;
+  attestation_name: string;
+  attestation_type?: string;
+  is_compliant?: boolean;
+}
+
+export function trailDisplay(trail: Record<string, unknown>, attestations: readonly AttestationSummary[] = []): TrailDisplay {
+  const flow = isRecord(trail.flow) ? textOf(trail.flow.name) : textOf(trail.flow_name);
+  const name = textOf(trail.name);
+  const status = isRecord(trail.compliance_status) ? trail.compliance_status : {};
+  const byId = new Map(attestations.map((attestation) => [attestation.attestation_id, attestation]));
+  const slots = listOf(status.attestations_statuses).map((entry) => slotDisplay(entry, null, flow, name, byId));
+  const artifacts: ArtifactSlotDisplay[] = [];
+  if (isRecord(status.artifacts_statuses)) {
+    for (const [artifactName, entry] of Object.entries(status.artifacts_statuses)) {
+      if (!isRecord(entry)) continue;
+      artifacts.push(artifactSlotDisplay(artifactName, entry, flow));
+      slots.push(...listOf(entry.attestations_statuses).map((slot) => slotDisplay(slot, artifactName, flow, name, byId)));
+    }
+  }
+  return {
+    title: name,
+    flow,
+    description: textOf(trail.description),
+    status: textOf(trail.compliance_state ?? status.status),
+    isCompliant: trail.is_compliant === true,
+    createdAt: timeOf(trail.created_at),
+    createdBy: textOf(trail.created_by),
+    slots,
+    artifacts,
+    commit: commitDisplay(trail.git_commit_info),
+    origin: urlDisplay('origin', trail.origin_url),
+    externalUrls: externalUrlsOf(trail.external_urls),
+    userData: prettyJson(trail.user_data),
+    events: listOf(trail.events).map(eventDisplay),
+  };
+}
+
+function slotDisplay(entry: Record<string, unknown>, artifact: string | null, flow: string, trail: string, byId: Map<string, AttestationSummary>): SlotDisplay {
+  const id = typeof entry.attestation_id === 'string' ? entry.attestation_id : null;
+  const overriddenId = typeof entry.overridden_attestation_id === 'string' ? entry.overridden_attestation_id : null;
+  const name = textOf(entry.attestation_name);
+  const type = textOf(entry.attestation_type);
+  const unexpected = entry.unexpected === true;
+  const status: SlotStatus = entry.status === 'MISSING' || id === null ? 'MISSING' : entry.is_compliant === true ? 'COMPLIANT' : 'NON-COMPLIANT';
+  return {
+    artifact,
+    name,
+    type,
+    status,
+    why: slotReason(status, name, type, id, overriddenId, unexpected, byId),
+    unexpected,
+    attestation: id === null ? null : { kind: 'attestation', flow, trail, attestationId: id },
+    overridden: overriddenId === null ? null : { kind: 'attestation', flow, trail, attestationId: overriddenId },
+  };
+}
+
+function slotReason(status: SlotStatus, name: string, type: string, id: string | null, overriddenId: string | null, unexpected: boolean, byId: Map<string, AttestationSummary>): string {
+  const prefix = unexpected ? 'Not in the template; ' : '';
+  if (status === 'MISSING') return `${prefix}no ${type === '*' || type === '' ? '' : `${type} `}attestation named ${name} has been reported`;
+  const reported = byId.get(id!);
+  const what = reported === undefined ? `attestation ${id}` : `${reported.attestation_type ?? type} attestation ${reported.attestation_name} (${id})`;
+  const override = overriddenId === null ? '' : `, overriding attestation ${overriddenId}`;
+  return `${prefix}${status === 'COMPLIANT' ? 'compliant' : 'non-compliant'} by ${what}${override}`;
+}
+
+function artifactSlotDisplay(name: string, entry: Record<string, unknown>, flow: string): ArtifactSlotDisplay {
+  const fingerprint = typeof entry.artifact_fingerprint === 'string' ? entry.artifact_fingerprint : null;
+  const status: SlotStatus = entry.status === 'MISSING' || fingerprint === null ? 'MISSING' : entry.status === 'NON-COMPLIANT' ? 'NON-COMPLIANT' : entry.status === 'INCOMPLETE' ? 'INCOMPLETE' : 'COMPLIANT';
+  const unexpected = entry.unexpected === true;
+  const why =
+    status === 'MISSING'
+      ? `no artifact has been attested as ${name}`
+      : status === 'COMPLIANT'
+        ? 'every attestation of the artifact is in place and compliant'
+        : status === 'INCOMPLETE'
+          ? 'an attestation the template asks of the artifact is missing'
+          : 'an attestation of the artifact is non-compliant';
+  return {
+    name,
+    status,
+    why: unexpected ? `Not in the template; ${why}` : why,
+    fingerprint,
+    unexpected,
+    ref: fingerprint === null ? null : { kind: 'artifact', flow, fingerprint },
+  };
+}
+
+function commitDisplay(value: unknown): TrailDisplay['commit'] {
+  if (!isRecord(value)) return null;
+  return {
+    sha: textOf(value.sha1 ?? value.sha),
+    message: textOf(value.message),
+    author: textOf(value.author),
+    branch: textOf(value.branch),
+    url: urlDisplay('commit', value.url),
+  };
+}
+
+function urlDisplay(label: string, url: unknown): ViewUrl | null {
+  if (typeof url !== 'string' || url === '') return null;
+  return { label, url, ref: externalRef(url) };
+}
+
+function eventDisplay(entry: Record<string, unknown>): EventDisplay {
+  const { type, timestamp, ...rest } = entry;
+  return { time: timeOf(timestamp), type: textOf(type), details: prettyJson(rest) };
+}
+
+function listOf(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.filter(isRecord) : [];
+}
