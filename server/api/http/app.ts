@@ -32,7 +32,7 @@ import { userRoutes } from './routes/user.ts';
 import { legacyNotificationRoutes } from './routes/legacyNotifications.ts';
 import { auditPackageRoutes } from './routes/auditPackage.ts';
 import { isUniqueViolation } from '../store/db.ts';
-import { isDatabaseUnavailable } from '../store/postgres/database.ts';
+import { isDatabaseUnavailable, isUnstorableText } from '../store/postgres/database.ts';
 import { validationFailure } from './validation.ts';
 import { applyWireContract, documentOptionalBodies } from './wireContract.ts';
 
@@ -63,6 +63,7 @@ const BODY_LIMIT = 16 * 1024 * 1024;
 const CONCURRENT_DUPLICATE = 'A concurrent request created the same resource; retry the request';
 
 const DATABASE_UNAVAILABLE = 'The database is unavailable; retry the request shortly';
+const UNSTORABLE_TEXT = 'Text in the request contains a NUL character (\\u0000), which cannot be stored';
 
 interface Rendered {
   status: number;
@@ -78,6 +79,7 @@ function renderError(error: unknown): Rendered {
   }
   if (isUniqueViolation(error)) return { status: 409, body: { message: CONCURRENT_DUPLICATE } };
   if (isDatabaseUnavailable(error)) return { status: 503, body: { message: DATABASE_UNAVAILABLE } };
+  if (isUnstorableText(error)) return { status: 400, body: { message: UNSTORABLE_TEXT } };
   const status = typeof fastifyError.statusCode === 'number' ? fastifyError.statusCode : 500;
   if (status >= 400 && status < 500) return { status, body: { message: String(fastifyError.message) } };
   return { status: 500, body: { message: 'Internal server error' } };

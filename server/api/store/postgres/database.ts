@@ -103,3 +103,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
   return UNAVAILABLE_MESSAGES.test(error.message);
 }
+
+/** PostgreSQL's refusal of a NUL character in text (SQLSTATE 22021), which no stored name or value can contain: the request's fault. */
+export function isUnstorableText(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '22021';
+}
