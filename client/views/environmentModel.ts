@@ -1,5 +1,6 @@
 // Environments → snapshots → the artifacts each snapshot saw running, built from API JSON.
 import type { Environment, Snapshot, SnapshotArtifact, SnapshotListItem } from '../api/types.ts';
+import { code, md, paragraphs, type Markdown } from './markdown.ts';
 import { complianceOf, formatTime, loadMoreNode, messageNode, withUrl, type TreeNode } from './nodes.ts';
 
 export const SNAPSHOTS_PER_PAGE = 15;
@@ -15,11 +16,11 @@ function verdict(state: boolean | null | undefined): string {
 }
 
 export function environmentNode(environment: Environment): TreeNode {
-  const lines = [`**Environment ${environment.name}** (${environment.type}) — ${verdict(environment.state)}`];
-  if (environment.description) lines.push('', environment.description);
+  const lines: Markdown[] = [md`**Environment ${environment.name}** (${environment.type}) — ${verdict(environment.state)}`];
+  if (environment.description) lines.push(md`${environment.description}`);
   const reported = formatTime(environment.last_reported_at);
-  lines.push('', reported ? `Last report: ${reported}` : 'No report yet.');
-  if (environment.policies && environment.policies.length > 0) lines.push('', `Policies: ${environment.policies.join(', ')}`);
+  lines.push(reported ? md`Last report: ${reported}` : md`No report yet.`);
+  if (environment.policies && environment.policies.length > 0) lines.push(md`Policies: ${environment.policies.join(', ')}`);
   const capabilities = ['environment', 'auditLog'];
   if (environment.type === 'K8S') capabilities.push('reportK8s');
   return {
@@ -27,7 +28,7 @@ export function environmentNode(environment: Environment): TreeNode {
     kind: 'environment',
     label: environment.name,
     description: `${environment.type} · ${verdict(environment.state)}`,
-    tooltip: lines.join('\n'),
+    tooltip: paragraphs(lines),
     compliance: complianceOf(undefined, environment.state),
     icon: environment.state === null || environment.state === undefined ? 'server-environment' : undefined,
     expandable: true,
@@ -56,14 +57,14 @@ function snapshotNode(environment: string, environmentUrl: string | undefined, i
   const current = item.to === 0;
   const from = formatTime(item.from);
   const htmlUrl = environmentUrl ? `${environmentUrl}/snapshots/${item.index}` : undefined;
-  const lines = [`**Snapshot #${item.index}** of ${environment} — ${verdict(item.compliant)}`];
-  if (from) lines.push('', `From ${from}${current ? ' (current)' : ` to ${formatTime(item.to) ?? '?'}`}`);
+  const lines: Markdown[] = [md`**Snapshot #${item.index}** of ${environment} — ${verdict(item.compliant)}`];
+  if (from) lines.push(current ? md`From ${from} (current)` : md`From ${from} to ${formatTime(item.to) ?? '?'}`);
   return {
     id: `env/${environment}/snapshot/${item.index}`,
     kind: 'snapshot',
     label: `#${item.index}`,
     description: [current ? 'current' : undefined, from].filter(Boolean).join(' · '),
-    tooltip: lines.join('\n'),
+    tooltip: paragraphs(lines),
     compliance: complianceOf(undefined, item.compliant),
     icon: item.compliant === null ? 'history' : undefined,
     expandable: true,
@@ -85,18 +86,20 @@ function snapshotArtifactNode(parentId: string, environment: string, index: numb
   const exited = annotation === 'exited';
   const instances = artifact.annotation?.now ?? artifact.creationTimestamp?.length;
   const provenance = provenanceOf(artifact);
-  const lines = [`**${artifact.name}** — ${verdict(artifact.compliant)}`];
-  if (artifact.fingerprint) lines.push('', `Fingerprint \`${artifact.fingerprint}\``);
-  if (annotation) lines.push('', `${annotation}${artifact.annotation?.was !== undefined ? ` (instances ${artifact.annotation.was} → ${artifact.annotation.now ?? 0})` : ''}`);
-  lines.push('', provenance ? `Provenance: ${provenance}` : 'No provenance: this fingerprint is not attested in any flow.');
-  for (const reason of artifact.reasons_for_incompliance ?? []) lines.push('', `- ${reason}`);
+  const lines: Markdown[] = [md`**${artifact.name}** — ${verdict(artifact.compliant)}`];
+  if (artifact.fingerprint) lines.push(md`Fingerprint ${code(artifact.fingerprint)}`);
+  if (annotation) {
+    lines.push(artifact.annotation?.was !== undefined ? md`${annotation} (instances ${artifact.annotation.was} → ${artifact.annotation.now ?? 0})` : md`${annotation}`);
+  }
+  lines.push(provenance ? md`Provenance: ${provenance}` : md`No provenance: this fingerprint is not attested in any flow.`);
+  for (const reason of artifact.reasons_for_incompliance ?? []) lines.push(md`• ${reason}`);
   const htmlUrl = artifact.html_url ?? undefined;
   return {
     id: `${parentId}/artifact/${artifact.fingerprint ?? artifact.name}`,
     kind: 'snapshotArtifact',
     label: artifact.name,
     description: [annotation, exited ? undefined : instances !== undefined ? `${instances}×` : undefined, provenance ?? 'no provenance'].filter(Boolean).join(' · '),
-    tooltip: lines.join('\n'),
+    tooltip: paragraphs(lines),
     compliance: exited ? undefined : complianceOf(undefined, artifact.compliant),
     icon: exited ? 'debug-stop' : artifact.compliant === null || artifact.compliant === undefined ? 'package' : undefined,
     expandable: false,

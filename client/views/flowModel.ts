@@ -2,6 +2,7 @@
 // compliance status, completed with the template's slots the status does not mention, so every
 // attestation the template expects is visible, reported or not.
 import type { ArtifactStatus, AttestationStatus, Flow, Page, TemplateAttestation, Trail } from '../api/types.ts';
+import { code, md, paragraphs, type Markdown } from './markdown.ts';
 import { complianceOf, formatTime, loadMoreNode, messageNode, withUrl, type TreeNode } from './nodes.ts';
 
 export const TRAILS_PER_PAGE = 20;
@@ -12,17 +13,17 @@ export function flowNodes(flows: Flow[]): TreeNode[] {
 
 export function flowNode(flow: Flow): TreeNode {
   const compliance = complianceOf(flow.latest_state);
-  const lines = [`**Flow ${flow.name}**`];
-  if (flow.description) lines.push('', flow.description);
-  if (compliance) lines.push('', `Latest trail: ${compliance}`);
+  const lines: Markdown[] = [md`**Flow ${flow.name}**`];
+  if (flow.description) lines.push(md`${flow.description}`);
+  if (compliance) lines.push(md`Latest trail: ${compliance}`);
   const activity = formatTime(flow.latest_activity_at);
-  if (activity) lines.push('', `Latest activity: ${activity}`);
+  if (activity) lines.push(md`Latest activity: ${activity}`);
   return {
     id: `flow/${flow.name}`,
     kind: 'flow',
     label: flow.name,
     description: flow.description || undefined,
-    tooltip: lines.join('\n'),
+    tooltip: paragraphs(lines),
     compliance,
     icon: compliance ? undefined : 'git-merge',
     expandable: true,
@@ -46,19 +47,20 @@ export function trailNode(flow: string, trail: Trail): TreeNode {
   const id = `flow/${flow}/trail/${trail.name}`;
   const compliance = complianceOf(trail.compliance_state ?? trail.compliance_status?.status, trail.is_compliant);
   const commit = trail.git_commit_info?.sha1?.slice(0, 7);
-  const lines = [`**Trail ${trail.name}** — ${compliance ?? 'no verdict'}`];
-  if (trail.description) lines.push('', trail.description);
+  const lines: Markdown[] = [md`**Trail ${trail.name}** — ${compliance ?? 'no verdict'}`];
+  if (trail.description) lines.push(md`${trail.description}`);
   if (trail.git_commit_info?.sha1) {
-    lines.push('', `Commit \`${trail.git_commit_info.sha1}\`${trail.git_commit_info.message ? `: ${trail.git_commit_info.message}` : ''}`);
+    const message = trail.git_commit_info.message;
+    lines.push(message ? md`Commit ${code(trail.git_commit_info.sha1)}: ${message}` : md`Commit ${code(trail.git_commit_info.sha1)}`);
   }
   const created = formatTime(trail.created_at);
-  if (created) lines.push('', `Begun ${created}`);
+  if (created) lines.push(md`Begun ${created}`);
   return {
     id,
     kind: 'trail',
     label: trail.name,
     description: [compliance, commit].filter(Boolean).join(' · ') || undefined,
-    tooltip: lines.join('\n'),
+    tooltip: paragraphs(lines),
     compliance,
     expandable: true,
     capabilities: withUrl(['trail', 'attestScan'], trail.html_url),
@@ -107,18 +109,18 @@ function attestationNode(context: TrailContext, parentId: string, attestation: A
   const missing = attestation.status === 'MISSING';
   const compliance = missing ? 'MISSING' : complianceOf(undefined, attestation.is_compliant);
   const notes = [attestation.attestation_type, compliance, attestation.unexpected ? 'unexpected' : undefined, attestation.overridden_attestation_id ? 'overridden' : undefined];
-  const lines = [`**Attestation ${attestation.attestation_name}** — ${compliance ?? 'no verdict'}`];
-  if (attestation.attestation_type) lines.push('', `Type: \`${attestation.attestation_type}\``);
-  if (missing) lines.push('', 'Expected by the template, not reported yet.');
-  if (attestation.unexpected) lines.push('', 'Not in the template.');
-  if (attestation.overridden_attestation_id) lines.push('', `Overrides attestation \`${attestation.overridden_attestation_id}\`.`);
+  const lines: Markdown[] = [md`**Attestation ${attestation.attestation_name}** — ${compliance ?? 'no verdict'}`];
+  if (attestation.attestation_type) lines.push(md`Type: ${code(attestation.attestation_type)}`);
+  if (missing) lines.push(md`Expected by the template, not reported yet.`);
+  if (attestation.unexpected) lines.push(md`Not in the template.`);
+  if (attestation.overridden_attestation_id) lines.push(md`Overrides attestation ${code(attestation.overridden_attestation_id)}.`);
   const htmlUrl = attestation.attestation_id && context.trailUrl ? `${context.trailUrl}?attestation_id=${attestation.attestation_id}` : undefined;
   return {
     id: `${parentId}/attestation/${attestation.attestation_name}`,
     kind: 'attestation',
     label: attestation.attestation_name,
     description: notes.filter(Boolean).join(' · '),
-    tooltip: lines.join('\n'),
+    tooltip: paragraphs(lines),
     compliance,
     expandable: false,
     capabilities: withUrl(missing ? ['attestation', 'missing'] : ['attestation'], htmlUrl),
@@ -131,9 +133,9 @@ function artifactNode(context: TrailContext, trailId: string, name: string, stat
   const id = `${trailId}/artifact/${name}`;
   const fingerprint = status?.artifact_fingerprint ?? undefined;
   const compliance = complianceOf(status?.status ?? 'MISSING', status?.is_compliant);
-  const lines = [`**Artifact ${name}** — ${compliance ?? 'no verdict'}`];
-  lines.push('', fingerprint ? `Fingerprint \`${fingerprint}\`` : 'Expected by the template, not attested yet.');
-  if (status?.unexpected) lines.push('', 'Not in the template.');
+  const lines: Markdown[] = [md`**Artifact ${name}** — ${compliance ?? 'no verdict'}`];
+  lines.push(fingerprint ? md`Fingerprint ${code(fingerprint)}` : md`Expected by the template, not attested yet.`);
+  if (status?.unexpected) lines.push(md`Not in the template.`);
   const htmlUrl = fingerprint && context.trailUrl ? artifactUrl(context.trailUrl, fingerprint, status?.artifact_id ?? undefined) : undefined;
   const children = withMissingSlots(status?.attestations_statuses ?? [], slots).map((attestation) => attestationNode(context, id, attestation));
   return {
@@ -141,7 +143,7 @@ function artifactNode(context: TrailContext, trailId: string, name: string, stat
     kind: 'artifact',
     label: name,
     description: [fingerprint?.slice(0, 12), compliance, status?.unexpected ? 'unexpected' : undefined].filter(Boolean).join(' · '),
-    tooltip: lines.join('\n'),
+    tooltip: paragraphs(lines),
     compliance,
     expandable: children.length > 0,
     capabilities: withUrl(fingerprint ? ['artifact'] : ['artifact', 'missing'], htmlUrl),
