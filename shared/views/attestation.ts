@@ -83,7 +83,7 @@ function scanData(results: Record<string, unknown>): Pick<AttestationDisplay, 's
       {
         caption: 'Quality gate conditions',
         columns: ['Metric', 'Status', 'Actual', 'Comparator', 'Threshold'],
-        rows: conditions.map((condition) => [condition.metric, condition.status, condition.actualValue ?? condition.value, condition.comparator, condition.errorThreshold].map(textOf)),
+        rows: conditions.map((condition) => [condition.metric, condition.status, condition.actualValue ?? condition.value, condition.comparator ?? condition.operator, condition.errorThreshold].map(textOf)),
       },
     ],
     data: null,

@@ -9,6 +9,7 @@ import type { RouteOptions } from '../context.ts';
 import { html, type SafeHtml } from './html.ts';
 import { page, sendPage, STYLESHEET } from './layout.ts';
 import { Sessions } from './sessions.ts';
+import { registerTrailPages } from './trailPages.ts';
 
 export interface PageOptions extends RouteOptions {
   resolveKey: (key: string) => Promise<Principal | undefined> | Principal | undefined;
@@ -27,6 +28,7 @@ ${problem === undefined ? '' : html`<p class="error" role="alert">${problem}</p>
 
 export const landingRoutes: FastifyPluginAsync<PageOptions> = async (app, { context, resolveKey }) => {
   const sessions = new Sessions();
+  registerTrailPages(app, sessions);
   const publicRoute = { config: { public: true }, schema: { hide: true } };
   // Only the sign-in form posts here; its one field arrives form-encoded.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {

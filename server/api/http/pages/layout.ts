@@ -37,11 +37,16 @@ export function sendPage(reply: FastifyReply, status: number, markup: SafeHtml):
 export const STYLESHEET = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
 main { max-width: 46rem; margin: 2rem auto; padding: 0 1rem; }
 h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
-.version { color: GrayText; margin-top: 0; }
+.version { margin-top: 0; }
 ul.links li { margin: 0.3rem 0; }
 form { display: flex; gap: 0.5rem; align-items: end; flex-wrap: wrap; margin: 1rem 0; }
 label { display: flex; flex-direction: column; font-weight: 600; }
 input[type=password] { min-width: 22rem; padding: 0.35rem; font: inherit; }
 button { padding: 0.4rem 0.9rem; font: inherit; cursor: pointer; }
 .error { color: #b00020; font-weight: 600; }
+main { overflow-wrap: anywhere; }
+pre { white-space: pre-wrap; margin: 0; }
+table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1rem; }
+caption { text-align: left; font-style: italic; }
+th, td { border: 1px solid GrayText; padding: 0.2rem 0.4rem; text-align: left; vertical-align: top; }
 `;
