@@ -3,7 +3,7 @@
 // evidence file, so an auditor gets the whole record of one trail in one download (streamed as it
 // is packed); and the same record as a readable PDF report.
 import { createGzip } from 'node:zlib';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { pack } from 'tar-stream';
 import { orgOf } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
@@ -13,6 +13,12 @@ import { trailView } from '../../views/trailView.ts';
 import { pdfOfLines } from '../../views/auditPdf.ts';
 import { trailParams } from './params.ts';
 
+interface TrailPath {
+  org: string;
+  flow: string;
+  trail: string;
+}
+
 /** A file name kept to one safe path segment. */
 function segment(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || '_';
@@ -21,13 +27,18 @@ function segment(name: string): string {
 export const auditPackageRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
 
-  app.get<{ Params: { org: string; flow: string; trail: string } }>(
+  /** The org, flow and trail the path names, with the service's not-found messages. */
+  const trailOf = async (request: FastifyRequest<{ Params: TrailPath }>) => {
+    const org = orgOf(request);
+    const flow = await flowOr404(store, org, request.params.flow);
+    return { org, flow, trail: await trailOr404(store, org, flow, request.params.trail) };
+  };
+
+  app.get<{ Params: TrailPath }>(
     '/trails/:org/:flow/:trail/audit_package',
     { schema: { params: trailParams } },
     async (request, reply) => {
-      const org = orgOf(request);
-      const flow = await flowOr404(store, org, request.params.flow);
-      const trail = await trailOr404(store, org, flow, request.params.trail);
+      const { org, flow, trail } = await trailOf(request);
       const host = context.publicUrl();
       // Everything is read before the first byte is sent, so a failure is still a JSON error.
       const trailJson = JSON.stringify(await trailView(store, host, org.name, flow, trail), null, 2);
@@ -49,13 +60,11 @@ export const auditPackageRoutes: FastifyPluginAsync<RouteOptions> = async (app, 
     },
   );
 
-  app.get<{ Params: { org: string; flow: string; trail: string } }>(
+  app.get<{ Params: TrailPath }>(
     '/trails/:org/:flow/:trail/audit_pdf',
     { schema: { params: trailParams } },
     async (request, reply) => {
-      const org = orgOf(request);
-      const flow = await flowOr404(store, org, request.params.flow);
-      const trail = await trailOr404(store, org, flow, request.params.trail);
+      const { org, flow, trail } = await trailOf(request);
       const view = await trailView(store, context.publicUrl(), org.name, flow, trail);
       const attestations = await store.attestations.inTrail(trail.id);
       const filename = `${segment(flow.name)}-${segment(trail.name)}-audit.pdf`;
