@@ -19,7 +19,18 @@ const theme = {
   css: [{ filename: 'reference.css', content: '.swagger-ui .topbar { display: none; }' }],
 };
 
-type OpenApi = { info?: Record<string, unknown>; paths?: Record<string, Record<string, { tags?: string[] }>> } & Record<string, unknown>;
+type OpenApi = {
+  info?: Record<string, unknown>;
+  paths?: Record<string, Record<string, { tags?: string[] }>>;
+  tags?: { name: string }[];
+} & Record<string, unknown>;
+
+/**
+ * The groups a newcomer meets first, in the order of the quickstart's journey; the others follow
+ * as the document lists them, and the legacy routes (`organizations/...`) come last.
+ */
+const journey = ['flows', 'trails', 'artifacts', 'attestations', 'environments', 'snapshots', 'search', 'policies'];
+const rankOf = (tag: string) => (tag === 'organizations' ? Infinity : journey.includes(tag) ? journey.indexOf(tag) : journey.length);
 
 /**
  * What the page shows: the routes grouped by resource (their first path segment: flows, trails,
@@ -31,6 +42,8 @@ function forReading(document: Readonly<Record<string, unknown>>): OpenApi {
     const resource = path.split('/')[1] || 'server';
     for (const operation of Object.values(operations)) operation.tags ??= [resource];
   }
+  const tags = new Set(Object.values(shown.paths ?? {}).flatMap((operations) => Object.values(operations).flatMap((operation) => operation.tags ?? [])));
+  shown.tags = [...tags].sort((a, b) => rankOf(a) - rankOf(b)).map((name) => ({ name }));
   shown.info = {
     ...shown.info,
     description:
