@@ -2,6 +2,7 @@
 // gives. The server attaches these to its routes (and so to its OpenAPI document), the API tests
 // check every answer they receive against them, and the extension's client types derive from them.
 // Paths are relative to /api/v2, with `{param}` placeholders as in the OpenAPI document.
+import { reportTypes } from '../reports/check.ts';
 import { accounts } from './accountsOperations.ts';
 import { allowlistEntry, environment, environmentDiff, environmentEvent, snapshot, snapshotSummary } from './environments.ts';
 import { artifact, assertResult, latestCommit, searchResult } from './artifacts.ts';
@@ -38,8 +39,17 @@ const attestOperations = Object.fromEntries(
   ]),
 ) as Record<string, Operation>;
 
+/** Spec endpoint 2 (K8S) and every other report type, each under its literal path. */
+const reportOperations = Object.fromEntries(
+  reportTypes.map((type) => [
+    `PUT /environments/{org}/{env}/report/${type}`,
+    { summary: type === 'K8S' ? 'Report an environment of type K8S (spec endpoint 2)' : `Report an environment of type ${type}`, responses: upserted(messageString) },
+  ]),
+) as Record<string, Operation>;
+
 const operationList = {
   ...accounts,
+  ...reportOperations,
 
   'PUT /flows/{org}/template_file': { summary: 'Create or update a flow with a template (spec endpoint 3)', responses: upserted(messageString) },
   'PUT /flows/{org}': { summary: 'Create or update a flow (legacy JSON form)', responses: upserted(messageString) },
@@ -94,7 +104,7 @@ const operationList = {
   'PUT /allowlists/{org}/{env}': { summary: 'Allow an artifact in an environment', responses: upserted(messageString) },
   'GET /allowlists/{org}': { summary: 'List allowlisted artifacts', responses: { 200: listOf(allowlistEntry) } },
   'PATCH /tags/{org}/{resource_type}/{id}': { summary: 'Set and remove tags', responses: { 200: messageString } },
-  'PUT /environments/{org}/{env}/report/{type}': { summary: 'Report what runs in an environment (spec endpoint 2 and every other type)', responses: upserted(messageString) },
+  'PUT /environments/{org}/{env}/report/{type}': { summary: 'A report type that does not exist (400)', responses: {} },
   'GET /snapshots/{org}/{env}': { summary: "List an environment's snapshots", responses: { 200: listOf(snapshotSummary) } },
   'GET /snapshots/{org}/{env}/{expr}': { summary: 'Get a snapshot by expression', responses: { 200: snapshot } },
   'GET /environments/{org}/{env}/events': { summary: "An environment's events", responses: { 200: listOf(environmentEvent) } },

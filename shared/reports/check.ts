@@ -7,7 +7,8 @@ export const reportTypes = ['K8S', 'ECS', 'S3', 'lambda', 'server', 'docker', 'a
 
 export type ReportType = (typeof reportTypes)[number];
 
-const schemaByType: Record<ReportType, SchemaName> = {
+/** The schema each report type's body is checked with. */
+export const reportSchemaByType: Readonly<Record<ReportType, SchemaName>> = {
   K8S: 'k8s-report',
   ECS: 'ecs-report',
   S3: 's3-report',
@@ -19,11 +20,11 @@ const schemaByType: Record<ReportType, SchemaName> = {
 };
 
 export function isReportType(type: string): type is ReportType {
-  return Object.hasOwn(schemaByType, type);
+  return Object.hasOwn(reportSchemaByType, type);
 }
 
 export function checkReport(type: ReportType, value: unknown): Issue[] {
-  return schemaIssues(schemaByType[type], value, 'report');
+  return schemaIssues(reportSchemaByType[type], value, 'report');
 }
 
 export function checkK8sReport(value: unknown): Issue[] {

@@ -3,6 +3,7 @@
 // into the OpenAPI document.
 import type { Issue } from '../../../shared/findings.ts';
 import { fieldPath } from '../../../shared/findings.ts';
+import { reportSchemaByType } from '../../../shared/reports/check.ts';
 import { checkBody } from '../../../shared/schemas/bodies.ts';
 import { bodySchemas, schemas, type BodySchemaName } from '../../../shared/schemas/index.ts';
 import { valueAt } from '../../../shared/text/values.ts';
@@ -61,5 +62,6 @@ export const documentedSchemas: readonly Record<string, unknown>[] = [
   schemas['scan-attestation'],
   schemas.attestation,
   schemas['flow-template'],
+  ...Object.values(reportSchemaByType).map((name) => schemas[name]),
   ...Object.values(bodySchemas),
 ] as Record<string, unknown>[];

@@ -4,6 +4,12 @@
 // credentials, so there is one implementation and one set of access rules.
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteOptions } from '../context.ts';
+import { routeCheckedJsonBody } from '../multipart.ts';
+
+/** Documented as the current operation's body; that operation checks it when the request is passed on. */
+const actionBody = routeCheckedJsonBody('An environment action (the `environment-action-create` schema), as PUT /actions/{org}/environments takes it.', {
+  $ref: 'https://compliance-evidence.dev/schemas/environment-action-create/v1',
+});
 
 type Method = 'GET' | 'PUT' | 'DELETE';
 
@@ -28,7 +34,7 @@ export const legacyNotificationRoutes: FastifyPluginAsync<RouteOptions> = async 
     const actions = answer.json() as Array<{ type?: unknown }>;
     return actions.filter((action) => action.type !== 'flow');
   });
-  app.put<{ Params: { org: string } }>('/organizations/:org/environments_notifications', async (request, reply) =>
+  app.put<{ Params: { org: string } }>('/organizations/:org/environments_notifications', { schema: { body: actionBody } }, async (request, reply) =>
     forwarded(app, request, reply, 'PUT', `/api/v2/actions/${seg(request.params.org)}/environments`),
   );
   app.get<{ Params: { org: string; number: string } }>('/organizations/:org/environments_notifications/:number', async (request, reply) =>
