@@ -1,4 +1,4 @@
-// LSP wiring: documents, settings, debounced diagnostics and the request handlers. Everything a
+// LSP wiring: documents, settings, diagnostics timed to each document's cost and the request handlers. Everything a
 // feature computes comes from service/ (pure functions); this file only moves messages.
 import {
   CodeActionKind,
@@ -9,6 +9,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createCheckDelays } from './checkDelay.ts';
 import { createDebouncer } from './debounce.ts';
 import { settingsFrom, settingsSection, type Settings } from './settings.ts';
 import { codeActionsFor } from './service/codeActions.ts';
@@ -23,6 +24,7 @@ import type { DocumentKind } from '../../shared/validate.ts';
 export function startLanguageServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   const debouncer = createDebouncer();
+  const checkDelays = createCheckDelays();
   let settings: Settings = settingsFrom(undefined, defaultFileGlobs);
   let pullsConfiguration = false;
 
@@ -51,11 +53,18 @@ export function startLanguageServer(connection: Connection): void {
     void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
   });
 
+  // The check reads the document when it runs, never the version that scheduled it, and runs
+  // synchronously: what it publishes is the latest version the server has, so no publish can
+  // follow a newer one with older findings.
   const scheduleDiagnostics = (document: TextDocument): void => {
-    debouncer.schedule(document.uri, settings.diagnostics.debounceMs, () => {
+    const delayMs = checkDelays.delayFor(document.uri, settings.diagnostics.debounceMs);
+    debouncer.schedule(document.uri, delayMs, () => {
       // The document may have closed while the timer ran.
       const current = documents.get(document.uri);
-      if (current !== undefined) publishDiagnostics(current);
+      if (current === undefined) return;
+      const start = performance.now();
+      publishDiagnostics(current);
+      checkDelays.record(current.uri, performance.now() - start);
     });
   };
 
@@ -97,6 +106,7 @@ export function startLanguageServer(connection: Connection): void {
   documents.onDidChangeContent((event) => scheduleDiagnostics(event.document));
   documents.onDidClose((event) => {
     debouncer.cancel(event.document.uri);
+    checkDelays.forget(event.document.uri);
     void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
 

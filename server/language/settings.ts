@@ -10,7 +10,7 @@ export interface FileGlobs {
 }
 
 export interface DiagnosticsSettings {
-  /** Quiet time after the last edit before a document is validated; 0 validates at once. */
+  /** The longest a check waits after an edit: it waits about as long as checking that document takes, up to this; 0 checks at once. */
   debounceMs: number;
   /** Most diagnostics published per document; one more says how many were left out. */
   maxProblems: number;

@@ -26,3 +26,9 @@ export function report(label: string, value: number, baseline: number, unit: str
   console.log(`${label}: ${value.toFixed(2)} ${unit} vs baseline ${baseline.toFixed(2)} ${unit} → ${ratio.toFixed(2)}×${verdict}`);
   return target === undefined || ratio <= target.max;
 }
+
+/** One result line for an absolute target: the figure and whether it is at most `max`. */
+export function reportAtMost(label: string, value: number, unit: string, max: number): boolean {
+  console.log(`${label}: ${value.toFixed(2)} ${unit}  ${value <= max ? 'ok' : 'MISSED'} (target ≤ ${max} ${unit})`);
+  return value <= max;
+}
