@@ -1,13 +1,14 @@
-// `cev validate`: the editor's verdict in batch, for pipelines. One line per finding,
-// `<file>:<line>:<col>: <severity> <code> <message>` (1-based); exit 1 when any error was found,
-// 0 otherwise, 2 on usage errors. The rules all live in shared/; this only reads files and prints.
+// `cev validate`: the editor's verdict in batch, for pipelines. By default one line per finding,
+// `<file>:<line>:<col>: <severity> <code> <message>` (1-based); JSON or SARIF on request
+// (validateOutput.ts). Exit 1 when any error was found, 0 otherwise, 2 on usage errors, whatever
+// the format. The rules all live in shared/; this only reads files and prints.
 import { readFile } from 'node:fs/promises';
 import { defaultKindGlobs, documentKinds, isDocumentKind, kindOf } from '../../shared/kinds.ts';
 import type { DocumentKind } from '../../shared/kinds.ts';
-import { lineIndexOf } from '../../shared/text/positions.ts';
 import { suggestionsFor } from '../../shared/text/suggest.ts';
 import { validateText } from '../../shared/validate.ts';
 import { asksForHelp, commandHelpText, unknownOptionMessage, type CommandHelp } from './help.ts';
+import { isOutputFormat, jsonOutput, outputFormats, sarifOutput, textOutput, type CheckedFile, type OutputFormat } from './validateOutput.ts';
 
 // The names listed are the globs kindOf matches, so the help cannot drift from the rule.
 const fileNames = documentKinds.flatMap((kind) => defaultKindGlobs[kind].map((glob) => glob.replace(/^\*\*\//, ''))).join(', ');
@@ -15,22 +16,37 @@ const fileNames = documentKinds.flatMap((kind) => defaultKindGlobs[kind].map((gl
 export const validateHelp: CommandHelp = {
   name: 'validate',
   summary: 'check flow templates, environment policies, scan attestations and K8S reports as the editor does',
-  usage: 'cev validate [--kind <kind>] <file>...',
-  details: `One line per finding: <file>:<line>:<col>: <severity> <code> <message> (1-based).
+  usage: 'cev validate [--kind <kind>] [--format <format>] <file>...',
+  details: `By default one line per finding: <file>:<line>:<col>: <severity> <code> <message> (1-based).
+--format json: {"files": [{file, kind, findings: [{severity, code, message, field, line, column,
+endLine, endColumn}]}]}, every file given, for scripts.
+--format sarif: a SARIF 2.1.0 log (a rule per code, a result per finding) for code-scanning views.
+Every format exits with the same code.
 The kind comes from the file name (${fileNames}),
 a first-line '# cev: <kind>' modeline or a policy's _schema; --kind overrides them for every file.`,
-  options: [[`--kind <kind>`, `read every file as this kind: ${documentKinds.join(', ')}`]],
+  options: [
+    [`--kind <kind>`, `read every file as this kind: ${documentKinds.join(', ')}`],
+    [`--format <format>`, `print findings as ${outputFormats.join(', ')} (default text)`],
+  ],
   examples: [
     ['check every template and policy of a repository', 'cev validate templates/*flow-template*.yml policies/*env-policy*.yml'],
     ['check a file whose name does not tell its kind', 'cev validate --kind scan-attestation build/scan.json'],
+    ['write findings for a code-scanning upload', 'cev validate --format sarif templates/*flow-template*.yml > cev.sarif'],
   ],
   exitCodes: '0 no errors (warnings allowed), 1 an error was found, 2 bad flags, or a file unreadable or of a kind that cannot be told.',
 };
 
 class UsageError extends Error {}
 
-function parseArgs(args: string[]): { kind?: DocumentKind; files: string[] } {
+interface ValidateArgs {
+  kind?: DocumentKind;
+  format: OutputFormat;
+  files: string[];
+}
+
+function parseArgs(args: string[]): ValidateArgs {
   let kind: DocumentKind | undefined;
+  let format: OutputFormat = 'text';
   const files: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -41,25 +57,34 @@ function parseArgs(args: string[]): { kind?: DocumentKind; files: string[] } {
         throw new UsageError(`--kind must be one of ${documentKinds.join(', ')}${value === undefined ? '' : `, not '${value}'`}${closest === undefined ? '' : `; did you mean ${closest}?`}`);
       }
       kind = value;
+    } else if (arg === '--format' || arg.startsWith('--format=')) {
+      const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
+      if (value === undefined || !isOutputFormat(value)) {
+        const [closest] = value === undefined ? [] : suggestionsFor(value, outputFormats, 1);
+        throw new UsageError(`--format must be one of ${outputFormats.join(', ')}${value === undefined ? '' : `, not '${value}'`}${closest === undefined ? '' : `; did you mean ${closest}?`}`);
+      }
+      format = value;
     } else if (arg === '--') {
       files.push(...args.slice(i + 1));
       break;
     } else if (arg.startsWith('-') && arg !== '-') {
-      throw new UsageError(unknownOptionMessage(arg, ['--kind'], 'validate'));
+      throw new UsageError(unknownOptionMessage(arg, ['--kind', '--format'], 'validate'));
     } else {
       files.push(arg);
     }
   }
   if (files.length === 0) throw new UsageError("no files given; run 'cev validate --help' for the options");
-  return { kind, files };
+  return { kind, format, files };
 }
+
+const printers: Record<OutputFormat, (files: readonly CheckedFile[]) => string> = { text: textOutput, json: jsonOutput, sarif: sarifOutput };
 
 export async function runValidate(args: string[]): Promise<number> {
   if (asksForHelp(args)) {
     console.log(commandHelpText(validateHelp));
     return 0;
   }
-  let parsed: { kind?: DocumentKind; files: string[] };
+  let parsed: ValidateArgs;
   try {
     parsed = parseArgs(args);
   } catch (error) {
@@ -85,17 +110,7 @@ export async function runValidate(args: string[]): Promise<number> {
     documents.push({ file, kind, text });
   }
 
-  let errors = 0;
-  const out: string[] = [];
-  for (const { file, kind, text } of documents) {
-    const { findings } = validateText(kind, text);
-    const lines = lineIndexOf(text);
-    for (const finding of findings) {
-      const { line, character } = lines.positionAt(finding.range.start);
-      out.push(`${file}:${line + 1}:${character + 1}: ${finding.severity} ${finding.code} ${finding.message.replace(/\s*\n\s*/g, ' ')}`);
-      if (finding.severity === 'error') errors++;
-    }
-  }
-  if (out.length > 0) process.stdout.write(`${out.join('\n')}\n`);
-  return errors > 0 ? 1 : 0;
+  const checked = documents.map((document): CheckedFile => ({ ...document, findings: validateText(document.kind, document.text).findings }));
+  process.stdout.write(printers[parsed.format](checked));
+  return checked.some((file) => file.findings.some((finding) => finding.severity === 'error')) ? 1 : 0;
 }

@@ -69,7 +69,7 @@ describe('cev help and version (dist/cli.js)', () => {
   it('the examples use only real flags', () => {
     for (const [command, flags] of [
       ['serve', [...Object.keys(serveFlags)]],
-      ['validate', ['kind']],
+      ['validate', ['kind', 'format']],
     ] as const) {
       const examples = section(cev('help', command).stdout, 'Examples').filter((line) => !line.trimStart().startsWith('#'));
       assert.ok(examples.length >= 2, `${command} has examples`);
@@ -80,13 +80,16 @@ describe('cev help and version (dist/cli.js)', () => {
     }
   });
 
-  it("'cev help validate' and 'cev validate --help' print the kinds, the output format and the exit codes", () => {
+  it("'cev help validate' and 'cev validate --help' print the kinds, the output formats and the exit codes", () => {
     const help = cev('help', 'validate');
     assert.equal(help.code, 0);
     assert.deepEqual(cev('validate', '--help'), help);
-    assert.deepEqual(section(help.stdout, 'Options').map((line) => line.trim().split(/\s{2,}/)[0]), ['--kind <kind>', '-h, --help']);
+    assert.deepEqual(section(help.stdout, 'Options').map((line) => line.trim().split(/\s{2,}/)[0]), ['--kind <kind>', '--format <format>', '-h, --help']);
     assert.match(help.stdout, /--kind <kind> +read every file as this kind: flow-template, env-policy, scan-attestation, k8s-report\n/);
     assert.match(help.stdout, /<file>:<line>:<col>: <severity> <code> <message>/);
+    assert.match(help.stdout, /--format <format> +print findings as text, json, sarif \(default text\)\n/);
+    assert.match(help.stdout, /^--format json: \{"files": /m);
+    assert.match(help.stdout, /^--format sarif: a SARIF 2\.1\.0 log/m);
     assert.match(help.stdout, /^Exit codes: 0 .*, 1 .*, 2 .*$/m);
   });
 
@@ -110,6 +113,8 @@ describe('cev help and version (dist/cli.js)', () => {
       [['--versoin'], /^cev: Unknown option '--versoin'; did you mean --version\?/],
       [['--hlep'], /did you mean --help\?/],
       [['validate', '--kind', 'flow-templat', 'x.yml'], /^cev validate: --kind must be one of .*, not 'flow-templat'; did you mean flow-template\?$/],
+      [['validate', '--format', 'sarf', 'x.yml'], /^cev validate: --format must be one of text, json, sarif, not 'sarf'; did you mean sarif\?$/],
+      [['validate', '--formt=json', 'x.yml'], /^cev validate: Unknown option '--formt'; did you mean --format\?/],
       [['serve', '--zzzzzzzz'], /^cev serve: Unknown option '--zzzzzzzz'\. Run 'cev serve --help' for the options\.$/],
     ] as const) {
       const result = cev(...args);

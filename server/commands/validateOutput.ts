@@ -1,0 +1,119 @@
+// What `cev validate` prints, in the three formats it offers: text lines for people and logs,
+// JSON for scripts, and SARIF 2.1.0 for the code-scanning views of CI systems.
+import { pathToFileURL } from 'node:url';
+import { isAbsolute, sep } from 'node:path';
+import { version } from '../../package.json';
+import { fieldPath, type Finding, type Severity } from '../../shared/findings.ts';
+import type { DocumentKind } from '../../shared/kinds.ts';
+import { lineIndexOf } from '../../shared/text/positions.ts';
+
+export const outputFormats = ['text', 'json', 'sarif'] as const;
+export type OutputFormat = (typeof outputFormats)[number];
+
+export function isOutputFormat(value: string): value is OutputFormat {
+  return (outputFormats as readonly string[]).includes(value);
+}
+
+/** One file as validated: its name as given on the command line, its kind, text and findings. */
+export interface CheckedFile {
+  file: string;
+  kind: DocumentKind;
+  text: string;
+  findings: Finding[];
+}
+
+/** A finding with 1-based positions; the end is exclusive, as in the editor. */
+interface PlacedFinding {
+  finding: Finding;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+function placedFindingsOf({ text, findings }: CheckedFile): PlacedFinding[] {
+  const lines = lineIndexOf(text);
+  return findings.map((finding) => {
+    const start = lines.positionAt(finding.range.start);
+    const end = lines.positionAt(finding.range.end);
+    return { finding, line: start.line + 1, column: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1 };
+  });
+}
+
+/** `<file>:<line>:<col>: <severity> <code> <message>`, one line per finding (the format since the first release). */
+export function textOutput(files: readonly CheckedFile[]): string {
+  const out: string[] = [];
+  for (const checked of files) {
+    for (const { finding, line, column } of placedFindingsOf(checked)) {
+      out.push(`${checked.file}:${line}:${column}: ${finding.severity} ${finding.code} ${finding.message.replace(/\s*\n\s*/g, ' ')}`);
+    }
+  }
+  return out.length === 0 ? '' : `${out.join('\n')}\n`;
+}
+
+/** Every file with its kind and findings, files without findings too, so a script sees what was checked. */
+export function jsonOutput(files: readonly CheckedFile[]): string {
+  const report = {
+    files: files.map((checked) => ({
+      file: checked.file,
+      kind: checked.kind,
+      findings: placedFindingsOf(checked).map(({ finding, line, column, endLine, endColumn }) => ({
+        severity: finding.severity,
+        code: finding.code,
+        message: finding.message,
+        field: fieldPath(finding.path),
+        line,
+        column,
+        endLine,
+        endColumn,
+      })),
+    })),
+  };
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+// SARIF has no separate hint level; an information or a hint is a note there.
+const sarifLevels: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', information: 'note', hint: 'note' };
+
+/**
+ * A file as a SARIF artifact URI: a relative path stays relative (code-scanning views resolve it
+ * against the repository root, where pipelines run), an absolute one becomes a file URL.
+ */
+function artifactUriOf(file: string): string {
+  if (isAbsolute(file)) return pathToFileURL(file).href;
+  return file.split(sep).join('/').split('/').map(encodeURIComponent).join('/');
+}
+
+/** One SARIF 2.1.0 log with one run: a rule per finding code, a result per finding. */
+export function sarifOutput(files: readonly CheckedFile[]): string {
+  const ruleIds = [...new Set(files.flatMap((checked) => checked.findings.map((finding) => finding.code)))].sort();
+  const results = files.flatMap((checked) =>
+    placedFindingsOf(checked).map(({ finding, line, column, endLine, endColumn }) => ({
+      ruleId: finding.code,
+      ruleIndex: ruleIds.indexOf(finding.code),
+      level: sarifLevels[finding.severity],
+      message: { text: finding.message },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: artifactUriOf(checked.file) },
+            region: { startLine: line, startColumn: column, endLine, endColumn },
+          },
+        },
+      ],
+    })),
+  );
+  const log = {
+    $schema: 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'cev', version, rules: ruleIds.map((id) => ({ id })) } },
+        // Columns count UTF-16 code units, as the editor's positions do.
+        columnKind: 'utf16CodeUnits',
+        results,
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
