@@ -1,5 +1,6 @@
-// Which kind of document a file is: by a modeline or a policy's `_schema` in its text first,
-// then by its name (configurable globs), as yaml-language-server associates schemas.
+// Which kind of document a file is: by what its text declares first (a `# cev:` modeline, a
+// `$schema` in the header comments or at the top level, a policy's `_schema`), then by its name
+// (configurable globs), in the order yaml-language-server associates schemas.
 
 export type DocumentKind = 'flow-template' | 'env-policy' | 'scan-attestation' | 'k8s-report';
 
@@ -28,18 +29,46 @@ export function kindByFileName(path: string, globs: KindGlobs = defaultKindGlobs
 }
 
 const modeline = /^#\s*cev:\s*(flow-template|env-policy)\s*$/;
-const policySchema = /^_schema\s*:\s*['"]?([^'"\s#]+)/m;
-const policySchemaPath = /\/policy(?:\/environment)?\/v1\/?$/;
+/**
+ * yaml-language-server's schema modelines, as the service's docs head a template with them:
+ * `# yaml-language-server: $schema=<url>` (or `$schema: <url>`) and the `# $schema: <url>` form.
+ */
+const schemaModeline = /^#\s+(?:yaml-language-server\s*:.*?|)\$schema(?:=|:[^\S\r\n]*)(\S+)/;
+/** A top-level `$schema:` (YAML) or `"$schema":` (JSON) key. */
+const schemaKey = /^(?:['"]?\$schema['"]?\s*:|\s*"\$schema"\s*:)\s*['"]?([^'"\s#,]+)/m;
+/** A policy's own `_schema:` key: it declares a policy only when its URL is a policy's. */
+const policySchemaKey = /^_schema\s*:\s*['"]?([^'"\s#]+)/m;
 
-/** The kind a document declares: a first-line `# cev: <kind>` modeline, or a policy `_schema` URL. */
-export function kindByText(text: string): DocumentKind | undefined {
-  const newline = text.indexOf('\n');
-  const firstLine = (newline === -1 ? text : text.slice(0, newline)).trimEnd();
-  const declared = modeline.exec(firstLine);
-  if (declared) return declared[1] as DocumentKind;
-  const schema = policySchema.exec(text.slice(0, 4096));
-  if (schema && policySchemaPath.test(schema[1]!.replace(/[?#].*$/, ''))) return 'env-policy';
+/** A schema URL's kind by its path: the schemas the server serves (reference §2.19) and the policy `_schema` forms (§4.1). */
+export function kindBySchemaUrl(url: string): DocumentKind | undefined {
+  const path = url.replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\.json$/, '').toLowerCase();
+  if (/(?:^|[/_.-])flow[-_]?template(?:s)?(?:[/_.-]|$)/.test(path)) return 'flow-template';
+  if (/\/policy(?:\/environment)?\/v1$/.test(path) || /(?:^|[/_.-])(?:env|environment)[-_]?polic(?:y|ies)(?:[/_.-]|$)/.test(path)) return 'env-policy';
   return undefined;
+}
+
+/**
+ * The kind a document declares: a first-line `# cev: <kind>` modeline, a schema modeline among
+ * the header comments, or a `$schema` / policy `_schema` URL at the top level.
+ */
+export function kindByText(text: string): DocumentKind | undefined {
+  const head = text.slice(0, 4096);
+  const lines = head.split(/\r?\n/);
+  const declared = modeline.exec(lines[0]!.trimEnd());
+  if (declared) return declared[1] as DocumentKind;
+  for (const line of lines) {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed === '---') continue;
+    if (!trimmed.startsWith('#')) break;
+    const url = schemaModeline.exec(trimmed)?.[1];
+    const kind = url === undefined ? undefined : kindBySchemaUrl(url);
+    if (kind !== undefined) return kind;
+  }
+  const url = schemaKey.exec(head)?.[1];
+  const kind = url === undefined ? undefined : kindBySchemaUrl(url);
+  if (kind !== undefined) return kind;
+  const policyUrl = policySchemaKey.exec(head)?.[1];
+  return policyUrl !== undefined && kindBySchemaUrl(policyUrl) === 'env-policy' ? 'env-policy' : undefined;
 }
 
 export function kindOf(path: string, text: string, globs: KindGlobs = defaultKindGlobs): DocumentKind | undefined {

@@ -1,7 +1,8 @@
 // Per-type attestation compliance (reference §2.3 and §3.3), decided once from the reported
 // `data_json` so the API stores `is_compliant` and every face shows the same verdict.
 // Data that lacks what a type's rule needs is non-compliant: evidence that cannot be read proves
-// nothing. Bodies are schema-checked before they get here; these checks only keep it total.
+// nothing. A list the official CLI sends as null (its empty list) counts as the empty list.
+// Bodies are schema-checked before they get here; these checks only keep it total.
 import { isObject, objectOrEmpty } from '../text/values.ts';
 
 /** How a type's compliance is decided, for the editor's hover on a template or policy type. */
@@ -38,15 +39,17 @@ export function isAttestationCompliant(type: string, data: unknown, options: Com
     case 'generic':
       return body.is_compliant === undefined || body.is_compliant === null || body.is_compliant === true;
     case 'junit':
-      return Array.isArray(body.junit_results) && body.junit_results.every((suite) => isObject(suite) && count(suite.failures) + count(suite.errors) === 0);
+      return listOf(body.junit_results)?.every((suite) => isObject(suite) && count(suite.failures) + count(suite.errors) === 0) ?? false;
     case 'snyk':
-      return isObject(body.snyk_results) && Array.isArray(body.snyk_results.results) && body.snyk_results.results.every(hasNoFindings);
+      return isObject(body.snyk_results) && (listOf(body.snyk_results.results)?.every(hasNoFindings) ?? false);
     case 'scan':
       return isObject(body.scan_results) && isObject(body.scan_results.qualityGate) && body.scan_results.qualityGate.status === 'OK';
-    case 'jira':
-      return Array.isArray(body.jira_results) && body.jira_results.length > 0 && body.jira_results.every((issue) => isObject(issue) && issue.issue_exists === true);
+    case 'jira': {
+      const issues = listOf(body.jira_results) ?? [];
+      return issues.length > 0 && issues.every((issue) => isObject(issue) && issue.issue_exists === true);
+    }
     case 'pull_request':
-      return Array.isArray(body.pull_requests) && body.pull_requests.length > 0;
+      return (listOf(body.pull_requests) ?? []).length > 0;
     case 'custom':
       return options.customRulesPassed ?? true;
     case 'decision':
@@ -72,6 +75,12 @@ function hasNoFindings(result: unknown): boolean {
     const listed = result[level];
     return count(counted) === 0 && (!Array.isArray(listed) || listed.length === 0);
   });
+}
+
+/** The list as sent, `[]` for null (a Go client's empty list); undefined when it is no list at all. */
+function listOf(value: unknown): unknown[] | undefined {
+  if (value === null) return [];
+  return Array.isArray(value) ? value : undefined;
 }
 
 /** A count as reported; absent means none, anything unreadable counts as a finding. */

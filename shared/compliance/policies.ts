@@ -1,7 +1,8 @@
 // Environment policy evaluation (reference §4.4): one artifact against the policies that apply,
 // giving `policy_decisions`, and how those decisions add up for an artifact, a snapshot and an
-// assertion. Conditions that fail to parse (a policy that skipped the check) fail closed: an
-// exception does not apply and an attestation rule's `if` holds.
+// assertion. A condition that fails to parse makes its rule's evaluation fail, which is where the
+// service reports an invalid expression (the upload itself succeeds: shared/verdicts.ts): the rule
+// is unsatisfied and carries the parse error.
 
 import { evaluateCondition, parseCondition, type ConditionContext, type ParsedCondition } from '../expressions/index.ts';
 import type { PolicyAttestationRule, PolicyCondition, PolicyModel, PolicyRequirement } from '../policies/model.ts';
@@ -57,6 +58,8 @@ export interface RuleEvaluation {
   satisfied: boolean;
   ignored: boolean;
   resolutions: Resolution[];
+  /** Why the rule could not be evaluated: one of its conditions is not a valid expression. */
+  error?: string;
 }
 
 export type PolicyStatus = 'COMPLIANT' | 'NON-COMPLIANT';
@@ -78,9 +81,10 @@ export function evaluatePolicies(artifact: PolicyArtifact, policies: readonly Ap
   return policies.map(({ name, version, policy }) => {
     const evaluations: RuleEvaluation[] = [];
     const { provenance, trail_compliance: trailCompliance, attestations } = policy.artifacts;
-    if (provenance.required) evaluations.push(provenanceRule(artifact, provenance));
-    if (trailCompliance.required) evaluations.push(trailComplianceRule(artifact, trailCompliance));
-    for (const rule of attestations) evaluations.push(attestationRule(artifact, rule));
+    const exceptionConditions = (requirement: PolicyRequirement) => requirement.exceptions.map((exception) => exception.if_condition);
+    if (provenance.required) evaluations.push(failedOnInvalid(provenanceRule(artifact, provenance), exceptionConditions(provenance)));
+    if (trailCompliance.required) evaluations.push(failedOnInvalid(trailComplianceRule(artifact, trailCompliance), exceptionConditions(trailCompliance)));
+    for (const rule of attestations) evaluations.push(failedOnInvalid(attestationRule(artifact, rule), [rule.if_condition]));
     const status: PolicyStatus = evaluations.every((evaluation) => evaluation.satisfied) ? 'COMPLIANT' : 'NON-COMPLIANT';
     return { policy_name: name, policy_version: version, status, rule_evaluations: evaluations };
   });
@@ -121,6 +125,7 @@ export function reasonsForIncompliance(decisions: readonly PolicyDecision[]): st
 }
 
 function failureOf(evaluation: RuleEvaluation): string {
+  if (evaluation.error !== undefined) return evaluation.error;
   if (evaluation.rule.type === 'provenance') return 'the artifact has no provenance (it was never attested to a flow)';
   const where = (resolution: Resolution) =>
     resolution.context.flow_name ? ` in trail '${resolution.context.trail_name}' of flow '${resolution.context.flow_name}'` : '';
@@ -228,11 +233,11 @@ function attestationsOf(trail: ArtifactProvenance, fingerprint: string): TrailAt
 }
 
 function excepted(requirement: PolicyRequirement, artifact: PolicyArtifact, trail: ArtifactProvenance | null): boolean {
-  return requirement.exceptions.some((exception) => holds(exception.if_condition, contextOf(artifact, trail), false));
+  return requirement.exceptions.some((exception) => exception.if_condition === null || holds(exception.if_condition, contextOf(artifact, trail), false));
 }
 
 function requirementDefinition(requirement: PolicyRequirement): Record<string, unknown> {
-  return { required: requirement.required, exceptions: requirement.exceptions.map((exception) => ({ if: exception.if_condition.text })) };
+  return { required: requirement.required, exceptions: requirement.exceptions.map((exception) => ({ if: exception.if_condition?.text ?? null })) };
 }
 
 function where(trail: ArtifactProvenance): { flow_name: string; trail_name: string } {
@@ -249,13 +254,29 @@ function contextOf(artifact: PolicyArtifact, trail: ArtifactProvenance | null): 
 const parsedConditions = new Map<string, ParsedCondition>();
 const PARSE_CACHE_LIMIT = 512;
 
-/** Whether a condition holds; `whenInvalid` when it does not parse. Parses each text once. */
-function holds(condition: PolicyCondition, context: ConditionContext, whenInvalid: boolean): boolean {
+/** The evaluation, failed with the first parse error of its conditions when one does not parse. */
+function failedOnInvalid(evaluation: RuleEvaluation, conditions: readonly (PolicyCondition | null)[]): RuleEvaluation {
+  for (const condition of conditions) {
+    const error = condition === null ? undefined : parsedOf(condition).errors[0];
+    if (error !== undefined) {
+      return { ...evaluation, satisfied: false, ignored: false, error: `the condition ${condition!.text} is not a valid expression: ${error.message}` };
+    }
+  }
+  return evaluation;
+}
+
+function parsedOf(condition: PolicyCondition): ParsedCondition {
   let parsed = parsedConditions.get(condition.text);
   if (!parsed) {
     if (parsedConditions.size >= PARSE_CACHE_LIMIT) parsedConditions.clear();
     parsed = parseCondition(condition.text);
     parsedConditions.set(condition.text, parsed);
   }
+  return parsed;
+}
+
+/** Whether a condition holds; `whenInvalid` when it does not parse (the rule then fails anyway). Parses each text once. */
+function holds(condition: PolicyCondition, context: ConditionContext, whenInvalid: boolean): boolean {
+  const parsed = parsedOf(condition);
   return parsed.expression ? evaluateCondition(parsed.expression, context) : whenInvalid;
 }

@@ -115,6 +115,7 @@ export const policyDecision = {
           satisfied: boolean,
           ignored: boolean,
           resolutions: { type: 'array', items: { type: 'object', properties: { type: string, context: anyObject }, required: ['type'] } },
+          error: { ...string, description: 'Why the rule could not be evaluated: one of its conditions is not a valid expression.' },
         },
         required: ['rule', 'satisfied'],
       },

@@ -1,12 +1,16 @@
 // An environment policy's verdict: the schema, then the rules beside it (`name` and `type` not
-// both `*`, `for_control` only with `decision`, known types, and every `${{ }}` condition's syntax,
-// placed at the exact column).
+// both `*`, `for_control` only with `decision` (reference §4.1), and every `${{ }}` condition's
+// syntax, placed at the exact column). Names, types and control identifiers that no attestation
+// could match are warnings: the reference puts no pattern or list on these fields of a policy.
 import { parseCondition } from '../expressions/index.ts';
 import type { Issue, PathSegment } from '../findings.ts';
 import { schemaIssues } from '../schemas/issues.ts';
 import { unknownAttestationTypeIssue } from '../templates/check.ts';
-import { isAttestationType } from '../templates/model.ts';
+import { attestationNamePattern, isAttestationType } from '../templates/model.ts';
 import { isObject } from '../text/values.ts';
+
+/** Control identifiers (reference §1.7), at most 256 characters. */
+const controlIdentifierPattern = /^(?=.{1,256}$)[a-zA-Z0-9\-._~]+$/;
 
 const policySchemaUrl = 'https://compliance-evidence.dev/schemas/policy/environment/v1';
 
@@ -56,8 +60,26 @@ function attestationRuleIssues(entry: Record<string, unknown>, path: PathSegment
       target: 'value',
     });
   }
-  if (typeof type === 'string' && !isAttestationType(type)) issues.push(unknownAttestationTypeIssue('policy', type, [...path, 'type']));
-  if (entry.for_control !== undefined && type !== 'decision') {
+  if (typeof type === 'string' && !isAttestationType(type)) issues.push({ ...unknownAttestationTypeIssue('policy', type, [...path, 'type']), severity: 'warning' });
+  if (typeof entry.name === 'string' && entry.name !== '*' && !attestationNamePattern.test(entry.name)) {
+    issues.push({
+      code: 'policy/unmatchable-name',
+      severity: 'warning',
+      message: `No attestation is named '${entry.name}': attestation names match '${attestationNamePattern.source}' (reference §1.7); use '*' for any name`,
+      path: [...path, 'name'],
+      target: 'value',
+    });
+  }
+  if (typeof entry.for_control === 'string' && !controlIdentifierPattern.test(entry.for_control)) {
+    issues.push({
+      code: 'policy/unmatchable-control',
+      severity: 'warning',
+      message: `No control has the identifier '${entry.for_control}': control identifiers match '^[a-zA-Z0-9\\-._~]+$' with at most 256 characters (reference §1.7)`,
+      path: [...path, 'for_control'],
+      target: 'value',
+    });
+  }
+  if (entry.for_control !== undefined && entry.for_control !== null && type !== 'decision') {
     issues.push({
       code: 'policy/for-control-without-decision',
       severity: 'error',

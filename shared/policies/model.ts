@@ -1,6 +1,8 @@
 // The normalized environment policy: a checked policy document with every default filled in,
 // in the snake-case form the service stores and shows as a snapshot's `policy_dump`
-// (reference §4.3). Policy evaluation reads this form only.
+// (reference §4.3). Policy evaluation reads this form only. A missing or null condition is no
+// condition: an attestation rule then always applies and an exception always excepts, the
+// meaning of the published schema's default for `if`.
 import { objectOrEmpty } from '../text/values.ts';
 
 export interface PolicyCondition {
@@ -9,7 +11,8 @@ export interface PolicyCondition {
 }
 
 export interface PolicyException {
-  if_condition: PolicyCondition;
+  /** Null when the exception has no condition (absent or `if: null`): it always applies. */
+  if_condition: PolicyCondition | null;
 }
 
 export interface PolicyRequirement {
@@ -62,9 +65,9 @@ function requirement(value: unknown): PolicyRequirement {
   const exceptions = Array.isArray(entry.exceptions) ? entry.exceptions : [];
   return {
     required: entry.required === true,
-    exceptions: exceptions.flatMap((exception) => {
+    exceptions: exceptions.map((exception) => {
       const condition = objectOrEmpty(exception).if;
-      return typeof condition === 'string' ? [{ if_condition: { text: condition } }] : [];
+      return { if_condition: typeof condition === 'string' ? { text: condition } : null };
     }),
   };
 }

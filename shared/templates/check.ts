@@ -1,10 +1,10 @@
-// A flow template's verdict: the schema, then the rules a schema cannot say (unique names,
-// helpful wording for types and versions).
+// A flow template's verdict: the schema, then helpful wording for types and versions, and two
+// warnings the service does not enforce (repeated names, artifact names no attestation can target).
 import type { Issue, PathSegment } from '../findings.ts';
 import { schemaIssues } from '../schemas/issues.ts';
 import { quotedChoice, suggestionsFor } from '../text/suggest.ts';
 import { isObject, valueAt } from '../text/values.ts';
-import { attestationTypes, isAttestationType } from './model.ts';
+import { attestationNamePattern, attestationTypes, isAttestationType } from './model.ts';
 
 const expectedVersion = { expected: 'version: 1' };
 const typeChoices = quotedChoice([...attestationTypes, 'custom:<type-name>']);
@@ -22,7 +22,9 @@ export function checkTemplate(value: unknown): Issue[] {
     if (Array.isArray(trail.artifacts)) {
       issues.push(...duplicateNameIssues(trail.artifacts, ['trail', 'artifacts'], 'artifact'));
       trail.artifacts.forEach((artifact, index) => {
-        if (isObject(artifact)) issues.push(...attestationIssues(artifact.attestations, ['trail', 'artifacts', index, 'attestations']));
+        if (!isObject(artifact)) return;
+        issues.push(...untargetableNameIssues(artifact.name, ['trail', 'artifacts', index, 'name']));
+        issues.push(...attestationIssues(artifact.attestations, ['trail', 'artifacts', index, 'attestations']));
       });
     }
   }
@@ -71,6 +73,25 @@ export function unknownAttestationTypeIssue(prefix: 'template' | 'policy', type:
   };
 }
 
+/**
+ * The reference gives an artifact's template name no pattern (§3.1), so any string is accepted;
+ * but attestations bind to it through `target_artifacts`, whose items follow the attestation-name
+ * pattern (spec endpoint 1, reference §1.7), so a name outside it can never be targeted.
+ */
+function untargetableNameIssues(name: unknown, path: PathSegment[]): Issue[] {
+  if (typeof name !== 'string' || attestationNamePattern.test(name)) return [];
+  return [
+    {
+      code: 'template/untargetable-artifact-name',
+      severity: 'warning',
+      message: `No attestation can target the artifact '${name}': target_artifacts names match '${attestationNamePattern.source}' (letters, digits, '_', ',' and '-')`,
+      path,
+      target: 'value',
+    },
+  ];
+}
+
+/** Neither the spec nor the reference asks for unique names (§3.1); a repeated one is only redundant, so a warning. */
 function duplicateNameIssues(list: unknown[], path: PathSegment[], what: 'attestation' | 'artifact'): Issue[] {
   const issues: Issue[] = [];
   const firstIndex = new Map<string, number>();
@@ -83,8 +104,8 @@ function duplicateNameIssues(list: unknown[], path: PathSegment[], what: 'attest
     }
     issues.push({
       code: 'template/duplicate-name',
-      severity: 'error',
-      message: `Duplicate ${what} name '${entry.name}': it is already used at position ${first}; names must be unique in this list`,
+      severity: 'warning',
+      message: `Duplicate ${what} name '${entry.name}': it is already used at position ${first}, so this entry adds nothing`,
       path: [...path, index, 'name'],
       target: 'value',
       data: { name: entry.name, first: [...path, first, 'name'] },

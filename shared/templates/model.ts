@@ -23,7 +23,11 @@ export interface FlowTemplate {
 /** Built-in attestation types a template may name, besides `custom:<name>`. */
 export const attestationTypes = ['generic', 'junit', 'snyk', 'scan', 'jira', 'pull_request', 'decision', '*'] as const;
 
-const customTypePattern = /^custom:[a-zA-Z0-9_.~-]+$/;
+/** The service's own rule for a custom type reference: `custom:` and a non-empty name (reference §3.1 names no pattern for it). */
+const customTypePattern = /^custom:.+$/;
+
+/** Attestation names and `target_artifacts` items (spec endpoint 1, reference §1.7). */
+export const attestationNamePattern = /^[a-zA-Z0-9_,-]+$/;
 
 export function isAttestationType(type: string): boolean {
   return (attestationTypes as readonly string[]).includes(type) || customTypePattern.test(type);
@@ -31,7 +35,7 @@ export function isAttestationType(type: string): boolean {
 
 /** A checked template value in its normalized form. */
 export function templateOf(value: unknown): FlowTemplate {
-  const raw = value as { trail?: { attestations?: TemplateAttestation[]; artifacts?: { name: string; attestations?: TemplateAttestation[] }[] } };
+  const raw = value as { trail?: null | { attestations?: TemplateAttestation[]; artifacts?: { name: string; attestations?: TemplateAttestation[] }[] } };
   return {
     version: 1,
     trail: {

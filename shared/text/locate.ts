@@ -1,6 +1,8 @@
 // Maps a path into a parsed value back to the text that holds it. Nodes come from the `yaml`
 // document (which parses JSON too); a path that does not exist stops at its nearest existing
-// parent, so "Field required" lands on the object that lacks the field.
+// parent, so "Field required" lands on the object that lacks the field. A path that passes
+// through an alias (`*a`) is placed on the alias: that is where the repeated content is written,
+// while the anchored node it resolves to is another entry.
 import { isAlias, isCollection, isMap, isNode, isScalar, isSeq } from 'yaml';
 import type { Document, Node } from 'yaml';
 import type { PathSegment, TextRange } from '../findings.ts';
@@ -10,8 +12,12 @@ export function rangeOf(doc: Document, text: string, path: readonly PathSegment[
   let node: unknown = doc.contents;
   let key: Node | undefined;
   let found = 0;
+  let alias: Node | undefined;
   for (const segment of path) {
-    if (isAlias(node)) node = node.resolve(doc);
+    if (isAlias(node)) {
+      alias ??= node;
+      node = node.resolve(doc);
+    }
     if (isMap(node)) {
       const pair = node.items.find((item) => keyText(item.key) === String(segment));
       if (pair === undefined) break;
@@ -26,6 +32,7 @@ export function rangeOf(doc: Document, text: string, path: readonly PathSegment[
     found++;
   }
 
+  if (alias?.range) return { start: alias.range[0], end: alias.range[1] };
   const complete = found === path.length;
   const nodeRange = isNode(node) ? node.range : undefined;
   const keyRange = key?.range;

@@ -76,13 +76,23 @@ describe('policies', () => {
     const schema = await putPolicy({ name: 'wrong' }, `${SCHEMA}\nartifacts:\n  provenance:\n    required: maybe\n`);
     assert.equal(schema.status, 400);
     assert.ok('policy_file.artifacts.provenance.required' in schema.body.errors, JSON.stringify(schema.body));
-    const expression = await putPolicy(
-      { name: 'badexpr' },
-      `${SCHEMA}\nartifacts:\n  provenance:\n    required: true\n    exceptions:\n      - if: \${{ flow.name == }}\n`,
-    );
-    assert.equal(expression.status, 400);
-    assert.ok(Object.keys(expression.body.errors).some((key) => key.includes('exceptions[0].if')), JSON.stringify(expression.body));
-    for (const name of ['nofile', 'broken', 'wrong', 'badexpr']) assert.equal((await server.get(`/api/v2/policies/acme/${name}`)).status, 404, name);
+    for (const name of ['nofile', 'broken', 'wrong']) assert.equal((await server.get(`/api/v2/policies/acme/${name}`)).status, 404, name);
+  });
+
+  it('stores a policy whose condition is not a valid expression, as the service does, and fails that rule when it is evaluated', async () => {
+    const text = `${SCHEMA}\nartifacts:\n  provenance:\n    required: true\n    exceptions:\n      - if: \${{ flow.name == }}\n`;
+    const stored = await putPolicy({ name: 'badexpr' }, text);
+    assert.equal(stored.status, 201, stored.text);
+    assert.equal((await server.get('/api/v2/policies/acme/badexpr')).body.versions[0].policy_yaml, text);
+    assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name: 'exprenv', type: 'server', description: 'e' })).status, 201);
+    await server.json('PUT', '/api/v2/environments/acme/exprenv/report/server', { artifacts: [{ digests: { app: fp('e') }, creationTimestamp: 1 }] });
+    assert.equal((await server.json('POST', '/api/v2/environments/acme/exprenv/policies', { policy_names: ['badexpr'] })).status, 200);
+    const [artifact] = (await server.get('/api/v2/snapshots/acme/exprenv/-1')).body.artifacts;
+    const [evaluation] = artifact.policy_decisions[0].rule_evaluations;
+    assert.equal(artifact.policy_decisions[0].status, 'NON-COMPLIANT');
+    assert.equal(evaluation.satisfied, false);
+    assert.match(evaluation.error, /^the condition \$\{\{ flow\.name == \}\} is not a valid expression: /);
+    assert.ok(artifact.reasons_for_incompliance.some((reason: string) => reason.includes('is not a valid expression')), JSON.stringify(artifact.reasons_for_incompliance));
   });
 
   it('attaches and detaches, re-evaluating the latest snapshot into a new one', async () => {

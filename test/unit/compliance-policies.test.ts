@@ -85,8 +85,7 @@ describe('policy model', () => {
       assert.deepEqual(findings.filter((finding) => finding.severity === 'error'), [], file);
       const model = normalizePolicy(value);
       const conditions = [
-        ...model.artifacts.provenance.exceptions.map((exception) => exception.if_condition),
-        ...model.artifacts.trail_compliance.exceptions.map((exception) => exception.if_condition),
+        ...[...model.artifacts.provenance.exceptions, ...model.artifacts.trail_compliance.exceptions].flatMap((exception) => (exception.if_condition ? [exception.if_condition] : [])),
         ...model.artifacts.attestations.flatMap((rule) => (rule.if_condition ? [rule.if_condition] : [])),
       ];
       for (const condition of conditions) assert.deepEqual(parseCondition(condition.text).errors, [], `${file}: ${condition.text}`);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { kindByFileName } from '../../shared/kinds.ts';
+import { basename } from 'node:path';
+import { kindOf } from '../../shared/kinds.ts';
 import { lineIndexOf } from '../../shared/text/positions.ts';
 import { validateText } from '../../shared/validate.ts';
 import { loadFixtures } from './golden.ts';
@@ -15,6 +16,7 @@ describe('golden fixtures', () => {
     const ruleCodes = [
       'yaml/syntax', 'json/syntax',
       'template/missing-version', 'template/bad-version', 'template/unknown-attestation-type', 'template/duplicate-name',
+      'template/untargetable-artifact-name', 'policy/unmatchable-name', 'policy/unmatchable-control', 'policy/wrong-type',
       'template/empty-name', 'template/bad-name', 'template/unknown-key', 'template/missing-field', 'template/wrong-type',
       'policy/missing-schema', 'policy/bad-schema-url', 'policy/any-name-any-type', 'policy/for-control-without-decision',
       'policy/unknown-attestation-type', 'policy/bad-expression', 'policy/unknown-key',
@@ -31,13 +33,17 @@ describe('golden fixtures', () => {
 
   for (const fixture of fixtures) {
     it(fixture.name, () => {
-      const kind = kindByFileName(fixture.path);
-      assert.ok(kind, `${fixture.name}: the file name names no document kind`);
+      const kind = kindOf(fixture.path, fixture.text);
+      assert.ok(kind, `${fixture.name}: neither the text nor the file name names a document kind`);
       const { findings } = validateText(kind, fixture.text);
       const lines = lineIndexOf(fixture.text);
       const got = findings.map((finding) => `${lines.positionAt(finding.range.start).line + 1} ${finding.code}`).sort();
       const detail = findings.map((f) => `  ${lines.positionAt(f.range.start).line + 1}: ${f.code} ${f.message}`).join('\n');
       assert.deepEqual(got, fixture.want, `findings of ${fixture.name}:\n${detail}`);
+      // Both directions: a `valid*` fixture is accepted (warnings at most), any other is refused.
+      const errors = findings.filter((finding) => finding.severity === 'error');
+      if (/^valid[-.]/.test(basename(fixture.path))) assert.deepEqual(errors.map((f) => f.code), [], `${fixture.name} is accepted`);
+      else assert.ok(errors.length > 0, `${fixture.name} is refused`);
     });
   }
 });

@@ -81,6 +81,22 @@ describe('document kinds', () => {
     assert.equal(kindByText('_schema: https://x.example/flow/v1\n'), undefined);
     assert.equal(kindOf('a.flow-template.yaml', '# cev: env-policy\n'), 'env-policy');
   });
+
+  it('by the $schema forms the docs use: the yaml-language-server modeline, # $schema:, and a top-level $schema key', () => {
+    const template = 'https://compliance.example.com/api/v2/schemas/flow-template/v1';
+    assert.equal(kindByText(`# yaml-language-server: $schema=${template}\nversion: 1\n`), 'flow-template');
+    assert.equal(kindByText(`# Release flow\n\n# yaml-language-server: $schema=${template}\nversion: 1\n`), 'flow-template', 'any header comment line');
+    assert.equal(kindByText('# yaml-language-server: $schema=https://x.example/schemas/flow-template.json\n'), 'flow-template');
+    assert.equal(kindByText('# $schema: https://x.example/api/v2/schemas/environment-policy/v1\n'), 'env-policy');
+    assert.equal(kindByText('# yaml-language-server: $schema=https://x.example/policy/v1\n'), 'env-policy');
+    assert.equal(kindByText(`$schema: ${template}\nversion: 1\n`), 'flow-template');
+    assert.equal(kindByText(`{\n  "$schema": "${template}"\n}`), 'flow-template');
+    assert.equal(kindByText(`version: 1\n# yaml-language-server: $schema=${template}\n`), undefined, 'after content it is no header');
+    assert.equal(kindByText('# yaml-language-server: $schema=https://x.example/other.json\n'), undefined);
+    assert.equal(kindByText('_schema: https://x.example/schemas/flow-template/v1\n'), undefined, "a policy's _schema declares only a policy");
+    assert.equal(kindOf('ci/release.yml', `# yaml-language-server: $schema=${template}\n`), 'flow-template');
+    assert.equal(kindOf('x.env-policy.yaml', `# yaml-language-server: $schema=${template}\n`), 'flow-template', 'the declaration wins over the name');
+  });
 });
 
 describe('suggestions', () => {

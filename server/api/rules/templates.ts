@@ -4,6 +4,7 @@ import { fieldPath } from '../../../shared/findings.ts';
 import { valueAt } from '../../../shared/text/values.ts';
 import { templateOf } from '../../../shared/templates/index.ts';
 import { validateText } from '../../../shared/validate.ts';
+import { refusesUpload } from '../../../shared/verdicts.ts';
 import { stringify } from 'yaml';
 import { invalid, withInput, type FieldErrors } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -18,7 +19,7 @@ export function templateFromText(text: string, emptyKey = 'template_file'): Temp
   const { value, findings } = validateText('flow-template', text);
   const errors: FieldErrors = {};
   for (const finding of findings) {
-    if (finding.severity !== 'error') continue;
+    if (!refusesUpload(finding)) continue;
     const key = fieldPath(finding.path) || emptyKey;
     if (!(key in errors)) errors[key] = withInput(finding.message, finding.path.length === 0 ? text : valueAt(value, finding.path));
   }

@@ -96,7 +96,8 @@ export function choicesOf(schemas: readonly Schema[]): Choice[] {
 export function valuePrefixesOf(schemas: readonly Schema[]): string[] {
   const prefixes = new Set<string>();
   for (const schema of schemas) {
-    const literal = typeof schema.pattern === 'string' ? /^\^([A-Za-z0-9_:/.-]+)/.exec(schema.pattern)?.[1] : undefined;
+    // A pattern's literal head ends at its first metacharacter (`.` only counts escaped).
+    const literal = typeof schema.pattern === 'string' ? /^\^((?:[A-Za-z0-9_:/-]|\\\.)+)/.exec(schema.pattern)?.[1]?.replace(/\\\./g, '.') : undefined;
     if (literal !== undefined && literal.length > 1) prefixes.add(literal);
     if (Array.isArray(schema.examples)) for (const value of schema.examples) if (isPlaceholder(value)) prefixes.add(value.slice(0, value.indexOf('<')));
   }

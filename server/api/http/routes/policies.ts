@@ -12,6 +12,7 @@ import { fieldPath } from '../../../../shared/findings.ts';
 import { normalizePolicy } from '../../../../shared/policies/model.ts';
 import { lineIndexOf } from '../../../../shared/text/positions.ts';
 import { validateText } from '../../../../shared/validate.ts';
+import { refusesUpload } from '../../../../shared/verdicts.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../bodies.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
@@ -64,13 +65,14 @@ interface Payload {
 }
 
 /**
- * The policy file's value, once the shared core (YAML syntax, schema, `${{ }}` conditions) finds no
- * error; otherwise a 400 whose errors are keyed by field path (`policy_file` for the document as a
- * whole), each with its line and column.
+ * The policy file's value, once the shared core (YAML syntax, schema, cross-field rules) finds no
+ * error that refuses an upload; otherwise a 400 whose errors are keyed by field path (`policy_file`
+ * for the document as a whole), each with its line and column. An invalid `${{ }}` condition is
+ * stored, as the service stores it: its rule's evaluation fails instead (shared/verdicts.ts).
  */
 function policyFileValue(text: string): unknown {
   const { value, findings } = validateText('env-policy', text);
-  const errors = findings.filter((finding) => finding.severity === 'error');
+  const errors = findings.filter(refusesUpload);
   if (errors.length === 0) return value;
   const lines = lineIndexOf(text);
   const out: Record<string, string> = {};
