@@ -97,6 +97,9 @@ function replaceWithExpectedValue(title: string): Fix {
 function renameDuplicate(context: FixContext): CodeAction[] {
   const name = context.data.facts?.name;
   if (typeof name !== 'string') return [];
+  // A duplicate written as an alias (`- *a`) is placed on the alias: writing a name there would
+  // replace the whole entry with a string, so it has no rename.
+  if (context.document.getText(context.diagnostic.range as Range).startsWith('*')) return [];
   const list = nodeAt(treeOf(context.document), context.data.path.slice(0, -2));
   const taken = new Set<string>();
   if (isSeq(list)) {

@@ -241,4 +241,12 @@ describe('language service: quick fixes', () => {
     assert.equal(fix.title, "Rename to 'a-3'");
     assert.match(fix.result, /- name: a-3\n      type: snyk/);
   });
+
+  it('offers no rename for a duplicate written as an alias, whose finding is on the alias', () => {
+    const text = 'version: 1\ntrail:\n  artifacts:\n    - &a\n      name: a\n    - *a\n';
+    const [diagnostic] = diagnosticsOf('flow-template', documentOf(text), 100);
+    assert.equal(diagnostic!.code, 'template/duplicate-name');
+    assert.deepEqual(diagnostic!.range, { start: { line: 5, character: 6 }, end: { line: 5, character: 8 } });
+    assert.deepEqual(fixes('flow-template', text).filter((candidate) => candidate.code === 'template/duplicate-name'), []);
+  });
 });
