@@ -1,5 +1,6 @@
 // Which of our document kinds an editor holds, decided by the shared core exactly as the language
-// server decides it (modeline or policy `_schema` first, then the configurable globs).
+// server and `cev validate` decide it (what the text declares first: a `# cev:` modeline, a
+// `$schema` modeline or key, a policy's `_schema`; then the configurable globs).
 import * as vscode from 'vscode';
 import { kindOf, type DocumentKind } from '../../shared/kinds.ts';
 import { languageSettings, type LanguageSettings } from './settings.ts';

@@ -40,7 +40,7 @@ export function createKindStatus(context: vscode.ExtensionContext): void {
     const document = vscode.window.activeTextEditor?.document;
     const kind = document ? documentKindOf(document) : undefined;
     item.text = kind ? `$(shield) ${kindLabels[kind]}` : 'Not a Compliance Evidence document';
-    item.detail = kind ? 'Compliance Evidence' : 'Name it *flow-template*.yml, *env-policy*.yml, … or add `# cev: flow-template`';
+    item.detail = kind ? 'Compliance Evidence' : 'Name it *flow-template*.yml, *env-policy*.yml, … or add `# cev: flow-template` or a `# yaml-language-server: $schema=` modeline';
     item.severity = vscode.LanguageStatusSeverity.Information;
   };
   update();
