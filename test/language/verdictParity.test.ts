@@ -46,6 +46,7 @@ describe('editor, cev validate and the server give one verdict', function () {
       type_schema: { filename: 'schema.json', content: JSON.stringify({ type: 'object' }) },
     });
     assert.ok(customType.status === 201 || customType.status === 200, customType.text);
+    assert.equal((await server.json('POST', `/api/v2/controls/${ORG}`, { identifier: 'ctl-1', name: 'Control' })).status, 201);
   });
 
   after(async () => {

@@ -279,16 +279,43 @@ describe('policy evaluation', () => {
     assert.equal(applies!.rule_evaluations[0]!.rule.definition.if, '${{ flow.tags.env == "prod" }}');
   });
 
-  it('fails closed on conditions that do not parse', () => {
+  it('fails the evaluation of a rule whose condition does not parse, naming the condition (the service fails evaluation, not upload)', () => {
     const broken = policy('broken', {
       provenance: { required: true, exceptions: [{ if: '${{ flow.nme == "x" }}' }] },
       attestations: [{ name: 'x', type: 'generic', if: '${{ nonsense' }],
     });
     const [decision] = evaluatePolicies(running([]), [broken]);
+    assert.equal(decision!.status, 'NON-COMPLIANT');
     assert.deepEqual(decision!.rule_evaluations.map((evaluation) => [evaluation.satisfied, evaluation.ignored]), [
       [false, false],
       [false, false],
     ]);
+    assert.match(decision!.rule_evaluations[0]!.error!, /^the condition \$\{\{ flow\.nme == "x" \}\} is not a valid expression: /);
+    assert.match(decision!.rule_evaluations[1]!.error!, /^the condition \$\{\{ nonsense is not a valid expression: /);
+    const reasons = reasonsForIncompliance([decision!]);
+    assert.equal(reasons.length, 2);
+    assert.ok(reasons.every((reason) => reason.startsWith("Policy 'broken' (version 1): the condition ")), reasons.join('\n'));
+    // A provenance that would otherwise hold fails too: the invalid exception cannot be evaluated.
+    const [withTrail] = evaluatePolicies(running([trail()]), [broken]);
+    assert.equal(withTrail!.rule_evaluations[0]!.satisfied, false);
+  });
+
+  it('a missing or null condition holds: an exception without if always excepts, an if: null rule always applies', () => {
+    const excepted = policy('excepted', { provenance: { required: true, exceptions: [{}] }, 'trail-compliance': { required: true, exceptions: [{ if: null }] } });
+    const [decision] = evaluatePolicies(running([]), [excepted]);
+    assert.equal(decision!.status, 'COMPLIANT');
+    assert.deepEqual(decision!.rule_evaluations.map((evaluation) => [evaluation.satisfied, evaluation.ignored]), [
+      [true, true],
+      [true, true],
+    ]);
+    assert.deepEqual(decision!.rule_evaluations[0]!.rule.definition, { required: true, exceptions: [{ if: null }] });
+    const always = policy('always', { attestations: [{ name: 'tests', type: 'junit', if: null, for_control: null }] });
+    const [missing] = evaluatePolicies(running([trail()]), [always]);
+    assert.equal(missing!.status, 'NON-COMPLIANT');
+    assert.equal(missing!.rule_evaluations[0]!.resolutions[0]!.type, 'missing_attestation');
+    const tests = { id: 't1', name: 'tests', type: 'junit', is_compliant: true, created_at: 5 };
+    const [present] = evaluatePolicies(running([trail({ attestations: [tests] })]), [always]);
+    assert.equal(present!.status, 'COMPLIANT', 'for_control: null asks for no control');
   });
 
   it('leaves out rules that are not required', () => {
