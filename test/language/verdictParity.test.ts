@@ -116,7 +116,9 @@ describe('editor, cev validate and the server give one verdict', function () {
       const reply =
         'report' in payload.target
           ? await jsonBody('PUT', `/api/v2/environments/${ORG}/${envOf(payload.target.report)}/report/${payload.target.report}`, text)
-          : await server.multipart('POST', `/api/v2/attestations/${ORG}/${FLOW}/trail/${TRAIL}/${payload.target.attestation}`, { data_json: text });
+          : payload.target.attestation === 'override'
+            ? await jsonBody('POST', `/api/v2/attestations/${ORG}/${FLOW}/trail/${TRAIL}/override`, text)
+            : await server.multipart('POST', `/api/v2/attestations/${ORG}/${FLOW}/trail/${TRAIL}/${payload.target.attestation}`, { data_json: text });
       const accepted = reply.status === 200 || reply.status === 201;
       assert.ok(accepted || reply.status === 400, `${payload.name}: ${reply.status} ${reply.text}`);
       assert.equal(accepted, payload.accepted, `${payload.name}: ${reply.status} ${reply.text}`);
