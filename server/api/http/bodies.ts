@@ -5,6 +5,7 @@ import type { Issue } from '../../../shared/findings.ts';
 import { fieldPath } from '../../../shared/findings.ts';
 import { reportSchemaByType } from '../../../shared/reports/check.ts';
 import { checkBody } from '../../../shared/schemas/bodies.ts';
+import { refusesUpload } from '../../../shared/verdicts.ts';
 import { bodySchemas, schemas, type BodySchemaName } from '../../../shared/schemas/index.ts';
 import { valueAt } from '../../../shared/text/values.ts';
 import { invalid, withInput, type ApiError, type FieldErrors } from '../errors.ts';
@@ -23,7 +24,7 @@ function echoedInput(issue: Issue, value: unknown): unknown {
 export function fieldErrorsOf(issues: readonly Issue[], value: unknown, emptyKey = 'body'): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
-    if (issue.severity !== 'error') continue;
+    if (!refusesUpload(issue)) continue;
     const key = fieldPath(issue.path) || emptyKey;
     if (!(key in errors)) errors[key] = withInput(issue.message, echoedInput(issue, value));
   }

@@ -2,6 +2,7 @@
 // schemas, then taken in by the snapshot rules in one transaction; webhooks go out afterwards.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { checkReport, isReportType, reportSchemaByType, reportTypes, type ReportType } from '../../../../shared/reports/check.ts';
+import { refusesUpload } from '../../../../shared/verdicts.ts';
 import { orgOf } from '../auth.ts';
 import { fieldErrorsOf } from '../bodies.ts';
 import { routeCheckedJsonBody } from '../multipart.ts';
@@ -42,7 +43,7 @@ export const reportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
       throw badRequest(`Environment '${env}' is of type ${environment.type}; a ${type} report cannot be sent to it`);
     }
     const issues = checkReport(type, request.body);
-    if (issues.length > 0) {
+    if (issues.some(refusesUpload)) {
       const errors = fieldErrorsOf(issues, request.body);
       // The spec words a bad K8S report `Invalid report data`; other types keep the generic message.
       throw type === 'K8S' ? invalid(errors, INVALID_REPORT) : invalid(errors);
