@@ -5,42 +5,43 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import actionCreate from './action-create.json' with { type: 'json' };
-import allowlistCreate from './allowlist-create.json' with { type: 'json' };
-import apiKeyCreate from './api-key-create.json' with { type: 'json' };
-import apiKeyRotate from './api-key-rotate.json' with { type: 'json' };
-import artifactCreate from './artifact-create.json' with { type: 'json' };
+import type { FromSchema } from 'json-schema-to-ts';
+import actionCreate from './action-create.ts';
+import allowlistCreate from './allowlist-create.ts';
+import apiKeyCreate from './api-key-create.ts';
+import apiKeyRotate from './api-key-rotate.ts';
+import artifactCreate from './artifact-create.ts';
 import attestation from './attestation.json' with { type: 'json' };
 import azureAppsReport from './azure-apps-report.json' with { type: 'json' };
 import cloudRunReport from './cloud-run-report.json' with { type: 'json' };
-import common from './common.json' with { type: 'json' };
-import controlCreate from './control-create.json' with { type: 'json' };
-import controlUpdate from './control-update.json' with { type: 'json' };
-import customTypeCreate from './custom-type-create.json' with { type: 'json' };
+import common from './common.ts';
+import controlCreate from './control-create.ts';
+import controlUpdate from './control-update.ts';
+import customTypeCreate from './custom-type-create.ts';
 import dockerReport from './docker-report.json' with { type: 'json' };
 import ecsReport from './ecs-report.json' with { type: 'json' };
 import envPolicy from './env-policy.json' with { type: 'json' };
-import environmentActionCreate from './environment-action-create.json' with { type: 'json' };
-import environmentCreate from './environment-create.json' with { type: 'json' };
-import environmentJoin from './environment-join.json' with { type: 'json' };
-import environmentPolicies from './environment-policies.json' with { type: 'json' };
-import environmentRename from './environment-rename.json' with { type: 'json' };
-import environmentUpdate from './environment-update.json' with { type: 'json' };
-import flowActionCreate from './flow-action-create.json' with { type: 'json' };
-import flowCreate from './flow-create.json' with { type: 'json' };
-import flowRename from './flow-rename.json' with { type: 'json' };
+import environmentActionCreate from './environment-action-create.ts';
+import environmentCreate from './environment-create.ts';
+import environmentJoin from './environment-join.ts';
+import environmentPolicies from './environment-policies.ts';
+import environmentRename from './environment-rename.ts';
+import environmentUpdate from './environment-update.ts';
+import flowActionCreate from './flow-action-create.ts';
+import flowCreate from './flow-create.ts';
+import flowRename from './flow-rename.ts';
 import flowTemplate from './flow-template.json' with { type: 'json' };
-import flowTemplateCreate from './flow-template-create.json' with { type: 'json' };
+import flowTemplateCreate from './flow-template-create.ts';
 import k8sReport from './k8s-report.json' with { type: 'json' };
 import lambdaReport from './lambda-report.json' with { type: 'json' };
-import policyCreate from './policy-create.json' with { type: 'json' };
+import policyCreate from './policy-create.ts';
 import s3Report from './s3-report.json' with { type: 'json' };
 import scanAttestation from './scan-attestation.json' with { type: 'json' };
 import serverReport from './server-report.json' with { type: 'json' };
-import serviceAccountCreate from './service-account-create.json' with { type: 'json' };
-import serviceAccountUpdate from './service-account-update.json' with { type: 'json' };
-import tagsUpdate from './tags-update.json' with { type: 'json' };
-import trailCreate from './trail-create.json' with { type: 'json' };
+import serviceAccountCreate from './service-account-create.ts';
+import serviceAccountUpdate from './service-account-update.ts';
+import tagsUpdate from './tags-update.ts';
+import trailCreate from './trail-create.ts';
 
 /** Documents users edit or send whole (templates, policies, payloads, reports) and shared definitions. */
 const documentSchemas = {
@@ -90,6 +91,9 @@ export const schemas = { ...documentSchemas, ...bodySchemas } as const;
 
 export type SchemaName = keyof typeof schemas;
 export type BodySchemaName = keyof typeof bodySchemas;
+
+/** A request body's TypeScript type, derived from its schema (json-schema-to-ts) instead of restated. */
+export type BodyOf<N extends BodySchemaName> = FromSchema<(typeof bodySchemas)[N], { references: [typeof common] }>;
 
 export const schemaNames = Object.keys(schemas) as SchemaName[];
 export const bodySchemaNames = Object.keys(bodySchemas) as BodySchemaName[];

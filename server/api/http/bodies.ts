@@ -6,7 +6,7 @@ import { fieldPath } from '../../../shared/findings.ts';
 import { reportSchemaByType } from '../../../shared/reports/check.ts';
 import { checkBody } from '../../../shared/schemas/bodies.ts';
 import { refusesUpload } from '../../../shared/verdicts.ts';
-import { bodySchemas, schemas, type BodySchemaName } from '../../../shared/schemas/index.ts';
+import { bodySchemas, schemas, type BodyOf, type BodySchemaName } from '../../../shared/schemas/index.ts';
 import { valueAt } from '../../../shared/text/values.ts';
 import { invalid, withInput, type ApiError, type FieldErrors } from '../errors.ts';
 
@@ -38,10 +38,10 @@ export function bodyFailure(name: BodySchemaName, value: unknown, emptyKey = 'bo
 }
 
 /** The body, checked; throws the 400 otherwise. */
-export function checkedBody<T>(name: BodySchemaName, value: unknown, emptyKey = 'body'): T {
+export function checkedBody<N extends BodySchemaName>(name: N, value: unknown, emptyKey = 'body'): BodyOf<N> {
   const failure = bodyFailure(name, value, emptyKey);
   if (failure !== undefined) throw failure;
-  return value as T;
+  return value as BodyOf<N>;
 }
 
 /** The schema of a body, for a route's `schema.body` (validated through `checkBody`, documented in OpenAPI). */

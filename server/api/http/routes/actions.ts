@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema } from '../bodies.ts';
+import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { invalid, notFound, withInput } from '../../errors.ts';
 import { nowSeconds } from '../../ids.ts';
@@ -10,17 +11,11 @@ import { environmentNotFound } from '../../services/lookups.ts';
 import { closeNotifications, ENVIRONMENT_TRIGGERS, FLOW_TRIGGERS } from '../../delivery/notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import { renderEach } from '../../views/placeholders.ts';
-import type { Action, ActionInput, ActionTarget } from '../../store/actions.ts';
+import type { Action, ActionInput } from '../../store/actions.ts';
 import type { Org } from '../../store/orgs.ts';
 
-interface ActionBody {
-  name: string;
-  type?: string;
-  targets: ActionTarget[];
-  triggers: string[];
-  environments?: string[];
-  flows?: string[];
-}
+/** The general form's body; the environment and flow forms take a subset of its fields. */
+type ActionBody = BodyOf<'action-create'>;
 
 function actionView(action: Action) {
   return {

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { hasTag } from '../../rules/tags.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema } from '../bodies.ts';
+import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import { nowSeconds } from '../../ids.ts';
@@ -63,7 +64,7 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
     return control;
   };
 
-  app.post<{ Params: { org: string }; Body: { identifier: string; name: string; description?: string; links?: Record<string, string> } }>(
+  app.post<{ Params: { org: string }; Body: BodyOf<'control-create'> }>(
     '/controls/:org',
     { schema: { body: bodySchema('control-create') } },
     async (request, reply) => {
@@ -122,7 +123,7 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
     return await controlView(context, org, await controlOr404(org, request.params.identifier));
   });
 
-  app.put<{ Params: { org: string; identifier: string }; Body: { name?: string; description?: string; links?: Record<string, string> } }>(
+  app.put<{ Params: { org: string; identifier: string }; Body: BodyOf<'control-update'> }>(
     '/controls/:org/:identifier',
     { schema: { params: controlParams, body: bodySchema('control-update') } },
     async (request) => {

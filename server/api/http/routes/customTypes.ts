@@ -12,13 +12,6 @@ import { sendJsonString } from '../replies.ts';
 import type { CustomType } from '../../store/customTypes.ts';
 import type { Org } from '../../store/orgs.ts';
 
-interface CustomTypeInput {
-  name: string;
-  description?: string | null;
-  evaluator?: { content_type: string; rules: string[] } | null;
-  summary?: Array<{ name: string; expression: string }> | null;
-}
-
 const createBody = multipartBody(
   '`data_json` (the `custom-type-create` schema) and `type_schema`, the JSON Schema of the attestation data (file or text).',
   { data_json: { type: 'string' }, type_schema: { type: 'string', format: 'binary' } },
@@ -60,7 +53,7 @@ export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
   app.post<{ Params: { org: string } }>('/custom-attestation-types/:org', { schema: { consumes: ['multipart/form-data'], body: createBody } }, async (request, reply) => {
     const org = orgOf(request);
     const body = await readMultipart(request, 'data_json');
-    const input = checkedBody<CustomTypeInput>('custom-type-create', jsonPart(body, 'data_json'), 'data_json');
+    const input = checkedBody('custom-type-create', jsonPart(body, 'data_json'), 'data_json');
     const schemaText = partText(body, 'type_schema');
     if (schemaText === undefined) throw invalid({ type_schema: withInput('Field required', undefined) });
     let schema: unknown;

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { hasTag } from '../../rules/tags.ts';
 import { bodySchema } from '../bodies.ts';
+import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { badRequest, forbidden, invalid, notFound, withInput } from '../../errors.ts';
@@ -189,7 +190,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     return environmentView(context, org, await environmentOr404(context.store, org, request.params.env));
   });
 
-  app.patch<{ Params: { org: string; env: string }; Body: { description?: string; included_environments?: string[]; policies?: string[] } }>(
+  app.patch<{ Params: { org: string; env: string }; Body: BodyOf<'environment-update'> }>(
     '/environments/:org/:env',
     { schema: { params: envParams, body: bodySchema('environment-update') } },
     async (request, reply) => {
@@ -220,7 +221,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     return sendJsonString(reply, 200, 'OK');
   });
 
-  app.put<{ Params: { org: string; env: string }; Body: { new_name: string } }>(
+  app.put<{ Params: { org: string; env: string }; Body: BodyOf<'environment-rename'> }>(
     '/environments/:org/:env/rename',
     { schema: { params: envParams, body: bodySchema('environment-rename') } },
     async (request, reply) => {
@@ -240,7 +241,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     },
   );
 
-  app.put<{ Params: { org: string; env: string }; Body: { physical_env_name: string } }>(
+  app.put<{ Params: { org: string; env: string }; Body: BodyOf<'environment-join'> }>(
     '/environments/:org/:env/join',
     { schema: { params: envParams, body: bodySchema('environment-join') } },
     async (request, reply) => {
@@ -264,7 +265,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
   );
 
   for (const [method, mode] of [['POST', 'attach'], ['DELETE', 'detach']] as const) {
-    app.route<{ Params: { org: string; env: string }; Body: { policy_names: string[] } }>({
+    app.route<{ Params: { org: string; env: string }; Body: BodyOf<'environment-policies'> }>({
       method,
       url: '/environments/:org/:env/policies',
       schema: { params: envParams, body: bodySchema('environment-policies') },
@@ -282,7 +283,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     });
   }
 
-  app.put<{ Params: { org: string; env: string }; Body: { artifact_fingerprint: string; artifact_name?: string; description: string } }>(
+  app.put<{ Params: { org: string; env: string }; Body: BodyOf<'allowlist-create'> }>(
     '/allowlists/:org/:env',
     { schema: { params: envParams, body: bodySchema('allowlist-create') } },
     async (request, reply) => {
@@ -309,7 +310,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     })),
   );
 
-  app.patch<{ Params: { org: string; resource_type: string; id: string }; Body: { set_tags?: Record<string, string>; remove_tags?: string[] } }>(
+  app.patch<{ Params: { org: string; resource_type: string; id: string }; Body: BodyOf<'tags-update'> }>(
     '/tags/:org/:resource_type/:id',
     { schema: { body: bodySchema('tags-update') } },
     async (request, reply) => {

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema, checkedBody } from '../bodies.ts';
+import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import type { RouteOptions } from '../context.ts';
 import { flowView } from '../../views/flowView.ts';
 import { renderEach } from '../../views/placeholders.ts';
@@ -37,11 +38,8 @@ const templateFileBody = multipartBody(
   ['data_json'],
 );
 
-interface FlowInput {
-  name: string;
-  description?: string;
-  visibility?: string;
-}
+/** A flow's fields, as the template form's `data_json` and the legacy JSON form both send them. */
+type FlowInput = BodyOf<'flow-template-create'> | BodyOf<'flow-create'>;
 
 /** The template text from `template_file` (field or file) or `template_file.0`. */
 function templateTextOf(body: MultipartBody): string | undefined {
@@ -90,7 +88,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     async (request, reply) => {
       const org = orgOf(request);
       const body = await readMultipart(request, 'data_json');
-      const input = checkedBody<FlowInput>('flow-template-create', jsonPart(body, 'data_json'), 'data_json');
+      const input = checkedBody('flow-template-create', jsonPart(body, 'data_json'), 'data_json');
       const text = templateTextOf(body);
       const template = text === undefined ? undefined : templateOrInvalid(text);
       const created = await upsertFlow(store, org, input, template, principalOf(request).name);
@@ -98,7 +96,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     },
   );
 
-  app.put<{ Params: { org: string }; Body: { name: string; description: string; visibility?: string; template?: string[] } }>(
+  app.put<{ Params: { org: string }; Body: BodyOf<'flow-create'> }>(
     '/flows/:org',
     { schema: { body: bodySchema('flow-create') } },
     async (request, reply) => {
@@ -147,7 +145,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     return sendJsonString(reply, 200, 'OK');
   });
 
-  app.put<{ Params: { org: string; flow: string }; Body: { new_name: string } }>(
+  app.put<{ Params: { org: string; flow: string }; Body: BodyOf<'flow-rename'> }>(
     '/flows/:org/:flow/rename',
     { schema: { params: flowParams, body: bodySchema('flow-rename') } },
     async (request, reply) => {

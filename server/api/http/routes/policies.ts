@@ -58,12 +58,6 @@ const policyBody = multipartBody(
 );
 
 /** The `payload` part of a policy upload. */
-interface Payload {
-  name: string;
-  description?: string;
-  comment?: string;
-}
-
 /**
  * The policy file's value, once the shared core (YAML syntax, schema, cross-field rules) finds no
  * error that refuses an upload; otherwise a 400 whose errors are keyed by field path (`policy_file`
@@ -173,7 +167,7 @@ export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
   app.put<{ Params: { org: string } }>('/policies/:org', { schema: { consumes: ['multipart/form-data'], body: policyBody } }, async (request, reply) => {
     const org = orgOf(request);
     const body = await readMultipart(request, 'payload');
-    const payload = checkedBody<Payload>('policy-create', jsonPart(body, 'payload'));
+    const payload = checkedBody('policy-create', jsonPart(body, 'payload'));
     const text = partText(body, 'policy_file');
     if (text === undefined) throw invalid({ policy_file: withInput('Field required', undefined) });
     const policy = policyFileValue(text);

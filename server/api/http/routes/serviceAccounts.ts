@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { keyHash, orgOf, principalOf } from '../auth.ts';
 import { bodySchema } from '../bodies.ts';
+import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import { ApiError, conflict, forbidden, notFound } from '../../errors.ts';
 import { newApiKey, newId, nowSeconds } from '../../ids.ts';
 import type { RouteOptions } from '../context.ts';
@@ -80,7 +81,7 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
     return { ...keyView(record, now), key };
   };
 
-  app.post<{ Params: { org: string }; Body: { name: string; description?: string | null; privilege: Role } }>(
+  app.post<{ Params: { org: string }; Body: BodyOf<'service-account-create'> }>(
     '/service-accounts/:org',
     { config: access, schema: { body: bodySchema('service-account-create') } },
     async (request, reply) => {
@@ -128,12 +129,12 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
     accountView(await accountOr404(orgOf(request).id, request.params.name)),
   );
 
-  app.patch<{ Params: { org: string; name: string }; Body: { description?: string | null; privilege?: Role } }>(
+  app.patch<{ Params: { org: string; name: string }; Body: BodyOf<'service-account-update'> }>(
     '/service-accounts/:org/:name',
     { config: access, schema: { params: accountParams, body: bodySchema('service-account-update') } },
     async (request) => {
       const org = orgOf(request);
-      const body = request.body ?? {};
+      const { body } = request;
       if (body.privilege !== undefined && rank[body.privilege] > rank[principalOf(request).role]) throw forbidden();
       return await store.transaction(async () => {
         const account = await accountOr404(org.id, request.params.name);
@@ -156,17 +157,17 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
     return { message: 'OK' };
   });
 
-  app.post<{ Params: { org: string; name: string }; Body: { description?: string | null; expires_at?: number | null } | null }>(
+  app.post<{ Params: { org: string; name: string }; Body: BodyOf<'api-key-create'> }>(
     '/service-accounts/:org/:name/api-keys',
     { config: access, schema: { params: accountParams, body: bodySchema('api-key-create') } },
     async (request, reply) => {
       const org = orgOf(request);
-      const body = request.body ?? {};
+      const { body } = request;
       if (body.expires_at != null && body.expires_at <= nowSeconds()) {
         throw new ApiError(400, 'Input payload validation failed', { expires_at: `Input should be in the future [input: ${body.expires_at}]` });
       }
       const user = principalOf(request).name;
-      const created = await store.transaction(async () => await issueKey(await accountOr404(org.id, request.params.name), body.description ?? '', body.expires_at ?? null, user));
+      const created = await store.transaction(async () => await issueKey(await accountOr404(org.id, request.params.name), body.description, body.expires_at ?? null, user));
       return reply.code(201).send(created);
     },
   );
@@ -197,12 +198,12 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
     },
   );
 
-  app.post<{ Params: { org: string; name: string; key_id: string }; Body: { grace_period_hours?: number | null; expires_at?: number | null } | null }>(
+  app.post<{ Params: { org: string; name: string; key_id: string }; Body: BodyOf<'api-key-rotate'> }>(
     '/service-accounts/:org/:name/api-keys/:key_id/rotate',
     { config: access, schema: { params: keyParams, body: bodySchema('api-key-rotate') }, preValidation: emptyBodyAsObject },
     async (request, reply) => {
       const org = orgOf(request);
-      const body = request.body ?? {};
+      const { body } = request;
       const rotated = await store.transaction(async () => {
         const account = await accountOr404(org.id, request.params.name);
         const old = await keyOr404(account, request.params.key_id);

@@ -51,7 +51,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function beginInputOf(data: unknown): BeginInput {
-  const value = checkedBody<Record<string, unknown>>('trail-create', data, 'data_json');
+  const value = checkedBody('trail-create', data, 'data_json');
   const body: Record<string, unknown> = {};
   for (const key of BODY_FIELDS) if (value[key] !== undefined) body[key] = value[key];
   if (isObject(value.repo_info) && typeof value.repo_info.id === 'string') body.repo_ids = [value.repo_info.id];

@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/common/v1",
   "title": "Shared definitions",
   "description": "Names, patterns and objects that several documents and request bodies share.",
@@ -226,4 +226,4 @@
       }
     }
   }
-}
+} as const;

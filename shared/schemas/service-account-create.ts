@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/service-account-create/v1",
   "title": "ServiceAccountPostInput",
   "description": "POST /service-accounts/{org}.",
@@ -28,4 +28,4 @@
     "privilege"
   ],
   "additionalProperties": false
-}
+} as const;

@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/trail-create/v1",
   "title": "BeginTrailInput",
   "description": "The `data_json` part of PUT /trails/{org}/{flow}: begins a trail, or updates it when it exists.",
@@ -61,4 +61,4 @@
     "name"
   ],
   "additionalProperties": false
-}
+} as const;

@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/environment-join/v1",
   "title": "JoinEnvironmentInput",
   "description": "PUT /environments/{org}/{logical}/join: adds a physical environment to a logical one.",
@@ -13,4 +13,4 @@
     "physical_env_name"
   ],
   "additionalProperties": false
-}
+} as const;

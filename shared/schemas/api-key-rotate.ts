@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/api-key-rotate/v1",
   "title": "ApiKeyRotateInput",
   "description": "POST /service-accounts/{org}/{name}/api-keys/{key_id}/rotate.",
@@ -21,4 +21,4 @@
     }
   },
   "additionalProperties": false
-}
+} as const;

@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/artifact-create/v1",
   "title": "ArtifactPostInput",
   "description": "POST /artifacts/{org}/{flow}: attests an artifact into a trail (or, in the legacy form without `trail_name`, into the trail of its commit).",
@@ -96,4 +96,4 @@
     "filename"
   ],
   "additionalProperties": false
-}
+} as const;

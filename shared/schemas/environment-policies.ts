@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/environment-policies/v1",
   "title": "EnvironmentPoliciesInput",
   "description": "POST or DELETE /environments/{org}/{env}/policies: attaches or detaches policies.",
@@ -16,4 +16,4 @@
     "policy_names"
   ],
   "additionalProperties": false
-}
+} as const;

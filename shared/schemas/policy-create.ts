@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/policy-create/v1",
   "title": "PolicyPutInput",
   "description": "The `payload` part of PUT /policies/{org} (the policy YAML is the `policy_file` part).",
@@ -28,4 +28,4 @@
     "name"
   ],
   "additionalProperties": false
-}
+} as const;

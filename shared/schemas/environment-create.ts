@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/environment-create/v1",
   "title": "CreateEnvironmentPutInput",
   "description": "PUT /environments/{org}: creates an environment, or updates it when it exists.",
@@ -55,4 +55,4 @@
     "description"
   ],
   "additionalProperties": false
-}
+} as const;

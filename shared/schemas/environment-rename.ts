@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/environment-rename/v1",
   "title": "RenameEnvironmentInput",
   "description": "PUT /environments/{org}/{env}/rename.",
@@ -13,4 +13,4 @@
     "new_name"
   ],
   "additionalProperties": false
-}
+} as const;

@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/environment-update/v1",
   "title": "UpdateEnvironmentPatchInput",
   "description": "PATCH /environments/{org}/{env}.",
@@ -24,4 +24,4 @@
     }
   },
   "additionalProperties": false
-}
+} as const;

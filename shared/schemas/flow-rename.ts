@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/flow-rename/v1",
   "title": "RenameFlowInput",
   "description": "PUT /flows/{org}/{flow}/rename.",
@@ -13,4 +13,4 @@
     "new_name"
   ],
   "additionalProperties": false
-}
+} as const;

@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/custom-type-create/v1",
   "title": "CustomAttestationTypePostInput",
   "description": "The `data_json` part of POST /custom-attestation-types/{org} (the JSON Schema of the data is the `type_schema` part). Creating an existing name makes a new version.",
@@ -47,4 +47,4 @@
   },
   "required": ["name"],
   "additionalProperties": false
-}
+} as const;

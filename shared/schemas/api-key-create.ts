@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/api-key-create/v1",
   "title": "ApiKeyPostInput",
   "description": "POST /service-accounts/{org}/{name}/api-keys.",
@@ -20,4 +20,4 @@
     "description"
   ],
   "additionalProperties": false
-}
+} as const;

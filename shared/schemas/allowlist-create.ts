@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/allowlist-create/v1",
   "title": "AllowlistPutInput",
   "description": "PUT /allowlists/{org}/{env}: allows an artifact in an environment.",
@@ -22,4 +22,4 @@
     "description"
   ],
   "additionalProperties": false
-}
+} as const;

@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/control-create/v1",
   "title": "ControlPostInput",
   "description": "POST /controls/{org}: creates a control (beta).",
@@ -29,4 +29,4 @@
     "name"
   ],
   "additionalProperties": false
-}
+} as const;

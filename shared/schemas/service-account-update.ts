@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/service-account-update/v1",
   "title": "ServiceAccountPatchInput",
   "description": "PATCH /service-accounts/{org}/{name}.",
@@ -19,4 +19,4 @@
     }
   },
   "additionalProperties": false
-}
+} as const;

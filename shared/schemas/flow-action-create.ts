@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/flow-action-create/v1",
   "title": "FlowActionPutInput",
   "description": "PUT /actions/{org}/flows: a notification on flow events.",
@@ -61,4 +61,4 @@
     "triggers"
   ],
   "additionalProperties": false
-}
+} as const;

@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/control-update/v1",
   "title": "ControlPutInput",
   "description": "PUT /controls/{org}/{id}: changes a control; its version rises by 1.",
@@ -21,4 +21,4 @@
     }
   },
   "additionalProperties": false
-}
+} as const;

@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/flow-create/v1",
   "title": "CreateFlowPutInput",
   "description": "Legacy PUT /flows/{org}: a flow whose template is one artifact named `artifact` with the listed attestations.",
@@ -32,4 +32,4 @@
     "description"
   ],
   "additionalProperties": false
-}
+} as const;

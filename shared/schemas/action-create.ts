@@ -1,7 +1,7 @@
-{
-  "$id": "https://compliance-evidence.dev/schemas/environment-action-create/v1",
-  "title": "EnvironmentActionPutInput",
-  "description": "PUT /actions/{org}/environments: a notification on environment events.",
+export default {
+  "$id": "https://compliance-evidence.dev/schemas/action-create/v1",
+  "title": "ActionPutInput",
+  "description": "PUT /actions/{org}: creates or updates a notification action.",
   "type": "object",
   "properties": {
     "name": {
@@ -45,12 +45,24 @@
           "ON_SCALED_ARTIFACT",
           "ON_ALLOWED_ARTIFACT",
           "ON_NON_COMPLIANT_ENV",
-          "ON_COMPLIANT_ENV"
+          "ON_COMPLIANT_ENV",
+          "ON_STARTED_TRAIL",
+          "ON_ATTESTED_PROVENANCE",
+          "ON_ATTESTATION",
+          "ON_APPROVAL",
+          "ON_RELEASE"
         ]
       }
     },
     "environments": {
       "description": "Environments the action watches.",
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
+    },
+    "flows": {
+      "description": "Flows the action watches.",
       "type": "array",
       "items": {
         "type": "string"
@@ -63,4 +75,4 @@
     "triggers"
   ],
   "additionalProperties": false
-}
+} as const;

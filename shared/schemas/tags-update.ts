@@ -1,4 +1,4 @@
-{
+export default {
   "$id": "https://compliance-evidence.dev/schemas/tags-update/v1",
   "title": "TagsPatchInput",
   "description": "PATCH /tags/{org}/{resource_type}/{id}.",
@@ -20,4 +20,4 @@
     }
   },
   "additionalProperties": false
-}
+} as const;
