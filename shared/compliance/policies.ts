@@ -118,13 +118,14 @@ export function reasonsForIncompliance(decisions: readonly PolicyDecision[]): st
   for (const decision of decisions) {
     for (const evaluation of decision.rule_evaluations) {
       if (evaluation.satisfied) continue;
-      reasons.push(`Policy '${decision.policy_name}' (version ${decision.policy_version}): ${failureOf(evaluation)}`);
+      reasons.push(`Policy '${decision.policy_name}' (version ${decision.policy_version}): ${ruleFailure(evaluation)}`);
     }
   }
   return reasons;
 }
 
-function failureOf(evaluation: RuleEvaluation): string {
+/** Why one failed rule failed, as a clause; views read the same words the server's reasons carry. */
+export function ruleFailure(evaluation: RuleEvaluation): string {
   if (evaluation.error !== undefined) return evaluation.error;
   if (evaluation.rule.type === 'provenance') return 'the artifact has no provenance (it was never attested to a flow)';
   const where = (resolution: Resolution) =>

@@ -7,7 +7,57 @@ export type ViewRef =
   | { kind: 'attestation'; flow: string; trail: string; attestationId: string }
   | { kind: 'artifact'; flow: string; fingerprint: string }
   | { kind: 'evidence'; flow: string; trail: string; attestationId: string }
+  | { kind: 'flows' }
+  | { kind: 'environments' }
+  | { kind: 'environment'; environment: string }
+  | { kind: 'snapshot'; environment: string; index: number }
+  /** Two snapshots compared: `from` is the earlier, `to` the later one. */
+  | { kind: 'comparison'; from: SnapshotId; to: SnapshotId }
   | { kind: 'external'; url: string };
+
+/** A snapshot named as the diff endpoint names it: `env#N`. */
+export interface SnapshotId {
+  environment: string;
+  index: number;
+}
+
+/** `env#N` read back into its parts, or null when it is not of that form. */
+export function snapshotIdOf(value: unknown): SnapshotId | null {
+  if (typeof value !== 'string') return null;
+  const hash = value.lastIndexOf('#');
+  const index = Number(value.slice(hash + 1));
+  return hash > 0 && Number.isInteger(index) && index > 0 ? { environment: value.slice(0, hash), index } : null;
+}
+
+/** One page of a long list: where it is, and the neighbouring pages when there are any. */
+export interface PagingDisplay {
+  page: number;
+  perPage: number;
+  total: number;
+  pageCount: number;
+  previous: number | null;
+  next: number | null;
+}
+
+/** Paging from a list's counts; a page past the end still names its way back. */
+export function pagingOf(page: number, perPage: number, total: number): PagingDisplay {
+  const pageCount = perPage > 0 ? Math.ceil(total / perPage) : 0;
+  return {
+    page,
+    perPage,
+    total,
+    pageCount,
+    previous: page > 1 ? Math.min(page - 1, Math.max(pageCount, 1)) : null,
+    next: page < pageCount ? page + 1 : null,
+  };
+}
+
+/** A compliance verdict that may be unknown (no policy applied, nothing reported). */
+export type Compliance = 'COMPLIANT' | 'NON-COMPLIANT' | 'UNKNOWN';
+
+export function complianceOf(value: unknown): Compliance {
+  return value === true ? 'COMPLIANT' : value === false ? 'NON-COMPLIANT' : 'UNKNOWN';
+}
 
 /** A user-supplied URL as a link target, or null when it is not an absolute http(s) URL. */
 export function externalRef(url: unknown): ViewRef | null {
@@ -40,9 +90,24 @@ export function prettyJson(value: unknown): string | null {
   return JSON.stringify(value, null, 2);
 }
 
-/** Seconds since the epoch as an ISO time, or null. */
+/** Seconds since the epoch (a number, or a numeric string as artifact lists send it) as an ISO time, or null. */
 export function timeOf(seconds: unknown): string | null {
-  return typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : null;
+  const value = typeof seconds === 'string' && seconds.trim() !== '' ? Number(seconds) : seconds;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? new Date(value * 1000).toISOString() : null;
+}
+
+/** A labelled user URL, or null when there is none. */
+export function urlDisplay(label: string, url: unknown): ViewUrl | null {
+  if (typeof url !== 'string' || url === '') return null;
+  return { label, url, ref: externalRef(url) };
+}
+
+export function listOf(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.filter(isRecord) : [];
+}
+
+export function numberOf(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,7 +2,7 @@
 // it, the artifacts, the commit, origin, user data and events. Input is the API's Trail object
 // (and optionally the trail's attestations, for names of what made a slot non-compliant).
 
-import { externalRef, externalUrlsOf, isRecord, prettyJson, textOf, timeOf, type ViewRef, type ViewUrl } from './links.ts';
+import { externalUrlsOf, isRecord, listOf, prettyJson, textOf, timeOf, urlDisplay, type ViewRef, type ViewUrl } from './links.ts';
 
 /** What a slot shows: MISSING, or the verdict of the attestation that fills it. */
 export type SlotStatus = 'COMPLIANT' | 'NON-COMPLIANT' | 'MISSING' | 'INCOMPLETE';
@@ -154,16 +154,7 @@ function commitDisplay(value: unknown): TrailDisplay['commit'] {
   };
 }
 
-function urlDisplay(label: string, url: unknown): ViewUrl | null {
-  if (typeof url !== 'string' || url === '') return null;
-  return { label, url, ref: externalRef(url) };
-}
-
 function eventDisplay(entry: Record<string, unknown>): EventDisplay {
   const { type, timestamp, ...rest } = entry;
   return { time: timeOf(timestamp), type: textOf(type), details: prettyJson(rest) };
-}
-
-function listOf(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.filter(isRecord) : [];
 }

@@ -1,0 +1,121 @@
+// An environment as display data (design §10): its compliance over time (compliant, non-compliant
+// and unknown artifacts per snapshot, as rows and as a chart), the policies attached, and the
+// environment list. Input is the API's Environment object with the Snapshot objects to show
+// (their artifact_compliance_count is what the list summaries lack), and the environment list.
+
+import { complianceChartSvg, type ChartPoint } from './chart.ts';
+import { complianceOf, isRecord, listOf, numberOf, pagingOf, textOf, timeOf, type Compliance, type PagingDisplay, type ViewRef } from './links.ts';
+import { complianceCountsOf, type ComplianceCounts } from './snapshot.ts';
+
+export interface SnapshotRowDisplay {
+  index: number;
+  title: string;
+  time: string | null;
+  compliance: Compliance;
+  counts: ComplianceCounts;
+  ref: ViewRef;
+  comparedWithPrevious: ViewRef | null;
+}
+
+export interface EnvironmentDisplay {
+  name: string;
+  type: string;
+  description: string;
+  /** The latest snapshot's compliance; unknown without snapshots or policies. */
+  compliance: Compliance;
+  lastReportedAt: string | null;
+  lastChangedAt: string | null;
+  snapshotCount: number;
+  /** Attached policies; the version is the one the latest shown snapshot applied, when known. */
+  policies: { name: string; version: number | null }[];
+  includedEnvironments: { name: string; ref: ViewRef }[];
+  /** Newest first. */
+  snapshots: SnapshotRowDisplay[];
+  /** The shown snapshots as a chart (SVG markup made by complianceChartSvg). */
+  chart: string;
+  chartPoints: ChartPoint[];
+  latest: ViewRef | null;
+}
+
+export function environmentDisplay(environment: Record<string, unknown>, snapshots: readonly Record<string, unknown>[]): EnvironmentDisplay {
+  const name = textOf(environment.name);
+  const rows = snapshots.map((snapshot) => snapshotRow(name, snapshot)).sort((a, b) => b.index - a.index);
+  const newest = [...snapshots].sort((a, b) => numberOf(b.index) - numberOf(a.index))[0];
+  const versions = new Map(listOf(newest?.applied_policies).map((policy) => [textOf(policy.name), numberOf(policy.version)]));
+  const chartPoints = rows.map((row) => ({ index: row.index, ...row.counts })).reverse();
+  const snapshotCount = typeof environment.snapshot_count === 'number' ? environment.snapshot_count : (rows[0]?.index ?? 0);
+  return {
+    name,
+    type: textOf(environment.type),
+    description: textOf(environment.description),
+    compliance: complianceOf(environment.state),
+    lastReportedAt: timeOf(environment.last_reported_at),
+    lastChangedAt: timeOf(environment.last_changed_at),
+    snapshotCount,
+    policies: (Array.isArray(environment.policies) ? environment.policies.map(textOf) : []).map((policy) => ({ name: policy, version: versions.get(policy) ?? null })),
+    includedEnvironments: (Array.isArray(environment.included_environments) ? environment.included_environments.map(textOf) : []).map((included) => ({
+      name: included,
+      ref: { kind: 'environment', environment: included },
+    })),
+    snapshots: rows,
+    chart: complianceChartSvg(`${name}: artifacts by compliance per snapshot`, chartPoints),
+    chartPoints,
+    latest: snapshotCount > 0 ? { kind: 'snapshot', environment: name, index: snapshotCount } : null,
+  };
+}
+
+function snapshotRow(environment: string, snapshot: Record<string, unknown>): SnapshotRowDisplay {
+  const index = numberOf(snapshot.index);
+  return {
+    index,
+    title: `${environment}#${index}`,
+    time: timeOf(snapshot.timestamp ?? snapshot.from),
+    compliance: complianceOf(snapshot.compliant),
+    counts: complianceCountsOf(snapshot.artifact_compliance_count),
+    ref: { kind: 'snapshot', environment, index },
+    comparedWithPrevious: index > 1 ? { kind: 'comparison', from: { environment, index: index - 1 }, to: { environment, index } } : null,
+  };
+}
+
+export interface EnvironmentRowDisplay {
+  name: string;
+  type: string;
+  description: string;
+  compliance: Compliance;
+  lastReportedAt: string | null;
+  snapshotCount: number;
+  policies: string[];
+  ref: ViewRef;
+  /** Set when the server could not render this entry (a marked placeholder). */
+  problem: string | null;
+}
+
+export interface EnvironmentListDisplay {
+  environments: EnvironmentRowDisplay[];
+  paging: PagingDisplay;
+}
+
+/** `GET /environments/{org}` as a plain array or its paged `{environments, page, per_page, total_count}` form. */
+export function environmentListDisplay(list: unknown): EnvironmentListDisplay {
+  const paged = isRecord(list) ? list : null;
+  const items = listOf(paged === null ? list : paged.environments);
+  const rows = items.map((entry): EnvironmentRowDisplay => {
+    const name = entry.placeholder === true ? textOf(entry.id) : textOf(entry.name);
+    return {
+      name,
+      type: textOf(entry.type),
+      description: textOf(entry.description),
+      compliance: complianceOf(entry.state),
+      lastReportedAt: timeOf(entry.last_reported_at),
+      snapshotCount: numberOf(entry.snapshot_count),
+      policies: Array.isArray(entry.policies) ? entry.policies.map(textOf) : [],
+      ref: { kind: 'environment', environment: name },
+      problem: entry.placeholder === true ? textOf(entry.message) : null,
+    };
+  });
+  const paging =
+    paged === null
+      ? pagingOf(1, Math.max(rows.length, 1), rows.length)
+      : pagingOf(numberOf(paged.page) || 1, numberOf(paged.per_page) || Math.max(rows.length, 1), numberOf(paged.total_count));
+  return { environments: rows, paging };
+}
