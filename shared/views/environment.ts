@@ -27,7 +27,7 @@ export interface EnvironmentDisplay {
   lastChangedAt: string | null;
   snapshotCount: number;
   /** Attached policies; the version is the one the latest shown snapshot applied, when known. */
-  policies: { name: string; version: number | null }[];
+  policies: PolicyRowDisplay[];
   includedEnvironments: { name: string; ref: ViewRef }[];
   /** Newest first. */
   snapshots: SnapshotRowDisplay[];
@@ -37,7 +37,24 @@ export interface EnvironmentDisplay {
   latest: ViewRef | null;
 }
 
-export function environmentDisplay(environment: Record<string, unknown>, snapshots: readonly Record<string, unknown>[]): EnvironmentDisplay {
+export interface PolicyRowDisplay {
+  name: string;
+  version: number | null;
+  /** From the Policy object, when it was given. */
+  description: string;
+  /** The YAML of the version applied (else the newest), when the Policy object was given. */
+  yaml: string | null;
+}
+
+/**
+ * `snapshots` are the Snapshot objects to show (any order); `policies` the attached Policy
+ * objects (`GET /policies/{org}/{name}`), optional, for their description and YAML.
+ */
+export function environmentDisplay(
+  environment: Record<string, unknown>,
+  snapshots: readonly Record<string, unknown>[],
+  policies: readonly Record<string, unknown>[] = [],
+): EnvironmentDisplay {
   const name = textOf(environment.name);
   const rows = snapshots.map((snapshot) => snapshotRow(name, snapshot)).sort((a, b) => b.index - a.index);
   const newest = [...snapshots].sort((a, b) => numberOf(b.index) - numberOf(a.index))[0];
@@ -52,7 +69,9 @@ export function environmentDisplay(environment: Record<string, unknown>, snapsho
     lastReportedAt: timeOf(environment.last_reported_at),
     lastChangedAt: timeOf(environment.last_changed_at),
     snapshotCount,
-    policies: (Array.isArray(environment.policies) ? environment.policies.map(textOf) : []).map((policy) => ({ name: policy, version: versions.get(policy) ?? null })),
+    policies: (Array.isArray(environment.policies) ? environment.policies.map(textOf) : []).map((policy) =>
+      policyRow(policy, versions.get(policy) ?? null, policies.find((entry) => entry.name === policy)),
+    ),
     includedEnvironments: (Array.isArray(environment.included_environments) ? environment.included_environments.map(textOf) : []).map((included) => ({
       name: included,
       ref: { kind: 'environment', environment: included },
@@ -62,6 +81,12 @@ export function environmentDisplay(environment: Record<string, unknown>, snapsho
     chartPoints,
     latest: snapshotCount > 0 ? { kind: 'snapshot', environment: name, index: snapshotCount } : null,
   };
+}
+
+function policyRow(name: string, version: number | null, policy: Record<string, unknown> | undefined): PolicyRowDisplay {
+  const versions = listOf(policy?.versions);
+  const shown = versions.find((entry) => entry.version === version) ?? versions[versions.length - 1];
+  return { name, version, description: textOf(policy?.description), yaml: shown === undefined ? null : textOf(shown.policy_yaml) };
 }
 
 function snapshotRow(environment: string, snapshot: Record<string, unknown>): SnapshotRowDisplay {

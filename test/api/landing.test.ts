@@ -70,7 +70,7 @@ describe('landing page /', function () {
       await page.getByLabel('API key').fill('acme-reader-key-1');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Your organizations' }).waitFor({ timeout: 15_000 });
-      assert.deepEqual(await page.locator('main ul').first().locator('li').allTextContents(), ['acme']);
+      assert.deepEqual(await page.locator('main ul').first().locator('li').allTextContents(), ['acme: flows, environments']);
       assert.doesNotMatch(page.url(), /acme-reader-key-1/);
       const cookies = await page.context().cookies();
       const session = cookies.find((cookie) => cookie.name === 'cev_session');

@@ -11,22 +11,12 @@ import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { attest, beginTrail, createFlow, scanResults } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
+import { HOSTILE } from './hostile.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outputDir = join(root, 'test-output', 'web');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Each sets window.pwned or opens a dialog if it ever runs. */
-const HOSTILE = [
-  '<script>window.pwned=1</script>',
-  '<img src=x onerror="window.pwned=1">',
-  '"><svg onload=alert(1)>',
-  '=HYPERLINK("https://evil.test")',
-  '[click](javascript:window.pwned=1) ![x](https://evil.test/x.png)',
-  '\u202Egnp.exe',
-  'x'.repeat(5000),
-].join(' | ');
 
 describe('trail page', function () {
   let server: TestServer;

@@ -131,7 +131,9 @@ describe('environment view model and chart', () => {
     snapshot_count: 3,
   };
   const snapshots = [1, 3, 2].map((index) => ({ ...snapshotObject(index, index === 3), artifact_compliance_count: { true: index, false: 3 - index, null: 1 } }));
-  const display = environmentDisplay(environment, snapshots);
+  const display = environmentDisplay(environment, snapshots, [
+    { name: 'prod-rules', description: 'what runs in prod', versions: [3, 4].map((version) => ({ version, policy_yaml: `# v${version}`, timestamp: version })) },
+  ]);
 
   it('lists snapshots newest first with their counts, and the policies with the version applied', () => {
     assert.deepEqual(display.snapshots.map((row) => [row.index, row.counts.compliant, row.counts.nonCompliant, row.counts.unknown]), [
@@ -139,7 +141,10 @@ describe('environment view model and chart', () => {
       [2, 2, 1, 1],
       [1, 1, 2, 1],
     ]);
-    assert.deepEqual(display.policies, [{ name: 'prod-rules', version: 3 }, { name: 'detached-later', version: null }]);
+    assert.deepEqual(display.policies, [
+      { name: 'prod-rules', version: 3, description: 'what runs in prod', yaml: '# v3' },
+      { name: 'detached-later', version: null, description: '', yaml: null },
+    ]);
     assert.equal(display.compliance, 'NON-COMPLIANT');
     assert.deepEqual(display.latest, { kind: 'snapshot', environment: 'prod', index: 3 });
     assert.deepEqual(display.snapshots[0]!.comparedWithPrevious, { kind: 'comparison', from: { environment: 'prod', index: 2 }, to: { environment: 'prod', index: 3 } });

@@ -9,6 +9,9 @@ import type { RouteOptions } from '../context.ts';
 import { html, type SafeHtml } from './html.ts';
 import { page, sendPage, STYLESHEET } from './layout.ts';
 import { Sessions } from './sessions.ts';
+import { registerEnvironmentPages } from './environmentPages.ts';
+import { registerFlowPages } from './flowPages.ts';
+import { hrefOf } from './markup.ts';
 import { registerTrailPages } from './trailPages.ts';
 
 export interface PageOptions extends RouteOptions {
@@ -29,6 +32,8 @@ ${problem === undefined ? '' : html`<p class="error" role="alert">${problem}</p>
 export const landingRoutes: FastifyPluginAsync<PageOptions> = async (app, { context, resolveKey }) => {
   const sessions = new Sessions();
   registerTrailPages(app, sessions);
+  registerFlowPages(app, sessions);
+  registerEnvironmentPages(app, sessions);
   const publicRoute = { config: { public: true }, schema: { hide: true } };
   // Only the sign-in form posts here; its one field arrives form-encoded.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -42,7 +47,7 @@ export const landingRoutes: FastifyPluginAsync<PageOptions> = async (app, { cont
     const who = principal === undefined
       ? signInForm(problem)
       : html`<h2>Your organizations</h2>
-<ul>${(await orgsOf(principal)).map((org) => html`<li>${org}</li>`)}</ul>
+<ul>${(await orgsOf(principal)).map((org) => html`<li>${org}: <a href="${hrefOf(org, { kind: 'flows' })!}">flows</a>, <a href="${hrefOf(org, { kind: 'environments' })!}">environments</a></li>`)}</ul>
 <form method="post" action="/sign-out"><button type="submit">Sign out</button></form>`;
     return page(
       TITLE,

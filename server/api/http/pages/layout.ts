@@ -35,7 +35,7 @@ export function sendPage(reply: FastifyReply, status: number, markup: SafeHtml):
 
 /** One small stylesheet, served by the server itself (the policy allows no inline style). */
 export const STYLESHEET = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
-main { max-width: 46rem; margin: 2rem auto; padding: 0 1rem; }
+main { max-width: 64rem; margin: 2rem auto; padding: 0 1rem; }
 h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
 .version { margin-top: 0; }
 ul.links li { margin: 0.3rem 0; }
@@ -49,4 +49,15 @@ pre { white-space: pre-wrap; margin: 0; }
 table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1rem; }
 caption { text-align: left; font-style: italic; }
 th, td { border: 1px solid GrayText; padding: 0.2rem 0.4rem; text-align: left; vertical-align: top; }
+td ul { margin: 0; padding-left: 1.1rem; }
+nav.site { margin-bottom: 0.5rem; }
+nav.pager { display: flex; gap: 1rem; margin: 0.3rem 0 1rem; }
+ul.inline { list-style: none; padding: 0; display: flex; gap: 1rem; flex-wrap: wrap; }
+.status.ok { color: #1b5e20; }
+.status.bad { color: #b00020; }
+figure.chart { margin: 0.5rem 0; overflow-x: auto; }
+figure.chart svg { max-width: none; }
+input[inputmode=numeric] { width: 7rem; padding: 0.35rem; font: inherit; }
+details { margin: 0.5rem 0; }
+@media (prefers-color-scheme: dark) { .status.ok { color: #81c784; } .status.bad, .error { color: #ff8a80; } }
 `;

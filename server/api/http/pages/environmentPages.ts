@@ -1,0 +1,213 @@
+// The pages behind an environment's and a snapshot's html_url (reference §1.8): `/{org}/environments`
+// (paged), `/{org}/environments/{env}` (compliance over time as a table and a chart, a page of
+// snapshots at a time, the attached policies), `/{org}/environments/{env}/snapshots/{index}` (what
+// runs, each artifact's compliance and the rule that failed) and `/{org}/environments/{env}/compare`
+// (started, exited and changed between two snapshots). Read through the API with the session's
+// key; rendered from shared/views. The chart is the SVG markup of shared/views/chart.ts.
+import type { FastifyInstance } from 'fastify';
+import { environmentDisplay, environmentListDisplay, type EnvironmentDisplay, type EnvironmentListDisplay } from '../../../../shared/views/environment.ts';
+import { isRecord, pagingOf, type PagingDisplay } from '../../../../shared/views/links.ts';
+import { snapshotDisplay, type SnapshotArtifactDisplay, type SnapshotDisplay } from '../../../../shared/views/snapshot.ts';
+import { snapshotComparisonDisplay, type ComparedArtifactDisplay, type SnapshotComparisonDisplay } from '../../../../shared/views/snapshotComparison.ts';
+import { html, type SafeHtml } from './html.ts';
+import { page, sendPage } from './layout.ts';
+import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';
+import { bodyOf, pageNumberOf, pageRoute, PageRefused, PER_PAGE } from './reading.ts';
+import type { Sessions } from './sessions.ts';
+
+interface EnvironmentParams {
+  org: string;
+  env: string;
+}
+
+/** A snapshot as the diff endpoint takes it: a bare index of this environment, or `env#N`. */
+const SNAPPISH = /^(\d{1,9}|[a-zA-Z0-9][a-zA-Z0-9._-]*#\d{1,9})$/;
+
+export function registerEnvironmentPages(app: FastifyInstance, sessions: Sessions): void {
+  pageRoute<{ org: string }, { page?: string }>(app, sessions, '/:org/environments', async (reader, request, reply) => {
+    const { org } = request.params;
+    const number = pageNumberOf(request.query.page);
+    const list = bodyOf(await reader.get(`/environments/${seg(org)}?page=${number}&per_page=${PER_PAGE}`), 'organization');
+    return sendPage(reply, 200, environmentListPage(org, environmentListDisplay(list)));
+  });
+
+  pageRoute<EnvironmentParams, { page?: string }>(app, sessions, '/:org/environments/:env', async (reader, request, reply) => {
+    const { org, env } = request.params;
+    const found = bodyOf(await reader.get(`/environments/${seg(org)}/${seg(env)}`), 'environment');
+    const environment = isRecord(found) ? found : {};
+    const count = typeof environment.snapshot_count === 'number' ? environment.snapshot_count : 0;
+    // Newest first, one page of snapshots at a time; each snapshot object carries its counts.
+    const paging = pagingOf(pageNumberOf(request.query.page), PER_PAGE, count);
+    const newest = count - (paging.page - 1) * PER_PAGE;
+    const indexes = Array.from({ length: Math.max(0, Math.min(PER_PAGE, newest)) }, (_, offset) => newest - offset);
+    const snapshots = await Promise.all(indexes.map(async (index) => bodyOf(await reader.get(`/snapshots/${seg(org)}/${seg(env)}/${index}`), 'snapshot')));
+    const policyNames = Array.isArray(environment.policies) ? environment.policies.filter((name): name is string => typeof name === 'string') : [];
+    const policies = await Promise.all(policyNames.map(async (name) => (await reader.get(`/policies/${seg(org)}/${seg(name)}`)).body));
+    const display = environmentDisplay(environment, snapshots.filter(isRecord), policies.filter(isRecord));
+    return sendPage(reply, 200, environmentPage(org, display, paging));
+  });
+
+  pageRoute<EnvironmentParams & { index: string }, { page?: string }>(app, sessions, '/:org/environments/:env/snapshots/:index', async (reader, request, reply) => {
+    const { org, env, index } = request.params;
+    if (!/^[1-9]\d{0,8}$/.test(index)) throw new PageRefused(404, 'No such snapshot for your key.');
+    const found = bodyOf(await reader.get(`/snapshots/${seg(org)}/${seg(env)}/${index}`), 'snapshot');
+    const display = snapshotDisplay(env, isRecord(found) ? found : {});
+    return sendPage(reply, 200, snapshotPage(org, display, pageNumberOf(request.query.page)));
+  });
+
+  pageRoute<EnvironmentParams, { from?: string; to?: string }>(app, sessions, '/:org/environments/:env/compare', async (reader, request, reply) => {
+    const { org, env } = request.params;
+    const side = (value: string | undefined, otherwise: string): string => {
+      if (value === undefined || value === '') return otherwise;
+      if (!SNAPPISH.test(value)) throw new PageRefused(404, 'No such snapshots for your key.');
+      return /^\d+$/.test(value) ? `${env}#${value}` : value;
+    };
+    // Without both sides: the latest snapshot against the one before it.
+    const later = side(request.query.to, env);
+    const earlier = side(request.query.from, `${env}~1`);
+    const diff = bodyOf(await reader.get(`/env-diff/${seg(org)}?snappish1=${seg(earlier)}&snappish2=${seg(later)}`), 'snapshots');
+    return sendPage(reply, 200, comparisonPage(org, env, snapshotComparisonDisplay(isRecord(diff) ? diff : {})));
+  });
+}
+
+function environmentListPage(org: string, list: EnvironmentListDisplay): SafeHtml {
+  return page(
+    `Environments — ${org}`,
+    html`${orgNav(org)}
+<h1>Environments of ${org}</h1>
+${table(
+  'Environments and the compliance of their latest snapshot',
+  ['Environment', 'Type', 'Compliance', 'Snapshots', 'Last reported', 'Policies'],
+  list.environments.map((environment) => [
+    refLink(org, environment.ref, environment.name),
+    environment.type,
+    environment.problem ?? status(environment.compliance),
+    String(environment.snapshotCount),
+    environment.lastReportedAt ?? '',
+    environment.policies.join(', '),
+  ]),
+  'No environments yet.',
+)}
+${pager('Pages of environments', list.paging, (number) => `/${seg(org)}/environments?page=${number}`)}`,
+  );
+}
+
+function environmentPage(org: string, environment: EnvironmentDisplay, paging: PagingDisplay): SafeHtml {
+  const base = `/${seg(org)}/environments/${seg(environment.name)}`;
+  return page(
+    `${environment.name} — environments of ${org}`,
+    html`${orgNav(org)}
+<h1>Environment ${environment.name}</h1>
+<p>${environment.type} · latest snapshot ${status(environment.compliance)} · ${environment.snapshotCount} snapshots · last reported ${environment.lastReportedAt ?? 'never'}</p>
+${environment.description === '' ? '' : html`<p>${environment.description}</p>`}
+${environment.latest === null ? '' : html`<p>${refLink(org, environment.latest, 'Latest snapshot')}</p>`}
+${environment.includedEnvironments.length === 0 ? '' : html`<p>Includes ${environment.includedEnvironments.map((included, position) => html`${position === 0 ? '' : ', '}${refLink(org, included.ref, included.name)}`)}</p>`}
+<h2>Compliance over time</h2>
+<figure class="chart">${generatedMarkup(environment.chart)}<figcaption>Artifacts by compliance in each snapshot shown below (green compliant, red non-compliant, grey unknown).</figcaption></figure>
+${table(
+  'Artifacts by compliance per snapshot, newest first',
+  ['Snapshot', 'Time', 'Compliance', 'Compliant', 'Non-compliant', 'Unknown', 'Changes'],
+  environment.snapshots.map((snapshot) => [
+    refLink(org, snapshot.ref, snapshot.title),
+    snapshot.time ?? '',
+    status(snapshot.compliance),
+    String(snapshot.counts.compliant),
+    String(snapshot.counts.nonCompliant),
+    String(snapshot.counts.unknown),
+    snapshot.comparedWithPrevious === null ? '' : refLink(org, snapshot.comparedWithPrevious, `Compare with #${snapshot.index - 1}`),
+  ]),
+  'No snapshots yet.',
+)}
+${pager('Pages of snapshots', paging, (number) => `${base}?page=${number}`)}
+<h2>Compare two snapshots</h2>
+<form method="get" action="${base}/compare" class="compare">
+<label for="compare-from">Earlier snapshot<input id="compare-from" name="from" inputmode="numeric" pattern="[0-9]+" required></label>
+<label for="compare-to">Later snapshot<input id="compare-to" name="to" inputmode="numeric" pattern="[0-9]+" required></label>
+<button type="submit">Compare</button>
+</form>
+<h2>Policies</h2>
+${table(
+  'Policies attached to the environment',
+  ['Policy', 'Version applied', 'Description'],
+  environment.policies.map((policy) => [policy.name, policy.version === null ? 'not yet applied' : String(policy.version), policy.description]),
+  'No policies attached: snapshots are not compliant until one is.',
+)}
+${environment.policies.map((policy) => (policy.yaml === null ? '' : html`<details><summary>Policy ${policy.name}${policy.version === null ? '' : html`, version ${policy.version}`}</summary><pre>${policy.yaml}</pre></details>`))}`,
+  );
+}
+
+function artifactRows(org: string, artifacts: SnapshotArtifactDisplay[]): SafeHtml[][] {
+  return artifacts.map((artifact) => [
+    html`${refLink(org, artifact.ref, artifact.name)}${artifact.fingerprint === null ? '' : html`<br><code>${artifact.fingerprint}</code>`}`,
+    status(artifact.compliance),
+    html`${artifact.change} (${artifact.instances.was} → ${artifact.instances.now})${artifact.pods.length === 0 ? '' : html`<br>${artifact.pods.join(', ')}`}`,
+    artifact.provenance.length === 0
+      ? html`none`
+      : html`<ul>${artifact.provenance.map(
+          (entry) => html`<li>${refLink(org, entry.flowRef, entry.flow)}${entry.trailRef === null ? '' : html` / ${refLink(org, entry.trailRef, entry.trail)}`}${entry.gitCommit === '' ? '' : html` at <code>${entry.gitCommit}</code>`}${[entry.commitUrl, entry.buildUrl].map((url) => (url === null ? '' : html`<br>${refLink(org, url.ref, url.url)}`))}</li>`,
+        )}</ul>`,
+    artifact.failedRules.length > 0
+      ? html`<ul>${artifact.failedRules.map((rule) => html`<li>Policy ${rule.policy} (version ${rule.version}), rule ${rule.rule}: ${rule.reason}</li>`)}</ul>`
+      : artifact.compliance === 'NON-COMPLIANT'
+        ? html`<ul>${artifact.reasons.map((reason) => html`<li>${reason}</li>`)}</ul>`
+        : html``,
+  ]);
+}
+
+function snapshotPage(org: string, snapshot: SnapshotDisplay, pageNumber: number): SafeHtml {
+  const paging = pagingOf(pageNumber, PER_PAGE, snapshot.running.length);
+  const shown = snapshot.running.slice((paging.page - 1) * PER_PAGE, paging.page * PER_PAGE);
+  const columns = ['Artifact', 'Compliance', 'Change and instances', 'Provenance', 'Failed rules'];
+  return page(
+    `Snapshot ${snapshot.title}`,
+    html`${orgNav(org)}
+<h1>Snapshot ${snapshot.title}</h1>
+<p>${status(snapshot.compliance)} · taken ${snapshot.time ?? 'unknown'}${snapshot.isLatest ? ' · the latest' : ''} · environment ${refLink(org, snapshot.environmentRef, snapshot.environment)}</p>
+<p class="counts">${snapshot.counts.compliant} compliant, ${snapshot.counts.nonCompliant} non-compliant, ${snapshot.counts.unknown} unknown artifacts</p>
+<nav aria-label="Other snapshots"><ul class="inline">
+${snapshot.previous === null ? '' : html`<li>${refLink(org, snapshot.previous, 'Previous snapshot')}</li>`}
+${snapshot.next === null ? '' : html`<li>${refLink(org, snapshot.next, 'Next snapshot')}</li>`}
+${snapshot.comparedWithPrevious === null ? '' : html`<li>${refLink(org, snapshot.comparedWithPrevious, 'Compare with the previous snapshot')}</li>`}
+</ul></nav>
+<h2>What runs</h2>
+${table('Artifacts running in the snapshot', columns, artifactRows(org, shown), 'Nothing runs.')}
+${pager('Pages of running artifacts', paging, (number) => `/${seg(org)}/environments/${seg(snapshot.environment)}/snapshots/${snapshot.index}?page=${number}`)}
+<h2>Stopped running</h2>
+${table('Artifacts that ran in the snapshot before and stopped', columns, artifactRows(org, snapshot.exited), 'Nothing stopped running.')}
+<h2>Policies applied</h2>
+${table(
+  'Policies applied to the snapshot',
+  ['Policy', 'Version', 'Failing artifacts'],
+  snapshot.policies.map((policy) => [policy.name, String(policy.version), html`${policy.failingArtifacts.map((fingerprint) => html`<code>${fingerprint}</code> `)}`]),
+  'No policies applied.',
+)}`,
+  );
+}
+
+function comparedRows(org: string, artifacts: ComparedArtifactDisplay[]): SafeHtml[][] {
+  return artifacts.map((artifact) => [
+    html`${refLink(org, artifact.ref, artifact.name)}${artifact.fingerprint === null ? '' : html`<br><code>${artifact.fingerprint}</code>`}`,
+    html`${artifact.was} → ${artifact.now}`,
+    html`${artifact.flow}`,
+    artifact.commitUrl === null ? html`` : html`<ul>${urlItem(org, artifact.commitUrl)}</ul>`,
+  ]);
+}
+
+function comparisonPage(org: string, environment: string, comparison: SnapshotComparisonDisplay): SafeHtml {
+  const columns = ['Artifact', 'Instances', 'Flow', 'Commit'];
+  return page(
+    `Compare ${comparison.from} with ${comparison.to}`,
+    html`${orgNav(org)}
+<h1>Snapshot ${comparison.from} compared with ${comparison.to}</h1>
+<p>From ${refLink(org, comparison.fromRef, comparison.from)} to ${refLink(org, comparison.toRef, comparison.to)} · environment ${refLink(org, { kind: 'environment', environment }, environment)}</p>
+<p class="counts">${comparison.started.length} started, ${comparison.exited.length} exited, ${comparison.changed.length} changed, ${comparison.unchanged.length} unchanged</p>
+<h2>Started</h2>
+${table('Artifacts that started running', columns, comparedRows(org, comparison.started), 'Nothing started.')}
+<h2>Exited</h2>
+${table('Artifacts that stopped running', columns, comparedRows(org, comparison.exited), 'Nothing exited.')}
+<h2>Changed</h2>
+${table('Artifacts whose instance count changed', columns, comparedRows(org, comparison.changed), 'Nothing changed.')}
+<h2>Unchanged</h2>
+${table('Artifacts running in both, unchanged', columns, comparedRows(org, comparison.unchanged), 'Nothing ran in both.')}`,
+  );
+}

@@ -1,0 +1,100 @@
+// The pages behind a flow's and an artifact's html_url (reference §1.8): `/{org}/flows` (the org's
+// flows, paged), `/{org}/flows/{flow}` (the flow with a page of its trails) and
+// `/{org}/flows/{flow}/artifacts/{fingerprint}` (where the artifact runs and ran, its attestations
+// and provenance). Read through the API with the session's key; rendered from shared/views.
+import type { FastifyInstance } from 'fastify';
+import { artifactDisplay, type ArtifactDisplay, type PlacementDisplay } from '../../../../shared/views/artifact.ts';
+import { flowDisplay, flowListDisplay, type FlowDisplay, type FlowListDisplay } from '../../../../shared/views/flow.ts';
+import { isRecord } from '../../../../shared/views/links.ts';
+import { html, type SafeHtml } from './html.ts';
+import { page, sendPage } from './layout.ts';
+import { jsonBlock, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';
+import { bodyOf, pageNumberOf, pageRoute, PER_PAGE } from './reading.ts';
+import type { Sessions } from './sessions.ts';
+
+export function registerFlowPages(app: FastifyInstance, sessions: Sessions): void {
+  pageRoute<{ org: string }, { page?: string }>(app, sessions, '/:org/flows', async (reader, request, reply) => {
+    const { org } = request.params;
+    const number = pageNumberOf(request.query.page);
+    const list = bodyOf(await reader.get(`/flows/${seg(org)}?page=${number}&per_page=${PER_PAGE}`), 'organization');
+    return sendPage(reply, 200, flowListPage(org, flowListDisplay(list)));
+  });
+
+  pageRoute<{ org: string; flow: string }, { page?: string }>(app, sessions, '/:org/flows/:flow', async (reader, request, reply) => {
+    const { org, flow } = request.params;
+    const number = pageNumberOf(request.query.page);
+    const found = bodyOf(await reader.get(`/flows/${seg(org)}/${seg(flow)}`), 'flow');
+    const trails = bodyOf(await reader.get(`/trails/${seg(org)}/${seg(flow)}?page=${number}&per_page=${PER_PAGE}`), 'flow');
+    return sendPage(reply, 200, flowPage(org, flowDisplay(isRecord(found) ? found : {}, trails)));
+  });
+
+  pageRoute<{ org: string; flow: string; fingerprint: string }, unknown>(app, sessions, '/:org/flows/:flow/artifacts/:fingerprint', async (reader, request, reply) => {
+    const { org, flow, fingerprint } = request.params;
+    const found = bodyOf(await reader.get(`/artifacts/${seg(org)}/${seg(flow)}/fingerprint/${seg(fingerprint)}`), 'artifact');
+    return sendPage(reply, 200, artifactPage(org, artifactDisplay(isRecord(found) ? found : {})));
+  });
+}
+
+function flowListPage(org: string, list: FlowListDisplay): SafeHtml {
+  return page(
+    `Flows — ${org}`,
+    html`${orgNav(org)}
+<h1>Flows of ${org}</h1>
+${table(
+  'Flows and the state of their latest trail',
+  ['Flow', 'Latest state', 'Latest activity', 'Description'],
+  list.flows.map((flow) => [refLink(org, flow.ref, flow.name), flow.problem ?? status(flow.latestState), flow.latestActivityAt ?? '', flow.description]),
+  'No flows yet.',
+)}
+${pager('Pages of flows', list.paging, (number) => `/${seg(org)}/flows?page=${number}`)}`,
+  );
+}
+
+function flowPage(org: string, flow: FlowDisplay): SafeHtml {
+  return page(
+    `${flow.name} — flows of ${org}`,
+    html`${orgNav(org)}
+<h1>Flow ${flow.name}</h1>
+<p>${flow.latestState === '' ? '' : html`Latest trail ${status(flow.latestState)} · `}${flow.visibility} · created ${flow.createdAt ?? 'unknown'} by ${flow.createdBy}</p>
+${flow.description === '' ? '' : html`<p>${flow.description}</p>`}
+${flow.repo === null && flow.tags.length === 0 ? '' : html`<ul>${flow.repo === null ? '' : urlItem(org, flow.repo)}${flow.tags.map((tag) => html`<li>Tag ${tag.name}: ${tag.value}</li>`)}</ul>`}
+<h2>Trails</h2>
+${table(
+  'Trails of the flow, newest first',
+  ['Trail', 'Status', 'Commit', 'Last changed', 'Description'],
+  flow.trails.map((trail) => [refLink(org, trail.ref, trail.name), trail.problem ?? status(trail.status), html`<code>${trail.commit}</code>`, trail.lastModifiedAt ?? '', trail.description]),
+  'No trails yet.',
+)}
+${pager('Pages of trails', flow.paging, (number) => `/${seg(org)}/flows/${seg(flow.name)}?page=${number}`)}
+<details><summary>Template</summary><pre>${flow.template}</pre></details>`,
+  );
+}
+
+function placements(org: string, caption: string, entries: PlacementDisplay[], empty: string): SafeHtml {
+  return table(caption, ['Environment', 'Snapshot'], entries.map((entry) => [refLink(org, entry.environmentRef, entry.environment), refLink(org, entry.snapshotRef, entry.label)]), empty);
+}
+
+function artifactPage(org: string, artifact: ArtifactDisplay): SafeHtml {
+  const { provenance } = artifact;
+  return page(
+    `${artifact.title} — artifact`,
+    html`${orgNav(org)}
+<h1>Artifact ${artifact.title}</h1>
+<p>${status(artifact.status)} · fingerprint <code>${artifact.fingerprint}</code> · created ${artifact.createdAt ?? 'unknown'}</p>
+<h2>Where it runs</h2>
+${placements(org, 'Running now', artifact.running, 'Not running in any environment.')}
+${placements(org, 'Ran before', artifact.exited, 'Has not stopped running anywhere.')}
+<h2>Attestations</h2>
+${table('Attestations of the artifact', ['Attestation', 'Status'], artifact.attestations.map((entry) => [refLink(org, entry.ref, entry.name), status(entry.status)]), 'No attestations yet.')}
+<h2>Provenance</h2>
+<ul>
+<li>Flow ${refLink(org, provenance.flowRef, provenance.flow)}, trail ${refLink(org, provenance.trailRef, provenance.trail)}, template artifact ${provenance.templateReferenceName}</li>
+${provenance.commit === null ? '' : html`<li>Commit <code>${provenance.commit.sha}</code>${provenance.commit.branch === '' ? '' : html` on ${provenance.commit.branch}`}${provenance.commit.author === '' ? '' : html` by ${provenance.commit.author}`}${provenance.commit.message === '' ? '' : html`: ${provenance.commit.message}`}</li>`}
+${[provenance.commitUrl, provenance.buildUrl, provenance.repoUrl, ...artifact.externalUrls].map((url) => (url === null ? '' : urlItem(org, url)))}
+</ul>
+${jsonBlock('Annotations', artifact.annotations)}
+${jsonBlock('User data', artifact.userData)}
+<h2>History</h2>
+${table('What happened to the artifact', ['Time', 'Event'], artifact.history.map((entry) => [entry.time ?? '', entry.event]))}`,
+  );
+}

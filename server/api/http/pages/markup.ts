@@ -1,0 +1,85 @@
+// The pieces every page is built from, all through the one escaping template: links for the view
+// models' typed references (a page of ours, or a user URL only when it is http(s)), tables with
+// header cells, pretty-printed JSON as text, status words, pagers and the org's navigation.
+import type { Compliance, PagingDisplay, ViewRef, ViewUrl } from '../../../../shared/views/links.ts';
+import { html, link, SafeHtml, type HtmlValue } from './html.ts';
+
+export const seg = encodeURIComponent;
+
+/** The page a reference points at, inside `org`; null when it has none. */
+export function hrefOf(org: string, ref: ViewRef): string | null {
+  const flowPath = (flow: string) => `/${seg(org)}/flows/${seg(flow)}`;
+  const trailPath = (flow: string, trail: string) => `${flowPath(flow)}/trails/${seg(trail)}`;
+  const environmentPath = (environment: string) => `/${seg(org)}/environments/${seg(environment)}`;
+  switch (ref.kind) {
+    case 'flows':
+      return `/${seg(org)}/flows`;
+    case 'flow':
+      return flowPath(ref.flow);
+    case 'trail':
+      return trailPath(ref.flow, ref.trail);
+    case 'attestation':
+      return `${trailPath(ref.flow, ref.trail)}?attestation_id=${seg(ref.attestationId)}`;
+    case 'evidence':
+      return `${trailPath(ref.flow, ref.trail)}/evidence/${seg(ref.attestationId)}`;
+    case 'artifact':
+      return `${flowPath(ref.flow)}/artifacts/${seg(ref.fingerprint)}`;
+    case 'environments':
+      return `/${seg(org)}/environments`;
+    case 'environment':
+      return environmentPath(ref.environment);
+    case 'snapshot':
+      return `${environmentPath(ref.environment)}/snapshots/${ref.index}`;
+    case 'comparison':
+      // Compared within the later snapshot's environment; an earlier one elsewhere goes as env#N.
+      return `${environmentPath(ref.to.environment)}/compare?from=${ref.from.environment === ref.to.environment ? ref.from.index : seg(`${ref.from.environment}#${ref.from.index}`)}&to=${ref.to.index}`;
+    case 'external':
+      return ref.url;
+  }
+}
+
+export function refLink(org: string, ref: ViewRef | null, label: HtmlValue): SafeHtml {
+  const href = ref === null ? null : hrefOf(org, ref);
+  return href === null ? html`${label}` : link(href, label);
+}
+
+export function urlItem(org: string, url: ViewUrl): SafeHtml {
+  return html`<li>${url.label}: ${refLink(org, url.ref, url.url)}</li>`;
+}
+
+/** A table with a caption and column headers; an empty body says so in one row. */
+export function table(caption: string, columns: string[], rows: HtmlValue[][], empty = 'None.'): SafeHtml {
+  const body = rows.length === 0 ? html`<tr><td colspan="${columns.length}">${empty}</td></tr>` : rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell}</td>`)}</tr>`);
+  return html`<table><caption>${caption}</caption><thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
+<tbody>${body}</tbody></table>`;
+}
+
+export function jsonBlock(heading: string, text: string | null): SafeHtml {
+  return text === null ? html`` : html`<h3>${heading}</h3><pre>${text}</pre>`;
+}
+
+/** A status word with a class per verdict, so colour is an addition to the word, never instead of it. */
+export function status(word: Compliance | string): SafeHtml {
+  const kind = word === 'COMPLIANT' ? 'ok' : word === 'NON-COMPLIANT' ? 'bad' : 'unknown';
+  return html`<strong class="status ${kind}">${word === '' ? 'UNKNOWN' : word}</strong>`;
+}
+
+/** Previous / next links of a long list; `hrefOfPage` keeps the page's other parameters. */
+export function pager(label: string, paging: PagingDisplay, hrefOfPage: (page: number) => string): SafeHtml {
+  if (paging.previous === null && paging.next === null) return html``;
+  return html`<nav class="pager" aria-label="${label}">
+${paging.previous === null ? '' : html`<a href="${hrefOfPage(paging.previous)}" rel="prev">Previous page</a>`}
+<span>Page ${paging.page} of ${Math.max(paging.pageCount, 1)} (${paging.total} in all)</span>
+${paging.next === null ? '' : html`<a href="${hrefOfPage(paging.next)}" rel="next">Next page</a>`}
+</nav>`;
+}
+
+/** Home, the org's flows and its environments, on every page of an org. */
+export function orgNav(org: string): SafeHtml {
+  return html`<nav class="site" aria-label="Site"><a href="/">Home</a> · <a href="${hrefOf(org, { kind: 'flows' })!}">Flows</a> · <a href="${hrefOf(org, { kind: 'environments' })!}">Environments</a> <span class="org">(${org})</span></nav>`;
+}
+
+/** Markup made by our own pure renderers outside this template (the chart's SVG), passed through as is. */
+export function generatedMarkup(markup: string): SafeHtml {
+  return new SafeHtml(markup);
+}

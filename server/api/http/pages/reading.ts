@@ -1,0 +1,89 @@
+// How a page reads: with the session's key, from the JSON API in-process, so the API's own org
+// access rules decide what a page may show. A signed-out visitor is sent to sign in; whatever the
+// API refuses (another org's key, an unknown name, a bad index) is one "not found" page, which
+// does not tell whether the thing exists.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { html } from './html.ts';
+import { page, sendPage } from './layout.ts';
+import type { Sessions } from './sessions.ts';
+
+export const PAGE_ROUTE = { config: { public: true }, schema: { hide: true } } as const;
+
+/** Rows per page of every long list. */
+export const PER_PAGE = 20;
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+export interface Reader {
+  /** The API's answer to `GET /api/v2{path}` with this key. */
+  get(path: string): Promise<Answer>;
+  /** The raw answer, for downloads. */
+  raw(path: string): Promise<{ status: number; headers: Record<string, unknown>; payload: Buffer }>;
+}
+
+export class PageRefused extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** The body of a 200 answer, or a refusal of the page: 404 for what the API will not show, 502 if it failed. */
+export function bodyOf(answer: Answer, what: string): unknown {
+  if (answer.status === 200) return answer.body;
+  if (answer.status >= 500) throw new PageRefused(502, `The ${what} could not be read; try again.`);
+  throw new PageRefused(404, `No such ${what} for your key.`);
+}
+
+/**
+ * Registers a page: signed-out visitors go to sign in, the handler reads through the API with the
+ * session's key, and a refusal becomes an error page with its status.
+ */
+export function pageRoute<Params, Query>(
+  app: FastifyInstance,
+  sessions: Sessions,
+  path: string,
+  handler: (reader: Reader, request: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => Promise<FastifyReply>,
+): void {
+  app.get<{ Params: Params; Querystring: Query }>(path, PAGE_ROUTE, async (request, reply) => {
+    const key = sessions.keyOf(request);
+    if (key === undefined) return reply.code(303).header('location', '/sign-in').send();
+    const headers = { authorization: `Bearer ${key}` };
+    const reader: Reader = {
+      get: async (apiPath) => {
+        const answer = await app.inject({ method: 'GET', url: `/api/v2${apiPath}`, headers });
+        let body: unknown = null;
+        try {
+          body = answer.json();
+        } catch {
+          body = answer.body;
+        }
+        return { status: answer.statusCode, body };
+      },
+      raw: async (apiPath) => {
+        const answer = await app.inject({ method: 'GET', url: `/api/v2${apiPath}`, headers });
+        return { status: answer.statusCode, headers: answer.headers, payload: answer.rawPayload };
+      },
+    };
+    try {
+      return await handler(reader, request, reply);
+    } catch (error) {
+      if (!(error instanceof PageRefused)) throw error;
+      return sendPage(
+        reply,
+        error.status,
+        page('Not found — Compliance Evidence', html`<h1>Compliance Evidence</h1><p class="error" role="alert">${error.message}</p><p><a href="/">Home</a></p>`),
+      );
+    }
+  });
+}
+
+/** A `page` query value as a page number: a positive integer, else 1. */
+export function pageNumberOf(value: unknown): number {
+  const number = typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : 1;
+  return number >= 1 ? number : 1;
+}
