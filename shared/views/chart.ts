@@ -15,18 +15,18 @@ export interface ChartPoint {
 /** Fills that read in both light and dark themes; text uses the surrounding colour. */
 export const CHART_COLOURS = { compliant: '#2e7d32', nonCompliant: '#c62828', unknown: '#8a8a8a' } as const;
 
-const HEIGHT = 220;
+const HEIGHT = 240;
 const TOP = 16;
 const BOTTOM = 48;
 const LEFT = 40;
-const BAR = 18;
-const GAP = 8;
+const BAR = 24;
+const GAP = 10;
 const MAX_X_LABELS = 12;
 
 /** The chart as an `<svg>` element; `title` names it (e.g. "production: compliance per snapshot"). */
 export function complianceChartSvg(title: string, points: readonly ChartPoint[]): string {
   const ordered = [...points].sort((a, b) => a.index - b.index);
-  const width = Math.max(320, LEFT + ordered.length * (BAR + GAP) + GAP);
+  const width = Math.max(480, LEFT + ordered.length * (BAR + GAP) + GAP);
   const plot = HEIGHT - TOP - BOTTOM;
   const max = Math.max(1, ...ordered.map((point) => point.compliant + point.nonCompliant + point.unknown));
   const scale = (count: number) => (count / max) * plot;
@@ -60,7 +60,7 @@ export function complianceChartSvg(title: string, points: readonly ChartPoint[])
     [CHART_COLOURS.unknown, 'unknown'],
   ]
     .map(([fill, text], position) => {
-      const x = LEFT + position * 110;
+      const x = LEFT + position * 120;
       return `<rect x="${x}" y="${legendY - 9}" width="10" height="10" fill="${fill}"/><text x="${x + 14}" y="${legendY}" font-size="11" fill="currentColor">${text}</text>`;
     })
     .join('');

@@ -41,6 +41,11 @@ const POLICY = [
 ].join('\n');
 const EXTRA_TRAILS = 21;
 
+/** Text as written: the pages wrap text holding direction controls in an isolate (FSI ... PDI). */
+function withoutIsolates(text: string): string {
+  return text.replace(/[\u2068\u2069]/g, '');
+}
+
 function k8sReport(pods: { pod: string; namespace: string; image: string; fingerprint: string }[]): Record<string, unknown> {
   return { artifacts: pods.map(({ pod, namespace, image, fingerprint }) => ({ podName: pod, namespace, creationTimestamp: 1_700_000_000, digests: { [image]: fingerprint }, owners: [] })) };
 }
@@ -160,11 +165,20 @@ describe('web pages behind every html_url', function () {
     ]);
   });
 
-  it('sends a signed-out visitor to sign in, and answers every page with the strict headers', async () => {
+  it('sends a signed-out visitor to sign in, and answers every page with the strict headers and no script', async () => {
+    const signedIn = await server.raw('POST', '/sign-in', 'key=acme-reader-key-1', { 'content-type': 'application/x-www-form-urlencoded' });
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0]!;
     for (const path of PATHS()) {
       const reply = await server.get(path, { key: null });
       assert.equal(reply.status, 303, path);
       assert.equal(reply.headers.location, '/sign-in', path);
+      const shown = await server.raw('GET', path, undefined, { cookie });
+      assert.equal(shown.status, 200, `${path}: ${shown.status} ${JSON.stringify(shown.headers)}`);
+      assert.match(String(shown.headers['content-security-policy']), /default-src 'none'.*frame-ancestors 'none'; base-uri 'none'; object-src 'none'/, path);
+      assert.equal(shown.headers['x-content-type-options'], 'nosniff', path);
+      assert.equal(shown.headers['referrer-policy'], 'no-referrer', path);
+      // Markup of our own only: no script element, no handler attribute, no javascript: link.
+      assert.doesNotMatch(shown.text, /<script|<[a-z][^>]*\son\w+=|href="(?!\/|https?:)/i, path);
     }
   });
 
@@ -290,12 +304,12 @@ describe('web pages behind every html_url', function () {
       assert.equal(await chart.count(), 1);
       assert.equal(await chart.getAttribute('role'), 'img');
       const bars = await chart.locator('g.snapshot').evaluateAll((groups) =>
-        groups.map((group) => ['snapshot', 'compliant', 'nonCompliant', 'unknown'].map((key) => Number((group as HTMLElement).dataset[key]))),
+        groups.map((group) => ['snapshot', 'compliant', 'non-compliant', 'unknown'].map((key) => Number(group.getAttribute(`data-${key}`)))),
       );
       assert.deepEqual(bars, apiCounts, 'one bar per snapshot with the API counts');
       // The bars are drawn: each coloured segment has a height in proportion to its count.
       const segments = await chart.locator('rect.compliant, rect.non-compliant, rect.unknown').evaluateAll((rects) =>
-        rects.map((rect) => [rect.getAttribute('class'), Math.round((rect as SVGGraphicsElement).getBoundingClientRect().height)]),
+        rects.map((rect) => [rect.getAttribute('class'), Math.round((rect as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height)]),
       );
       assert.deepEqual(segments.map(([kind]) => kind), ['unknown', 'compliant', 'non-compliant', 'compliant', 'non-compliant']);
       const unit = Number(segments[1]![1]);
@@ -310,6 +324,14 @@ describe('web pages behind every html_url', function () {
       await assertInert(HOSTILE_PARTS);
       assert.ok((await page.locator('main details pre').first().textContent())!.includes(`# ${HOSTILE_PARTS[0]} ${HOSTILE_PARTS[1]}`), 'the policy YAML as text');
       await shot('environment');
+      await page.locator('figure.chart').screenshot({ path: join(outputDir, 'environment-chart.png') });
+
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), page.getByRole('link', { name: 'Audit log (CSV)' }).click()]);
+      const saved = join(configDir, 'auditlog.csv');
+      await download.saveAs(saved);
+      const csv = readFileSync(saved, 'utf8');
+      assert.ok(csv.split('\n').length > 3, 'a header and the started and exited artifacts');
+      assert.ok(csv.includes(NEW_IMAGE));
 
       await page.goto(`${server.url}/acme/environments/staging`);
       await page.getByRole('heading', { name: 'Environment staging' }).waitFor({ timeout: 15_000 });
@@ -330,13 +352,13 @@ describe('web pages behind every html_url', function () {
       assert.match(started, /rule attestation sbom \(generic\)/);
       const exited = await page.getByRole('table', { name: /stopped/ }).locator('tbody tr').allInnerTexts();
       assert.equal(exited.length, 1);
-      assert.ok(exited[0]!.startsWith(STRAY_IMAGE), exited[0]);
+      assert.ok(withoutIsolates(exited[0]!).startsWith(STRAY_IMAGE), exited[0]);
       await assertInert([STRAY_IMAGE]);
       await shot('snapshot');
 
       await page.getByRole('link', { name: 'Compare with the previous snapshot' }).click();
       await page.getByRole('heading', { name: 'Snapshot prod#2 compared with prod#3' }).waitFor({ timeout: 15_000 });
-      const section = async (name: string) => (await page.getByRole('table', { name }).locator('tbody tr').allInnerTexts()).map((row) => row.split('\n')[0]);
+      const section = async (name: string) => (await page.getByRole('table', { name }).locator('tbody tr').allInnerTexts()).map((row) => withoutIsolates(row.split('\n')[0]!));
       assert.deepEqual(await section('Artifacts that started running'), [NEW_IMAGE]);
       assert.deepEqual(await section('Artifacts that stopped running'), [STRAY_IMAGE]);
       assert.deepEqual(await section('Artifacts whose instance count changed'), ['registry.test/app:1']);

@@ -17,6 +17,12 @@ describe('page templates', () => {
     assert.equal(html`${undefined}${null}${false}${0}`.text, '0');
   });
 
+  it('isolate text with direction overrides, so it cannot reorder the words after it', () => {
+    assert.equal(html`<p>by ${'\u202Egnp.exe'}: fix</p>`.text, '<p>by \u2068\u202Egnp.exe\u2069: fix</p>');
+    assert.equal(html`<p>${'plain'}</p>`.text, '<p>plain</p>');
+    assert.equal(html`<a href="${'https://a.test/\u202E'}">x</a>`.text, '<a href="https://a.test/\u202E">x</a>', 'attribute values unchanged');
+  });
+
   it('make links only of http(s) URLs', () => {
     assert.equal(link('https://ci.example.test/1?a=1&b=2', 'build').text, '<a href="https://ci.example.test/1?a=1&amp;b=2">build</a>');
     assert.equal(link('/api/v2/doc/', 'reference').text, '<a href="/api/v2/doc/">reference</a>');

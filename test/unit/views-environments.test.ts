@@ -160,11 +160,11 @@ describe('environment view model and chart', () => {
     assert.match(display.chart, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]* role="img" aria-label="prod: artifacts by compliance per snapshot\. 3 snapshots/);
     assert.match(display.chart, /<title>#2: 2 compliant, 1 non-compliant, 1 unknown<\/title>/);
     // Bar heights are proportional: 4 artifacts fill the plot, each segment a share of it.
-    const heights = [...display.chart.matchAll(/<rect class="(compliant|non-compliant|unknown)" x="[\d.]+" y="[\d.]+" width="18" height="([\d.]+)"/g)].map((match) => [match[1], Number(match[2])]);
+    const heights = [...display.chart.matchAll(/<rect class="(compliant|non-compliant|unknown)" x="[\d.]+" y="[\d.]+" width="24" height="([\d.]+)"/g)].map((match) => [match[1], Number(match[2])]);
     assert.deepEqual(heights.slice(0, 3), [
-      ['compliant', 39],
-      ['non-compliant', 78],
-      ['unknown', 39],
+      ['compliant', 44],
+      ['non-compliant', 88],
+      ['unknown', 44],
     ]);
     assert.doesNotMatch(display.chart, /<script|on\w+=|style=/i);
   });

@@ -2,7 +2,7 @@
 // (paged), `/{org}/environments/{env}` (compliance over time as a table and a chart, a page of
 // snapshots at a time, the attached policies), `/{org}/environments/{env}/snapshots/{index}` (what
 // runs, each artifact's compliance and the rule that failed) and `/{org}/environments/{env}/compare`
-// (started, exited and changed between two snapshots). Read through the API with the session's
+// (started, exited and changed between two snapshots), and its audit log as a download. Read through the API with the session's
 // key; rendered from shared/views. The chart is the SVG markup of shared/views/chart.ts.
 import type { FastifyInstance } from 'fastify';
 import { environmentDisplay, environmentListDisplay, type EnvironmentDisplay, type EnvironmentListDisplay } from '../../../../shared/views/environment.ts';
@@ -45,6 +45,23 @@ export function registerEnvironmentPages(app: FastifyInstance, sessions: Session
     const policies = await Promise.all(policyNames.map(async (name) => (await reader.get(`/policies/${seg(org)}/${seg(name)}`)).body));
     const display = environmentDisplay(environment, snapshots.filter(isRecord), policies.filter(isRecord));
     return sendPage(reply, 200, environmentPage(org, display, paging));
+  });
+
+  pageRoute<EnvironmentParams, unknown>(app, sessions, '/:org/environments/:env/auditlog', async (reader, request, reply) => {
+    const { org, env } = request.params;
+    const answer = await reader.raw(`/environments/${seg(org)}/${seg(env)}/auditlog`);
+    if (answer.status !== 200) throw new PageRefused(404, 'No such environment for your key.');
+    // A download of the API's CSV (its cells already neutralised against formulas), never a page.
+    return reply
+      .code(200)
+      .headers({
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': String(answer.headers['content-disposition'] ?? `attachment; filename="auditlog.csv"`).replace(/^inline/, 'attachment'),
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; sandbox",
+        'cache-control': 'no-store',
+      })
+      .send(answer.payload);
   });
 
   pageRoute<EnvironmentParams & { index: string }, { page?: string }>(app, sessions, '/:org/environments/:env/snapshots/:index', async (reader, request, reply) => {
@@ -100,7 +117,10 @@ function environmentPage(org: string, environment: EnvironmentDisplay, paging: P
 <h1>Environment ${environment.name}</h1>
 <p>${environment.type} · latest snapshot ${status(environment.compliance)} · ${environment.snapshotCount} snapshots · last reported ${environment.lastReportedAt ?? 'never'}</p>
 ${environment.description === '' ? '' : html`<p>${environment.description}</p>`}
-${environment.latest === null ? '' : html`<p>${refLink(org, environment.latest, 'Latest snapshot')}</p>`}
+<ul class="inline">
+${environment.latest === null ? '' : html`<li>${refLink(org, environment.latest, 'Latest snapshot')}</li>`}
+<li><a href="${base}/auditlog">Audit log (CSV)</a></li>
+</ul>
 ${environment.includedEnvironments.length === 0 ? '' : html`<p>Includes ${environment.includedEnvironments.map((included, position) => html`${position === 0 ? '' : ', '}${refLink(org, included.ref, included.name)}`)}</p>`}
 <h2>Compliance over time</h2>
 <figure class="chart">${generatedMarkup(environment.chart)}<figcaption>Artifacts by compliance in each snapshot shown below (green compliant, red non-compliant, grey unknown).</figcaption></figure>

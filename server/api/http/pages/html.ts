@@ -21,18 +21,24 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
 }
 
-function rendered(value: HtmlValue): string {
+/** Characters that change the direction of the text after them (e.g. U+202E, right-to-left override). */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+
+function rendered(value: HtmlValue, inAttribute: boolean): string {
   if (value instanceof SafeHtml) return value.text;
-  if (Array.isArray(value)) return value.map(rendered).join('');
+  if (Array.isArray(value)) return value.map((entry) => rendered(entry, inAttribute)).join('');
   if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value));
+  const text = String(value);
+  // Text with direction controls is isolated (FSI ... PDI): whatever it overrides ends with it, so
+  // it cannot reorder the page's own words after it. Attribute values (URLs) stay as they are.
+  return escapeHtml(!inAttribute && BIDI_CONTROLS.test(text) ? `\u2068${text}\u2069` : text);
 }
 
 /** `html\`<p>${text}</p>\``: every value escaped unless it is SafeHtml made by this same tag. */
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
   let text = strings[0]!;
   values.forEach((value, index) => {
-    text += rendered(value) + strings[index + 1]!;
+    text += rendered(value, strings[index]!.endsWith('="')) + strings[index + 1]!;
   });
   return new SafeHtml(text);
 }

@@ -50,9 +50,12 @@ table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1rem; }
 caption { text-align: left; font-style: italic; }
 th, td { border: 1px solid GrayText; padding: 0.2rem 0.4rem; text-align: left; vertical-align: top; }
 td ul { margin: 0; padding-left: 1.1rem; }
+th { white-space: nowrap; }
+td:first-child { min-width: 9rem; }
 nav.site { margin-bottom: 0.5rem; }
 nav.pager { display: flex; gap: 1rem; margin: 0.3rem 0 1rem; }
 ul.inline { list-style: none; padding: 0; display: flex; gap: 1rem; flex-wrap: wrap; }
+.status { white-space: nowrap; }
 .status.ok { color: #1b5e20; }
 .status.bad { color: #b00020; }
 figure.chart { margin: 0.5rem 0; overflow-x: auto; }
