@@ -53,7 +53,7 @@ export function attestationDisplay(attestation: Record<string, unknown>): Attest
     reportedBy: textOf(attestation.reported_by),
     description: textOf(attestation.description),
     ...typeData(type, attestation),
-    artifact: fingerprint === null ? null : { kind: 'artifact', flow, fingerprint },
+    artifact: fingerprint === null ? null : { kind: 'artifact', flow, fingerprint, trail },
     origin: origin === null ? null : { label: 'origin', url: origin, ref: externalRef(origin) },
     externalUrls: externalUrlsOf(attestation.external_urls),
     annotations: prettyJson(attestation.annotations),

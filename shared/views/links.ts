@@ -5,7 +5,8 @@ export type ViewRef =
   | { kind: 'flow'; flow: string }
   | { kind: 'trail'; flow: string; trail: string }
   | { kind: 'attestation'; flow: string; trail: string; attestationId: string }
-  | { kind: 'artifact'; flow: string; fingerprint: string }
+  /** `trail` picks the artifact's record in that trail when the fingerprint is in several. */
+  | { kind: 'artifact'; flow: string; fingerprint: string; trail?: string }
   | { kind: 'evidence'; flow: string; trail: string; attestationId: string }
   | { kind: 'flows' }
   | { kind: 'environments' }

@@ -71,7 +71,7 @@ export function trailDisplay(trail: Record<string, unknown>, attestations: reado
   if (isRecord(status.artifacts_statuses)) {
     for (const [artifactName, entry] of Object.entries(status.artifacts_statuses)) {
       if (!isRecord(entry)) continue;
-      artifacts.push(artifactSlotDisplay(artifactName, entry, flow));
+      artifacts.push(artifactSlotDisplay(artifactName, entry, flow, name));
       slots.push(...listOf(entry.attestations_statuses).map((slot) => slotDisplay(slot, artifactName, flow, name, byId)));
     }
   }
@@ -121,7 +121,7 @@ function slotReason(status: SlotStatus, name: string, type: string, id: string |
   return `${prefix}${status === 'COMPLIANT' ? 'compliant' : 'non-compliant'} by ${what}${override}`;
 }
 
-function artifactSlotDisplay(name: string, entry: Record<string, unknown>, flow: string): ArtifactSlotDisplay {
+function artifactSlotDisplay(name: string, entry: Record<string, unknown>, flow: string, trail: string): ArtifactSlotDisplay {
   const fingerprint = typeof entry.artifact_fingerprint === 'string' ? entry.artifact_fingerprint : null;
   const status: SlotStatus = entry.status === 'MISSING' || fingerprint === null ? 'MISSING' : entry.status === 'NON-COMPLIANT' ? 'NON-COMPLIANT' : entry.status === 'INCOMPLETE' ? 'INCOMPLETE' : 'COMPLIANT';
   const unexpected = entry.unexpected === true;
@@ -139,7 +139,7 @@ function artifactSlotDisplay(name: string, entry: Record<string, unknown>, flow:
     why: unexpected ? `Not in the template; ${why}` : why,
     fingerprint,
     unexpected,
-    ref: fingerprint === null ? null : { kind: 'artifact', flow, fingerprint },
+    ref: fingerprint === null ? null : { kind: 'artifact', flow, fingerprint, trail },
   };
 }
 

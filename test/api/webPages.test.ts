@@ -88,6 +88,8 @@ describe('web pages behind every html_url', function () {
       repo_url: 'https://git.example.test/repo',
       annotations: { why: HOSTILE },
     });
+    // The same build in a second trail: the artifact page shows the record of the trail it came from.
+    await attestArtifact(server, 'acme', 'backend', { fingerprint: FP_APP, filename: 'app.tgz', git_commit: commit('rebuild'), trail_name: 'build-01', template_reference_name: 'app' });
     ok(
       await attest(
         server,
@@ -182,6 +184,28 @@ describe('web pages behind every html_url', function () {
     }
   });
 
+  it('serves a page behind every html_url the API returns', async () => {
+    const signedIn = await server.raw('POST', '/sign-in', 'key=acme-reader-key-1', { 'content-type': 'application/x-www-form-urlencoded' });
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0]!;
+    const artifact = (await server.get(`/api/v2/artifacts/acme/backend/fingerprint/${FP_APP}`)).body;
+    const snapshot = (await server.get('/api/v2/snapshots/acme/prod/-1')).body;
+    const urls: Record<string, string> = {
+      flow: (await server.get('/api/v2/flows/acme/backend')).body.html_url,
+      trail: (await server.get('/api/v2/trails/acme/backend/release-1')).body.html_url,
+      attestation: (await server.get(`/api/v2/attestations/acme?attestation_id=${scanId}`)).body.data[0].html_url,
+      artifact: artifact.html_url,
+      environment: (await server.get('/api/v2/environments/acme/prod')).body.html_url,
+      snapshot: snapshot.html_url,
+      'snapshot artifact': snapshot.artifacts.find((entry: { fingerprint: string }) => entry.fingerprint === FP_APP).html_url,
+    };
+    for (const [what, url] of Object.entries(urls)) {
+      const { pathname, search } = new URL(url);
+      const shown = await server.raw('GET', `${pathname}${search}`, undefined, { cookie });
+      assert.equal(shown.status, 200, `${what}: ${url}`);
+      assert.match(String(shown.headers['content-type']), /^text\/html/, what);
+    }
+  });
+
   describe('in Chromium', function () {
     let browser: Browser;
     let page: Page;
@@ -269,6 +293,7 @@ describe('web pages behind every html_url', function () {
       await page.goto(`${server.url}/acme/flows/backend/trails/release-1`);
       await page.getByRole('table', { name: 'Artifacts of the trail' }).getByRole('link', { name: 'app', exact: true }).click();
       await page.getByRole('heading', { name: 'Artifact app.tgz' }).waitFor({ timeout: 15_000 });
+      assert.ok(page.url().endsWith(`/acme/flows/backend/artifacts/${FP_APP}?trail=release-1`), page.url());
       assert.deepEqual(await page.getByRole('table', { name: 'Running now' }).locator('tbody tr').allInnerTexts(), ['prod\tprod#1'], 'running since the snapshot it started in');
       const attestations = await page.getByRole('table', { name: 'Attestations of the artifact' }).locator('tbody tr').allInnerTexts();
       assert.deepEqual(attestations, ['sbom\tCOMPLIANT']);
@@ -278,6 +303,10 @@ describe('web pages behind every html_url', function () {
       assert.equal(await page.getByRole('link', { name: 'javascript:window.pwned=1' }).count(), 0);
       await assertInert([...HOSTILE_PARTS, HOSTILE_SHORT]);
       await shot('artifact');
+      await page.goto(`${server.url}/acme/flows/backend/artifacts/${FP_APP}?trail=build-01`);
+      const other = await page.getByRole('heading', { name: 'Provenance' }).locator('xpath=following-sibling::ul[1]').innerText();
+      assert.match(other, /Flow backend, trail build-01, template artifact app/);
+      await page.goBack();
       await page.getByRole('link', { name: 'prod#1' }).click();
       await page.getByRole('heading', { name: 'Snapshot prod#1' }).waitFor({ timeout: 15_000 });
       // Before any policy: no verdicts; the stray's pod is named namespace/pod, as text.

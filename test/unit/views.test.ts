@@ -73,7 +73,7 @@ describe('trail view model', () => {
 
   it('shows the artifacts, commit, links only for http(s), user data and events as text', () => {
     assert.deepEqual(display.artifacts, [
-      { name: 'cli', status: 'INCOMPLETE', why: 'an attestation the template asks of the artifact is missing', fingerprint: FP, unexpected: false, ref: { kind: 'artifact', flow: 'backend', fingerprint: FP } },
+      { name: 'cli', status: 'INCOMPLETE', why: 'an attestation the template asks of the artifact is missing', fingerprint: FP, unexpected: false, ref: { kind: 'artifact', flow: 'backend', fingerprint: FP, trail: 'release-1' } },
     ]);
     assert.equal(display.commit?.sha, 'abc');
     assert.deepEqual(display.commit?.url?.ref, { kind: 'external', url: 'https://git.example.test/c/abc' });
@@ -151,7 +151,7 @@ describe('attestation view model', () => {
     assert.equal(display.data, '{\n  "summary": "signed off",\n  "who": "lead"\n}');
     assert.equal(display.annotations, '{\n  "note": "<script>"\n}');
     assert.deepEqual(display.evidence, { name: 'report.zip', ref: { kind: 'evidence', flow: 'backend', trail: 'release-1', attestationId: 'a1' } });
-    assert.deepEqual(display.artifact, { kind: 'artifact', flow: 'backend', fingerprint: FP });
+    assert.deepEqual(display.artifact, { kind: 'artifact', flow: 'backend', fingerprint: FP, trail: 'release-1' });
     assert.equal(display.origin?.ref?.kind, 'external');
   });
 });

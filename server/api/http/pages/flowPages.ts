@@ -28,9 +28,12 @@ export function registerFlowPages(app: FastifyInstance, sessions: Sessions): voi
     return sendPage(reply, 200, flowPage(org, flowDisplay(isRecord(found) ? found : {}, trails)));
   });
 
-  pageRoute<{ org: string; flow: string; fingerprint: string }, unknown>(app, sessions, '/:org/flows/:flow/artifacts/:fingerprint', async (reader, request, reply) => {
+  // `?trail=` picks the fingerprint's record in that trail; html_url's `?artifact_id=` has no API to
+  // resolve it by, so the page shows the record the API answers first.
+  pageRoute<{ org: string; flow: string; fingerprint: string }, { trail?: string }>(app, sessions, '/:org/flows/:flow/artifacts/:fingerprint', async (reader, request, reply) => {
     const { org, flow, fingerprint } = request.params;
-    const found = bodyOf(await reader.get(`/artifacts/${seg(org)}/${seg(flow)}/fingerprint/${seg(fingerprint)}`), 'artifact');
+    const trail = typeof request.query.trail === 'string' && request.query.trail !== '' ? `?trail=${seg(request.query.trail)}` : '';
+    const found = bodyOf(await reader.get(`/artifacts/${seg(org)}/${seg(flow)}/fingerprint/${seg(fingerprint)}${trail}`), 'artifact');
     return sendPage(reply, 200, artifactPage(org, artifactDisplay(isRecord(found) ? found : {})));
   });
 }

@@ -23,7 +23,7 @@ export function hrefOf(org: string, ref: ViewRef): string | null {
     case 'evidence':
       return `${trailPath(ref.flow, ref.trail)}/evidence/${seg(ref.attestationId)}`;
     case 'artifact':
-      return `${flowPath(ref.flow)}/artifacts/${seg(ref.fingerprint)}`;
+      return `${flowPath(ref.flow)}/artifacts/${seg(ref.fingerprint)}${ref.trail === undefined ? '' : `?trail=${seg(ref.trail)}`}`;
     case 'environments':
       return `/${seg(org)}/environments`;
     case 'environment':
