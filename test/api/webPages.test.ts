@@ -25,6 +25,7 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const FP_APP = 'a1'.repeat(32);
 const FP_STRAY = 'b2'.repeat(32);
 const FP_NEW = 'c3'.repeat(32);
+const APP_FILE = `app${HOSTILE_SHORT}.tgz`;
 const STRAY_IMAGE = `registry.test/stray${HOSTILE_SHORT}:1`;
 const NEW_IMAGE = 'registry.test/new:2';
 const TEMPLATE = ['version: 1', 'trail:', '  attestations:', '    - name: scan', '      type: scan', '  artifacts:', '    - name: app', '      attestations:', '        - name: sbom', '          type: generic', ''].join('\n');
@@ -74,11 +75,12 @@ describe('web pages behind every html_url', function () {
       origin_url: 'javascript:window.pwned=1',
       user_data: { note: HOSTILE },
       external_urls: { build: { href: 'https://ci.example.test/7' }, bad: { href: 'javascript:window.pwned=1' } },
+      git_commit_info: { sha1: commit('release'), message: HOSTILE, author: HOSTILE_SHORT, branch: HOSTILE_SHORT, url: 'javascript:window.pwned=1', timestamp: 1_700_000_000 },
     });
     for (let index = 1; index <= EXTRA_TRAILS; index++) await beginTrail(server, 'acme', 'backend', `build-${String(index).padStart(2, '0')}`, { description: `build ${index}` });
     await attestArtifact(server, 'acme', 'backend', {
       fingerprint: FP_APP,
-      filename: 'app.tgz',
+      filename: APP_FILE,
       git_commit: commit('release'),
       git_commit_info: { sha1: commit('release'), message: HOSTILE, author: HOSTILE_SHORT, branch: 'main', timestamp: 1_700_000_000 },
       trail_name: 'release-1',
@@ -255,7 +257,9 @@ describe('web pages behind every html_url', function () {
       await page.getByRole('link', { name: 'flows' }).click();
       await page.getByRole('heading', { name: 'Flows of acme' }).waitFor({ timeout: 15_000 });
       assert.match(await page.getByRole('table').locator('tbody tr').first().innerText(), /backend/);
-      await assertInert(HOSTILE_PARTS);
+      // A list cuts long descriptions; what it shows of them is text.
+      await assertInert(HOSTILE_PARTS.slice(0, 3));
+      assert.match(await page.getByRole('table').locator('tbody tr').first().innerText(), /…$/);
       await shot('flows');
 
       await page.getByRole('link', { name: 'backend', exact: true }).click();
@@ -278,6 +282,9 @@ describe('web pages behind every html_url', function () {
       await page.getByRole('link', { name: 'release-1', exact: true }).click();
       await page.getByRole('heading', { name: 'Trail release-1' }).waitFor({ timeout: 15_000 });
       await assertInert(HOSTILE_PARTS);
+      const source = withoutIsolates(await page.getByRole('heading', { name: 'Source' }).locator('xpath=following-sibling::ul[1]').innerText());
+      assert.ok(source.includes(`on ${HOSTILE_SHORT} by ${HOSTILE_SHORT}: `), source.slice(0, 200));
+      assert.ok(source.includes('(javascript:window.pwned=1)'), 'the commit URL as text');
       await page.getByRole('link', { name: 'scan', exact: true }).click();
       await page.getByRole('heading', { name: 'Attestation scan' }).waitFor({ timeout: 15_000 });
       assert.ok(page.url().includes(`attestation_id=${scanId}`));
@@ -292,7 +299,8 @@ describe('web pages behind every html_url', function () {
     it('shows an artifact: where it runs and ran, its attestations and provenance', async () => {
       await page.goto(`${server.url}/acme/flows/backend/trails/release-1`);
       await page.getByRole('table', { name: 'Artifacts of the trail' }).getByRole('link', { name: 'app', exact: true }).click();
-      await page.getByRole('heading', { name: 'Artifact app.tgz' }).waitFor({ timeout: 15_000 });
+      await page.getByRole('heading', { name: /^Artifact \u2068?app/ }).waitFor({ timeout: 15_000 });
+      assert.equal(withoutIsolates(await page.getByRole('heading', { level: 1 }).innerText()), `Artifact ${APP_FILE}`);
       assert.ok(page.url().endsWith(`/acme/flows/backend/artifacts/${FP_APP}?trail=release-1`), page.url());
       assert.deepEqual(await page.getByRole('table', { name: 'Running now' }).locator('tbody tr').allInnerTexts(), ['prod\tprod#1'], 'running since the snapshot it started in');
       const attestations = await page.getByRole('table', { name: 'Attestations of the artifact' }).locator('tbody tr').allInnerTexts();
@@ -301,8 +309,13 @@ describe('web pages behind every html_url', function () {
       assert.match(provenance, /Flow backend, trail release-1, template artifact app/);
       assert.match(provenance, /build: javascript:window\.pwned=1/, 'a javascript: build URL shown as text');
       assert.equal(await page.getByRole('link', { name: 'javascript:window.pwned=1' }).count(), 0);
-      await assertInert([...HOSTILE_PARTS, HOSTILE_SHORT]);
+      await assertInert([...HOSTILE_PARTS, HOSTILE_SHORT, APP_FILE]);
       await shot('artifact');
+      // Its attestation's page: the sbom's description and user data, as text.
+      await page.getByRole('link', { name: 'sbom', exact: true }).click();
+      await page.getByRole('heading', { name: 'Attestation sbom' }).waitFor({ timeout: 15_000 });
+      await assertInert(HOSTILE_PARTS);
+      await page.goBack();
       await page.goto(`${server.url}/acme/flows/backend/artifacts/${FP_APP}?trail=build-01`);
       const other = await page.getByRole('heading', { name: 'Provenance' }).locator('xpath=following-sibling::ul[1]').innerText();
       assert.match(other, /Flow backend, trail build-01, template artifact app/);

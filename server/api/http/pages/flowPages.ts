@@ -8,7 +8,7 @@ import { flowDisplay, flowListDisplay, type FlowDisplay, type FlowListDisplay } 
 import { isRecord } from '../../../../shared/views/links.ts';
 import { html, type SafeHtml } from './html.ts';
 import { page, sendPage } from './layout.ts';
-import { jsonBlock, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';
+import { brief, jsonBlock, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';
 import { bodyOf, pageNumberOf, pageRoute, PER_PAGE } from './reading.ts';
 import type { Sessions } from './sessions.ts';
 
@@ -46,7 +46,7 @@ function flowListPage(org: string, list: FlowListDisplay): SafeHtml {
 ${table(
   'Flows and the state of their latest trail',
   ['Flow', 'Latest state', 'Latest activity', 'Description'],
-  list.flows.map((flow) => [refLink(org, flow.ref, flow.name), flow.problem ?? status(flow.latestState), flow.latestActivityAt ?? '', flow.description]),
+  list.flows.map((flow) => [refLink(org, flow.ref, flow.name), flow.problem ?? status(flow.latestState), flow.latestActivityAt ?? '', brief(flow.description)]),
   'No flows yet.',
 )}
 ${pager('Pages of flows', list.paging, (number) => `/${seg(org)}/flows?page=${number}`)}`,
@@ -65,7 +65,7 @@ ${flow.repo === null && flow.tags.length === 0 ? '' : html`<ul>${flow.repo === n
 ${table(
   'Trails of the flow, newest first',
   ['Trail', 'Status', 'Commit', 'Last changed', 'Description'],
-  flow.trails.map((trail) => [refLink(org, trail.ref, trail.name), trail.problem ?? status(trail.status), html`<code>${trail.commit}</code>`, trail.lastModifiedAt ?? '', trail.description]),
+  flow.trails.map((trail) => [refLink(org, trail.ref, trail.name), trail.problem ?? status(trail.status), html`<code>${trail.commit}</code>`, trail.lastModifiedAt ?? '', brief(trail.description)]),
   'No trails yet.',
 )}
 ${pager('Pages of trails', flow.paging, (number) => `/${seg(org)}/flows/${seg(flow.name)}?page=${number}`)}

@@ -79,6 +79,12 @@ export function orgNav(org: string): SafeHtml {
   return html`<nav class="site" aria-label="Site"><a href="/">Home</a> · <a href="${hrefOf(org, { kind: 'flows' })!}">Flows</a> · <a href="${hrefOf(org, { kind: 'environments' })!}">Environments</a> <span class="org">(${org})</span></nav>`;
 }
 
+/** A long text cut for a list cell; the whole text is on the item's own page. */
+export function brief(text: string, length = 160): string {
+  const characters = [...text];
+  return characters.length <= length ? text : `${characters.slice(0, length).join('')}…`;
+}
+
 /** Markup made by our own pure renderers outside this template (the chart's SVG), passed through as is. */
 export function generatedMarkup(markup: string): SafeHtml {
   return new SafeHtml(markup);
