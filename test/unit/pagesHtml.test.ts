@@ -1,6 +1,7 @@
 // The pages' one escaping mechanism: every value is text unless this same tag made it.
 import assert from 'node:assert/strict';
 import { html, link } from '../../server/api/http/pages/html.ts';
+import { brief, hrefOf } from '../../server/api/http/pages/markup.ts';
 
 describe('page templates', () => {
   it('escape every interpolated value, in text and in attributes', () => {
@@ -29,5 +30,20 @@ describe('page templates', () => {
     for (const href of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<script>1</script>', 'vbscript:x']) {
       assert.equal(link(href, '<x>').text, '&lt;x&gt;', href);
     }
+  });
+
+  it('turn every view reference into the page of its html_url, names encoded', () => {
+    assert.equal(hrefOf('a b', { kind: 'trail', flow: 'f/1', trail: 't?x' }), '/a%20b/flows/f%2F1/trails/t%3Fx');
+    assert.equal(hrefOf('acme', { kind: 'attestation', flow: 'f', trail: 't', attestationId: 'id&1' }), '/acme/flows/f/trails/t?attestation_id=id%261');
+    assert.equal(hrefOf('acme', { kind: 'artifact', flow: 'f', fingerprint: 'ab', trail: 't 1' }), '/acme/flows/f/artifacts/ab?trail=t%201');
+    assert.equal(hrefOf('acme', { kind: 'snapshot', environment: 'prod', index: 3 }), '/acme/environments/prod/snapshots/3');
+    assert.equal(hrefOf('acme', { kind: 'comparison', from: { environment: 'prod', index: 2 }, to: { environment: 'prod', index: 3 } }), '/acme/environments/prod/compare?from=2&to=3');
+    assert.equal(hrefOf('acme', { kind: 'comparison', from: { environment: 'stage', index: 7 }, to: { environment: 'prod', index: 3 } }), '/acme/environments/prod/compare?from=stage%237&to=3');
+    assert.equal(hrefOf('acme', { kind: 'external', url: 'https://x.test' }), 'https://x.test');
+  });
+
+  it('cut long list text by characters, not code units', () => {
+    assert.equal(brief('short'), 'short');
+    assert.equal(brief('😀'.repeat(5), 3), '😀😀😀…');
   });
 });
