@@ -208,6 +208,43 @@ describe('web pages behind every html_url', function () {
     }
   });
 
+  it('answers odd page addresses with a page or a 404, never a server error, and refuses downloads to another org', async () => {
+    const session = async (key: string) =>
+      String((await server.raw('POST', '/sign-in', `key=${key}`, { 'content-type': 'application/x-www-form-urlencoded' })).headers['set-cookie']).split(';')[0]!;
+    const cookie = await session('acme-reader-key-1');
+    const cases: [string, number][] = [
+      ['/acme/flows?page=abc', 200],
+      ['/acme/flows/backend?page=-1', 200],
+      ['/acme/flows/backend?page=999999', 200],
+      ['/acme/environments/prod?page=99', 200],
+      ['/acme/environments/prod/snapshots/0', 404],
+      ['/acme/environments/prod/snapshots/abc', 404],
+      ['/acme/environments/prod/snapshots/99', 404],
+      ['/acme/environments/prod/snapshots/99999999999999999999', 404],
+      [`/acme/environments/prod/compare?from=${encodeURIComponent('<script>')}&to=3`, 404],
+      ['/acme/environments/prod/compare?from=staging%231&to=3', 404],
+      ['/acme/environments/nope', 404],
+      ['/acme/flows/nope/artifacts/zz', 404],
+      ['/nope/flows', 404],
+      [`/acme/flows/backend/trails/release-1/evidence/${encodeURIComponent('../../x')}`, 404],
+    ];
+    for (const [path, expected] of cases) {
+      const reply = await server.raw('GET', path, undefined, { cookie });
+      assert.equal(reply.status, expected, path);
+      assert.match(String(reply.headers['content-type']), /^text\/html/, path);
+    }
+    const shown = await server.raw('GET', '/acme/flows/backend?page=999999', undefined, { cookie });
+    assert.match(shown.text, /Previous page/, 'a page past the end links back');
+
+    const other = await session('other-reader-key-1');
+    for (const path of ['/acme/environments/prod/auditlog', `/acme/flows/backend/trails/release-1/evidence/${scanId}`]) {
+      assert.equal((await server.raw('GET', path, undefined, { cookie })).status, 200, path);
+      const refused = await server.raw('GET', path, undefined, { cookie: other });
+      assert.equal(refused.status, 404, path);
+      assert.doesNotMatch(refused.text, /evidence body|registry\.test/, path);
+    }
+  });
+
   describe('in Chromium', function () {
     let browser: Browser;
     let page: Page;
