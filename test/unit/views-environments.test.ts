@@ -85,6 +85,23 @@ describe('snapshot view model', () => {
     assert.equal(app!.provenance[0]!.buildUrl?.ref, null, 'a javascript: URL is no link');
   });
 
+  it('names a rule that could not be evaluated by its error', () => {
+    const broken = snapshotDisplay('prod', {
+      index: 1,
+      artifacts: [
+        {
+          name: 'x',
+          fingerprint: FP,
+          compliant: false,
+          policy_decisions: [
+            { policy_name: 'p', policy_version: 1, status: 'NON-COMPLIANT', rule_evaluations: [{ rule: { type: 'attestation', definition: { name: 'a', type: 'generic' } }, satisfied: false, ignored: false, resolutions: [], error: 'the condition ${{ x == }} is not a valid expression: unexpected end' }] },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(broken.running[0]!.failedRules, [{ policy: 'p', version: 1, rule: 'attestation a (generic)', reason: 'the condition ${{ x == }} is not a valid expression: unexpected end' }]);
+  });
+
   it('keeps what exited apart, and links the neighbours and the comparison with the one before', () => {
     assert.deepEqual(display.exited.map((artifact) => [artifact.name, artifact.instances.now]), [['registry.test/old:0', 0]]);
     assert.deepEqual(display.policies, [{ name: 'prod-rules', version: 3, failingArtifacts: [FP, FP2] }]);
