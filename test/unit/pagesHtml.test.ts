@@ -1,6 +1,6 @@
 // The pages' one escaping mechanism: every value is text unless this same tag made it.
 import assert from 'node:assert/strict';
-import { html, link } from '../../server/api/http/pages/html.ts';
+import { html, link } from '../../shared/html.ts';
 import { brief, hrefOf } from '../../server/api/http/pages/markup.ts';
 
 describe('page templates', () => {

@@ -9,7 +9,7 @@ import { environmentDisplay, environmentListDisplay, type EnvironmentDisplay, ty
 import { isRecord, pagingOf, type PagingDisplay } from '../../../../shared/views/links.ts';
 import { snapshotDisplay, type SnapshotArtifactDisplay, type SnapshotDisplay } from '../../../../shared/views/snapshot.ts';
 import { snapshotComparisonDisplay, type ComparedArtifactDisplay, type SnapshotComparisonDisplay } from '../../../../shared/views/snapshotComparison.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';
 import { bodyOf, pageNumberOf, pageRoute, PageRefused, PER_PAGE } from './reading.ts';

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { artifactDisplay, type ArtifactDisplay, type PlacementDisplay } from '../../../../shared/views/artifact.ts';
 import { flowDisplay, flowListDisplay, type FlowDisplay, type FlowListDisplay } from '../../../../shared/views/flow.ts';
 import { isRecord } from '../../../../shared/views/links.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import { brief, jsonBlock, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';
 import { bodyOf, pageNumberOf, pageRoute, PER_PAGE } from './reading.ts';

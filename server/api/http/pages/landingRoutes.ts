@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { version } from '../../../../package.json';
 import type { Principal } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage, STYLESHEET } from './layout.ts';
 import { Sessions } from './sessions.ts';
 import { registerEnvironmentPages } from './environmentPages.ts';

@@ -2,7 +2,7 @@
 // runs no script and loads nothing from elsewhere, and the headers that keep a page from being
 // sniffed, framed or leaking where it came from.
 import type { FastifyReply } from 'fastify';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../../../../shared/html.ts';
 
 const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",

@@ -2,7 +2,7 @@
 // models' typed references (a page of ours, or a user URL only when it is http(s)), tables with
 // header cells, pretty-printed JSON as text, status words, pagers and the org's navigation.
 import type { Compliance, PagingDisplay, ViewRef, ViewUrl } from '../../../../shared/views/links.ts';
-import { html, link, SafeHtml, type HtmlValue } from './html.ts';
+import { html, link, SafeHtml, type HtmlValue } from '../../../../shared/html.ts';
 
 export const seg = encodeURIComponent;
 

@@ -3,7 +3,7 @@
 // API refuses (another org's key, an unknown name, a bad index) is one "not found" page, which
 // does not tell whether the thing exists.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { html } from './html.ts';
+import { html } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import type { Sessions } from './sessions.ts';
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { attestationDisplay, type AttestationDisplay, type TableDisplay } from '../../../../shared/views/attestation.ts';
 import { isRecord } from '../../../../shared/views/links.ts';
 import { trailDisplay, type TrailDisplay } from '../../../../shared/views/trail.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import { jsonBlock, orgNav, refLink, seg, status, table, urlItem } from './markup.ts';
 import { bodyOf, pageRoute, PageRefused } from './reading.ts';

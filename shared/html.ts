@@ -1,4 +1,4 @@
-// The one way pages are written: a tagged template that escapes every value put into it, so text
+// The one way pages and webviews are written: a tagged template that escapes every value put into it, so text
 // from evidence (names, descriptions, URLs) is shown as text, never run as markup. Only markup this
 // module's own templates make is passed through raw.
 
