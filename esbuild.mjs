@@ -25,6 +25,19 @@ await esbuild.build({
   minify: process.argv.includes('--minify'),
 });
 
+// The detail webviews' one script and stylesheet, for the browser: the only files the webviews
+// may load (their localResourceRoots is dist/media).
+await esbuild.build({
+  entryPoints: ['client/details/webview/details.ts', 'client/details/webview/details.css'],
+  outdir: 'dist/media',
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'chrome120',
+  logLevel: 'warning',
+  minify: process.argv.includes('--minify'),
+});
+
 // The API reference's renderer reads its static files at run time; they travel next to the bundles.
 const swaggerUi = dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui'));
 cpSync(join(swaggerUi, 'static'), 'dist/api-reference', { recursive: true });

@@ -13,6 +13,8 @@ import { search } from './commands/searchCommand.ts';
 import { createKindStatus, createLanguageClient } from './language/languageClient.ts';
 import { LocalServerManager } from './localServer/manager.ts';
 import { createExtensionApi, type ExtensionApi } from './extensionApi.ts';
+import { compareSnapshots, showDetails } from './details/commands.ts';
+import { DetailPanels } from './details/panels.ts';
 import { environmentsSource } from './views/environmentsSource.ts';
 import { flowsSource } from './views/flowsSource.ts';
 import type { TreeNode } from './views/nodes.ts';
@@ -31,7 +33,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
   const environments = new NodeTreeProvider(environmentsSource, () => session.api);
   const flowsView = vscode.window.createTreeView('complianceEvidence.flows', { treeDataProvider: flows, showCollapseAll: true });
   const environmentsView = vscode.window.createTreeView('complianceEvidence.environments', { treeDataProvider: environments, showCollapseAll: true });
-  const context: CommandContext = { extension, session, localServer, flows, environments, flowsView, environmentsView, log };
+  const details = new DetailPanels(extension, () => session.api, log);
+  const context: CommandContext = { extension, session, localServer, flows, environments, flowsView, environmentsView, log, details };
   const clock = new DiagnosticsClock();
   const auditLogs = new AuditLogDocuments();
 
@@ -51,6 +54,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
     session,
     localServer,
     clock,
+    details,
     flowsView,
     environmentsView,
     session.onDidChange(() => {
@@ -73,6 +77,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
     command('complianceEvidence.search', (arg) => search(context, arg)),
     command('complianceEvidence.openInBrowser', (arg) => openInBrowser(context, arg)),
     command('complianceEvidence.showAuditLog', (arg) => showAuditLog(context, auditLogs, arg)),
+    command('complianceEvidence.showDetails', (arg) => showDetails(details, arg)),
+    command('complianceEvidence.compareSnapshots', (arg) => compareSnapshots(context, details, arg)),
     vscode.workspace.registerTextDocumentContentProvider(AUDIT_LOG_SCHEME, auditLogs),
     startPolling(flowsView, environmentsView, flows, environments),
   );

@@ -3,6 +3,7 @@
 import type { Connection } from './auth/connection.ts';
 import type { CommandContext } from './commands/context.ts';
 import type { LocalServerStatus } from './localServer/manager.ts';
+import type { DetailTarget } from './details/messages.ts';
 import type { TreeNode } from './views/nodes.ts';
 
 export interface ExtensionApi {
@@ -13,6 +14,8 @@ export interface ExtensionApi {
   connection(): Connection;
   /** The rows of a view under `id` (the roots when omitted), loaded as the tree loads them. */
   children(view: 'flows' | 'environments', id?: string): Promise<TreeNode[]>;
+  /** What each open detail panel shows. */
+  details(): DetailTarget[];
 }
 
 export function createExtensionApi(context: CommandContext, activationMs: number): ExtensionApi {
@@ -20,6 +23,7 @@ export function createExtensionApi(context: CommandContext, activationMs: number
     activationMs,
     localServer: () => ({ ...context.localServer.status }),
     connection: () => ({ ...context.session.connection }),
+    details: () => context.details.shownTargets(),
     async children(view, id) {
       const provider = view === 'flows' ? context.flows : context.environments;
       if (id === undefined) return provider.getChildren();

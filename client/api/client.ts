@@ -91,6 +91,23 @@ export class ApiClient {
     return this.write('POST', ['attestations', this.org, flow, 'trail', trail, 'scan'], form);
   }
 
+  /** One attestation by its id (reference §2.3), as the API sends it; a 404 ApiError when there is none. */
+  async getAttestation(attestationId: string): Promise<Record<string, unknown>> {
+    const body = await this.json<{ data?: Record<string, unknown>[] }>('GET', ['attestations', this.org], { query: { attestation_id: attestationId, per_page: 1 } });
+    const found = body.data?.[0];
+    if (found === undefined) throw new ApiError(404, `Attestation '${attestationId}' does not exist.`);
+    return found;
+  }
+
+  /** An attestation's evidence file: its bytes and the file name the server gives it. */
+  async evidence(flow: string, trail: string, attestationId: string): Promise<{ bytes: Uint8Array; fileName: string | undefined }> {
+    const response = await this.request('GET', ['attestations', this.org, flow, 'trail', trail, 'attestation', attestationId, 'evidence']);
+    const disposition = response.headers.get('content-disposition') ?? '';
+    const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+    const fileName = encoded === undefined ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : safeDecode(encoded);
+    return { bytes: new Uint8Array(await response.arrayBuffer()), fileName };
+  }
+
   /** Plain array (no paging parameters), which every server answers the same way. */
   async listEnvironments(): Promise<Environment[]> {
     const body = await this.json<Environment[] | { environments: Environment[] }>('GET', ['environments', this.org]);
@@ -170,6 +187,14 @@ export class ApiClient {
 
 function fileBlob(file: FilePart): Blob {
   return new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.contentType ?? 'application/octet-stream' });
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function reason(error: unknown): string {

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client.ts';
 import type { Session } from '../auth/session.ts';
+import type { DetailPanels } from '../details/panels.ts';
 import type { LocalServerManager } from '../localServer/manager.ts';
 import type { TreeNode } from '../views/nodes.ts';
 import { messageOf, type NodeTreeProvider } from '../views/treeProvider.ts';
@@ -16,6 +17,7 @@ export interface CommandContext {
   flowsView: vscode.TreeView<TreeNode>;
   environmentsView: vscode.TreeView<TreeNode>;
   log: vscode.LogOutputChannel;
+  details: DetailPanels;
 }
 
 /**

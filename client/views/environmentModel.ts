@@ -105,7 +105,8 @@ function snapshotArtifactNode(parentId: string, environment: string, index: numb
     expandable: false,
     capabilities: withUrl(['snapshotArtifact', annotation ?? 'unannotated'], htmlUrl),
     htmlUrl,
-    ref: { environment, snapshot: index, fingerprint: artifact.fingerprint ?? undefined },
+    // The flow that attested the artifact, for its detail view; none when nothing attested it.
+    ref: { environment, snapshot: index, fingerprint: artifact.fingerprint ?? undefined, flow: artifact.flows?.[0]?.flow_name || artifact.flow_name || undefined },
   };
 }
 

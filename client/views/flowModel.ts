@@ -125,7 +125,7 @@ function attestationNode(context: TrailContext, parentId: string, attestation: A
     expandable: false,
     capabilities: withUrl(missing ? ['attestation', 'missing'] : ['attestation'], htmlUrl),
     htmlUrl,
-    ref: { flow: context.flow, trail: context.trail },
+    ref: { flow: context.flow, trail: context.trail, attestationId: attestation.attestation_id ?? undefined },
   };
 }
 

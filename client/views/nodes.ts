@@ -21,6 +21,8 @@ export interface NodeRef {
   environment?: string;
   snapshot?: number;
   fingerprint?: string;
+  /** The attestation a row shows, when one fills its slot. */
+  attestationId?: string;
   /** For "Load more…": the page to fetch next. */
   nextPage?: number;
   /** For "Load more…": the parent's page, from which the new rows' pages are derived. */

@@ -20,6 +20,8 @@ const paletteTitles: Record<string, string> = {
   'complianceEvidence.search': 'Search Artifacts',
   'complianceEvidence.openInBrowser': 'Open in Browser',
   'complianceEvidence.showAuditLog': 'Show Audit Log',
+  'complianceEvidence.showDetails': 'Show Details',
+  'complianceEvidence.compareSnapshots': 'Compare with Snapshot…',
 };
 
 describe('extension manifest', () => {
@@ -39,7 +41,7 @@ describe('extension manifest', () => {
     );
   });
 
-  it('contributes the twelve commands with their titles under one category, each registered by the extension', () => {
+  it('contributes the fourteen commands with their titles under one category, each registered by the extension', () => {
     const source = readFileSync(new URL('client/extension.ts', root), 'utf8');
     assert.deepEqual(Object.fromEntries(contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title])), paletteTitles);
     for (const command of contributes.commands) {
@@ -50,7 +52,7 @@ describe('extension manifest', () => {
 
   it('hides tree-only commands from the palette and matches capability flags by regex', () => {
     const hidden = contributes.menus.commandPalette.filter((m: { when: string }) => m.when === 'false').map((m: { command: string }) => m.command);
-    assert.deepEqual(hidden, ['complianceEvidence.openInBrowser']);
+    assert.deepEqual(hidden, ['complianceEvidence.openInBrowser', 'complianceEvidence.showDetails', 'complianceEvidence.compareSnapshots']);
     for (const item of contributes.menus['view/item/context']) assert.match(item.when, /viewItem =~ \//);
   });
 

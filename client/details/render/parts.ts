@@ -1,0 +1,103 @@
+// The pieces every detail view is made of, all written with the one escaping template
+// (shared/html.ts): links and actions are buttons carrying the message they post (the webview's
+// only script posts it; the extension validates it), long lists page, statuses carry a word and not
+// only a colour. There are no anchors: the webview host would open an anchor's href itself, and
+// every opening must go through the extension's checks.
+import { html, type HtmlValue, type SafeHtml } from '../../../shared/html.ts';
+import type { ViewRef, ViewUrl } from '../../../shared/views/links.ts';
+import type { DetailMessage, DetailTarget } from '../messages.ts';
+
+/** Rows per page of any list in a view. */
+export const PAGE_SIZE = 25;
+
+/** Which page each list of a view shows (1 when absent). */
+export type Pages = Readonly<Record<string, number>>;
+
+/** A rendered view: its title (the panel's), body markup, and whether it needs the script. */
+export interface DetailPage {
+  title: string;
+  body: SafeHtml;
+  /** The lists that page, with their page counts: a page request for any other is refused. */
+  lists: Record<string, number>;
+}
+
+/** A button that posts `message` when pressed (click, Enter or Space). */
+export function action(label: HtmlValue, message: DetailMessage, kind: 'link' | 'button' = 'link'): SafeHtml {
+  return html`<button type="button" class="${kind}" data-message="${JSON.stringify(message)}">${label}</button>`;
+}
+
+/** A link to another view. */
+export function open(label: HtmlValue, target: DetailTarget): SafeHtml {
+  return action(label, { type: 'open', target });
+}
+
+/** A view reference of the shared view models as a link, or its label as text when it leads nowhere we show. */
+export function refLink(ref: ViewRef | null, label: HtmlValue): SafeHtml {
+  switch (ref?.kind) {
+    case 'trail':
+      return open(label, { kind: 'trail', flow: ref.flow, trail: ref.trail });
+    case 'attestation':
+      return open(label, { kind: 'attestation', flow: ref.flow, trail: ref.trail, attestationId: ref.attestationId });
+    case 'artifact':
+      return open(label, { kind: 'artifact', flow: ref.flow, fingerprint: ref.fingerprint });
+    case 'evidence':
+      return action(label, { type: 'evidence', action: 'open', flow: ref.flow, trail: ref.trail, attestationId: ref.attestationId });
+    case 'external':
+      return action(label, { type: 'external', url: ref.url });
+    default:
+      return html`${label}`;
+  }
+}
+
+/** A user-supplied URL: always its text, a link only when the view model admitted it (http(s)). */
+export function urlItem(url: ViewUrl): SafeHtml {
+  return html`<li>${url.label}: ${refLink(url.ref, url.url)}</li>`;
+}
+
+const STATUS_CLASS: Record<string, string> = {
+  COMPLIANT: 'ok',
+  'NON-COMPLIANT': 'bad',
+  INCOMPLETE: 'unknown',
+  MISSING: 'unknown',
+};
+
+/** A compliance word, coloured by the theme's test colours. */
+export function status(word: string): SafeHtml {
+  return html`<strong class="status ${STATUS_CLASS[word] ?? 'unknown'}">${word === '' ? 'no verdict' : word}</strong>`;
+}
+
+export function table(caption: string, columns: readonly string[], rows: readonly (readonly HtmlValue[])[]): SafeHtml {
+  if (rows.length === 0) return html`<p class="empty">${caption}: none.</p>`;
+  return html`<table><caption>${caption}</caption><thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
+<tbody>${rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody></table>`;
+}
+
+/**
+ * The page of `rows` that list `name` shows, as a table with Previous/Next under it; records the
+ * list's page count in `lists` so the panel accepts page requests for it and no other.
+ */
+export function pagedTable(name: string, caption: string, columns: readonly string[], rows: readonly (readonly HtmlValue[])[], pages: Pages, lists: Record<string, number>): SafeHtml {
+  const pageCount = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
+  lists[name] = pageCount;
+  const page = Math.min(Math.max(1, pages[name] ?? 1), pageCount);
+  const first = (page - 1) * PAGE_SIZE;
+  const shown = rows.slice(first, first + PAGE_SIZE);
+  if (pageCount === 1) return table(caption, columns, shown);
+  return html`${table(caption, columns, shown)}
+<nav class="pager" aria-label="${caption}: pages">
+${page > 1 ? action('Previous page', { type: 'page', list: name, page: page - 1 }, 'button') : ''}
+<span>Rows ${first + 1}–${first + shown.length} of ${rows.length} (page ${page} of ${pageCount})</span>
+${page < pageCount ? action('Next page', { type: 'page', list: name, page: page + 1 }, 'button') : ''}
+</nav>`;
+}
+
+/** Pretty-printed JSON from a reporter: text in a <pre>, never markup. */
+export function jsonBlock(heading: string, text: string | null): SafeHtml {
+  return text === null ? html`` : html`<h2>${heading}</h2><pre class="json">${text}</pre>`;
+}
+
+/** A definition list of the fields that have a value. */
+export function facts(entries: readonly [string, HtmlValue][]): SafeHtml {
+  const shown = entries.filter(([, value]) => value !== '' && value !== null && value !== undefined);
+  return html`<dl class="facts">${shown.map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`;
+}
