@@ -13,7 +13,7 @@ import { search } from './commands/searchCommand.ts';
 import { createKindStatus, createLanguageClient } from './language/languageClient.ts';
 import { LocalServerManager } from './localServer/manager.ts';
 import { createExtensionApi, type ExtensionApi } from './extensionApi.ts';
-import { compareSnapshots, showDetails } from './details/commands.ts';
+import { compareSnapshots, showDetails, showSelected } from './details/commands.ts';
 import { DetailPanels } from './details/panels.ts';
 import { environmentsSource } from './views/environmentsSource.ts';
 import { flowsSource } from './views/flowsSource.ts';
@@ -62,6 +62,9 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
       environments.refreshAll();
     }),
     localServer.onDidChange(() => void syncLocal(context)),
+    // Selecting a row (a click, or Enter/Space on it) shows its details; a click still expands it
+    // too, which a TreeItem command would not, and arrow keys only move the focus.
+    ...[flowsView, environmentsView].map((view) => view.onDidChangeSelection((event) => event.selection.length === 1 && void showSelected(details, event.selection[0]!))),
     vscode.workspace.onDidChangeConfiguration((event) => affectsConnection(event) && void session.update()),
     command('complianceEvidence.localServer.start', () => startLocalServer(context)),
     command('complianceEvidence.localServer.stop', () => stopLocalServer(context)),

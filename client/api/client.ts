@@ -108,6 +108,25 @@ export class ApiClient {
     return { bytes: new Uint8Array(await response.arrayBuffer()), fileName };
   }
 
+  /** One artifact of a flow by fingerprint (reference §2.4), as the API sends it. */
+  getArtifact(flow: string, fingerprint: string): Promise<Record<string, unknown>> {
+    return this.json<Record<string, unknown>>('GET', ['artifacts', this.org, flow, 'fingerprint', fingerprint]);
+  }
+
+  getEnvironment(environment: string): Promise<Record<string, unknown>> {
+    return this.json<Record<string, unknown>>('GET', ['environments', this.org, environment]);
+  }
+
+  /** The environment's events (its audit log as JSON), newest first, at most `perPage`. */
+  environmentEvents(environment: string, perPage: number): Promise<Record<string, unknown>[]> {
+    return this.json<Record<string, unknown>[]>('GET', ['environments', this.org, environment, 'events'], { query: { page: 1, per_page: perPage } });
+  }
+
+  /** Two snapshots of an environment compared (reference §2.7, `GET /env-diff/{org}`): `from` the earlier. */
+  snapshotDiff(environment: string, from: number, to: number): Promise<Record<string, unknown>> {
+    return this.json<Record<string, unknown>>('GET', ['env-diff', this.org], { query: { snappish1: `${environment}#${from}`, snappish2: `${environment}#${to}` } });
+  }
+
   /** Plain array (no paging parameters), which every server answers the same way. */
   async listEnvironments(): Promise<Environment[]> {
     const body = await this.json<Environment[] | { environments: Environment[] }>('GET', ['environments', this.org]);

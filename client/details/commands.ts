@@ -6,7 +6,7 @@ import type { TreeNode } from '../views/nodes.ts';
 import { formatTime } from '../views/nodes.ts';
 import { targetFrom, type DetailTarget } from './messages.ts';
 import type { DetailPanels } from './panels.ts';
-import { targetOfArgument } from './targets.ts';
+import { targetOfArgument, targetOfNode } from './targets.ts';
 
 /** Opens the row's (or the given target's) detail view; returns the target shown. */
 export async function showDetails(panels: DetailPanels, argument: unknown): Promise<DetailTarget | undefined> {
@@ -17,6 +17,12 @@ export async function showDetails(panels: DetailPanels, argument: unknown): Prom
   }
   await panels.show(target);
   return target;
+}
+
+/** The selected row's details, when it has any (a message or "Load more…" row has none). */
+export async function showSelected(panels: DetailPanels, node: TreeNode): Promise<void> {
+  const target = targetOfNode(node);
+  if (target !== undefined) await panels.show(target);
 }
 
 /**

@@ -4,12 +4,20 @@
 import type { ApiClient } from '../api/client.ts';
 import { html } from '../../shared/html.ts';
 import { attestationDisplay } from '../../shared/views/attestation.ts';
-import { trailDisplay } from '../../shared/views/trail.ts';
+import { isRecord, listOf, textOf } from '../../shared/views/links.ts';
+import { trailDisplay, type AttestationSummary } from '../../shared/views/trail.ts';
 import { messageOf } from '../views/treeProvider.ts';
 import type { DetailTarget } from './messages.ts';
 import { attestationPage, missingAttestationPage } from './render/attestationView.ts';
 import { action, type DetailPage, type Pages } from './render/parts.ts';
 import { trailPage } from './render/trailView.ts';
+import { artifactPage } from './render/artifactView.ts';
+import { auditEntriesOf, environmentPage } from './render/environmentView.ts';
+import { comparisonPage, snapshotPage } from './render/snapshotView.ts';
+import { artifactDisplay } from '../../shared/views/artifact.ts';
+import { environmentDisplay } from '../../shared/views/environment.ts';
+import { snapshotDisplay } from '../../shared/views/snapshot.ts';
+import { snapshotComparisonDisplay } from '../../shared/views/snapshotComparison.ts';
 
 /** The records a target shows, fetched once; paging re-renders them without fetching again. */
 export type Loaded = (pages: Pages) => DetailPage;
@@ -17,7 +25,8 @@ export type Loaded = (pages: Pages) => DetailPage;
 export async function load(api: ApiClient, target: DetailTarget): Promise<Loaded> {
   switch (target.kind) {
     case 'trail': {
-      const trail = trailDisplay(asRecord(await api.getTrail(target.flow, target.trail)));
+      const record = asRecord(await api.getTrail(target.flow, target.trail));
+      const trail = trailDisplay(record, attestationsOf(record));
       return (pages) => trailPage(trail, pages);
     }
     case 'attestation': {
@@ -29,10 +38,37 @@ export async function load(api: ApiClient, target: DetailTarget): Promise<Loaded
       const slot = trail.slots.find((entry) => entry.name === target.name);
       return () => missingAttestationPage(target.flow, target.trail, target.name ?? '', slot);
     }
-    default:
-      throw new Error(`The ${target.kind} view is not available yet.`);
+    case 'artifact': {
+      const artifact = artifactDisplay(await api.getArtifact(target.flow, target.fingerprint));
+      return (pages) => artifactPage(artifact, pages);
+    }
+    case 'snapshot': {
+      const snapshot = snapshotDisplay(target.environment, asRecord(await api.getSnapshot(target.environment, target.index)));
+      return (pages) => snapshotPage(snapshot, pages);
+    }
+    case 'compare': {
+      const comparison = snapshotComparisonDisplay(await api.snapshotDiff(target.environment, Math.min(target.from, target.to), Math.max(target.from, target.to)));
+      return (pages) => comparisonPage(comparison, pages);
+    }
+    case 'environment': {
+      const [environment, list, events] = await Promise.all([
+        api.getEnvironment(target.environment),
+        api.listSnapshots(target.environment, 1, CHART_SNAPSHOTS),
+        api.environmentEvents(target.environment, AUDIT_EVENTS),
+      ]);
+      // The list's summaries lack the per-compliance counts the chart draws: read each snapshot.
+      const snapshots = await Promise.all(list.map((item) => api.getSnapshot(target.environment, item.index)));
+      const display = environmentDisplay(environment, snapshots.map(asRecord));
+      const audit = auditEntriesOf(events);
+      return (pages) => environmentPage(display, audit, pages);
+    }
   }
 }
+
+/** Snapshots the environment chart shows: the latest ones, read one request each. */
+const CHART_SNAPSHOTS = 20;
+/** Audit log entries read for the environment view (paged there 25 at a time). */
+const AUDIT_EVENTS = 500;
 
 /** What the view shows when its records could not be loaded: the reason as text, and Retry. */
 export function failurePage(title: string, error: unknown): DetailPage {
@@ -61,6 +97,16 @@ export function titleOf(target: DetailTarget): string {
     case 'compare':
       return `${target.environment} #${target.from} ↔ #${target.to}`;
   }
+}
+
+/** The attestations a trail's own compliance status names, so each slot's reason can name its attestation. */
+function attestationsOf(trail: Record<string, unknown>): AttestationSummary[] {
+  const status = isRecord(trail.compliance_status) ? trail.compliance_status : {};
+  const artifacts = isRecord(status.artifacts_statuses) ? Object.values(status.artifacts_statuses).filter(isRecord) : [];
+  return [status, ...artifacts]
+    .flatMap((entry) => listOf(entry.attestations_statuses))
+    .filter((entry) => typeof entry.attestation_id === 'string')
+    .map((entry) => ({ attestation_id: entry.attestation_id as string, attestation_name: textOf(entry.attestation_name), attestation_type: textOf(entry.attestation_type) }));
 }
 
 function asRecord(value: object): Record<string, unknown> {

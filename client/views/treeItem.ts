@@ -2,7 +2,6 @@
 // contextValue that menus match.
 import * as vscode from 'vscode';
 import type { ComplianceState } from '../api/types.ts';
-import { targetOfNode } from '../details/targets.ts';
 import type { TreeNode } from './nodes.ts';
 
 const complianceIcons: Record<ComplianceState, vscode.ThemeIcon> = {
@@ -23,6 +22,5 @@ export function treeItemOf(node: TreeNode): vscode.TreeItem {
   else if (node.icon) item.iconPath = new vscode.ThemeIcon(node.icon);
   item.contextValue = node.capabilities.join(' ');
   if (node.kind === 'loadMore') item.command = { command: 'complianceEvidence.loadMore', title: 'Load more', arguments: [node] };
-  else if (targetOfNode(node) !== undefined) item.command = { command: 'complianceEvidence.showDetails', title: 'Show Details', arguments: [node] };
   return item;
 }

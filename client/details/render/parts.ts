@@ -5,7 +5,7 @@
 // every opening must go through the extension's checks.
 import { html, type HtmlValue, type SafeHtml } from '../../../shared/html.ts';
 import type { ViewRef, ViewUrl } from '../../../shared/views/links.ts';
-import type { DetailMessage, DetailTarget } from '../messages.ts';
+import { messageFrom, type DetailMessage, type DetailTarget } from '../messages.ts';
 
 /** Rows per page of any list in a view. */
 export const PAGE_SIZE = 25;
@@ -21,8 +21,12 @@ export interface DetailPage {
   lists: Record<string, number>;
 }
 
-/** A button that posts `message` when pressed (click, Enter or Space). */
+/**
+ * A button that posts `message` when pressed (click, Enter or Space); just the label when the
+ * extension would refuse the message (e.g. a name too long to be one), so no button does nothing.
+ */
 export function action(label: HtmlValue, message: DetailMessage, kind: 'link' | 'button' = 'link'): SafeHtml {
+  if (messageFrom(message) === undefined) return html`${label}`;
   return html`<button type="button" class="${kind}" data-message="${JSON.stringify(message)}">${label}</button>`;
 }
 
@@ -44,6 +48,13 @@ export function refLink(ref: ViewRef | null, label: HtmlValue): SafeHtml {
       return action(label, { type: 'evidence', action: 'open', flow: ref.flow, trail: ref.trail, attestationId: ref.attestationId });
     case 'external':
       return action(label, { type: 'external', url: ref.url });
+    case 'environment':
+      return open(label, { kind: 'environment', environment: ref.environment });
+    case 'snapshot':
+      return ref.index >= 1 ? open(label, { kind: 'snapshot', environment: ref.environment, index: ref.index }) : html`${label}`;
+    case 'comparison':
+      // The views compare two snapshots of one environment; across environments it stays text.
+      return ref.from.environment === ref.to.environment ? open(label, { kind: 'compare', environment: ref.from.environment, from: ref.from.index, to: ref.to.index }) : html`${label}`;
     default:
       return html`${label}`;
   }
@@ -59,6 +70,7 @@ const STATUS_CLASS: Record<string, string> = {
   'NON-COMPLIANT': 'bad',
   INCOMPLETE: 'unknown',
   MISSING: 'unknown',
+  UNKNOWN: 'unknown',
 };
 
 /** A compliance word, coloured by the theme's test colours. */

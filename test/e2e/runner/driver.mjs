@@ -9,6 +9,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 /** Serves requests until `stop()` is called; one at a time, in the order of their ids. */
 export function serveDriver({ page, dir, screenshotsDir, log }) {
   let running = true;
+  // Any dialog a page of ours (or a webview inside it) opens would mean something ran: record it.
+  const dialogs = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss().catch(() => undefined);
+  });
   const actions = {
     async screenshot({ name }) {
       const file = path.join(screenshotsDir, `${name.replace(/[^\w.-]/g, '_')}.png`);
@@ -52,6 +58,12 @@ export function serveDriver({ page, dir, screenshotsDir, log }) {
     },
   };
 
+  Object.assign(actions, webviewActions(page), {
+    async dialogs() {
+      return { dialogs: [...dialogs] };
+    },
+  });
+
   const done = (async () => {
     while (running) {
       const pending = (await readdir(dir)).filter((name) => /^request-\d+\.json$/.test(name)).sort((a, b) => idOf(a) - idOf(b));
@@ -78,6 +90,53 @@ export function serveDriver({ page, dir, screenshotsDir, log }) {
     async stop() {
       running = false;
       await done;
+    },
+  };
+}
+
+/**
+ * A detail webview's document lives in a frame inside a frame of the workbench; the one showing a
+ * view of `kind` has `<body data-kind="kind">`. Each action waits (bounded) for that frame.
+ */
+function webviewActions(page) {
+  async function frameOf(kind, timeoutMs) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const frame of page.frames()) {
+        const shown = await frame.evaluate(() => document.body?.dataset?.kind ?? null).catch(() => null);
+        if (shown === kind) return frame;
+      }
+      if (Date.now() >= deadline) throw new Error(`no webview showing a ${kind} view within ${timeoutMs} ms`);
+      await delay(100);
+    }
+  }
+  return {
+    /** The view's main text, whether a probe variable was set, and the elements matching `selector`. */
+    async webviewQuery({ kind, selector = 'button', timeoutMs = 20_000 }) {
+      const frame = await frameOf(kind, timeoutMs);
+      return frame.evaluate((sel) => ({
+        text: document.querySelector('main')?.innerText ?? '',
+        probe: window.pwned ?? null,
+        scripts: [...document.scripts].map((script) => script.src),
+        elements: [...document.querySelectorAll(sel)].map((node) => ({ text: node.innerText ?? '', tag: node.tagName.toLowerCase(), message: node.getAttribute('data-message') })),
+      }), selector);
+    },
+    /** Clicks the first element matching `selector` that contains `text`. */
+    async webviewClick({ kind, selector = 'button', text, timeoutMs = 20_000 }) {
+      const frame = await frameOf(kind, timeoutMs);
+      let target = frame.locator(selector);
+      if (text !== undefined) target = target.filter({ hasText: text });
+      await target.first().click({ timeout: timeoutMs });
+      return {};
+    },
+    /** Moves the keyboard focus to the element as Tab would, then presses `key` on it. */
+    async webviewPress({ kind, selector = 'button', text, key, timeoutMs = 20_000 }) {
+      const frame = await frameOf(kind, timeoutMs);
+      let target = frame.locator(selector);
+      if (text !== undefined) target = target.filter({ hasText: text });
+      await target.first().focus({ timeout: timeoutMs });
+      await target.first().press(key, { timeout: timeoutMs });
+      return {};
     },
   };
 }

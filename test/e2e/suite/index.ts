@@ -26,13 +26,16 @@ function mochaClass(): MochaConstructor {
 export async function run(): Promise<void> {
   const Mocha = mochaClass();
   Mocha.reporters.Base.consoleLog = say;
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000, slow: 5_000 });
+  // E2E_GREP (a regular expression over full test titles) runs a subset while iterating on one view.
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000, slow: 5_000, ...(process.env.E2E_GREP ? { grep: process.env.E2E_GREP } : {}) });
   // The tests are in this bundle: install describe/it first, then evaluate the test modules in order.
   mocha.suite.emit('pre-require', globalThis, 'e2e', mocha);
   await import('./activation.test.ts');
   await import('./localServer.test.ts');
   await import('./flows.test.ts');
   await import('./environments.test.ts');
+  await import('./details.test.ts');
+  await import('./detailsEnvironments.test.ts');
   await import('./commands.test.ts');
   await import('./diagnostics.test.ts');
   await import('./signIn.test.ts');

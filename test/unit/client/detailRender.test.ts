@@ -11,6 +11,13 @@ import { trailPage } from '../../../client/details/render/trailView.ts';
 import { messageFrom } from '../../../client/details/messages.ts';
 import { attestationDisplay } from '../../../shared/views/attestation.ts';
 import { trailDisplay } from '../../../shared/views/trail.ts';
+import { artifactDisplay } from '../../../shared/views/artifact.ts';
+import { environmentDisplay } from '../../../shared/views/environment.ts';
+import { snapshotDisplay } from '../../../shared/views/snapshot.ts';
+import { snapshotComparisonDisplay } from '../../../shared/views/snapshotComparison.ts';
+import { artifactPage } from '../../../client/details/render/artifactView.ts';
+import { auditEntriesOf, environmentPage } from '../../../client/details/render/environmentView.ts';
+import { comparisonPage, snapshotPage } from '../../../client/details/render/snapshotView.ts';
 
 type Node = DefaultTreeAdapterMap['node'];
 type Element = DefaultTreeAdapterMap['element'];
@@ -90,7 +97,7 @@ function attribute(element: Element, name: string): string | undefined {
 }
 
 /** Parses the page and checks every safety property; returns the parsed body's text. */
-function assertSafe(kind: string, page: DetailPage): string {
+function assertSafe(kind: string, page: DetailPage, allowed: readonly string[] = []): string {
   const document = parse(detailDocument(kind, page.title, page.body, SOURCES));
   const all = elements(document);
   const scripts = all.filter((element) => element.tagName === 'script');
@@ -99,7 +106,9 @@ function assertSafe(kind: string, page: DetailPage): string {
   assert.equal(attribute(scripts[0]!, 'nonce'), SOURCES.nonce);
   assert.equal(textOf(scripts[0]!), '');
   for (const element of all) {
-    assert.ok(!['a', 'img', 'iframe', 'object', 'embed', 'form', 'style', 'svg', 'base', 'link'].includes(element.tagName) || (element.tagName === 'link' && attribute(element, 'href') === SOURCES.styleUri), `no <${element.tagName}>`);
+    const forbidden = ['a', 'img', 'iframe', 'object', 'embed', 'form', 'style', 'svg', 'base', 'link', 'foreignObject', 'use', 'image'].filter((tag) => !allowed.includes(tag));
+    assert.ok(!forbidden.includes(element.tagName) || (element.tagName === 'link' && attribute(element, 'href') === SOURCES.styleUri), `no <${element.tagName}>`);
+    for (const attr of element.attrs) assert.doesNotMatch(attr.value, /^\s*javascript:/i, `no javascript: in ${attr.name}`);
     for (const attr of element.attrs) {
       assert.doesNotMatch(attr.name, /^on/i, `no handler attribute ${attr.name} on <${element.tagName}>`);
       assert.notEqual(attr.name, 'style', 'no inline style');
@@ -163,5 +172,28 @@ describe('detail view markup', () => {
     const document = detailDocument('trail', 'T', trailPage(trailDisplay({ name: 'quiet' }), {}).body, SOURCES);
     assert.ok(!document.includes('<script'), 'no script element');
     assert.match(document, /script-src &#39;none&#39;/);
+  });
+
+  it('shows a hostile artifact, snapshot and comparison as text', () => {
+    const evil = { name: HOSTILE, fingerprint: 'c'.repeat(64), compliant: false, annotation: { type: 'started', was: 0, now: 1 }, pods: { [HOSTILE]: { namespace: HOSTILE } }, reasons_for_incompliance: [HOSTILE], flows: [] };
+    const snapshot = snapshotPage(snapshotDisplay('prod', { index: 2, is_latest: true, compliant: false, artifacts: [evil], applied_policies: [{ name: HOSTILE, version: 1, failing_artifacts: [HOSTILE] }] }), {});
+    assert.ok(assertSafe('snapshot', snapshot).split(HOSTILE).length - 1 >= 5);
+    const artifact = artifactPage(artifactDisplay({ filename: HOSTILE, fingerprint: 'c'.repeat(64), flow_name: 'backend', trail_name: 'release-1', state: 'NON-COMPLIANT', build_url: 'javascript:window.pwned=1', commit_url: 'https://git.example.test/c/1', git_commit_info: { sha1: '1'.repeat(40), message: HOSTILE }, running: [{ environment_name: 'prod', snapshot_index: 2 }], annotations: { note: HOSTILE } }), {});
+    assert.ok(assertSafe('artifact', artifact).split(HOSTILE).length - 1 >= 2, 'file name and commit message (annotations are JSON, quotes escaped)');
+    assert.deepEqual(externalUrlsIn(artifact), ['https://git.example.test/c/1']);
+    const comparison = comparisonPage(snapshotComparisonDisplay({ snappish1: { snapshot_id: 'prod#1', artifacts: [] }, snappish2: { snapshot_id: 'prod#2', artifacts: [{ name: HOSTILE, fingerprint: 'c'.repeat(64), flow: HOSTILE, instance_count: 1, commit_url: 'javascript:x' }] }, changed: { artifacts: [] }, 'not-changed': { artifacts: [] } }), {});
+    assert.ok(assertSafe('compare', comparison).split(HOSTILE).length - 1 >= 2);
+  });
+
+  it('embeds the shared chart in the environment view, with the audit log as text', () => {
+    const snapshots = [1, 2].map((index) => ({ index, timestamp: 1_767_225_600 + index, compliant: index === 2, artifact_compliance_count: { true: index, false: 1, null: 0 } }));
+    const audit = auditEntriesOf([{ type: 'started', reported_at: 1_767_225_601, snapshot_index: 2, artifact_name: HOSTILE, sha256: 'c'.repeat(64), description: HOSTILE }, { type: 'exited', snapshot_index: 0 }]);
+    const page = environmentPage(environmentDisplay({ name: 'prod', type: 'K8S', description: HOSTILE, policies: [HOSTILE], state: true }, snapshots), audit, {});
+    const text = assertSafe('environment', page, ['svg']);
+    assert.ok(text.split(HOSTILE).length - 1 >= 4, 'description, policy, artifact and description of the audit entry');
+    const document = parse(detailDocument('environment', page.title, page.body, SOURCES));
+    const bars = elements(document).filter((element) => element.tagName === 'g' && attribute(element, 'class') === 'snapshot');
+    assert.deepEqual(bars.map((bar) => attribute(bar, 'data-compliant')), ['1', '2']);
+    assert.equal(audit[1]!.snapshot, null, 'no link to a snapshot #0');
   });
 });

@@ -20,6 +20,17 @@ export interface ShownElement {
   icons: string[];
 }
 
+/** What a detail webview shows (runner/driver.mjs webviewQuery). */
+export interface WebviewShown {
+  /** The text of its <main>. */
+  text: string;
+  /** `window.pwned` in the webview: set only if planted markup ever ran. */
+  probe: unknown;
+  /** The src of every script element. */
+  scripts: string[];
+  elements: { text: string; tag: string; message: string | null }[];
+}
+
 let nextId = 1;
 
 export function hasPage(): boolean {
@@ -60,5 +71,20 @@ export const page = {
   },
   async query(selector: string): Promise<ShownElement[]> {
     return (await ask<{ elements: ShownElement[] }>('query', { selector })).elements;
+  },
+  /** The detail webview showing a view of `kind`, once there is one. */
+  async webview(kind: string, selector = 'button'): Promise<WebviewShown> {
+    return ask<WebviewShown>('webviewQuery', { kind, selector });
+  },
+  async webviewClick(kind: string, selector: string, text?: string): Promise<void> {
+    await ask('webviewClick', { kind, selector, text });
+  },
+  /** Focuses the element inside the webview and presses `key` there, as a keyboard user does. */
+  async webviewPress(kind: string, selector: string, text: string | undefined, key: string): Promise<void> {
+    await ask('webviewPress', { kind, selector, text, key });
+  },
+  /** Messages of every dialog any frame opened so far. */
+  async dialogs(): Promise<string[]> {
+    return (await ask<{ dialogs: string[] }>('dialogs', {})).dialogs;
   },
 };
