@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client.ts';
 import type { Session } from '../auth/session.ts';
 import type { DetailPanels } from '../details/panels.ts';
+import { notificationText } from './notificationText.ts';
 import type { LocalServerManager } from '../localServer/manager.ts';
 import type { TreeNode } from '../views/nodes.ts';
 import { messageOf, type NodeTreeProvider } from '../views/treeProvider.ts';
@@ -69,7 +70,7 @@ export async function apiOrExplain(context: CommandContext): Promise<ApiClient |
 
 /** Shows what the server said (message and field errors), and logs it. */
 export function showFailure(context: CommandContext, what: string, error: unknown): void {
-  const message = `${what} failed: ${messageOf(error)}`;
+  const message = notificationText(`${what} failed: ${messageOf(error)}`);
   context.log.error(message);
   void vscode.window.showErrorMessage(message);
 }

@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { html } from '../../shared/html.ts';
 import type { ApiClient } from '../api/client.ts';
+import { ApiError } from '../api/errors.ts';
+import { notificationText } from '../commands/notificationText.ts';
 import { detailDocument } from './render/document.ts';
 import type { DetailPage } from './render/parts.ts';
 import { failurePage, load, titleOf, type Loaded } from './load.ts';
@@ -127,8 +129,9 @@ export class DetailPanels implements vscode.Disposable {
     try {
       await this.act(shown, message);
     } catch (error) {
-      this.log.error(`A detail view's request failed: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showErrorMessage(`Compliance Evidence: ${error instanceof Error ? error.message : String(error)}`);
+      const reason = error instanceof ApiError ? error.detail : error instanceof Error ? error.message : String(error);
+      this.log.error(`A detail view's request failed: ${reason}`);
+      void vscode.window.showErrorMessage(notificationText(`Compliance Evidence: ${reason}`));
     }
   }
 

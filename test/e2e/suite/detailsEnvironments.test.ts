@@ -1,6 +1,7 @@
 // Detail views of what runs: an environment (chart, attached policy, audit log), a snapshot with
 // the rule that failed, two snapshots compared from a snapshot row's menu, and an artifact: each
 // opened from its row, checked inside its webview, with hostile text planted through the API.
+// Fingerprints and images of their own: the search test expects one hit for the cluster's.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { extensionApi } from './support/extension.ts';
@@ -14,8 +15,8 @@ const flow = 'e2e-details';
 const trail = 'hostile-1';
 const environment = 'e2e-details-env';
 const ROWS = '#workbench\\.parts\\.sidebar .monaco-list-row';
-const API = { fingerprint: 'a'.repeat(64), image: 'registry.example.org/api:1.2' };
-const WORKER = { fingerprint: 'b'.repeat(64), image: 'registry.example.org/worker:3.0' };
+const API = { fingerprint: 'd'.repeat(64), image: 'registry.example.org/details-api:1.2' };
+const WORKER = { fingerprint: 'e'.repeat(64), image: 'registry.example.org/details-worker:3.0' };
 const EVIL = { fingerprint: 'c'.repeat(64), image: 'registry.example.org/<script>window.pwned=8</script>:1' };
 
 function pod(name: string, image: { fingerprint: string; image: string }) {

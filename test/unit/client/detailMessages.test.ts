@@ -78,3 +78,12 @@ describe('detail view messages', () => {
     assert.equal(targetFrom(new Target()), undefined);
   });
 });
+
+describe('notification text from elsewhere', () => {
+  it('breaks the link syntax notifications would make live', async () => {
+    const { notificationText } = await import('../../../client/commands/notificationText.ts');
+    assert.equal(notificationText('Bad input: [run](command:workbench.action.terminal.new) and [x] (https://a.test)'), 'Bad input: [run] (command:workbench.action.terminal.new) and [x] (https://a.test)');
+    assert.equal(notificationText('[a](file:///etc/passwd)'), '[a] (file:///etc/passwd)');
+    assert.equal(notificationText('[a]\n(https://a.test)'), '[a] (https://a.test)');
+  });
+});
