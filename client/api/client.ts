@@ -108,9 +108,14 @@ export class ApiClient {
     return { bytes: new Uint8Array(await response.arrayBuffer()), fileName };
   }
 
-  /** One artifact of a flow by fingerprint (reference §2.4), as the API sends it. */
-  getArtifact(flow: string, fingerprint: string): Promise<Record<string, unknown>> {
-    return this.json<Record<string, unknown>>('GET', ['artifacts', this.org, flow, 'fingerprint', fingerprint]);
+  /** One artifact of a flow by fingerprint (reference §2.4), its record in `trail` when given. */
+  getArtifact(flow: string, fingerprint: string, trail?: string): Promise<Record<string, unknown>> {
+    return this.json<Record<string, unknown>>('GET', ['artifacts', this.org, flow, 'fingerprint', fingerprint], { query: { trail } });
+  }
+
+  /** A policy with its versions (reference §2.9). */
+  getPolicy(name: string): Promise<Record<string, unknown>> {
+    return this.json<Record<string, unknown>>('GET', ['policies', this.org, name]);
   }
 
   getEnvironment(environment: string): Promise<Record<string, unknown>> {

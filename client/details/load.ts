@@ -39,7 +39,7 @@ export async function load(api: ApiClient, target: DetailTarget): Promise<Loaded
       return () => missingAttestationPage(target.flow, target.trail, target.name ?? '', slot);
     }
     case 'artifact': {
-      const artifact = artifactDisplay(await api.getArtifact(target.flow, target.fingerprint));
+      const artifact = artifactDisplay(await api.getArtifact(target.flow, target.fingerprint, target.trail));
       return (pages) => artifactPage(artifact, pages);
     }
     case 'snapshot': {
@@ -57,8 +57,12 @@ export async function load(api: ApiClient, target: DetailTarget): Promise<Loaded
         api.environmentEvents(target.environment, AUDIT_EVENTS),
       ]);
       // The list's summaries lack the per-compliance counts the chart draws: read each snapshot.
-      const snapshots = await Promise.all(list.map((item) => api.getSnapshot(target.environment, item.index)));
-      const display = environmentDisplay(environment, snapshots.map(asRecord));
+      const [snapshots, policies] = await Promise.all([
+        Promise.all(list.map((item) => api.getSnapshot(target.environment, item.index))),
+        // A policy that cannot be read still shows by name (the environment names it).
+        Promise.all(listOf(Array.isArray(environment.policies) ? environment.policies.map((name) => ({ name })) : []).map((entry) => api.getPolicy(textOf(entry.name)).catch(() => undefined))),
+      ]);
+      const display = environmentDisplay(environment, snapshots.map(asRecord), policies.filter((policy) => policy !== undefined));
       const audit = auditEntriesOf(events);
       return (pages) => environmentPage(display, audit, pages);
     }

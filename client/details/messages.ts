@@ -9,7 +9,8 @@ export type DetailTarget =
   | { kind: 'trail'; flow: string; trail: string }
   /** By id, or by slot name alone when nothing has filled the slot yet (MISSING): the view says so. */
   | { kind: 'attestation'; flow: string; trail: string; name?: string; attestationId?: string }
-  | { kind: 'artifact'; flow: string; fingerprint: string }
+  /** `trail` picks the artifact's record in that trail when the fingerprint is in several. */
+  | { kind: 'artifact'; flow: string; fingerprint: string; trail?: string }
   | { kind: 'environment'; environment: string }
   | { kind: 'snapshot'; environment: string; index: number }
   | { kind: 'compare'; environment: string; from: number; to: number };
@@ -43,7 +44,7 @@ const oneOf =
 const TARGET_SHAPES: Record<DetailKind, { required: Shape; optional?: Shape }> = {
   trail: { required: { kind: oneOf('trail'), flow: text, trail: text } },
   attestation: { required: { kind: oneOf('attestation'), flow: text, trail: text }, optional: { name: text, attestationId: text } },
-  artifact: { required: { kind: oneOf('artifact'), flow: text, fingerprint: text } },
+  artifact: { required: { kind: oneOf('artifact'), flow: text, fingerprint: text }, optional: { trail: text } },
   environment: { required: { kind: oneOf('environment'), environment: text } },
   snapshot: { required: { kind: oneOf('snapshot'), environment: text, index: count } },
   compare: { required: { kind: oneOf('compare'), environment: text, from: count, to: count } },

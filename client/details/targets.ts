@@ -11,6 +11,7 @@ export function targetOfNode(node: TreeNode): DetailTarget | undefined {
     case 'attestation':
       return targetFrom(attestationId === undefined ? { kind: 'attestation', flow, trail, name: node.label } : { kind: 'attestation', flow, trail, attestationId });
     case 'artifact':
+      return targetFrom(trail === undefined ? { kind: 'artifact', flow, fingerprint } : { kind: 'artifact', flow, fingerprint, trail });
     case 'snapshotArtifact':
       return targetFrom({ kind: 'artifact', flow, fingerprint });
     case 'environment':

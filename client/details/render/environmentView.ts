@@ -53,7 +53,12 @@ ${pagedTable('snapshots', 'Artifacts by compliance per snapshot', ['Snapshot', '
   row.comparedWithPrevious === null ? '' : refLink(row.comparedWithPrevious, 'compare with previous'),
 ]), pages, lists)}
 <h2>Attached policies</h2>
-${pagedTable('policies', 'Policies attached to the environment', ['Policy', 'Version applied last'], environment.policies.map((policy) => [policy.name, policy.version === null ? '' : String(policy.version)]), pages, lists)}
+${pagedTable('policies', 'Policies attached to the environment', ['Policy', 'Version applied last', 'Description', 'Rules'], environment.policies.map((policy) => [
+  policy.name,
+  policy.version === null ? '' : String(policy.version),
+  policy.description,
+  policy.yaml === null ? '' : html`<details><summary>YAML</summary><pre>${policy.yaml}</pre></details>`,
+]), pages, lists)}
 <h2>Audit log</h2>
 ${pagedTable('audit', 'What started, changed and exited, newest first', ['Time', 'Event', 'Snapshot', 'Artifact', 'Fingerprint', 'Description'], audit.map((entry) => [
   entry.time,

@@ -43,7 +43,7 @@ export function refLink(ref: ViewRef | null, label: HtmlValue): SafeHtml {
     case 'attestation':
       return open(label, { kind: 'attestation', flow: ref.flow, trail: ref.trail, attestationId: ref.attestationId });
     case 'artifact':
-      return open(label, { kind: 'artifact', flow: ref.flow, fingerprint: ref.fingerprint });
+      return open(label, ref.trail === undefined ? { kind: 'artifact', flow: ref.flow, fingerprint: ref.fingerprint } : { kind: 'artifact', flow: ref.flow, fingerprint: ref.fingerprint, trail: ref.trail });
     case 'evidence':
       return action(label, { type: 'evidence', action: 'open', flow: ref.flow, trail: ref.trail, attestationId: ref.attestationId });
     case 'external':

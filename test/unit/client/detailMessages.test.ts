@@ -10,6 +10,7 @@ describe('detail view messages', () => {
       { type: 'open', target: { kind: 'attestation', flow: 'shop', trail: 'build-1', attestationId: 'a1b2' } },
       { type: 'open', target: { kind: 'attestation', flow: 'shop', trail: 'build-1', name: 'unit-tests' } },
       { type: 'open', target: { kind: 'artifact', flow: 'shop', fingerprint: 'ab'.repeat(32) } },
+      { type: 'open', target: { kind: 'artifact', flow: 'shop', fingerprint: 'ab'.repeat(32), trail: 'build-1' } },
       { type: 'open', target: { kind: 'environment', environment: 'prod' } },
       { type: 'open', target: { kind: 'snapshot', environment: 'prod', index: 3 } },
       { type: 'open', target: { kind: 'compare', environment: 'prod', from: 2, to: 3 } },

@@ -21,7 +21,7 @@ describe('detail view of a row', () => {
     assert.deepEqual(byLabel, {
       scan: { kind: 'attestation', flow: 'shop', trail: 'build-1', attestationId: 'id-1' },
       tests: { kind: 'attestation', flow: 'shop', trail: 'build-1', name: 'tests' },
-      app: { kind: 'artifact', flow: 'shop', fingerprint: 'f'.repeat(64) },
+      app: { kind: 'artifact', flow: 'shop', fingerprint: 'f'.repeat(64), trail: 'build-1' },
     });
   });
 
