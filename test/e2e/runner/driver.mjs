@@ -129,6 +129,14 @@ function webviewActions(page) {
       await target.first().click({ timeout: timeoutMs });
       return {};
     },
+    /** Scrolls the view until the first element matching `selector` that contains `text` is in sight. */
+    async webviewReveal({ kind, selector, text, timeoutMs = 20_000 }) {
+      const frame = await frameOf(kind, timeoutMs);
+      let target = frame.locator(selector);
+      if (text !== undefined) target = target.filter({ hasText: text });
+      await target.first().evaluate((node) => node.scrollIntoView({ block: 'start' }));
+      return {};
+    },
     /** Moves the keyboard focus to the element as Tab would, then presses `key` on it. */
     async webviewPress({ kind, selector = 'button', text, key, timeoutMs = 20_000 }) {
       const frame = await frameOf(kind, timeoutMs);

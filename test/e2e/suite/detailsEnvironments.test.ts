@@ -70,6 +70,8 @@ describe('detail views of environments', () => {
     assert.ok(shown.text.includes(EVIL.image), 'an image name with markup shows as text in the audit log');
     assertInert(shown, 'the environment view');
     await page.screenshot('details-environment');
+    await page.webviewReveal('environment', 'h2', 'Attached policies');
+    await page.screenshot('details-environment-policies-audit');
   });
 
   it('opens a snapshot from its row: what runs, and the rule that failed', async () => {

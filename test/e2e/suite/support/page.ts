@@ -79,6 +79,10 @@ export const page = {
   async webviewClick(kind: string, selector: string, text?: string): Promise<void> {
     await ask('webviewClick', { kind, selector, text });
   },
+  /** Scrolls the webview to the element, e.g. before a screenshot of a lower section. */
+  async webviewReveal(kind: string, selector: string, text?: string): Promise<void> {
+    await ask('webviewReveal', { kind, selector, text });
+  },
   /** Focuses the element inside the webview and presses `key` there, as a keyboard user does. */
   async webviewPress(kind: string, selector: string, text: string | undefined, key: string): Promise<void> {
     await ask('webviewPress', { kind, selector, text, key });
