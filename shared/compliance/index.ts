@@ -30,5 +30,8 @@ export {
   assertedCompliance,
   evaluatePolicies,
   reasonsForIncompliance,
+  ruleFailure,
+  rulePathsOf,
   snapshotCompliance,
 } from './policies.ts';
+export { type SlotChange, type TrailImpact, trailImpact } from './impact.ts';

@@ -90,6 +90,15 @@ export function evaluatePolicies(artifact: PolicyArtifact, policies: readonly Ap
   });
 }
 
+/** Where each evaluated rule stands in the policy document, in the order of `rule_evaluations`. */
+export function rulePathsOf(policy: PolicyModel): Array<Array<string | number>> {
+  const paths: Array<Array<string | number>> = [];
+  if (policy.artifacts.provenance.required) paths.push(['artifacts', 'provenance']);
+  if (policy.artifacts.trail_compliance.required) paths.push(['artifacts', 'trail-compliance']);
+  policy.artifacts.attestations.forEach((_, index) => paths.push(['artifacts', 'attestations', index]));
+  return paths;
+}
+
 /** A snapshot artifact's `compliant`: all its policies compliant; null when no policy applies. */
 export function artifactPolicyCompliance(decisions: readonly PolicyDecision[]): boolean | null {
   return decisions.length === 0 ? null : decisions.every((decision) => decision.status === 'COMPLIANT');

@@ -10,6 +10,7 @@ import { errorBody } from './errors.ts';
 import { attestation, flow, flowAttestationRecord, trail } from './flows.ts';
 import { action, control, controlDecision, customType, policy, systemType } from './governance.ts';
 import { dataPage, namedPage, orPlaceholder } from './pagination.ts';
+import { policyDryRun, templateImpact } from './preview.ts';
 import { anyObject, messageString, string } from './values.ts';
 
 /** A response schema per status; `content` entries describe bodies that are not JSON. */
@@ -22,6 +23,8 @@ export interface Operation {
   optionalBody?: boolean;
   /** Kept for old clients only; documented as deprecated. */
   deprecated?: boolean;
+  /** The project's own addition to the API v2 (not in the hosted service); documented as such. */
+  extension?: boolean;
 }
 
 const listOf = (item: object) => ({ type: 'array', items: item }) as const;
@@ -149,6 +152,17 @@ const operationList = {
   'GET /custom-attestation-types/{org}/{name}': { summary: 'Get a custom attestation type', responses: { 200: customType } },
   'PUT /custom-attestation-types/{org}/{name}/archive': { summary: 'Archive a custom attestation type', responses: { 200: messageString } },
   'GET /system-attestation-types/{org}': { summary: 'List the system attestation types (reference §2.18)', responses: { 200: listOf(systemType) } },
+
+  'POST /flows/{org}/{flow}/template-impact': {
+    summary: "Project extension: what a flow template text would do to the flow's trails (read-only, nothing stored)",
+    responses: { 200: templateImpact },
+    extension: true,
+  },
+  'POST /environments/{org}/{env}/policy-dry-run': {
+    summary: "Project extension: what a policy text would say about the environment's latest snapshot (read-only, nothing stored)",
+    responses: { 200: policyDryRun },
+    extension: true,
+  },
 
   'GET /openapi.json': { summary: 'This OpenAPI document', responses: { 200: anyObject } },
   'GET /schemas': { summary: 'Names of the published JSON Schemas', responses: { 200: listOf(string) } },

@@ -22,6 +22,7 @@ import { apiReferenceRoutes } from './routes/apiReference.ts';
 import { controlRoutes } from './routes/controls.ts';
 import { environmentRoutes } from './routes/environments.ts';
 import { policyRoutes } from './routes/policies.ts';
+import { previewRoutes } from './routes/preview.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { repoRoutes } from './routes/repos.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -34,7 +35,7 @@ import { auditPackageRoutes } from './routes/auditPackage.ts';
 import { isUniqueViolation } from '../store/db.ts';
 import { isDatabaseUnavailable, isUnstorableText } from '../store/postgres/database.ts';
 import { validationFailure } from './validation.ts';
-import { applyWireContract, documentOptionalBodies } from './wireContract.ts';
+import { applyWireContract, documentOptionalBodies, PROJECT_EXTENSION } from './wireContract.ts';
 
 /** Resource plugins mounted under /api/v2. */
 const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
@@ -48,6 +49,7 @@ const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
   reportRoutes,
   snapshotRoutes,
   policyRoutes,
+  previewRoutes,
   controlRoutes,
   actionRoutes,
   artifactRoutes,
@@ -140,6 +142,7 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
         },
       },
       security: [{ bearer: [] }, { basic: [] }],
+      tags: [{ name: PROJECT_EXTENSION, description: 'Operations this server adds to the Compliance Evidence Service API v2: read-only previews for the editor.' }],
     },
     // Components named by the schemas' titles (ControlPostInput, CreateEnvironmentPutInput, ...).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.title ?? `def-${index}`).replace(/[^A-Za-z0-9._-]/g, '') },

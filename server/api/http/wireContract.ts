@@ -3,6 +3,9 @@
 import type { FastifyInstance } from 'fastify';
 import { errorResponses, operationKeyOf, operations } from '../../../shared/contract/index.ts';
 
+/** The OpenAPI tag of the operations this server adds to the API v2. */
+export const PROJECT_EXTENSION = 'Project extension';
+
 export function applyWireContract(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const method = Array.isArray(route.method) ? route.method[0] : route.method;
@@ -11,6 +14,10 @@ export function applyWireContract(app: FastifyInstance): void {
     if (operation === undefined) return;
     route.schema = { ...route.schema, summary: operation.summary, response: { ...operation.responses, ...errorResponses } };
     if (operation.deprecated === true) route.schema.deprecated = true;
+    if (operation.extension === true) {
+      route.schema.tags = [PROJECT_EXTENSION];
+      route.schema.description = 'Not part of the Compliance Evidence Service API v2: an addition of this server, read-only, with the access of reading trails and snapshots.';
+    }
   });
   // Bodies stay encoded by JSON.stringify, not by a serializer compiled from the response schemas:
   // such a serializer coerces a value that breaks its schema (null to "", a string to a number)

@@ -24,6 +24,7 @@ import { sqliteEnvironmentStore, type EnvironmentStore } from './environments.ts
 import { sqlitePolicyStore, type PolicyStore } from './policies.ts';
 import { sqliteProvenanceStore, type ProvenanceStore } from './provenance.ts';
 import { sqliteSnapshotStore, type SnapshotStore } from './snapshots.ts';
+import { sqliteTrailEvaluationStore, type TrailEvaluationStore } from './trailEvaluations.ts';
 import { join } from 'node:path';
 
 /** Connections per instance: enough for concurrent reads, few enough that several instances fit PostgreSQL's default of 100. */
@@ -39,6 +40,7 @@ export interface Store {
   readonly serviceAccounts: ServiceAccountStore;
   readonly flows: FlowStore;
   readonly trails: TrailStore;
+  readonly trailEvaluations: TrailEvaluationStore;
   readonly artifacts: ArtifactStore;
   readonly attestations: AttestationStore;
   readonly customTypes: CustomTypeStore;
@@ -82,6 +84,7 @@ function resourceStores(sql: Statements, evidence: EvidenceStore): Omit<Store, '
     serviceAccounts: sqliteServiceAccountStore(sql),
     flows: sqliteFlowStore(sql),
     trails: sqliteTrailStore(sql),
+    trailEvaluations: sqliteTrailEvaluationStore(sql),
     artifacts: sqliteArtifactStore(sql),
     attestations: sqliteAttestationStore(sql),
     customTypes: sqliteCustomTypeStore(sql),

@@ -8,10 +8,7 @@ import {
   evaluateTrail,
   type ArtifactProvenance as PolicyProvenance,
 } from '../../../../shared/compliance/index.ts';
-import { fieldPath } from '../../../../shared/findings.ts';
 import { normalizePolicy } from '../../../../shared/policies/model.ts';
-import { lineIndexOf } from '../../../../shared/text/positions.ts';
-import { validateText } from '../../../../shared/validate.ts';
 import { refusesUpload } from '../../../../shared/verdicts.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../bodies.ts';
@@ -19,6 +16,7 @@ import type { AppContext, RouteOptions } from '../context.ts';
 import { conflict, invalid, notFound, withInput } from '../../errors.ts';
 import { nowSeconds } from '../../ids.ts';
 import { environmentOr404 } from '../../services/lookups.ts';
+import { policyValueOrInvalid } from '../../rules/policyText.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { renderEach } from '../../views/placeholders.ts';
 import { sendJsonString } from '../replies.ts';
@@ -56,27 +54,6 @@ const policyBody = multipartBody(
   { payload: { type: 'string' }, policy_file: { type: 'string', format: 'binary' } },
   ['payload', 'policy_file'],
 );
-
-/** The `payload` part of a policy upload. */
-/**
- * The policy file's value, once the shared core (YAML syntax, schema, cross-field rules) finds no
- * error that refuses an upload; otherwise a 400 whose errors are keyed by field path (`policy_file`
- * for the document as a whole), each with its line and column. An invalid `${{ }}` condition is
- * stored, as the service stores it: its rule's evaluation fails instead (shared/verdicts.ts).
- */
-function policyFileValue(text: string): unknown {
-  const { value, findings } = validateText('env-policy', text);
-  const errors = findings.filter(refusesUpload);
-  if (errors.length === 0) return value;
-  const lines = lineIndexOf(text);
-  const out: Record<string, string> = {};
-  for (const finding of errors) {
-    const key = finding.path.length === 0 ? 'policy_file' : `policy_file.${fieldPath(finding.path)}`;
-    const { line, character } = lines.positionAt(finding.range.start);
-    out[key] ??= `${finding.message} (line ${line + 1}, column ${character + 1})`;
-  }
-  throw invalid(out);
-}
 
 /** Control identifiers the policy's attestation rules name in `for_control`. */
 function controlsOf(policy: unknown): string[] {
@@ -170,7 +147,7 @@ export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     const payload = checkedBody('policy-create', jsonPart(body, 'payload'));
     const text = partText(body, 'policy_file');
     if (text === undefined) throw invalid({ policy_file: withInput('Field required', undefined) });
-    const policy = policyFileValue(text);
+    const policy = policyValueOrInvalid(text, 'policy_file', refusesUpload);
     const user = principalOf(request).name;
     const content = { policyYaml: text, comment: payload.comment ?? '', createdBy: user, controls: controlsOf(policy) };
     const created = await store.transaction(async () => {

@@ -1,0 +1,169 @@
+// The project's read-only previews on the real server: a flow template's impact on the flow's
+// trails and a policy's dry-run on an environment's latest snapshot. Same access as reading,
+// errors as the spec's bodies, and nothing stored.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type TestServer } from './harness.ts';
+import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint } from './fixtures.ts';
+
+const TEMPLATE = ['version: 1', 'trail:', '  attestations:', '    - name: jira', '      type: generic', '  artifacts:', '    - name: app', '      attestations:', '        - name: unit-test', '          type: generic', ''].join('\n');
+/** TEMPLATE plus a trail-level `risk` slot nobody has filled yet. */
+const WITH_RISK = TEMPLATE.replace('  artifacts:', '    - name: risk\n      type: generic\n  artifacts:');
+const POLICY_HEAD = '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n';
+const PROVENANCE = `${POLICY_HEAD}  provenance:\n    required: true\n`;
+const UNIT_TESTS = `${POLICY_HEAD}  attestations:\n    - name: unit-test\n      type: generic\n`;
+const APP = fingerprint('app-built');
+const STRAY = fingerprint('stray');
+const READER = 'reader-key-0001';
+const OUTSIDER = 'other-key-00001';
+
+describe('previews (project extension): template impact and policy dry-run', () => {
+  let server: TestServer;
+  const impact = (flow: string, template: unknown, key?: string, query = '') =>
+    server.json('POST', `/api/v2/flows/acme/${flow}/template-impact${query}`, { template }, key === undefined ? {} : { key });
+  const dryRun = (env: string, policy: unknown, key?: string) =>
+    server.json('POST', `/api/v2/environments/acme/${env}/policy-dry-run`, { policy }, key === undefined ? {} : { key });
+
+  before(async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'cev-preview-')), 'cev.yaml');
+    writeFileSync(
+      config,
+      ['orgs: [{name: acme}, {name: other}]', 'api_keys:', `  - {key: ${READER}, orgs: [acme], role: reader}`, `  - {key: ${OUTSIDER}, orgs: [other], role: admin}`].join('\n'),
+    );
+    server = await startServer({ args: ['--config', config] });
+    await createFlow(server, 'acme', 'backend', TEMPLATE);
+    // compliant: jira and the app's unit tests; incomplete: jira only; non-compliant: a failed jira.
+    for (const name of ['compliant', 'incomplete', 'non-compliant']) await beginTrail(server, 'acme', 'backend', name);
+    assert.equal((await attest(server, 'acme', 'backend', 'compliant', 'generic', { attestation_name: 'jira' })).status, 201);
+    await attestArtifact(server, 'acme', 'backend', { fingerprint: APP, filename: 'app', git_commit: commit('app'), trail_name: 'compliant', template_reference_name: 'app' });
+    assert.equal((await attest(server, 'acme', 'backend', 'compliant', 'generic', { attestation_name: 'unit-test', artifact_fingerprint: APP })).status, 201);
+    assert.equal((await attest(server, 'acme', 'backend', 'incomplete', 'generic', { attestation_name: 'jira' })).status, 201);
+    assert.equal((await attest(server, 'acme', 'backend', 'non-compliant', 'generic', { attestation_name: 'jira', is_compliant: false })).status, 201);
+
+    assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name: 'prod', type: 'K8S', description: 'production' })).status, 201);
+    assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name: 'empty', type: 'K8S', description: 'no report yet' })).status, 201);
+    const pods = [APP, STRAY].map((digest, index) => ({ podName: `pod-${index}`, namespace: 'prod', creationTimestamp: 1700000000, digests: { [`reg/app-${index}:1`]: digest }, owners: [] }));
+    assert.ok([200, 201].includes((await server.json('PUT', '/api/v2/environments/acme/prod/report/K8S', { artifacts: pods })).status));
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('evaluates an edited template against every trail of the flow: verdict transitions and the slots that change', async () => {
+    const reply = await impact('backend', WITH_RISK);
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.body.flow, 'backend');
+    assert.equal(reply.body.trails, 3);
+    const transitions = Object.fromEntries(reply.body.transitions.map((t: { before: string; after: string; count: number }) => [`${t.before}>${t.after}`, t.count]));
+    assert.deepEqual(transitions, { 'COMPLIANT>INCOMPLETE': 1, 'INCOMPLETE>INCOMPLETE': 1, 'NON-COMPLIANT>NON-COMPLIANT': 1 });
+    assert.equal(reply.body.changed_total, 3, 'every trail gains the missing risk slot');
+    const compliant = reply.body.changed.find((trail: { trail: string }) => trail.trail === 'compliant');
+    assert.deepEqual(compliant, {
+      trail: 'compliant',
+      before: 'COMPLIANT',
+      after: 'INCOMPLETE',
+      changed_slots: [{ artifact: null, attestation: 'risk', before: null, after: 'MISSING' }],
+    });
+  });
+
+  it('says a trail stays as it is when the edited template is the one it was begun with, and shows reports that fall outside a smaller template', async () => {
+    const same = (await impact('backend', TEMPLATE)).body;
+    assert.equal(same.changed_total, 0);
+    assert.deepEqual(same.changed, []);
+    const withoutJira = (await impact('backend', 'version: 1\ntrail:\n  artifacts:\n    - name: app\n')).body;
+    const failing = withoutJira.changed.find((trail: { trail: string }) => trail.trail === 'non-compliant');
+    assert.equal(failing.after, 'NON-COMPLIANT', 'an unexpected failed report still counts');
+    assert.deepEqual(failing.changed_slots[0], { artifact: null, attestation: 'jira', before: 'NON-COMPLIANT', after: 'NON-COMPLIANT (unexpected)' });
+  });
+
+  it('lists at most `limit` changed trails while the counts cover all of them', async () => {
+    const reply = await impact('backend', WITH_RISK, undefined, '?limit=1');
+    assert.equal(reply.status, 200);
+    assert.equal(reply.body.changed.length, 1);
+    assert.equal(reply.body.changed_total, 3);
+    assert.equal((await impact('backend', WITH_RISK, undefined, '?limit=100000')).status, 400);
+  });
+
+  it('answers a template with errors with the field errors and no verdict', async () => {
+    const reply = await impact('backend', 'version: 1\ntrail:\n  attestations:\n    - name: jira\n      type: no-such-type\n    - type: generic\n');
+    assert.equal(reply.status, 400, reply.text);
+    assert.equal(reply.body.message, 'Input payload validation failed');
+    assert.ok(Object.keys(reply.body.errors).length >= 2, reply.text);
+    assert.equal(reply.body.trails, undefined);
+    for (const body of [{}, { template: 3 }, null]) {
+      const bad = await server.json('POST', '/api/v2/flows/acme/backend/template-impact', body);
+      assert.equal(bad.status, 400, `${JSON.stringify(body)}: ${bad.text}`);
+    }
+  });
+
+  it('stores nothing: the flow and its trails read the same afterwards', async () => {
+    const flowBefore = (await server.get('/api/v2/flows/acme/backend')).text;
+    const trailsBefore = (await server.get('/api/v2/trails/acme/backend')).text;
+    await impact('backend', WITH_RISK);
+    await dryRun('prod', PROVENANCE);
+    assert.equal((await server.get('/api/v2/flows/acme/backend')).text, flowBefore);
+    assert.equal((await server.get('/api/v2/trails/acme/backend')).text, trailsBefore);
+    assert.equal((await server.get('/api/v2/snapshots/acme/prod')).body.length, 1);
+  });
+
+  it('takes the access of reading trails: a reader may, another org may not, nobody without a key', async () => {
+    assert.equal((await impact('backend', TEMPLATE, READER)).status, 200);
+    assert.equal((await dryRun('prod', PROVENANCE, READER)).status, 200);
+    assert.equal((await impact('backend', TEMPLATE, OUTSIDER)).status, 403);
+    assert.equal((await dryRun('prod', PROVENANCE, OUTSIDER)).status, 403);
+    assert.equal((await server.json('POST', '/api/v2/flows/acme/backend/template-impact', { template: TEMPLATE }, { key: null })).status, 401);
+    const missing = await impact('nope', TEMPLATE);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.message, "Flow named 'nope' does not exist for organization 'acme'");
+  });
+
+  it("judges the latest snapshot's running artifacts under a policy text: which rule fails and why", async () => {
+    const reply = await dryRun('prod', PROVENANCE);
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.body.environment, 'prod');
+    assert.equal(reply.body.snapshot_index, 1);
+    assert.equal(reply.body.compliant, 1);
+    assert.equal(reply.body.non_compliant, 1);
+    const stray = reply.body.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === STRAY);
+    assert.equal(stray.compliant, false);
+    assert.equal(stray.recorded_compliant, null, 'no policy was attached when the snapshot was recorded');
+    assert.deepEqual(stray.failing_rules, [{ path: ['artifacts', 'provenance'], type: 'provenance', reason: 'the artifact has no provenance (it was never attested to a flow)' }]);
+    const app = reply.body.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === APP);
+    assert.deepEqual(app.failing_rules, []);
+
+    const rules = (await dryRun('prod', UNIT_TESTS)).body;
+    const strayRule = rules.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === STRAY).failing_rules[0];
+    assert.deepEqual(strayRule.path, ['artifacts', 'attestations', 0]);
+    assert.match(strayRule.reason, /attestation 'unit-test' of type 'generic' is missing/);
+    assert.equal(rules.non_compliant, 1, 'the app carries its unit tests in its trail');
+  });
+
+  it('counts allowed artifacts compliant, answers an environment without snapshots empty, and refuses a policy with errors', async () => {
+    const allow = await server.json('PUT', '/api/v2/allowlists/acme/prod', { artifact_fingerprint: STRAY, artifact_name: 'reg/app-1:1', description: 'hotfix' });
+    assert.ok([200, 201].includes(allow.status), allow.text);
+    const allowed = (await dryRun('prod', PROVENANCE)).body;
+    assert.equal(allowed.non_compliant, 0);
+    const stray = allowed.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === STRAY);
+    assert.equal(stray.allowed, true);
+    assert.equal(stray.failing_rules.length, 1, 'the rules still say what fails');
+
+    assert.deepEqual((await dryRun('empty', PROVENANCE)).body, { environment: 'empty', snapshot_index: null, compliant: 0, non_compliant: 0, artifacts: [] });
+    const bad = await dryRun('prod', `${POLICY_HEAD}  provenance:\n    required: maybe\n`);
+    assert.equal(bad.status, 400, bad.text);
+    assert.ok(Object.keys(bad.body.errors).every((key) => key.startsWith('policy')), bad.text);
+    assert.equal((await dryRun('nowhere', PROVENANCE)).status, 404);
+  });
+
+  it('is documented in the OpenAPI document as a project extension', async () => {
+    const document = (await server.get('/api/v2/openapi.json')).body;
+    for (const [path, method] of [['/flows/{org}/{flow}/template-impact', 'post'], ['/environments/{org}/{env}/policy-dry-run', 'post']] as const) {
+      const operation = document.paths[path][method];
+      assert.deepEqual(operation.tags, ['Project extension'], path);
+      assert.match(operation.description, /Not part of the Compliance Evidence Service API v2/);
+      assert.ok(operation.requestBody, `${path} documents its body`);
+    }
+    assert.ok(document.tags.some((tag: { name: string }) => tag.name === 'Project extension'));
+  });
+});
