@@ -11,6 +11,7 @@ import { attestScan, beginTrail, createFlow } from './commands/flowCommands.ts';
 import { localServerMenu, openInBrowser, refresh, signIn, signOut, startLocalServer, stopLocalServer, syncLocal } from './commands/generalCommands.ts';
 import { search } from './commands/searchCommand.ts';
 import { createKindStatus, createLanguageClient } from './language/languageClient.ts';
+import { policyDryRun, shareServerAccess, showPreviewList } from './language/previews.ts';
 import { LocalServerManager } from './localServer/manager.ts';
 import { createExtensionApi, type ExtensionApi } from './extensionApi.ts';
 import { compareSnapshots, showDetails, showSelected } from './details/commands.ts';
@@ -87,8 +88,16 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
   );
 
   createKindStatus(extension);
-  languageClient = createLanguageClient(extension);
-  languageClient.start().catch((error: unknown) => log.error(`The language server did not start: ${error instanceof Error ? error.message : String(error)}`));
+  const client = createLanguageClient(extension);
+  languageClient = client;
+  extension.subscriptions.push(
+    command('complianceEvidence.showPreviewList', (list) => showPreviewList(list)),
+    command('complianceEvidence.policyDryRun', (uri) => policyDryRun(client, uri)),
+  );
+  client.start().then(
+    () => extension.subscriptions.push(shareServerAccess(client, session)),
+    (error: unknown) => log.error(`The language server did not start: ${error instanceof Error ? error.message : String(error)}`),
+  );
 
   await session.update();
   const activationMs = performance.now() - started;

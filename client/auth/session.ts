@@ -56,6 +56,14 @@ export class Session implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /** The server, org and key the language server's previews ask with; null when there is none. */
+  async serverAccess(): Promise<{ apiBase: string; org: string; key: string } | null> {
+    if (this.current.kind === 'local' && this.local) return { apiBase: this.current.apiBase, org: this.current.org, key: this.local.key };
+    if (this.current.kind !== 'remote') return null;
+    const key = await this.secrets.get(REMOTE_KEY_SECRET);
+    return key === undefined ? null : { apiBase: this.current.apiBase, org: this.current.org, key };
+  }
+
   /** The views found the server unreachable, or it refused the key. */
   reportProblem(state: 'unreachable' | 'signedOut'): void {
     this.setState(state);

@@ -11,6 +11,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createCheckDelays } from './checkDelay.ts';
 import { createDebouncer } from './debounce.ts';
+import { registerPreviewLenses } from './previewLenses.ts';
 import { settingsFrom, settingsSection, type Settings } from './settings.ts';
 import { codeActionsFor } from './service/codeActions.ts';
 import { completionsAt, completionTriggerCharacters } from './service/completion.ts';
@@ -30,6 +31,7 @@ export function startLanguageServer(connection: Connection): void {
 
   const kindOf = (document: TextDocument): DocumentKind | undefined =>
     documentKindOf(document.uri, document.getText(), settings.files);
+  const previews = registerPreviewLenses(connection, documents, kindOf);
 
   // Every request and notification handler reports its duration at debug level, and a failure
   // becomes a logged error and an empty answer: no text may take the server down.
@@ -77,6 +79,7 @@ export function startLanguageServer(connection: Connection): void {
   connection.onInitialize((params): InitializeResult => {
     pullsConfiguration = params.capabilities.workspace?.configuration === true;
     settings = settingsFrom(params.initializationOptions, defaultFileGlobs);
+    previews.initialize(params);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -85,6 +88,7 @@ export function startLanguageServer(connection: Connection): void {
         documentSymbolProvider: true,
         foldingRangeProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeLensProvider: { resolveProvider: false },
       },
       serverInfo: { name: 'compliance-evidence-language-server' },
     };
@@ -127,7 +131,7 @@ export function startLanguageServer(connection: Connection): void {
   connection.onHover(
     timed('textDocument/hover', null, (params) => {
       const target = owned(params.textDocument.uri);
-      return target === undefined ? null : hoverAt(target.kind, target.document, params.position);
+      return target === undefined ? null : previews.hoverAt(params.textDocument.uri, params.position, hoverAt(target.kind, target.document, params.position));
     }),
   );
   connection.onDocumentSymbol(

@@ -22,6 +22,7 @@ const paletteTitles: Record<string, string> = {
   'complianceEvidence.showAuditLog': 'Show Audit Log',
   'complianceEvidence.showDetails': 'Show Details',
   'complianceEvidence.compareSnapshots': 'Compare with Snapshot…',
+  'complianceEvidence.policyDryRun': 'Dry-Run Policy on an Environment',
 };
 
 describe('extension manifest', () => {
@@ -41,7 +42,7 @@ describe('extension manifest', () => {
     );
   });
 
-  it('contributes the fourteen commands with their titles under one category, each registered by the extension', () => {
+  it('contributes the fifteen commands with their titles under one category, each registered by the extension', () => {
     const source = readFileSync(new URL('client/extension.ts', root), 'utf8');
     assert.deepEqual(Object.fromEntries(contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title])), paletteTitles);
     for (const command of contributes.commands) {

@@ -1,0 +1,293 @@
+// The previews as CodeLenses: at the top of a flow template, what it would do to the flow's
+// trails; at the top of an environment policy, what it would say about each environment it is
+// attached to (and a lens to pick any environment); on a policy rule, a hover with the artifacts it
+// fails. The server evaluates (the project's preview operations); here the questions are debounced
+// per document, the one in flight is cancelled when the text changes, and lenses answer at once
+// from what is known, asking the editor to refresh them when an answer arrives. A document with
+// errors is never sent: it shows how many to fix. An unreachable or slow server shows a quiet
+// "not connected" lens.
+import { MarkupKind, type CodeLens, type Connection, type Hover, type InitializeParams, type Position, type TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { flowNameFromFile, policyNameFromFile } from '../../shared/documentNames.ts';
+import { validateText, type DocumentKind } from '../../shared/validate.ts';
+import { ask, segment, serverAccessNotification, serverAccessOf, type ServerAccess } from './serverAccess.ts';
+import { locate } from './service/nodes.ts';
+import { treeOf } from './service/parsed.ts';
+import {
+  dryRunItems,
+  dryRunTitle,
+  errorsTitle,
+  failuresByRule,
+  impactItems,
+  impactTitle,
+  ruleFailureMarkdown,
+  ruleKeyAt,
+  type PolicyDryRun,
+  type PreviewItem,
+  type TemplateImpact,
+} from './service/previewText.ts';
+
+/** Commands the extension registers: show a lens's list; pick an environment for a policy dry-run. */
+export const showPreviewListCommand = 'complianceEvidence.showPreviewList';
+export const pickEnvironmentCommand = 'complianceEvidence.policyDryRun';
+/** Requests the extension sends for the environment picker. */
+export const environmentsRequest = 'complianceEvidence/environments';
+export const policyDryRunRequest = 'complianceEvidence/policyDryRun';
+
+/** Quiet time after an edit before the server is asked. */
+const DEBOUNCE_MS = 300;
+/** Changed trails a template lens lists. */
+const LISTED_TRAILS = 200;
+/** Attached environments that get a lens of their own. */
+const ENVIRONMENT_LENSES = 10;
+
+/** The argument of the list command: a title and the entries. */
+export interface PreviewList {
+  title: string;
+  items: PreviewItem[];
+  /** Said instead of an empty list. */
+  empty: string;
+}
+
+interface Preview {
+  /** The text the preview was computed for. */
+  text: string;
+  lenses: CodeLens[];
+  /** Policy rules that fail, keyed by their path in the document, with where and why. */
+  failures: Map<string, string[]>;
+}
+
+export interface PreviewLenses {
+  /** Reads the client's capabilities (whether it takes lens refresh requests). */
+  initialize(params: InitializeParams): void;
+  /** `base` with the dry-run's failures of the rule at `position` added, when there are any. */
+  hoverAt(uri: string, position: Position, base: Hover | null): Hover | null;
+}
+
+const TOP = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+function lens(title: string, command = '', args?: unknown[]): CodeLens {
+  return { range: TOP, command: { title, command, ...(args === undefined ? {} : { arguments: args }) } };
+}
+
+/** The file name of a document URI (`untitled:` ones included). */
+function fileNameOf(uri: string): string {
+  try {
+    return decodeURIComponent(new URL(uri).pathname);
+  } catch {
+    return uri;
+  }
+}
+
+function errorCount(kind: DocumentKind, text: string): number {
+  return validateText(kind, text).findings.filter((finding) => finding.severity === 'error').length;
+}
+
+function isPreviewed(kind: DocumentKind | undefined): kind is 'flow-template' | 'env-policy' {
+  return kind === 'flow-template' || kind === 'env-policy';
+}
+
+/** What a lens names before anything is known. */
+function subjectOf(kind: 'flow-template' | 'env-policy', uri: string): string {
+  if (kind === 'flow-template') {
+    const flow = flowNameFromFile(fileNameOf(uri));
+    return flow === undefined ? 'impact preview' : `flow ${flow}`;
+  }
+  const policy = policyNameFromFile(fileNameOf(uri));
+  return policy === undefined ? 'policy dry-run' : `policy ${policy}`;
+}
+
+export function registerPreviewLenses(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  kindOf: (document: TextDocument) => DocumentKind | undefined,
+): PreviewLenses {
+  let access: ServerAccess | undefined;
+  let refreshSupported = false;
+  const previews = new Map<string, Preview>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  const running = new Map<string, { text: string; controller: AbortController }>();
+
+  const refresh = (): void => {
+    if (refreshSupported) connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+  };
+
+  const stop = (uri: string): void => {
+    clearTimeout(timers.get(uri));
+    timers.delete(uri);
+    running.get(uri)?.controller.abort();
+    running.delete(uri);
+  };
+
+  const templatePreview = async (server: ServerAccess, uri: string, text: string, signal: AbortSignal): Promise<Omit<Preview, 'text'>> => {
+    const flow = flowNameFromFile(fileNameOf(uri));
+    if (flow === undefined) return { lenses: [lens('impact preview · name the file <flow>.flow-template.yml')], failures: new Map() };
+    const path = `/flows/${segment(server.org)}/${segment(flow)}/template-impact?limit=${LISTED_TRAILS}`;
+    const answer = await ask<TemplateImpact>(server, 'POST', path, { template: text }, signal);
+    const subject = `flow ${flow}`;
+    if (answer.kind === 'invalid') return { lenses: [lens(`${subject} · ${errorsTitle(answer.errors)}`)], failures: new Map() };
+    if (answer.kind === 'notFound') return { lenses: [lens(`${subject} · not on the server yet`)], failures: new Map() };
+    if (answer.kind === 'notConnected') return { lenses: [lens(`${subject} · not connected`)], failures: new Map() };
+    const list: PreviewList = { title: `Flow ${flow}: trails this template changes`, items: impactItems(answer.body), empty: 'Every trail reads the same under this template.' };
+    return { lenses: [lens(impactTitle(answer.body), showPreviewListCommand, [list])], failures: new Map() };
+  };
+
+  const dryRunOn = (server: ServerAccess, environment: string, text: string, signal: AbortSignal) =>
+    ask<PolicyDryRun>(server, 'POST', `/environments/${segment(server.org)}/${segment(environment)}/policy-dry-run`, { policy: text }, signal);
+
+  const dryRunList = (run: PolicyDryRun, policy: string | undefined): PreviewList => ({
+    title: `${run.environment}: dry-run of ${policy === undefined ? 'this policy' : `policy ${policy}`} on snapshot #${run.snapshot_index ?? 0}`,
+    items: dryRunItems(run),
+    empty: 'Nothing runs in the latest snapshot.',
+  });
+
+  const policyPreview = async (server: ServerAccess, uri: string, text: string, signal: AbortSignal): Promise<Omit<Preview, 'text'>> => {
+    const policy = policyNameFromFile(fileNameOf(uri));
+    const pick = lens(policy === undefined ? 'dry-run on an environment…' : `dry-run policy ${policy} on an environment…`, pickEnvironmentCommand, [uri]);
+    if (policy === undefined) return { lenses: [pick], failures: new Map() };
+    const stored = await ask<{ consuming_envs?: string[] }>(server, 'GET', `/policies/${segment(server.org)}/${segment(policy)}`, undefined, signal);
+    if (stored.kind === 'notConnected') return { lenses: [lens(`policy ${policy} · not connected`)], failures: new Map() };
+    const environments = stored.kind === 'ok' ? (stored.body.consuming_envs ?? []).slice(0, ENVIRONMENT_LENSES) : [];
+    const answers = await Promise.all(environments.map((environment) => dryRunOn(server, environment, text, signal)));
+    const lenses: CodeLens[] = [];
+    const runs: PolicyDryRun[] = [];
+    answers.forEach((answer, position) => {
+      const environment = environments[position]!;
+      if (answer.kind === 'ok') {
+        runs.push(answer.body);
+        lenses.push(lens(dryRunTitle(answer.body), showPreviewListCommand, [dryRunList(answer.body, policy)]));
+      } else if (answer.kind === 'invalid') lenses.push(lens(`${environment} · ${errorsTitle(answer.errors)}`));
+      else if (answer.kind === 'notConnected') lenses.push(lens(`${environment} · not connected`));
+    });
+    return { lenses: [...lenses, pick], failures: failuresByRule(runs) };
+  };
+
+  const compute = async (uri: string): Promise<void> => {
+    timers.delete(uri);
+    const document = documents.get(uri);
+    const server = access;
+    if (document === undefined || server === undefined) return;
+    const kind = kindOf(document);
+    if (!isPreviewed(kind)) return;
+    const text = document.getText();
+    running.get(uri)?.controller.abort();
+    running.delete(uri);
+    const errors = errorCount(kind, text);
+    if (errors > 0) {
+      previews.set(uri, { text, lenses: [lens(`${subjectOf(kind, uri)} · ${errorsTitle(errors)}`)], failures: new Map() });
+      refresh();
+      return;
+    }
+    const controller = new AbortController();
+    running.set(uri, { text, controller });
+    const started = performance.now();
+    try {
+      const preview = kind === 'flow-template' ? await templatePreview(server, uri, text, controller.signal) : await policyPreview(server, uri, text, controller.signal);
+      // A newer text, a closed document or another server make this answer moot.
+      if (documents.get(uri)?.getText() !== text || access !== server) return;
+      previews.set(uri, { text, ...preview });
+      connection.console.debug(`preview of ${uri} took ${(performance.now() - started).toFixed(1)} ms`);
+      refresh();
+    } catch {
+      // Aborted: a newer question replaced this one.
+    } finally {
+      if (running.get(uri)?.controller === controller) running.delete(uri);
+    }
+  };
+
+  const schedule = (uri: string, delayMs: number): void => {
+    clearTimeout(timers.get(uri));
+    timers.set(uri, setTimeout(() => void compute(uri), delayMs));
+  };
+
+  const lensesFor = (uri: string): CodeLens[] => {
+    const document = documents.get(uri);
+    if (document === undefined) return [];
+    const kind = kindOf(document);
+    if (!isPreviewed(kind)) return [];
+    const text = document.getText();
+    const known = previews.get(uri);
+    if (known?.text === text) return known.lenses;
+    const subject = subjectOf(kind, uri);
+    const errors = errorCount(kind, text);
+    if (errors > 0) {
+      previews.set(uri, { text, lenses: [lens(`${subject} · ${errorsTitle(errors)}`)], failures: new Map() });
+      return previews.get(uri)!.lenses;
+    }
+    if (access === undefined) return [lens(`${subject} · not connected`)];
+    if (!timers.has(uri) && running.get(uri)?.text !== text) schedule(uri, 0);
+    return [lens(`${subject} · evaluating…`)];
+  };
+
+  documents.onDidChangeContent((event) => {
+    const uri = event.document.uri;
+    if (!isPreviewed(kindOf(event.document)) || access === undefined) return;
+    // The question in flight is about a text that no longer is.
+    running.get(uri)?.controller.abort();
+    running.delete(uri);
+    schedule(uri, DEBOUNCE_MS);
+  });
+  documents.onDidClose((event) => {
+    stop(event.document.uri);
+    previews.delete(event.document.uri);
+  });
+
+  connection.onNotification(serverAccessNotification, (params: unknown) => {
+    access = serverAccessOf(params);
+    for (const uri of [...timers.keys(), ...running.keys()]) stop(uri);
+    previews.clear();
+    refresh();
+  });
+
+  connection.onCodeLens((params) => {
+    try {
+      return lensesFor(params.textDocument.uri);
+    } catch (error) {
+      connection.console.error(`textDocument/codeLens failed: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
+  });
+
+  connection.onRequest(environmentsRequest, async (): Promise<{ environments?: string[]; problem?: string }> => {
+    if (access === undefined) return { problem: 'not connected' };
+    const answer = await ask<unknown>(access, 'GET', `/environments/${segment(access.org)}`, undefined, new AbortController().signal);
+    if (answer.kind !== 'ok') return { problem: 'not connected' };
+    const list = Array.isArray(answer.body) ? answer.body : ((answer.body as { environments?: unknown[] }).environments ?? []);
+    return { environments: list.flatMap((item) => (typeof (item as { name?: unknown })?.name === 'string' ? [(item as { name: string }).name] : [])) };
+  });
+
+  connection.onRequest(policyDryRunRequest, async (params: { uri?: unknown; environment?: unknown }): Promise<Partial<PreviewList> & { problem?: string }> => {
+    const document = typeof params?.uri === 'string' ? documents.get(params.uri) : undefined;
+    if (document === undefined || kindOf(document) !== 'env-policy' || typeof params.environment !== 'string') return { problem: 'Open an environment policy first.' };
+    const text = document.getText();
+    const errors = errorCount('env-policy', text);
+    if (errors > 0) return { problem: errorsTitle(errors) };
+    if (access === undefined) return { problem: 'not connected' };
+    const answer = await dryRunOn(access, params.environment, text, new AbortController().signal);
+    if (answer.kind === 'ok') return dryRunList(answer.body, policyNameFromFile(fileNameOf(document.uri)));
+    if (answer.kind === 'invalid') return { problem: errorsTitle(answer.errors) };
+    return { problem: answer.kind === 'notFound' ? `No environment ${params.environment}.` : 'not connected' };
+  });
+
+  return {
+    initialize(params) {
+      refreshSupported = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+    },
+    hoverAt(uri, position, base) {
+      const document = documents.get(uri);
+      const preview = previews.get(uri);
+      if (document === undefined || preview === undefined || preview.failures.size === 0 || preview.text !== document.getText()) return base;
+      const key = ruleKeyAt(locate(treeOf(document), document.offsetAt(position)).path, preview.failures);
+      if (key === undefined) return base;
+      const failures = ruleFailureMarkdown(preview.failures.get(key)!);
+      const before = base === null ? '' : `${contentsText(base.contents)}\n\n---\n\n`;
+      return { contents: { kind: MarkupKind.Markdown, value: `${before}${failures}` }, ...(base?.range === undefined ? {} : { range: base.range }) };
+    },
+  };
+}
+
+function contentsText(contents: Hover['contents']): string {
+  if (typeof contents === 'string') return contents;
+  if (Array.isArray(contents)) return contents.map((part) => (typeof part === 'string' ? part : part.value)).join('\n\n');
+  return contents.value;
+}
