@@ -86,6 +86,23 @@ describe('previews (project extension): template impact and policy dry-run', () 
     assert.equal((await impact('backend', WITH_RISK, undefined, '?limit=100000')).status, 400);
   });
 
+  it('evaluates every trail of a flow larger than one page of the store, each once, newest first', async () => {
+    await createFlow(server, 'acme', 'many', TEMPLATE);
+    const count = 1001;
+    for (let start = 0; start < count; start += 50) {
+      await Promise.all(Array.from({ length: Math.min(50, count - start) }, (_, index) => beginTrail(server, 'acme', 'many', `t-${String(start + index).padStart(4, '0')}`)));
+    }
+    const reply = await impact('many', WITH_RISK, undefined, '?limit=1000');
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.body.trails, count);
+    assert.deepEqual(reply.body.transitions, [{ before: 'INCOMPLETE', after: 'INCOMPLETE', count }]);
+    assert.equal(reply.body.changed_total, count);
+    const names = reply.body.changed.map((trail: { trail: string }) => trail.trail);
+    assert.equal(new Set(names).size, 1000, 'no trail twice');
+    const listed = (await server.get('/api/v2/trails/acme/many?page=1&per_page=5')).body.data.map((trail: { name: string }) => trail.name);
+    assert.deepEqual(names.slice(0, 5), listed, 'in the order of the trail list');
+  });
+
   it('answers a template with errors with the field errors and no verdict', async () => {
     const reply = await impact('backend', 'version: 1\ntrail:\n  attestations:\n    - name: jira\n      type: no-such-type\n    - type: generic\n');
     assert.equal(reply.status, 400, reply.text);

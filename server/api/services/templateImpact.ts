@@ -6,6 +6,7 @@ import { invalid } from '../errors.ts';
 import { templateFromText } from '../rules/templates.ts';
 import type { Flow } from '../store/flows.ts';
 import type { Store } from '../store/index.ts';
+import type { TrailCursor } from '../store/trailEvaluations.ts';
 
 /** Trails read and evaluated per round trip to the store. */
 const PAGE_SIZE = 500;
@@ -27,9 +28,11 @@ export async function templateImpactOf(store: Store, flow: Flow, templateText: s
   const changed: TemplateImpact['changed'] = [];
   let trails = 0;
   let changedTotal = 0;
-  for (let offset = 0; ; offset += PAGE_SIZE) {
-    const page = await store.trailEvaluations.pageOfFlow(flow.id, PAGE_SIZE, offset);
-    for (const trail of page) {
+  let cursor: TrailCursor | undefined;
+  do {
+    const page = await store.trailEvaluations.pageOfFlow(flow.id, PAGE_SIZE, cursor);
+    cursor = page.next;
+    for (const trail of page.trails) {
       const now = evaluateTrail(trail.template, trail.attestations, trail.artifacts, trail.lastModifiedAt, trail.templateId).compliance_status;
       const next = evaluateTrail(edited, trail.attestations, trail.artifacts, trail.lastModifiedAt, verdict.template.id).compliance_status;
       const impact = trailImpact(now, next);
@@ -42,7 +45,6 @@ export async function templateImpactOf(store: Store, flow: Flow, templateText: s
       changedTotal += 1;
       if (changed.length < listLimit) changed.push({ trail: trail.name, ...impact });
     }
-    if (page.length < PAGE_SIZE) break;
-  }
+  } while (cursor !== undefined);
   return { flow: flow.name, trails, transitions: [...transitions.values()], changed_total: changedTotal, changed };
 }

@@ -15,13 +15,24 @@ export interface TrailRows {
   artifacts: TrailArtifact[];
 }
 
+/** Where the next page starts: after this trail in the list's order. */
+export interface TrailCursor {
+  createdAt: number;
+  rowid: number;
+}
+
 export interface TrailEvaluationStore {
-  /** A page of the flow's trails, newest first (as the trail list orders them), with their rows. */
-  pageOfFlow(flowId: string, limit: number, offset: number): Promise<TrailRows[]>;
+  /**
+   * A page of the flow's trails, newest first (as the trail list orders them), with their rows,
+   * after `cursor` (from the start without one); `next` is undefined on the last page.
+   */
+  pageOfFlow(flowId: string, limit: number, cursor: TrailCursor | undefined): Promise<{ trails: TrailRows[]; next: TrailCursor | undefined }>;
 }
 
 interface TrailRow {
   id: string;
+  rowid: number;
+  created_at: number;
   name: string;
   template_id: string;
   template: string;
@@ -51,30 +62,29 @@ interface ArtifactRow {
   [column: string]: unknown;
 }
 
-const PAGE = 'SELECT id FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?';
-
 export function sqliteTrailEvaluationStore(sql: Statements): TrailEvaluationStore {
   return {
-    async pageOfFlow(flowId, limit, offset) {
+    async pageOfFlow(flowId, limit, cursor) {
+      // Keyset paging on the list's index: each page costs the same however deep it is.
+      const after = cursor === undefined ? '' : 'AND (created_at < ? OR (created_at = ? AND rowid < ?))';
       const trails = await sql.all<TrailRow>(
-        'SELECT id, name, template_id, template, last_modified_at FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?',
+        `SELECT id, rowid, name, template_id, template, created_at, last_modified_at FROM trails
+         WHERE flow_id = ? ${after} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
         flowId,
+        ...(cursor === undefined ? [] : [cursor.createdAt, cursor.createdAt, cursor.rowid]),
         limit,
-        offset,
       );
-      if (trails.length === 0) return [];
+      if (trails.length === 0) return { trails: [], next: undefined };
+      // The page's trail ids travel as one JSON array, whatever their number.
+      const ids = JSON.stringify(trails.map((trail) => trail.id));
       const attestations = await sql.all<AttestationRow>(
         `SELECT trail_id, id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact, created_at
-         FROM attestations WHERE trail_id IN (${PAGE}) ORDER BY seq`,
-        flowId,
-        limit,
-        offset,
+         FROM attestations WHERE trail_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+        ids,
       );
       const artifacts = await sql.all<ArtifactRow>(
-        `SELECT trail_id, id, fingerprint, template_reference_name, created_at FROM artifacts WHERE trail_id IN (${PAGE}) ORDER BY seq`,
-        flowId,
-        limit,
-        offset,
+        'SELECT trail_id, id, fingerprint, template_reference_name, created_at FROM artifacts WHERE trail_id IN (SELECT value FROM json_each(?)) ORDER BY seq',
+        ids,
       );
       const byId = new Map<string, TrailRows>();
       // Trails begun with the same template share its parsed form.
@@ -102,7 +112,8 @@ export function sqliteTrailEvaluationStore(sql: Statements): TrailEvaluationStor
       for (const row of artifacts) {
         byId.get(row.trail_id)?.artifacts.push({ id: row.id, fingerprint: row.fingerprint, template_reference_name: row.template_reference_name, created_at: row.created_at });
       }
-      return [...byId.values()];
+      const last = trails[trails.length - 1]!;
+      return { trails: [...byId.values()], next: trails.length < limit ? undefined : { createdAt: last.created_at, rowid: Number(last.rowid) } };
     },
   };
 }
