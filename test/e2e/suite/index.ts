@@ -33,6 +33,7 @@ export async function run(): Promise<void> {
   await import('./activation.test.ts');
   await import('./localServer.test.ts');
   await import('./flows.test.ts');
+  await import('./previews.test.ts');
   await import('./environments.test.ts');
   await import('./details.test.ts');
   await import('./detailsEnvironments.test.ts');
