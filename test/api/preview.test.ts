@@ -103,6 +103,23 @@ describe('previews (project extension): template impact and policy dry-run', () 
     assert.deepEqual(names.slice(0, 5), listed, 'in the order of the trail list');
   });
 
+  it('keeps answering when askers go away mid-question, and logs nothing', async () => {
+    for (const delayMs of [0, 5, 10, 20, 40]) {
+      const asked = new AbortController();
+      const pending = fetch(`${server.url}/api/v2/flows/acme/many/template-impact`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ template: WITH_RISK }),
+        signal: asked.signal,
+      });
+      setTimeout(() => asked.abort(), delayMs);
+      await pending.then((response) => response.text()).catch(() => undefined);
+    }
+    const reply = await impact('many', WITH_RISK);
+    assert.equal(reply.status, 200);
+    assert.doesNotMatch(server.output(), /Error/);
+  });
+
   it('answers a template with errors with the field errors and no verdict', async () => {
     const reply = await impact('backend', 'version: 1\ntrail:\n  attestations:\n    - name: jira\n      type: no-such-type\n    - type: generic\n');
     assert.equal(reply.status, 400, reply.text);

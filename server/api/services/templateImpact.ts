@@ -30,6 +30,9 @@ export async function templateImpactOf(store: Store, flow: Flow, templateText: s
   let changedTotal = 0;
   let cursor: TrailCursor | undefined;
   do {
+    // A turn of the event loop per page: the store may answer without one (SQLite reads are
+    // synchronous), and other requests must be served meanwhile.
+    if (cursor !== undefined) await new Promise((resolve) => setImmediate(resolve));
     const page = await store.trailEvaluations.pageOfFlow(flow.id, PAGE_SIZE, cursor);
     cursor = page.next;
     for (const trail of page.trails) {
