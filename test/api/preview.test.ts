@@ -188,6 +188,14 @@ describe('previews (project extension): template impact and policy dry-run', () 
     assert.equal(bad.status, 400, bad.text);
     assert.ok(Object.keys(bad.body.errors).every((key) => key.startsWith('policy')), bad.text);
     assert.equal((await dryRun('nowhere', PROVENANCE)).status, 404);
+    // An invalid condition is stored by an upload (it fails at evaluation, as the service does),
+    // but a dry-run refuses it: its verdict would only fail closed on it.
+    const badCondition = `${UNIT_TESTS}      if: \${{ flow.name === }}\n`;
+    const refused = await dryRun('prod', badCondition);
+    assert.equal(refused.status, 400, refused.text);
+    assert.ok(Object.keys(refused.body.errors).some((key) => key.startsWith('policy.artifacts.attestations[0]')), refused.text);
+    const stored = await server.multipart('PUT', '/api/v2/policies/acme', { payload: JSON.stringify({ name: 'bad-condition', type: 'env' }), policy_file: { filename: 'p.yml', content: badCondition } });
+    assert.equal(stored.status, 201, stored.text);
   });
 
   it('is documented in the OpenAPI document as a project extension', async () => {
