@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runServerCommand, startServer, type TestServer } from './harness.ts';
 import { createFlow } from './fixtures.ts';
+import pg from 'pg';
 import { restartPostgres, startPostgres, type PostgresServer } from './postgres.ts';
 
 /** Polls `check` until it holds, at most `timeoutMs`. */
@@ -144,6 +145,54 @@ describe('PostgreSQL: the database missing or lost', function () {
       assert.deepEqual(names, ['after', 'before']);
       assert.equal(server.child.exitCode, null);
     } finally {
+      await server.stop();
+      await postgres.stop();
+    }
+  });
+
+  it('pool exhaustion: requests past the pool wait a bounded time and answer 503, the rest complete once the database frees up', async () => {
+    const postgres = await startPostgres();
+    const url = await postgres.createDatabase('exhausted');
+    const server = await startServer({ args: ['--org', 'acme', '--database', url] });
+    // Holds the lock every write transaction takes (store/postgres/database.ts), as a long
+    // transaction of another instance would: each write then keeps its pooled connection waiting.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      assert.equal((await createFlow(server, 'acme', 'busy')).status, 201);
+      await holder.query('SELECT pg_advisory_lock($1)', [0x63657601]);
+      const started = Date.now();
+      const timed = async (request: Promise<{ status: number; body: any }>): Promise<{ status: number; body: any; ms: number }> => {
+        const reply = await request;
+        return { ...reply, ms: Date.now() - started };
+      };
+      // 30 writes for a pool of 20 connections, then reads that find no connection free.
+      const writes = Array.from({ length: 30 }, (_, i) =>
+        timed(server.multipart('PUT', '/api/v2/trails/acme/busy', { data_json: JSON.stringify({ name: `w${i}` }) })),
+      );
+      const waiting = async (): Promise<number> =>
+        Number((await holder.query("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'cev' AND wait_event_type = 'Lock'")).rows[0].n);
+      await eventually(async () => (await waiting()) >= 20, 20_000, 'every pooled connection waiting on the lock');
+      const reads = Array.from({ length: 5 }, () => timed(server.get('/api/v2/flows/acme/busy')));
+      const refused = await Promise.all(reads);
+      for (const reply of refused) {
+        assert.equal(reply.status, 503);
+        assert.match(reply.body.message, /database is unavailable/);
+        assert.ok(reply.ms < 15_000, `a read waited ${reply.ms} ms for a connection`);
+      }
+      await holder.query('SELECT pg_advisory_unlock($1)', [0x63657601]);
+      const written = await Promise.all(writes);
+      assert.deepEqual(new Set(written.map((reply) => reply.status)), new Set([201, 503]));
+      for (const reply of written) assert.ok(reply.ms < 40_000, `a write was answered after ${reply.ms} ms`);
+      // Service is back at once, and exactly the acknowledged writes are stored.
+      const listed = await server.get('/api/v2/trails/acme/busy?page=1&per_page=100');
+      assert.equal(listed.status, 200);
+      const stored = listed.body.data.map((trail: { name: string }) => trail.name).sort();
+      const acknowledged = written.flatMap((reply, i) => (reply.status === 201 ? [`w${i}`] : [])).sort();
+      assert.deepEqual(stored, acknowledged);
+      assert.equal(server.child.exitCode, null);
+    } finally {
+      await holder.end();
       await server.stop();
       await postgres.stop();
     }

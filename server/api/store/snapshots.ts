@@ -82,8 +82,8 @@ export interface SnapshotStore {
   /** Index of the snapshot current at `timestamp`; 0 before the first. */
   indexAt(environmentId: number, timestamp: number): Promise<number>;
   get(environmentId: number, index: number): Promise<StoredSnapshot | undefined>;
-  /** Snapshots with index in [first, last], ascending or, with `reverse`, descending. */
-  list(environmentId: number, first: number, last: number, reverse: boolean): Promise<SnapshotSummary[]>;
+  /** Snapshots with index in [first, last], ascending or, with `reverse`, descending; one page of them when `page` is given. */
+  list(environmentId: number, first: number, last: number, reverse: boolean, page?: { limit: number; offset: number }): Promise<SnapshotSummary[]>;
   /** Writes the next snapshot, closes the previous one and records its events. */
   record(environmentId: number, snapshot: NextSnapshot, appliedPolicies: unknown[], now: number): Promise<number>;
   events(environmentId: number, query: EventQuery): Promise<{ events: EnvironmentEvent[]; total: number }>;
@@ -230,14 +230,17 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         eventCounts: await eventCounts(environmentId, index),
       };
     },
-    async list(environmentId, first, last, reverse) {
+    async list(environmentId, first, last, reverse, page) {
+      // A page is read from the (environment_id, idx) key, however many snapshots the environment has recorded.
       return (await sql
         .all<SnapshotRow>(
           `SELECT idx, started_at, ended_at, compliant FROM snapshots WHERE environment_id = ? AND idx BETWEEN ? AND ?
-           ORDER BY idx ${reverse ? 'DESC' : 'ASC'}`,
+           ORDER BY idx ${reverse ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
           environmentId,
           first,
           last,
+          page?.limit ?? -1,
+          page?.offset ?? 0,
         ))
         .map((row) => ({ index: row.idx, startedAt: row.started_at, endedAt: row.ended_at, compliant: row.compliant === 1 }));
     },

@@ -17,6 +17,7 @@ import {
   type SnapshotTimeline,
 } from '../../rules/snapshotExpressions.ts';
 import { environmentOr404 } from '../../services/lookups.ts';
+import { pageOf } from '../../views/paging.ts';
 import { htmlUrl } from '../../views/urls.ts';
 import type { Environment } from '../../store/environments.ts';
 import type { Org } from '../../store/orgs.ts';
@@ -175,12 +176,14 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
       const environment = await environmentOr404(context.store, org, request.params.env);
       const { range } = orThrow(await resolvedOn(context, environment, (timeline) => resolveInterval(request.query.interval ?? '', timeline)));
       // Newest first, as clients list them; `reverse` lists oldest first.
-      let snapshots = await store.snapshots.list(environment.id, range.first, range.last, request.query.reverse !== true);
-      if (request.query.page !== undefined || request.query.per_page !== undefined) {
-        const page = request.query.page ?? 1;
-        const perPage = request.query.per_page ?? 15;
-        snapshots = snapshots.slice((page - 1) * perPage, page * perPage);
-      }
+      const { perPage, offset, requested } = pageOf(request.query, 15);
+      const snapshots = await store.snapshots.list(
+        environment.id,
+        range.first,
+        range.last,
+        request.query.reverse !== true,
+        requested ? { limit: perPage, offset } : undefined,
+      );
       const now = nowSeconds();
       return snapshots.map((snapshot) => ({
         index: snapshot.index,

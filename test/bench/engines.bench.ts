@@ -1,0 +1,155 @@
+// A team's shared server (issue 10): the same requests on SQLite, on PostgreSQL behind one server
+// instance and on PostgreSQL behind two instances with the load spread over both, in one run.
+// Reads: the scale benchmark's lists and searches at per_page 20, at 1k and 100k artifacts (each
+// engine's 100k rate as a ratio to its own 1k rate: the same flat growth as on SQLite). Writes: scan
+// attestations at 50 concurrent requests. Targets: two instances ≥ 1.5× the read rate of one;
+// PostgreSQL writes ≥ 0.5× SQLite's. Each measurement also prints how busy the whole machine was
+// (all cores) and how many cores the server instances used, which tells whether a missed target is
+// the code (an instance short of CPU it could have) or the machine (no idle core left).
+// `npm run bench engines -- --max 1000` stops at the smaller size.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, tempDataDir, type TestServer } from '../api/harness.ts';
+import { startPostgres } from '../api/postgres.ts';
+import {
+  cpuSeconds,
+  machineTicks,
+  measure,
+  requestsAt,
+  scanWrites,
+  seedPostgres,
+  seedSqlite,
+  uniquePrefix,
+  uniquePrefixPostgres,
+  writeTemplates,
+  type Measure,
+} from './scaleData.ts';
+
+const SIZES = [1_000, 100_000];
+const maxArgument = process.argv.indexOf('--max');
+const MAX = maxArgument === -1 ? Infinity : Number(process.argv[maxArgument + 1]);
+
+interface Observed extends Measure {
+  /** Share of the whole machine's CPU in use during the measurement (0–1, all cores). */
+  machineBusy: number;
+  /** Cores the server instances used together during the measurement. */
+  serverCores: number;
+}
+
+/** `run` with the machine's and the instances' CPU use over it. */
+async function observed(servers: TestServer[], run: () => Promise<Measure>): Promise<Observed> {
+  const machineBefore = machineTicks();
+  const cpuBefore = servers.map((server) => cpuSeconds(server.pid));
+  const started = performance.now();
+  const result = await run();
+  const seconds = (performance.now() - started) / 1000;
+  const machineAfter = machineTicks();
+  const cpu = servers.reduce((sum, server, i) => sum + cpuSeconds(server.pid) - cpuBefore[i]!, 0);
+  return {
+    ...result,
+    machineBusy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total),
+    serverCores: cpu / seconds,
+  };
+}
+
+const CONFIGS = ['SQLite', 'PG 1 instance', 'PG 2 instances'] as const;
+type Config = (typeof CONFIGS)[number];
+
+function cell(result: Observed, base: number | undefined): string {
+  const ratio = base === undefined ? '' : ` (${(result.rps / base).toFixed(2)}×)`;
+  return `${result.rps.toFixed(0)} req/s${ratio} p99 ${result.p99} ms [machine ${(result.machineBusy * 100).toFixed(0)}% busy, servers ${result.serverCores.toFixed(2)} cores]`;
+}
+
+async function main(): Promise<void> {
+  const sizes = SIZES.filter((size) => size <= MAX);
+  const postgres = await startPostgres();
+  const evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
+  const sqliteDir = tempDataDir();
+  let ok = true;
+  try {
+    const url = await postgres.createDatabase('scale');
+    const pgArgs = ['--org', 'acme', '--database', url, '--evidence', evidence];
+    const sqliteFirst = await startServer({ args: ['--org', 'acme'], dataDir: sqliteDir });
+    await writeTemplates(sqliteFirst);
+    await sqliteFirst.stop({ keepData: true });
+    const pgFirst = await startServer({ args: pgArgs });
+    await writeTemplates(pgFirst);
+    await pgFirst.stop();
+
+    const base = new Map<string, number>();
+    let seeded = 0;
+    console.log('per_page 20, 10 connections (spread over the instances), 3 s per request, the better of two rounds');
+    for (const size of sizes) {
+      seedSqlite(sqliteDir, seeded, size);
+      await seedPostgres(url, seeded, size);
+      seeded = size;
+      const prefixes = { sqlite: uniquePrefix(sqliteDir), postgres: await uniquePrefixPostgres(url) };
+      const sqlite = await startServer({ args: ['--org', 'acme'], dataDir: sqliteDir, timeoutMs: 120_000 });
+      const instances = await Promise.all([0, 1].map(() => startServer({ args: pgArgs, timeoutMs: 120_000 })));
+      console.log(`\n${size.toLocaleString('en')} artifacts; each cell: req/s (ratio to the same engine and instances at 1k)`);
+      try {
+        const sqliteRequests = requestsAt(size, prefixes.sqlite);
+        const pgRequests = requestsAt(size, prefixes.postgres);
+        for (let i = 0; i < sqliteRequests.length; i++) {
+          const label = sqliteRequests[i]![0];
+          const key = label.replace(/page \d+$/, 'deep page');
+          const results: Record<Config, Observed> = {
+            SQLite: await observed([sqlite], () => measure(sqlite, sqliteRequests[i]![1])),
+            'PG 1 instance': await observed([instances[0]!], () => measure(instances[0]!, pgRequests[i]![1])),
+            'PG 2 instances': await observed(instances, () => measure(instances, pgRequests[i]![1])),
+          };
+          console.log(label);
+          for (const config of CONFIGS) {
+            const id = `${config}\0${key}`;
+            if (!base.has(id)) base.set(id, results[config].rps);
+            const ratio = results[config].rps / base.get(id)!;
+            const flatTarget = size >= 100_000 ? 0.5 : 0;
+            const flat = ratio >= flatTarget;
+            ok = ok && flat;
+            console.log(`  ${config.padEnd(15)} ${cell(results[config], size === sizes[0] ? undefined : base.get(id))}${flat ? '' : '  MISSED (≥ 0.5 of 1k)'}`);
+          }
+          const spread = results['PG 2 instances'].rps / results['PG 1 instance'].rps;
+          const spreadOk = spread >= 1.5;
+          ok = ok && spreadOk;
+          console.log(`  2 instances / 1 instance: ${spread.toFixed(2)}×${spreadOk ? '  ok' : '  MISSED'} (target ≥ 1.5×)`);
+        }
+      } finally {
+        await sqlite.stop({ keepData: true });
+        for (const instance of instances) await instance.stop();
+      }
+    }
+
+    console.log('\nscan attestations at 50 concurrent (a fresh flow on each)');
+    const writes = new Map<Config, Observed>();
+    const sqlite = await startServer({ args: ['--org', 'acme'] });
+    try {
+      writes.set('SQLite', await observed([sqlite], () => scanWrites([sqlite], 'service-sqlite')));
+    } finally {
+      await sqlite.stop();
+    }
+    const instances = await Promise.all([0, 1].map(() => startServer({ args: pgArgs })));
+    try {
+      writes.set('PG 1 instance', await observed([instances[0]!], () => scanWrites([instances[0]!], 'service-pg-1')));
+      writes.set('PG 2 instances', await observed(instances, () => scanWrites(instances, 'service-pg-2')));
+    } finally {
+      for (const instance of instances) await instance.stop();
+    }
+    const sqliteWrites = writes.get('SQLite')!.rps;
+    for (const config of CONFIGS) {
+      const result = writes.get(config)!;
+      const ratio = result.rps / sqliteWrites;
+      const target = config === 'SQLite' ? undefined : 0.5;
+      const met = target === undefined || ratio >= target;
+      ok = ok && met;
+      console.log(`  ${config.padEnd(15)} ${cell(result, undefined)}  ${ratio.toFixed(2)}× of SQLite${target === undefined ? '' : met ? '  ok' : '  MISSED (≥ 0.5×)'}`);
+    }
+  } finally {
+    rmSync(sqliteDir, { recursive: true, force: true });
+    rmSync(evidence, { recursive: true, force: true });
+    await postgres.stop();
+  }
+  process.exitCode = ok ? 0 : 1;
+}
+
+await main();
