@@ -58,3 +58,39 @@ describe('list placeholders for records that cannot be rendered', () => {
     assert.equal(flows.find((entry: Record<string, unknown>) => !isPlaceholder(entry)).name, 'good');
   });
 });
+
+describe('list items read their related rows together, and fail alone', () => {
+  let server: TestServer;
+  let db: DatabaseSync;
+  before(async () => {
+    server = await startServer({ args: ['--org', 'acme'] });
+    for (const flow of ['first', 'second']) {
+      await createFlow(server, 'acme', flow);
+      for (const trail of [`${flow}-1`, `${flow}-2`]) {
+        await beginTrail(server, 'acme', flow, trail);
+        await attestArtifact(server, 'acme', flow, { fingerprint: fingerprint(trail), filename: trail, git_commit: commit(trail), trail_name: trail, template_reference_name: trail });
+        await attest(server, 'acme', flow, trail, 'generic', { attestation_name: `${trail}-check` });
+      }
+    }
+    db = new DatabaseSync(join(server.dataDir, 'cev.sqlite'));
+    db.exec('PRAGMA busy_timeout = 5000');
+  });
+  after(async () => {
+    db?.close();
+    await server?.stop();
+  });
+
+  const names = (list: Array<Record<string, unknown>>, field: string) => list.map((entry) => (entry.placeholder === true ? 'placeholder' : entry[field])).sort();
+
+  it('a damaged attestation fails the artifacts of its trail and the flow whose latest trail it is, nothing else', async () => {
+    const before = (await server.get('/api/v2/artifacts/acme')).body;
+    assert.deepEqual(names(before, 'filename'), ['first-1', 'first-2', 'second-1', 'second-2']);
+    // second-2 is the latest trail of flow second; first-1 is no flow's latest trail.
+    db.prepare("UPDATE attestations SET body = 'nope' WHERE name IN ('first-1-check', 'second-2-check')").run();
+    const artifacts = (await server.get('/api/v2/artifacts/acme?page=1&per_page=10')).body;
+    assert.deepEqual(names(artifacts, 'filename'), ['first-2', 'placeholder', 'placeholder', 'second-1']);
+    const flows = (await server.get('/api/v2/flows/acme?page=1&per_page=10')).body.data;
+    assert.deepEqual(names(flows, 'name'), ['first', 'placeholder']);
+    assert.equal(flows.find((entry: Record<string, unknown>) => entry.name === 'first').latest_state !== undefined, true);
+  });
+});

@@ -1,12 +1,18 @@
 // A trail's compliance, evaluated by the shared core from the stored rows. `evaluated_at` is the
 // time of the trail's last event, so the same trail always reads the same.
 import { evaluateTrail, type TrailEvaluation, type TrailTemplate } from '../../../shared/compliance/index.ts';
+import type { Artifact } from '../store/artifacts.ts';
 import type { Attestation } from '../store/attestations.ts';
 import type { Store } from '../store/index.ts';
 import type { Trail } from '../store/trails.ts';
 
-/** `inTrail`: the trail's attestations when the caller has read them already. */
-export async function evaluationOf(store: Store, trail: Trail, inTrail?: readonly Attestation[]): Promise<TrailEvaluation> {
+/** `inTrail` and `artifactsInTrail`: the trail's attestations and artifacts when the caller has read them already. */
+export async function evaluationOf(
+  store: Store,
+  trail: Trail,
+  inTrail?: readonly Attestation[],
+  artifactsInTrail?: readonly Artifact[],
+): Promise<TrailEvaluation> {
   const attestations = (inTrail ?? (await store.attestations.inTrail(trail.id))).map((attestation) => ({
     id: attestation.id,
     name: attestation.name,
@@ -17,7 +23,7 @@ export async function evaluationOf(store: Store, trail: Trail, inTrail?: readonl
     artifact_fingerprint: attestation.artifactFingerprint,
     is_override: attestation.isOverride,
   }));
-  const artifacts = (await store.artifacts.inTrail(trail.id)).map((artifact) => ({
+  const artifacts = (artifactsInTrail ?? (await store.artifacts.inTrail(trail.id))).map((artifact) => ({
     id: artifact.id,
     fingerprint: artifact.fingerprint,
     template_reference_name: artifact.templateReferenceName,

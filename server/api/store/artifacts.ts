@@ -1,4 +1,4 @@
-import { decodeEach, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
+import { placeholderList, rowsByKey, decodeEach, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
 
 export interface Artifact {
   id: string;
@@ -31,6 +31,8 @@ export interface ArtifactStore {
   update(id: string, changes: { filename: string; gitCommit: string; repoName: string | null; body: Record<string, unknown> }, now: number): Promise<void>;
   inTrailUnder(trailId: string, fingerprint: string, templateReferenceName: string): Promise<Artifact | undefined>;
   inTrail(trailId: string): Promise<Artifact[]>;
+  /** inTrail for several trails in a few statements. */
+  inTrails(trailIds: readonly string[]): Promise<Map<string, Artifact[] | Error>>;
   /** Artifacts of live flows whose fingerprint starts with `prefix`, newest first. */
   byFingerprintPrefix(orgId: number, prefix: string, flowId?: string): Promise<Artifact[]>;
   /** Artifacts of live flows whose commit starts with `prefix`, newest first. */
@@ -140,6 +142,14 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
     async inTrailUnder(trailId, fingerprint, templateReferenceName) {
       const row = await sql.get<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? AND a.fingerprint = ? AND a.template_reference_name = ?`, trailId, fingerprint, templateReferenceName);
       return row === undefined ? undefined : toArtifact(row);
+    },
+    async inTrails(trailIds) {
+      return rowsByKey(
+        trailIds,
+        (keys) => sql.all<ArtifactRow>(`${SELECT} WHERE a.trail_id IN (${placeholderList(keys.length)}) ORDER BY a.trail_id, a.seq`, ...keys),
+        (row) => row.trail_id,
+        toArtifact,
+      );
     },
     async inTrail(trailId) {
       return (await sql.all<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId)).map(toArtifact);

@@ -1,4 +1,4 @@
-import { decodeEach, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
+import { placeholderList, rowsByKey, decodeEach, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
 
 export interface Evidence {
   sha256: string;
@@ -48,6 +48,8 @@ export interface AttestationStore {
   byId(orgId: number, id: string): Promise<Attestation | undefined>;
   /** Every attestation of the trail, oldest first. */
   inTrail(trailId: string): Promise<Attestation[]>;
+  /** inTrail for several trails in a few statements. */
+  inTrails(trailIds: readonly string[]): Promise<Map<string, Attestation[] | Error>>;
   /** Every version of a name in a trail, newest first. */
   versions(trailId: string, name: string): Promise<Attestation[]>;
   /** A flow's attestations in a time window, newest first. */
@@ -133,6 +135,14 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
     async byId(orgId, id) {
       const row = await sql.get<AttestationRow>(`${SELECT} WHERE a.org_id = ? AND a.id = ?`, orgId, id);
       return row === undefined ? undefined : toAttestation(row);
+    },
+    async inTrails(trailIds) {
+      return rowsByKey(
+        trailIds,
+        (keys) => sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id IN (${placeholderList(keys.length)}) ORDER BY a.trail_id, a.seq`, ...keys),
+        (row) => row.trail_id,
+        toAttestation,
+      );
     },
     async inTrail(trailId) {
       return (await sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId)).map(toAttestation);

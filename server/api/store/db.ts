@@ -254,6 +254,43 @@ export function json(value: unknown): string | null {
   return value === undefined || value === null ? null : JSON.stringify(value);
 }
 
+/** Keys read per statement by the batched lookups: far below either engine's limit on parameters. */
+const BATCH_KEYS = 500;
+
+/** `?, ?, ?` for `count` parameters. */
+export function placeholderList(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}
+
+/**
+ * Rows of several keys read in a few statements instead of one per key (a page of a list reads its
+ * rows' related rows at once), grouped by key in the order read. A row that cannot be decoded
+ * makes its key's entry the error, so one damaged row fails only the list item that needs it.
+ */
+export async function rowsByKey<R extends Row, T>(
+  keys: readonly string[],
+  read: (keys: string[]) => Promise<R[]>,
+  keyOf: (row: R) => string,
+  decode: (row: R) => T,
+): Promise<Map<string, T[] | Error>> {
+  const grouped = new Map<string, T[] | Error>();
+  const distinctKeys = [...new Set(keys)];
+  for (const key of distinctKeys) grouped.set(key, []);
+  for (let start = 0; start < distinctKeys.length; start += BATCH_KEYS) {
+    for (const row of await read(distinctKeys.slice(start, start + BATCH_KEYS))) {
+      const key = keyOf(row);
+      const list = grouped.get(key);
+      if (list === undefined || list instanceof Error) continue;
+      try {
+        list.push(decode(row));
+      } catch (error) {
+        grouped.set(key, error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
+  return grouped;
+}
+
 export function parseJson<T = unknown>(text: unknown, fallback: T): T {
   if (typeof text !== 'string') return fallback;
   return JSON.parse(text) as T;

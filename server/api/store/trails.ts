@@ -1,4 +1,4 @@
-import { parseJson, type Param, type Statements } from './db.ts';
+import { parseJson, placeholderList, rowsByKey, type Param, type Statements } from './db.ts';
 import type { StoredTemplate } from './flows.ts';
 
 export interface Trail {
@@ -56,6 +56,26 @@ export interface TrailStore {
   /** Appends an event and marks the trail modified at its time. */
   appendEvent(trailId: string, event: TrailEvent): Promise<void>;
   events(trailId: string): Promise<TrailEvent[]>;
+  /** byId for several trails in a few statements; a trail missing or unreadable maps to an error. */
+  byIds(ids: readonly string[]): Promise<Map<string, Trail | Error>>;
+  /** latestActive for several flows in a few statements; a flow without trails is left out. */
+  latestActiveOf(flowIds: readonly string[]): Promise<Map<string, Trail | Error>>;
+  /** events for several trails in a few statements. */
+  eventsOf(ids: readonly string[]): Promise<Map<string, TrailEvent[] | Error>>;
+}
+
+/** The one row of each key, or the error that stands for it. */
+function single<T>(grouped: Map<string, T[] | Error>, missing: (key: string) => Error | undefined): Map<string, T | Error> {
+  const result = new Map<string, T | Error>();
+  for (const [key, rows] of grouped) {
+    if (rows instanceof Error) result.set(key, rows);
+    else if (rows.length > 0) result.set(key, rows[0]!);
+    else {
+      const error = missing(key);
+      if (error !== undefined) result.set(key, error);
+    }
+  }
+  return result;
 }
 
 interface TrailRow {
@@ -188,6 +208,38 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
       const { type, timestamp, ...data } = event;
       await sql.run('INSERT INTO trail_events (trail_id, type, timestamp, data) VALUES (?, ?, ?, ?)', trailId, type, timestamp, JSON.stringify(data));
       await sql.run('UPDATE trails SET last_modified_at = max(last_modified_at, ?) WHERE id = ?', timestamp, trailId);
+    },
+    async byIds(ids) {
+      const grouped = await rowsByKey(
+        ids,
+        (keys) => sql.all<TrailRow>(`SELECT * FROM trails WHERE id IN (${placeholderList(keys.length)})`, ...keys),
+        (row) => row.id,
+        toTrail,
+      );
+      return single(grouped, (id) => new Error(`trail ${id} not found`));
+    },
+    async latestActiveOf(flowIds) {
+      // One indexed lookup per flow (trails_by_activity), all in one statement.
+      const latest = '(SELECT id FROM trails WHERE flow_id = ? ORDER BY last_modified_at DESC, rowid DESC LIMIT 1)';
+      const grouped = await rowsByKey(
+        flowIds,
+        (keys) => sql.all<TrailRow>(`SELECT * FROM trails WHERE id IN (${keys.map(() => latest).join(', ')})`, ...keys),
+        (row) => row.flow_id,
+        toTrail,
+      );
+      return single(grouped, () => undefined);
+    },
+    async eventsOf(ids) {
+      return rowsByKey(
+        ids,
+        (keys) =>
+          sql.all<{ trail_id: string; type: string; timestamp: number; data: string }>(
+            `SELECT trail_id, type, timestamp, data FROM trail_events WHERE trail_id IN (${placeholderList(keys.length)}) ORDER BY trail_id, seq`,
+            ...keys,
+          ),
+        (row) => row.trail_id,
+        (row): TrailEvent => ({ type: row.type, timestamp: row.timestamp, ...parseJson<Record<string, unknown>>(row.data, {}) }),
+      );
     },
     async events(trailId) {
       return (await sql

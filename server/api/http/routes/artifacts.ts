@@ -14,6 +14,7 @@ import { newId, nowSeconds } from '../../ids.ts';
 import { notifyArtifactAttested } from '../../delivery/notifications.ts';
 import type { Artifact } from '../../store/artifacts.ts';
 import type { Flow } from '../../store/flows.ts';
+import { isUnreadable } from '../../store/db.ts';
 import type { Store } from '../../store/index.ts';
 import type { Org } from '../../store/orgs.ts';
 import type { Trail } from '../../store/trails.ts';
@@ -161,10 +162,11 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
   app.get<{ Params: { org: string; flow: string; sha: string } }>('/artifacts/:org/:flow/commit_sha/:sha', { schema: { params: commitParams } }, async (request) => {
     const org = orgOf(request);
     const flow = await flowOr404(store, org, request.params.flow);
-    const facts = artifactFactsReader(store);
+    const artifacts = await store.artifacts.byCommitPrefix(org.id, request.params.sha.toLowerCase(), flow.id);
+    const facts = artifactFactsReader(store, artifacts);
     const host = context.publicUrl();
     const views: Array<Record<string, unknown>> = [];
-    for (const artifact of await store.artifacts.byCommitPrefix(org.id, request.params.sha.toLowerCase(), flow.id)) views.push(artifactView(host, org.name, artifact, await facts(artifact)));
+    for (const artifact of artifacts) views.push(artifactView(host, org.name, artifact, await facts(artifact)));
     return views;
   });
 
@@ -190,9 +192,9 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
       const flowId = query.flow_name === undefined ? undefined : (await flowOr404(store, org, query.flow_name)).id;
       if (query.repo_name !== undefined && !await store.artifacts.repoExists(org.id, query.repo_name)) throw notFound(`Repo '${query.repo_name}' not found`);
       const { perPage, offset } = pageOf(query, 15);
-      const facts = artifactFactsReader(store);
       const host = context.publicUrl();
       const artifacts = await store.artifacts.page(org.id, { flowId, repoName: query.repo_name }, perPage, offset);
+      const facts = artifactFactsReader(store, artifacts.filter((artifact): artifact is Artifact => !isUnreadable(artifact)));
       return await renderEach(artifacts, (artifact) => artifact.id, async (artifact) => artifactView(host, org.name, artifact, await facts(artifact)));
     },
   );

@@ -5,7 +5,7 @@ import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema, checkedBody } from '../bodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import type { RouteOptions } from '../context.ts';
-import { flowView } from '../../views/flowView.ts';
+import { flowView, flowViewsReader } from '../../views/flowView.ts';
 import { renderEach } from '../../views/placeholders.ts';
 import { pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
 import { EMPTY_TEMPLATE, legacyTemplateText, templateOrInvalid } from '../../rules/templates.ts';
@@ -14,6 +14,7 @@ import { newId, nowSeconds } from '../../ids.ts';
 import { jsonPart, multipartBody, readMultipart, type MultipartBody } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Flow, StoredTemplate } from '../../store/flows.ts';
+import { isUnreadable } from '../../store/db.ts';
 import type { Store } from '../../store/index.ts';
 import type { Org } from '../../store/orgs.ts';
 import { flowOr404 } from '../../services/lookups.ts';
@@ -130,7 +131,8 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       requested ? perPage : -1,
       requested ? offset : 0,
     );
-    const data = await renderEach(selected.flows, (flow) => flow.id, (flow) => flowView(store, host, org.name, flow));
+    const view = await flowViewsReader(store, host, org.name, selected.flows.filter((flow): flow is Flow => !isUnreadable(flow)));
+    const data = await renderEach(selected.flows, (flow) => flow.id, view);
     return requested ? { data, pagination: paginationOf(selected.total, page, perPage) } : data;
   });
 

@@ -36,7 +36,7 @@ export const searchRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     }
     const type = fingerprints.length === 1 ? 'fingerprint' : 'commit';
     const artifacts: Artifact[] = type === 'fingerprint' ? byFingerprint : byCommit;
-    const facts = artifactFactsReader(store);
+    const facts = artifactFactsReader(store, artifacts);
     const host = context.publicUrl();
     const views: Array<Record<string, unknown>> = [];
     for (const artifact of artifacts) views.push(searchItemView(host, org.name, artifact, await facts(artifact)));
