@@ -2,6 +2,8 @@
 // server does when that database is missing at start or goes away while it runs.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runServerCommand, startServer, type TestServer } from './harness.ts';
@@ -25,7 +27,11 @@ describe('PostgreSQL: one database, several instances', function () {
   let url: string;
   const instances: TestServer[] = [];
 
+  let backoff: string | undefined;
   before(async () => {
+    // Webhook retries 10 ms apart, so the failing receiver's four attempts come at once.
+    backoff = process.env.CEV_WEBHOOK_BACKOFF_MS;
+    process.env.CEV_WEBHOOK_BACKOFF_MS = '10';
     postgres = await startPostgres();
     url = await postgres.createDatabase('team');
     evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
@@ -35,6 +41,8 @@ describe('PostgreSQL: one database, several instances', function () {
     );
   });
   after(async () => {
+    if (backoff === undefined) delete process.env.CEV_WEBHOOK_BACKOFF_MS;
+    else process.env.CEV_WEBHOOK_BACKOFF_MS = backoff;
     for (const instance of instances) await instance.stop().catch(() => undefined);
     await postgres?.stop();
     rmSync(evidence, { recursive: true, force: true });
@@ -79,6 +87,59 @@ describe('PostgreSQL: one database, several instances', function () {
     );
     assert.equal(replies.filter((reply) => reply.status === 201).length, 1);
     assert.deepEqual(new Set(replies.filter((reply) => reply.status !== 201).map((reply) => reply.status)), new Set([409]));
+  });
+
+  it('webhooks over two instances: each event delivered once, and a failing receiver retried and recorded once for all', async () => {
+    const [a, b] = instances as [TestServer, TestServer];
+    const received: Array<{ status: number; body: Record<string, any> }> = [];
+    const receiver = createServer((req, res) => {
+      let text = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (text += chunk));
+      req.on('end', () => {
+        const body = JSON.parse(text) as Record<string, any>;
+        const status = body.flow?.name === 'failing-hooks' ? 503 : 200;
+        received.push({ status, body });
+        res.statusCode = status;
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      for (const flow of ['hooked', 'failing-hooks']) {
+        assert.equal((await a.json('PUT', '/api/v2/flows/acme', { name: flow, description: flow })).status, 201);
+        const action = await b.json('PUT', '/api/v2/actions/acme/flows', {
+          name: `${flow}-action`, targets: [{ type: 'WEBHOOK', webhook: url }], flows: [flow], triggers: ['ON_STARTED_TRAIL'],
+        });
+        assert.equal(action.status, 201, action.text);
+      }
+      // 20 trails begun at once, alternating instances, then one more on each: deliveries of one
+      // action go out in order on each instance, so the last two arriving means all have been sent.
+      const begin = (server: TestServer, name: string) => server.multipart('PUT', '/api/v2/trails/acme/hooked', { data_json: JSON.stringify({ name }) });
+      const begun = await Promise.all(Array.from({ length: 20 }, (_, i) => begin(instances[i % 2]!, `burst-${i}`)));
+      assert.deepEqual(begun.map((reply) => reply.status), Array(20).fill(201));
+      assert.equal((await begin(a, 'last-a')).status, 201);
+      assert.equal((await begin(b, 'last-b')).status, 201);
+      const trails = () => received.filter((item) => item.body.flow?.name === 'hooked').map((item) => item.body.trail.name as string);
+      await eventually(async () => trails().includes('last-a') && trails().includes('last-b'), 20_000, 'the last deliveries of both instances');
+      assert.deepEqual(trails().sort(), [...Array.from({ length: 20 }, (_, i) => `burst-${i}`), 'last-a', 'last-b'].sort());
+
+      // A receiver that keeps failing: the instance that wrote retries it (four attempts), and
+      // either instance then shows the action failing.
+      assert.equal((await a.multipart('PUT', '/api/v2/trails/acme/failing-hooks', { data_json: JSON.stringify({ name: 'doomed' }) })).status, 201);
+      const failingAction = (await b.get('/api/v2/actions/acme')).body.find((action: { name: string }) => action.name === 'failing-hooks-action');
+      await eventually(async () => (await b.get(`/api/v2/actions/acme/${failingAction.number}`)).body.is_failing === true, 20_000, 'the failure recorded');
+      assert.equal(received.filter((item) => item.body.flow?.name === 'failing-hooks').length, 4);
+      const seenByA = (await a.get(`/api/v2/actions/acme/${failingAction.number}`)).body;
+      assert.equal(seenByA.is_failing, true);
+      assert.equal(typeof seenByA.last_failure_timestamp, 'number');
+      const hooked = (await a.get('/api/v2/actions/acme')).body.find((action: { name: string }) => action.name === 'hooked-action');
+      assert.equal(hooked.is_failing, false);
+      assert.equal(typeof hooked.last_success_timestamp, 'number');
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('kill -9 of one instance during a burst of writes loses no acknowledged write; the other keeps serving', async () => {
