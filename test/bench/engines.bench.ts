@@ -93,7 +93,6 @@ async function main(): Promise<void> {
         const pgRequests = requestsAt(size, prefixes.postgres);
         for (let i = 0; i < sqliteRequests.length; i++) {
           const label = sqliteRequests[i]![0];
-          const key = label.replace(/page \d+$/, 'deep page');
           const results: Record<Config, Observed> = {
             SQLite: await observed([sqlite], () => measure(sqlite, sqliteRequests[i]![1])),
             'PG 1 instance': await observed([instances[0]!], () => measure(instances[0]!, pgRequests[i]![1])),
@@ -101,7 +100,7 @@ async function main(): Promise<void> {
           };
           console.log(label);
           for (const config of CONFIGS) {
-            const id = `${config}\0${key}`;
+            const id = `${config}\0${label}`;
             if (!base.has(id)) base.set(id, results[config].rps);
             const ratio = results[config].rps / base.get(id)!;
             const flatTarget = size >= 100_000 ? 0.5 : 0;

@@ -75,9 +75,8 @@ async function main(): Promise<void> {
     try {
       for (const [label, path] of requestsAt(size, prefix)) {
         const { rps, p99 } = await measure(server, path);
-        const key = label.replace(/page \d+$/, 'deep page');
-        if (!base.has(key)) base.set(key, rps);
-        const ratio = rps / base.get(key)!;
+        if (!base.has(label)) base.set(label, rps);
+        const ratio = rps / base.get(label)!;
         const target = size >= 1_000_000 ? 0.3 : size >= 100_000 ? 0.5 : 0;
         const flat = ratio >= target;
         const fast = p99 < 50;
