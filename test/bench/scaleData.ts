@@ -159,6 +159,10 @@ export async function seedPostgres(url: string, from: number, to: number): Promi
         names.push(flowName(flow));
       }
       await client.query('BEGIN');
+      // Without the triggers, which would update the org's and each flow's counts once per row:
+      // PostgreSQL keeps every version of a row a transaction updates, so the 100,000th update of
+      // the org walks 100,000 versions. The counts are set once per batch below instead.
+      await client.query('SET LOCAL session_replication_role = replica');
       await client.query(
         `INSERT INTO flows (id, org_id, name, name_key, description, visibility, template_id, template_content, template, tags, repo_url, created_by, created_at, last_modified_at)
          SELECT f.id, org_id, f.name, f.name_key, description, visibility, template_id, template_content, template, tags, repo_url, created_by, created_at, last_modified_at
@@ -186,6 +190,16 @@ export async function seedPostgres(url: string, from: number, to: number): Promi
                 NULL, NULL, s.body, s.reported_by, s.created_at + i
            FROM ${series}, (SELECT * FROM attestations WHERE name = 'bar' LIMIT 1) s`,
         [start, end],
+      );
+      await client.query(
+        `UPDATE flows f SET trail_count = c.n, latest_activity_at = c.latest
+           FROM (SELECT flow_id, count(*) AS n, max(last_modified_at) AS latest FROM trails WHERE flow_id = ANY($1::text[]) GROUP BY flow_id) c
+          WHERE f.id = c.flow_id`,
+        [ids],
+      );
+      await client.query(
+        `UPDATE orgs SET live_flows = (SELECT count(*) FROM flows WHERE org_id = orgs.id AND archived_at IS NULL),
+                         live_trails = (SELECT coalesce(sum(trail_count), 0) FROM flows WHERE org_id = orgs.id AND archived_at IS NULL)`,
       );
       await client.query('COMMIT');
     }
