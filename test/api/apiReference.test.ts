@@ -3,14 +3,14 @@
 // "Try it out" with a key entered under Authorize answers from this server. A screenshot of the
 // first screen lands in test-output/api-reference/ for a person to look at.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from './browser.ts';
 import { createFlow } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output', 'api-reference');
 
 describe('API reference at /api/v2/doc/', function () {
@@ -22,10 +22,10 @@ describe('API reference at /api/v2/doc/', function () {
 
   before(async function () {
     // Debian's chromium is installed by .ci/run; elsewhere, as the jq comparison does, skip.
-    if (!existsSync(CHROMIUM)) this.skip();
+    if (!hasChromium()) this.skip();
     server = await startServer({ args: ['--org', 'acme'] });
     await createFlow(server, 'acme', 'shop');
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('request', (request) => requested.push(request.url()));
   });

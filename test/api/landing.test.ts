@@ -2,14 +2,14 @@
 // signs in with a key into an HttpOnly session (the key never in a URL), lists the key's orgs, and
 // links to the API reference and the OpenAPI document. Screenshots land in test-output/landing/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from './browser.ts';
 import { startServer, type TestServer } from './harness.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outputDir = join(root, 'test-output', 'landing');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
@@ -54,8 +54,8 @@ describe('landing page /', function () {
     let browser: Browser;
     let page: Page;
     before(async function () {
-      if (!existsSync(CHROMIUM)) this.skip();
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+      if (!hasChromium()) this.skip();
+      browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     });
     after(async () => {

@@ -3,17 +3,17 @@
 // every field the page shows stays text (no markup, no script, no dialog), evidence downloads, and
 // a key of another org is refused. Screenshots land in test-output/web/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from './browser.ts';
 import { attest, beginTrail, createFlow, scanResults } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { HOSTILE } from './hostile.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outputDir = join(root, 'test-output', 'web');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -68,8 +68,8 @@ describe('trail page', function () {
     let page: Page;
     const dialogs: string[] = [];
     before(async function () {
-      if (!existsSync(CHROMIUM)) this.skip();
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+      if (!hasChromium()) this.skip();
+      browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
       page.on('dialog', (dialog) => {
         dialogs.push(dialog.message());

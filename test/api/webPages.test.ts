@@ -7,17 +7,17 @@
 // critical violation on any page; a key of another org is refused everywhere. Screenshots land in
 // test-output/web-ui/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from './browser.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, scanResults } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { HOSTILE, HOSTILE_PARTS, HOSTILE_SHORT } from './hostile.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outputDir = join(root, 'test-output', 'web-ui');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -251,8 +251,8 @@ describe('web pages behind every html_url', function () {
     const dialogs: string[] = [];
 
     before(async function () {
-      if (!existsSync(CHROMIUM)) this.skip();
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+      if (!hasChromium()) this.skip();
+      browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
       page.on('dialog', (dialog) => {
         dialogs.push(dialog.message());
