@@ -31,13 +31,15 @@ export function listenUrlOf(line: string): string | undefined {
   return /http:\/\/127\.0\.0\.1:(\d+)/.exec(line)?.[0];
 }
 
-export function localServerArgs(options: Pick<LocalServerOptions, 'script' | 'dataDir' | 'org' | 'apiKey'>): string[] {
-  return [options.script, '--host', '127.0.0.1', '--port', '0', '--data', options.dataDir, '--org', options.org, `--api-key=${options.apiKey}`];
+/** The arguments hold no secret: every local user can read a command line (ps). */
+export function localServerArgs(options: Pick<LocalServerOptions, 'script' | 'dataDir' | 'org'>): string[] {
+  return [options.script, '--host', '127.0.0.1', '--port', '0', '--data', options.dataDir, '--org', options.org];
 }
 
 export function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
   const child = spawn(options.nodePath, localServerArgs(options), {
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    // The admin key goes in the environment, which only this user can read.
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', CEV_API_KEY: options.apiKey },
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { unknownOptionMessage } from '../commands/help.ts';
+import { DEFAULT_MIN_FREE_MB } from './freeSpace.ts';
 import type { Role } from './store/serviceAccounts.ts';
 
 export class UsageError extends Error {}
@@ -27,14 +28,18 @@ export interface ServeOptions {
   /** Absolute data directory; undefined with `--memory`. */
   dataDir: string | undefined;
   orgs: OrgConfig[];
-  /** The admin key for all orgs given by `--api-key`; generated and kept in the data dir otherwise. */
+  /** The admin key for all orgs (CEV_API_KEY, or `--api-key`); generated and kept in the data dir otherwise. */
   apiKey: string | undefined;
+  /** Where apiKey came from, for messages. */
+  apiKeyFrom: 'CEV_API_KEY' | '--api-key' | undefined;
   apiKeys: ConfiguredKey[];
   publicUrl: string | undefined;
   /** A PostgreSQL URL (`--database`, else CEV_DATABASE_URL): the database instances of a team's server share. */
   databaseUrl: string | undefined;
   /** Where evidence files live, when not in the data directory (`--evidence`): a directory every instance reads. */
   evidenceDir: string | undefined;
+  /** Below this many MB free in the data or evidence directory, /ready and the log warn (`--min-free-space`; 0: never). */
+  minFreeMb: number;
 }
 
 /** The flags of `cev serve`, as node:util parseArgs reads them (its help lists each: server/commands/serve.ts). */
@@ -49,6 +54,7 @@ export const serveFlags = {
   'public-url': { type: 'string' },
   database: { type: 'string' },
   evidence: { type: 'string' },
+  'min-free-space': { type: 'string', default: String(DEFAULT_MIN_FREE_MB) },
 } as const;
 
 const ORG_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._~-]*$/;
@@ -63,6 +69,11 @@ function checkOrgName(name: unknown, where: string): string {
 
 function parsePort(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, not '${text}'`);
+  return Number(text);
+}
+
+function parseMinFreeSpace(text: string): number {
+  if (!/^\d+$/.test(text)) throw new UsageError(`--min-free-space must be a whole number of MB (0 turns the warning off), not '${text}'`);
   return Number(text);
 }
 
@@ -161,8 +172,10 @@ export function parseServeArgs(args: readonly string[], cwd = process.cwd(), env
   if (databaseUrl !== undefined && values.memory) throw new UsageError(`${fromEnv ? 'CEV_DATABASE_URL' : '--database'} and --memory cannot be used together`);
   if (values.evidence !== undefined && values.memory) throw new UsageError('--evidence and --memory cannot be used together');
   if (values.host === '') throw new UsageError('--host must not be empty');
-  const apiKey = values['api-key'];
-  if (apiKey !== undefined && apiKey.length < 8) throw new UsageError('--api-key must be at least 8 characters long');
+  // The environment first: a command line is readable by every local user (ps), a process's environment only by its owner.
+  const keyFromEnv = values['api-key'] === undefined && env.CEV_API_KEY !== undefined && env.CEV_API_KEY !== '';
+  const apiKey = values['api-key'] ?? (keyFromEnv ? env.CEV_API_KEY : undefined);
+  if (apiKey !== undefined && apiKey.length < 8) throw new UsageError(`${keyFromEnv ? 'CEV_API_KEY' : '--api-key'} must be at least 8 characters long`);
 
   let config: ConfigFile = { orgs: [], apiKeys: [] };
   if (values.config !== undefined) {
@@ -190,9 +203,11 @@ export function parseServeArgs(args: readonly string[], cwd = process.cwd(), env
     dataDir: values.memory ? undefined : resolve(cwd, values.data ?? '.cev-data'),
     orgs: [...orgs.values()],
     apiKey,
+    apiKeyFrom: apiKey === undefined ? undefined : keyFromEnv ? 'CEV_API_KEY' : '--api-key',
     apiKeys: config.apiKeys,
     publicUrl: values['public-url'] === undefined ? undefined : parsePublicUrl(values['public-url']),
     databaseUrl: databaseUrl === undefined ? undefined : parseDatabaseUrl(databaseUrl, fromEnv ? 'CEV_DATABASE_URL' : '--database'),
     evidenceDir: values.evidence === undefined ? undefined : resolve(cwd, values.evidence),
+    minFreeMb: parseMinFreeSpace(values['min-free-space']),
   };
 }

@@ -3,6 +3,7 @@ import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
+import { watchFreeSpace, type FreeSpaceWatch } from './freeSpace.ts';
 import { keyringOf } from './http/auth.ts';
 import { newApiKey, nowSeconds } from './ids.ts';
 import { lockDataDir } from './lock.ts';
@@ -70,6 +71,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     release = lockDataDir(options.dataDir);
   }
   let store: Store | undefined;
+  let space: FreeSpaceWatch | undefined;
   try {
     try {
       store = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, evidenceDir: options.evidenceDir });
@@ -89,8 +91,10 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     });
     const adminKey: ConfiguredKey = { key: adminKeyOf(options, say), orgs: 'all', role: 'admin' };
     let publicUrl = options.publicUrl ?? '';
+    const written = [options.dataDir, options.evidenceDir].filter((dir) => dir !== undefined);
+    space = written.length === 0 || options.minFreeMb === 0 ? undefined : watchFreeSpace(written, options.minFreeMb, say);
     const app = await buildApp({
-      context: { store: openedStore, publicUrl: () => publicUrl },
+      context: { store: openedStore, publicUrl: () => publicUrl, freeSpaceWarning: space?.check },
       resolveKey: keyringOf([adminKey, ...options.apiKeys], openedStore),
     });
     try {
@@ -113,6 +117,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
       app,
       close() {
         closing ??= (async () => {
+          space?.close();
           await app.close();
           await openedStore.close();
           release();
@@ -121,6 +126,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
       },
     };
   } catch (error) {
+    space?.close();
     await store?.close();
     release();
     throw error;

@@ -4,7 +4,7 @@ import type { ServeOptions } from '../api/options.ts';
 
 /** Where the key comes from, in the words of the flags the server was started with. */
 function keyHintOf(options: ServeOptions): string {
-  if (options.apiKey !== undefined) return 'the key given with --api-key';
+  if (options.apiKeyFrom !== undefined) return `the key given with ${options.apiKeyFrom}`;
   if (options.dataDir === undefined) return 'the admin API key printed above';
   return `the admin API key (printed on first start; kept in ${options.dataDir}/admin-key)`;
 }

@@ -37,7 +37,7 @@ export interface StartOptions {
   args?: string[];
   /** Reuse this data directory (restart); otherwise a fresh temporary one. */
   dataDir?: string;
-  /** Without `--api-key` (the server generates one). */
+  /** Without an admin key (the server generates one). */
   noApiKey?: boolean;
   /** Run in memory instead of a data directory. */
   memory?: boolean;
@@ -177,9 +177,16 @@ export function serverArgs(options: StartOptions, dataDir: string): string[] {
     '--port',
     '0',
     ...(options.memory ? ['--memory'] : ['--data', dataDir]),
-    ...(options.noApiKey ? [] : ['--api-key', ADMIN_KEY]),
     ...(options.args ?? []),
   ];
+}
+
+/** The server's environment: the admin key travels here, never on a command line that every local user can read. */
+export function serverEnv(options: StartOptions): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.CEV_API_KEY;
+  if (!options.noApiKey) env.CEV_API_KEY = ADMIN_KEY;
+  return env;
 }
 
 /**
@@ -217,7 +224,7 @@ async function engineArgs(options: StartOptions, dataDir: string): Promise<strin
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
   const args = [...serverArgs(options, dataDir), ...(await engineArgs(options, dataDir))];
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: root, env: serverEnv(options), stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   const timeoutMs = options.timeoutMs ?? 15_000;
   const port = await new Promise<number>((resolve, reject) => {
@@ -257,7 +264,7 @@ function generatedKey(output: string, dataDir: string): string {
 
 /** Runs the server command to completion (for flag errors): exit code and output. */
 export async function runServerCommand(args: string[], timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'serve', ...args], { cwd: root, env: serverEnv({ noApiKey: true }), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

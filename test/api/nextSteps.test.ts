@@ -49,12 +49,12 @@ describe('cev serve: next steps after the ready line', () => {
     }
   });
 
-  it("says where a key given with --api-key comes from, and lists every org for the extension's setting", async () => {
+  it("says where a key given with CEV_API_KEY comes from, and lists every org for the extension's setting", async () => {
     const server = await startServer({ args: ['--org', 'acme', '--org', 'beta'] });
     try {
       const output = await outputWith(server, /The key: .*\n/);
       assert.match(output, /complianceEvidence\.org to one of acme, beta,/);
-      assert.match(output, /The key: the key given with --api-key\./);
+      assert.match(output, /The key: the key given with CEV_API_KEY\./);
       assert.doesNotMatch(output, new RegExp(server.key), 'the key itself is not printed again');
     } finally {
       await server.stop();

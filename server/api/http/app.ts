@@ -32,6 +32,7 @@ import { trailRoutes } from './routes/trails.ts';
 import { userRoutes } from './routes/user.ts';
 import { legacyNotificationRoutes } from './routes/legacyNotifications.ts';
 import { auditPackageRoutes } from './routes/auditPackage.ts';
+import { DATABASE_UNAVAILABLE, storageFaultOf, UNEXPECTED } from '../faults.ts';
 import { isUniqueViolation } from '../store/db.ts';
 import { isDatabaseUnavailable, isUnstorableText } from '../store/postgres/database.ts';
 import { validationFailure } from './validation.ts';
@@ -64,12 +65,12 @@ const BODY_LIMIT = 16 * 1024 * 1024;
 
 const CONCURRENT_DUPLICATE = 'A concurrent request created the same resource; retry the request';
 
-const DATABASE_UNAVAILABLE = 'The database is unavailable; retry the request shortly';
 const UNSTORABLE_TEXT = 'Text in the request contains a NUL character (\\u0000), which cannot be stored';
 
 interface Rendered {
   status: number;
   body: { message: string; errors?: Record<string, string> };
+  retryAfter?: number;
 }
 
 function renderError(error: unknown): Rendered {
@@ -80,11 +81,13 @@ function renderError(error: unknown): Rendered {
     return { status: failure.statusCode, body: failure.body };
   }
   if (isUniqueViolation(error)) return { status: 409, body: { message: CONCURRENT_DUPLICATE } };
-  if (isDatabaseUnavailable(error)) return { status: 503, body: { message: DATABASE_UNAVAILABLE } };
+  const fault = storageFaultOf(error);
+  if (fault !== undefined) return { status: fault.status, body: { message: fault.message }, retryAfter: fault.retryAfter };
+  if (isDatabaseUnavailable(error)) return { status: 503, body: { message: DATABASE_UNAVAILABLE }, retryAfter: 1 };
   if (isUnstorableText(error)) return { status: 400, body: { message: UNSTORABLE_TEXT } };
   const status = typeof fastifyError.statusCode === 'number' ? fastifyError.statusCode : 500;
   if (status >= 400 && status < 500) return { status, body: { message: String(fastifyError.message) } };
-  return { status: 500, body: { message: 'Internal server error' } };
+  return { status: 500, body: { message: UNEXPECTED } };
 }
 
 /** Fastify's own ajv settings (coercion of query strings, defaults), plus every error with its input. */
@@ -118,9 +121,10 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
   });
 
   applyWireContract(app);
-  app.setErrorHandler((error, _request, reply) => {
-    const { status, body } = renderError(error);
-    if (status >= 500) console.error(error);
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body, retryAfter } = renderError(error);
+    if (status >= 500) console.error(`${request.method} ${request.url.split('?')[0]} → ${status}: ${body.message}\n`, error);
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });
   app.setNotFoundHandler((request, reply) =>

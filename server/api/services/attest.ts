@@ -8,6 +8,7 @@ import { invalid, notFound } from '../errors.ts';
 import { newId, nowSeconds } from '../ids.ts';
 import type { UploadedFile } from '../http/multipart.ts';
 import type { Attestation, Evidence } from '../store/attestations.ts';
+import type { EvidenceHold } from '../store/evidence.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
 import { customDataIssues, customRulesPassed, customSummary, customTypeNamed } from '../rules/customTypes.ts';
@@ -61,6 +62,18 @@ async function typeAndVerdict(
   }
 }
 
+/** The write's result, once `held` is settled with whether it committed. */
+async function settling<T>(held: EvidenceHold | undefined, write: Promise<T>): Promise<T> {
+  try {
+    const result = await write;
+    await held?.settle(true);
+    return result;
+  } catch (error) {
+    await held?.settle(false);
+    throw error;
+  }
+}
+
 export async function recordAttestation(store: Store, request: AttestRequest): Promise<Attestation> {
   const before = await request.resolve();
   const data = checked(request.kind, request.data);
@@ -76,12 +89,11 @@ export async function recordAttestation(store: Store, request: AttestRequest): P
   };
   await fingerprintMissing(before.trailId, before);
 
-  let evidence: Evidence | null = null;
-  if (request.attachment !== undefined) {
-    evidence = { sha256: await store.evidence.put(request.attachment.bytes), filename: request.attachment.filename || 'evidence' };
-  }
-
-  return await store.transaction(async () => {
+  // The file is complete on disk before the row that points to it; if the row then fails, a file
+  // only this write needed goes again, so a refused request leaves nothing behind.
+  const held = request.attachment === undefined ? undefined : await store.evidence.put(request.attachment.bytes);
+  const evidence: Evidence | null = held === undefined ? null : { sha256: held.sha256, filename: request.attachment?.filename || 'evidence' };
+  return await settling(held, store.transaction(async () => {
     const place = await request.resolve();
     await fingerprintMissing(place.trailId, place);
     const now = nowSeconds();
@@ -115,5 +127,5 @@ export async function recordAttestation(store: Store, request: AttestRequest): P
       await store.trails.appendEvent(place.trailId, { type: 'trail_attestation_reported', timestamp: now, ...common });
     }
     return attestation;
-  });
+  }));
 }

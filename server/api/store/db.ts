@@ -5,6 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { open, type FileHandle } from 'node:fs/promises';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { BUSY_WAIT_MS, isBusy } from '../faults.ts';
 
 export type Param = SQLInputValue;
 export type Row = Record<string, unknown>;
@@ -126,6 +127,8 @@ export class Database {
     this.log = file === undefined ? undefined : `${file}-wal`;
     // Commits leave the sync to durable(); checkpoints still sync the log and the database.
     if (file !== undefined) writer.db.exec('PRAGMA synchronous = NORMAL');
+    // A lock held by another process is waited for in begin(), without blocking the event loop.
+    writer.db.exec('PRAGMA busy_timeout = 50');
     const current = (): Sql => this.inTransaction.getStore() ?? this.reader;
     this.statements = {
       run: async (sql, ...params) => current().run(sql, ...params),
@@ -174,12 +177,14 @@ export class Database {
     const failDone = (error: unknown): void => {
       for (const { job } of done.splice(0)) job.reject(error);
     };
-    for (const job of group) {
+    for (const [index, job] of group.entries()) {
       try {
-        if (!db.isTransaction) db.exec('BEGIN IMMEDIATE');
+        if (!db.isTransaction) await this.begin();
         db.exec('SAVEPOINT job');
       } catch (error) {
-        job.reject(error);
+        // Locked by another process past the wait: the rest of the group would only wait again.
+        for (const waiting of isBusy(error) ? group.slice(index) : [job]) waiting.reject(error);
+        if (isBusy(error)) break;
         continue;
       }
       try {
@@ -210,6 +215,23 @@ export class Database {
       failDone(error);
     }
     return done;
+  }
+
+  /**
+   * Begins the write transaction. While another process holds the database locked, it tries again
+   * off the event loop (reads go on meanwhile), for at most BUSY_WAIT_MS; then SQLITE_BUSY is thrown.
+   */
+  private async begin(): Promise<void> {
+    const deadline = Date.now() + BUSY_WAIT_MS;
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        this.writer.db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        if (!isBusy(error) || Date.now() >= deadline) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 
   /** Resolves once commit number `commit` is on disk. */

@@ -1,12 +1,24 @@
-// Evidence files, content-addressed by sha256. On disk a file is complete (written, fsynced,
-// renamed into place) before the caller writes the row that points to it.
+// Evidence files, content-addressed by sha256. On disk a file is complete (written to a temporary
+// file in its folder, fsynced, renamed into place) before the caller writes the row that points to
+// it; a write that fails at any step removes what it wrote, so a full disk keeps no partial files.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, open, readFile, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+/** Stored evidence, held until the row that refers to it has committed or failed. */
+export interface EvidenceHold {
+  sha256: string;
+  /**
+   * Call once the row's transaction has settled. A file this put created is removed again when
+   * no row committed by any write holding it refers to it.
+   */
+  settle(committed: boolean): Promise<void>;
+}
 
 export interface EvidenceStore {
-  /** Stores the bytes and answers their sha256 (hex). */
-  put(bytes: Uint8Array): Promise<string>;
+  /** Stores the bytes (completely, or not at all) and answers their sha256 (hex) with a hold on them. */
+  put(bytes: Uint8Array): Promise<EvidenceHold>;
+  /** The bytes, or undefined when no file has this sha256. */
   get(sha256: string): Promise<Buffer | undefined>;
 }
 
@@ -32,17 +44,97 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-export function fileEvidenceStore(dir: string): EvidenceStore {
-  const pathOf = (sha: string): string => join(dir, sha.slice(0, 2), sha);
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+interface Holders {
+  count: number;
+  /** A put of this round created the file (it did not exist before). */
+  created: boolean;
+  /** A holder's row committed: the file is in use. */
+  used: boolean;
+}
+
+/**
+ * Who holds each sha256 between its put and the commit of its row. Writes of equal bytes share a
+ * file, so a file is removed only once every holder has settled and none committed. (Instances
+ * sharing an evidence directory on PostgreSQL do not see each other's holds: for them the rare
+ * race of equal bytes at once can remove a file another instance just committed a row for.)
+ */
+function holdsOf(remove: (sha: string) => Promise<void>): { hold(sha: string, created: boolean): EvidenceHold } {
+  const holders = new Map<string, Holders>();
   return {
-    async put(bytes) {
-      const sha = sha256Hex(bytes);
-      const target = pathOf(sha);
-      if (await exists(target)) return sha;
-      const folder = join(dir, sha.slice(0, 2));
-      await mkdir(folder, { recursive: true });
-      const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-      const handle = await open(temporary, 'wx');
+    hold(sha, created) {
+      const entry = holders.get(sha) ?? { count: 0, created: false, used: false };
+      entry.count += 1;
+      entry.created ||= created;
+      holders.set(sha, entry);
+      let settled = false;
+      return {
+        sha256: sha,
+        async settle(committed) {
+          if (settled) return;
+          settled = true;
+          entry.count -= 1;
+          entry.used ||= committed;
+          if (entry.count > 0) return;
+          holders.delete(sha);
+          if (entry.created && !entry.used) await remove(sha);
+        },
+      };
+    },
+  };
+}
+
+/** Makes one directory; one that exists already is fine. */
+async function makeDirectory(path: string): Promise<void> {
+  try {
+    await mkdir(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/**
+ * Creates the file in its folder under `root`, making both as needed (one level at a time: a
+ * recursive mkdir reports read-only storage as ENOENT); again once if a failed write removed the
+ * folder meanwhile.
+ */
+async function createIn(root: string, folder: string, file: string): Promise<FileHandle> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await makeDirectory(folder);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      await mkdir(dirname(root), { recursive: true });
+      await makeDirectory(root);
+      await makeDirectory(folder);
+    }
+    try {
+      return await open(file, 'wx');
+    } catch (error) {
+      if (!isMissing(error) || attempt === 2) throw error;
+    }
+  }
+}
+
+export function fileEvidenceStore(dir: string): EvidenceStore {
+  const folderOf = (sha: string): string => join(dir, sha.slice(0, 2));
+  const pathOf = (sha: string): string => join(folderOf(sha), sha);
+  const holds = holdsOf(async (sha) => {
+    await unlink(pathOf(sha)).catch(() => undefined);
+    await rmdir(folderOf(sha)).catch(() => undefined);
+  });
+
+  /** Writes the file through a temporary one; on any failure removes what it wrote and rethrows. */
+  async function write(sha: string, bytes: Uint8Array): Promise<void> {
+    const folder = folderOf(sha);
+    const target = pathOf(sha);
+    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    let renamed = false;
+    try {
+      const handle = await createIn(dir, folder, temporary);
       try {
         await handle.writeFile(bytes);
         await handle.sync();
@@ -50,15 +142,38 @@ export function fileEvidenceStore(dir: string): EvidenceStore {
         await handle.close();
       }
       await rename(temporary, target);
+      renamed = true;
       await fsyncPath(folder);
-      return sha;
+    } catch (error) {
+      await unlink(renamed ? target : temporary).catch(() => undefined);
+      // Only when empty: another write's file in the same folder stays.
+      await rmdir(folder).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  return {
+    async put(bytes) {
+      const sha = sha256Hex(bytes);
+      if (await exists(pathOf(sha))) return holds.hold(sha, false);
+      // Held before writing, so that a failing write of equal bytes does not remove this one.
+      const held = holds.hold(sha, true);
+      try {
+        await write(sha, bytes);
+      } catch (error) {
+        await held.settle(false);
+        throw error;
+      }
+      return held;
     },
     async get(sha) {
       if (!/^[a-f0-9]{64}$/.test(sha)) return undefined;
       try {
         return await readFile(pathOf(sha));
-      } catch {
-        return undefined;
+      } catch (error) {
+        // A missing file is the caller's to explain; anything else (permissions, I/O) is a fault.
+        if (isMissing(error)) return undefined;
+        throw error;
       }
     },
   };
@@ -66,11 +181,15 @@ export function fileEvidenceStore(dir: string): EvidenceStore {
 
 export function memoryEvidenceStore(): EvidenceStore {
   const files = new Map<string, Buffer>();
+  const holds = holdsOf(async (sha) => {
+    files.delete(sha);
+  });
   return {
     async put(bytes) {
       const sha = sha256Hex(bytes);
-      if (!files.has(sha)) files.set(sha, Buffer.from(bytes));
-      return sha;
+      const created = !files.has(sha);
+      if (created) files.set(sha, Buffer.from(bytes));
+      return holds.hold(sha, created);
     },
     async get(sha) {
       return files.get(sha);

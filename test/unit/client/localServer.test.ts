@@ -1,6 +1,6 @@
 // The extension's way of running the local server, against the real bundle (npm test builds it).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,14 @@ describe('local server process', function () {
     assert.notEqual(new URL(server!.url).port, '0');
     const api = new ApiClient({ baseUrl: `${server!.url}/api/v2`, org: 'acme', token: () => apiKey });
     assert.equal(await api.isReady(), true);
+  });
+
+  it('keeps the admin key off its command line, which every local user can read', async () => {
+    const commandLine = readFileSync(`/proc/${server!.pid}/cmdline`, 'utf8').split('\0');
+    assert.ok(commandLine.some((arg) => arg.endsWith('api-server.js')), commandLine.join(' '));
+    assert.ok(!commandLine.some((arg) => arg.includes(apiKey)), commandLine.join(' '));
+    const api = new ApiClient({ baseUrl: `${server!.url}/api/v2`, org: 'acme', token: () => apiKey });
+    assert.deepEqual(await api.listFlows(), [], 'the key given through the environment is the admin key');
   });
 
   it('never writes the admin key to its output', () => {

@@ -168,7 +168,12 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       if (attestation === undefined || attestation.trailId !== trail.id) throw notFound(`Attestation '${request.params.id}' does not exist in trail '${trail.name}'`);
       if (attestation.evidence === null) throw notFound(`Attestation '${request.params.id}' has no evidence`);
       const bytes = await store.evidence.get(attestation.evidence.sha256);
-      if (bytes === undefined) throw new ApiError(404, `The evidence file of attestation '${request.params.id}' is missing from the server's data directory`);
+      if (bytes === undefined) {
+        throw new ApiError(
+          404,
+          `The evidence file of attestation '${request.params.id}' is missing from the server's evidence directory (sha256 ${attestation.evidence.sha256}): restore it from a backup of that directory`,
+        );
+      }
       return reply
         .type('application/octet-stream')
         .header('content-disposition', `attachment; filename="${attestation.evidence.filename.replace(/["\\\r\n]/g, '_')}"`)

@@ -14,10 +14,12 @@ export const metaRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
   // Ready while the database answers: a load balancer then sends requests to the instances that can serve them.
   app.get('/ready', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
     const reachable = await context.store.reachable();
+    // Low disk space does not take the instance out (reads still work): the body says it after OK.
+    const warning = reachable ? await context.freeSpaceWarning?.() : undefined;
     return reply
       .code(reachable ? 200 : 503)
       .type('text/plain; charset=utf-8')
-      .send(reachable ? 'OK' : 'the database is unavailable');
+      .send(reachable ? (warning === undefined ? 'OK' : `OK\nwarning: ${warning}`) : 'the database is unavailable');
   });
   app.get('/api/v2/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   app.get('/api/v2/schemas', { config: { public: true }, schema: { hide: true } }, async () => [...schemaByPath.keys()].sort());

@@ -3,6 +3,7 @@
 // outside one), and the one-transaction-per-request helper.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { BUSY_WAIT_MS } from '../../faults.ts';
 import type { Param, Row, Statements } from '../db.ts';
 import { postgresStatement } from './dialect.ts';
 
@@ -16,7 +17,7 @@ const QUERY_MS = 30_000;
  * snapshot index, current policy version) in their transactions, which READ COMMITTED alone would
  * let two instances interleave. Reads take no lock.
  */
-const WRITE_LOCK = 0x63657601;
+export const WRITE_LOCK = 0x63657601;
 
 /** Integers and JSON come back as SQLite gives them: numbers, and JSON text unparsed. */
 const types = {
@@ -49,6 +50,8 @@ export class PostgresDatabase {
       max: connections,
       connectionTimeoutMillis: POOL_WAIT_MS,
       query_timeout: QUERY_MS,
+      // A lock (the write lock below, or a row's) held past the wait fails with 55P03: a 503 that says so.
+      lock_timeout: BUSY_WAIT_MS,
       types,
       application_name: 'cev',
     });

@@ -15,9 +15,9 @@ export interface ApiServer {
 
 export async function startApiServer(org: string, apiKey: string, readyTimeoutMs = 20_000): Promise<ApiServer> {
   const data = mkdtempSync(path.join(tmpdir(), 'cev-e2e-remote-'));
-  const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'api-server.js'), '--host', '127.0.0.1', '--port', '0', '--data', data, '--org', org, `--api-key=${apiKey}`], {
-    // VS Code's desktop host is Electron: make it run as plain Node.
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'api-server.js'), '--host', '127.0.0.1', '--port', '0', '--data', data, '--org', org], {
+    // VS Code's desktop host is Electron: make it run as plain Node. The key stays off the command line.
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', CEV_API_KEY: apiKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
