@@ -20,6 +20,7 @@ export const STORAGE_FAILED =
   'The server could not read or write its storage (an I/O error), so nothing of this request was stored. Check the disk behind the data or evidence directory, then retry';
 export const DATABASE_BUSY = `The database is busy: another process or transaction held it locked for over ${BUSY_WAIT_MS / 1000} seconds, so nothing of this request was stored. Retry the request shortly`;
 export const DATABASE_UNAVAILABLE = 'The database is unavailable; retry the request shortly';
+export const STOPPING = 'The server is stopping and takes no new requests; retry the request in a moment (another instance, or this one once restarted)';
 export const UNEXPECTED =
   'The server failed unexpectedly and did not complete the request; its log has the details. Retry the request, and report the problem to the server operator if it persists';
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import { DATABASE_BUSY, NO_SPACE, READ_ONLY } from '../../server/api/faults.ts';
+import { DATABASE_BUSY, NO_SPACE, READ_ONLY, STOPPING } from '../../server/api/faults.ts';
 import { WRITE_LOCK } from '../../server/api/store/postgres/database.ts';
 import { attest, beginTrail, createFlow } from './fixtures.ts';
 import { ADMIN_KEY, ENGINE, startServer, type TestServer } from './harness.ts';
@@ -349,6 +349,37 @@ describe('faults', function () {
     });
   });
 
+  describe('a server that is stopping', () => {
+    it('finishes a request in flight and answers one that arrives meanwhile 503 saying it is stopping', async () => {
+      const server = await startServer({ args: ['--org', 'acme'] });
+      try {
+        await createFlow(server, 'acme', 'flow');
+        const body = `--b\r\ncontent-disposition: form-data; name="data_json"\r\n\r\n${JSON.stringify({ name: 'last' })}\r\n--b--\r\n`;
+        const socket = connect(server.port, '127.0.0.1');
+        const received: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => received.push(chunk));
+        const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+        await new Promise<void>((resolve) => socket.once('connect', resolve));
+        const head = `PUT /api/v2/trails/acme/flow HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_KEY}\r\ncontent-type: multipart/form-data; boundary=b\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n`;
+        socket.write(head + body.slice(0, 20));
+        // A round trip on another connection: the server has read the first request's start by now.
+        assert.equal((await server.get('/ready', { key: null })).status, 200);
+        server.child.kill('SIGTERM');
+        await waitFor(() => refusesConnections(server.port), 'the server to stop listening');
+        socket.write(body.slice(20) + `GET /api/v2/flows/acme HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_KEY}\r\n\r\n`);
+        await ended;
+        const text = Buffer.concat(received).toString();
+        assert.match(text, /^HTTP\/1\.1 201 /, 'the request in flight finished');
+        assert.match(text, /HTTP\/1\.1 503 [^\n]*\r\n[\s\S]*retry-after: 1\r\n/i, 'the one that arrived meanwhile did not');
+        assert.deepEqual(JSON.parse(text.slice(text.lastIndexOf('\r\n\r\n') + 4)), { message: STOPPING });
+      } finally {
+        // Signalled once already: wait for the exit rather than signal again.
+        await waitFor(() => server.child.exitCode !== null || server.child.signalCode !== null, 'the server to exit');
+        assert.equal(await server.stop(), 0, 'a clean stop');
+      }
+    });
+  });
+
   describe('the admin key', () => {
     it('is not on the command line of a server the tests start', async () => {
       const server = await startServer({ args: ['--org', 'acme'] });
@@ -362,6 +393,17 @@ describe('faults', function () {
     });
   });
 });
+
+function refusesConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(port, '127.0.0.1');
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(false);
+    });
+    probe.once('error', () => resolve(true));
+  });
+}
 
 function beginTrailReply(server: TestServer, name: string) {
   return server.multipart('PUT', '/api/v2/trails/acme/flow', { data_json: JSON.stringify({ name }) });

@@ -32,7 +32,7 @@ import { trailRoutes } from './routes/trails.ts';
 import { userRoutes } from './routes/user.ts';
 import { legacyNotificationRoutes } from './routes/legacyNotifications.ts';
 import { auditPackageRoutes } from './routes/auditPackage.ts';
-import { DATABASE_UNAVAILABLE, storageFaultOf, UNEXPECTED } from '../faults.ts';
+import { DATABASE_UNAVAILABLE, STOPPING, storageFaultOf, UNEXPECTED } from '../faults.ts';
 import { isUniqueViolation } from '../store/db.ts';
 import { isDatabaseUnavailable, isUnstorableText } from '../store/postgres/database.ts';
 import { validationFailure } from './validation.ts';
@@ -105,6 +105,16 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
     logger: false,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // Requests that arrive while the server stops get the API's own 503 below, not fastify's body.
+    return503OnClosing: false,
+  });
+  let stopping = false;
+  app.addHook('preClose', async () => {
+    stopping = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!stopping) return;
+    return reply.code(503).header('connection', 'close').header('retry-after', '1').send({ message: STOPPING });
   });
   // A client may close its sending side once its request is sent: the answer still goes back once
   // its commit is on disk (Node's HTTP server would otherwise end the connection at once).
