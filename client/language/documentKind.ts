@@ -3,7 +3,8 @@
 // `$schema` modeline or key, a policy's `_schema`; then the configurable globs).
 import * as vscode from 'vscode';
 import { kindOf, type DocumentKind } from '../../shared/kinds.ts';
-import { languageSettings, type LanguageSettings } from './settings.ts';
+import type { Settings } from '../../shared/settings.ts';
+import { languageSettings } from './settings.ts';
 
 export type { DocumentKind };
 
@@ -14,7 +15,7 @@ export const kindLabels: Record<DocumentKind, string> = {
   'k8s-report': 'K8S report',
 };
 
-export function currentLanguageSettings(): { complianceEvidence: LanguageSettings } {
+export function currentLanguageSettings(): { complianceEvidence: Settings } {
   const config = vscode.workspace.getConfiguration('complianceEvidence');
   return languageSettings((key) => config.get(key));
 }

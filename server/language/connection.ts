@@ -11,12 +11,12 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createCheckDelays } from './checkDelay.ts';
 import { createDebouncer } from './debounce.ts';
+import { defaultFileGlobs, settingsFrom, settingsSection, type Settings } from '../../shared/settings.ts';
 import { registerPreviewLenses } from './previewLenses.ts';
-import { settingsFrom, settingsSection, type Settings } from './settings.ts';
 import { codeActionsFor } from './service/codeActions.ts';
 import { completionsAt, completionTriggerCharacters } from './service/completion.ts';
 import { diagnosticsOf } from './service/diagnostics.ts';
-import { defaultFileGlobs, documentKindOf } from './service/documentKind.ts';
+import { documentKindOf } from './service/documentKind.ts';
 import { foldingRangesOf } from './service/folding.ts';
 import { hoverAt } from './service/hover.ts';
 import { documentSymbolsOf } from './service/symbols.ts';

@@ -1,15 +1,7 @@
 // Which kind a document is, as the shared core decides it: modeline or policy `_schema` in the
 // text first, then the file name against the configured globs.
-import { defaultKindGlobs, kindOf, type DocumentKind, type KindGlobs } from '../../../shared/kinds.ts';
-import type { FileGlobs } from '../settings.ts';
-
-/** The default globs in the settings' shape. */
-export const defaultFileGlobs: FileGlobs = {
-  flowTemplate: [...defaultKindGlobs['flow-template']],
-  envPolicy: [...defaultKindGlobs['env-policy']],
-  scanAttestation: [...defaultKindGlobs['scan-attestation']],
-  k8sReport: [...defaultKindGlobs['k8s-report']],
-};
+import { kindOf, type DocumentKind, type KindGlobs } from '../../../shared/kinds.ts';
+import type { FileGlobs } from '../../../shared/settings.ts';
 
 export function documentKindOf(uri: string, text: string, files: FileGlobs): DocumentKind | undefined {
   const globs: KindGlobs = {

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { diagnosticsOf } from '../../../server/language/service/diagnostics.ts';
-import { defaultFileGlobs, documentKindOf } from '../../../server/language/service/documentKind.ts';
+import { documentKindOf } from '../../../server/language/service/documentKind.ts';
+import { defaultFileGlobs } from '../../../shared/settings.ts';
 import { loadFixtures } from '../../unit/golden.ts';
 
 describe('language service: golden fixtures', () => {

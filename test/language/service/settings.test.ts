@@ -1,7 +1,6 @@
 // The settings shape the client sends, read defensively: anything missing or malformed falls back.
 import assert from 'node:assert/strict';
-import { defaultFileGlobs } from '../../../server/language/service/documentKind.ts';
-import { settingsFrom } from '../../../server/language/settings.ts';
+import { defaultFileGlobs, settingsFrom } from '../../../shared/settings.ts';
 
 describe('language server settings', () => {
   it('defaults to the shared globs, a 100 ms debounce and 100 problems', () => {

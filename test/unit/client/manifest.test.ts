@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_FILES } from '../../../client/language/settings.ts';
+import { defaultFileGlobs } from '../../../shared/settings.ts';
 
 const root = new URL('../../../', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -69,7 +69,7 @@ describe('extension manifest', () => {
       assert.ok(properties[`complianceEvidence.${key}`], key);
     }
     assert.deepEqual(properties['complianceEvidence.region'].enum, ['default', 'us']);
-    for (const [key, globs] of Object.entries(DEFAULT_FILES)) assert.deepEqual(properties[`complianceEvidence.files.${key}`].default, globs, key);
+    for (const [key, globs] of Object.entries(defaultFileGlobs)) assert.deepEqual(properties[`complianceEvidence.files.${key}`].default, globs, key);
   });
 
   it('injects the policy expression grammar into YAML', () => {

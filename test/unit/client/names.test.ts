@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { environmentNameProblem, flowNameFromFile, flowNameProblem } from '../../../client/commands/names.ts';
 import { verdictOf } from '../../../client/commands/verdict.ts';
 import { languageSettings } from '../../../client/language/settings.ts';
+import { defaultFileGlobs, settingsFrom } from '../../../shared/settings.ts';
 
 describe('client input rules', () => {
   it('checks flow and environment names with the service patterns', () => {
@@ -45,5 +46,9 @@ describe('client input rules', () => {
         diagnostics: { debounceMs: 0, maxProblems: 100 },
       },
     });
+    // One reader with the language server's: at least 1 problem shown, whole numbers.
+    const limits: Record<string, unknown> = { 'diagnostics.maxProblems': 0, 'diagnostics.debounceMs': 2.5 };
+    assert.deepEqual(languageSettings((key) => limits[key]).complianceEvidence.diagnostics, settingsFrom({ diagnostics: { maxProblems: 0, debounceMs: 2.5 } }, defaultFileGlobs).diagnostics);
+    assert.deepEqual(languageSettings((key) => limits[key]).complianceEvidence.diagnostics, { debounceMs: 2, maxProblems: 100 });
   });
 });

@@ -1,6 +1,8 @@
-// The settings the client sends under the `complianceEvidence` section, in `initializationOptions`
-// and in `workspace/didChangeConfiguration`. The extension passes exactly this shape; keep it stable.
-import { isObject } from '../../shared/text/values.ts';
+// The editor settings under the `complianceEvidence` section, read once for both sides: the
+// extension reads them from VS Code in this shape and sends them (`initializationOptions`,
+// `workspace/didChangeConfiguration`); the language server reads what arrives the same way.
+import { defaultKindGlobs } from './kinds.ts';
+import { isObject } from './text/values.ts';
 
 export interface FileGlobs {
   flowTemplate: string[];
@@ -22,6 +24,14 @@ export interface Settings {
 }
 
 export const settingsSection = 'complianceEvidence';
+
+/** The shared core's default globs in the settings' shape; the manifest's defaults must equal them (a unit test checks). */
+export const defaultFileGlobs: FileGlobs = {
+  flowTemplate: [...defaultKindGlobs['flow-template']],
+  envPolicy: [...defaultKindGlobs['env-policy']],
+  scanAttestation: [...defaultKindGlobs['scan-attestation']],
+  k8sReport: [...defaultKindGlobs['k8s-report']],
+};
 
 const defaultDiagnostics: DiagnosticsSettings = { debounceMs: 100, maxProblems: 100 };
 
