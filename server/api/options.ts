@@ -5,10 +5,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { unknownOptionMessage } from '../commands/help.ts';
+import { UsageError } from '../commands/usageError.ts';
 import { DEFAULT_MIN_FREE_MB } from './freeSpace.ts';
 import type { Role } from './store/serviceAccounts.ts';
-
-export class UsageError extends Error {}
 
 export interface OrgConfig {
   name: string;

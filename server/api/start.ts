@@ -7,7 +7,8 @@ import { watchFreeSpace, type FreeSpaceWatch } from './freeSpace.ts';
 import { keyringOf } from './http/auth.ts';
 import { newApiKey, nowSeconds } from './ids.ts';
 import { lockDataDir } from './lock.ts';
-import { UsageError, type ConfiguredKey, type ServeOptions } from './options.ts';
+import { UsageError } from '../commands/usageError.ts';
+import type { ConfiguredKey, ServeOptions } from './options.ts';
 import { openStore, type Store } from './store/index.ts';
 
 export interface RunningServer {

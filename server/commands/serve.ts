@@ -1,9 +1,10 @@
 // `cev serve`: the local API server, until SIGTERM or SIGINT (which finish in-flight requests).
-import { parseServeArgs, UsageError } from '../api/options.ts';
+import { parseServeArgs } from '../api/options.ts';
 import { DEFAULT_MIN_FREE_MB } from '../api/freeSpace.ts';
 import { startServer } from '../api/start.ts';
 import { asksForHelp, commandHelpText, type CommandHelp } from './help.ts';
 import { nextStepsOf } from './nextSteps.ts';
+import { UsageError } from './usageError.ts';
 
 /** One line per flag of serveFlags (server/api/options.ts); a test keeps the two lists equal. */
 export const serveHelp: CommandHelp = {

@@ -8,6 +8,7 @@ import type { DocumentKind } from '../../shared/kinds.ts';
 import { suggestionsFor } from '../../shared/text/suggest.ts';
 import { validateText } from '../../shared/validate.ts';
 import { asksForHelp, commandHelpText, unknownOptionMessage, type CommandHelp } from './help.ts';
+import { UsageError } from './usageError.ts';
 import { isOutputFormat, jsonOutput, outputFormats, sarifOutput, textOutput, type CheckedFile, type OutputFormat } from './validateOutput.ts';
 
 // The names listed are the globs kindOf matches, so the help cannot drift from the rule.
@@ -35,8 +36,6 @@ a first-line '# cev: <kind>' modeline or a policy's _schema; --kind overrides th
   ],
   exitCodes: '0 no errors (warnings allowed), 1 an error was found, 2 bad flags, or a file unreadable or of a kind that cannot be told.',
 };
-
-class UsageError extends Error {}
 
 interface ValidateArgs {
   kind?: DocumentKind;
