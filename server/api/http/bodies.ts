@@ -15,18 +15,22 @@ import { invalid, withInput, type ApiError, type FieldErrors } from '../errors.t
  * as pydantic does (so an external URL entry without `href` echoes its fingerprint), except at
  * the top level, where the service shows `None`.
  */
-function echoedInput(issue: Issue, value: unknown): unknown {
-  if (!issue.code.endsWith('/missing-field')) return valueAt(value, issue.path);
+function echoedInput(issue: Issue, value: unknown, rootInput: unknown): unknown {
+  if (!issue.code.endsWith('/missing-field')) return issue.path.length === 0 ? rootInput : valueAt(value, issue.path);
   return issue.path.length > 1 ? valueAt(value, issue.path.slice(0, -1)) : undefined;
 }
 
-/** Issues as `errors` entries: first issue per field, the rejected input echoed. */
-export function fieldErrorsOf(issues: readonly Issue[], value: unknown, emptyKey = 'body'): FieldErrors {
+/**
+ * Issues (or the shared core's findings) as `errors` entries: first issue per field, the rejected
+ * input echoed; an issue of the whole value is keyed `emptyKey` and echoes `rootInput` (a
+ * template's text rather than what it parsed to).
+ */
+export function fieldErrorsOf(issues: readonly Issue[], value: unknown, emptyKey = 'body', rootInput: unknown = value): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
     if (!refusesUpload(issue)) continue;
     const key = fieldPath(issue.path) || emptyKey;
-    if (!(key in errors)) errors[key] = withInput(issue.message, echoedInput(issue, value));
+    if (!(key in errors)) errors[key] = withInput(issue.message, echoedInput(issue, value, rootInput));
   }
   return errors;
 }

@@ -1,12 +1,10 @@
 // Flow templates from their text, through the shared core: the stored form, or the findings as
 // the API's field errors.
-import { fieldPath } from '../../../shared/findings.ts';
-import { valueAt } from '../../../shared/text/values.ts';
 import { templateOf } from '../../../shared/templates/index.ts';
 import { validateText } from '../../../shared/validate.ts';
-import { refusesUpload } from '../../../shared/verdicts.ts';
 import { stringify } from 'yaml';
-import { invalid, withInput, type FieldErrors } from '../errors.ts';
+import { invalid, type FieldErrors } from '../errors.ts';
+import { fieldErrorsOf } from '../http/bodies.ts';
 import { newId } from '../ids.ts';
 import type { StoredTemplate } from '../store/flows.ts';
 
@@ -17,12 +15,7 @@ export type TemplateVerdict = { template: StoredTemplate; errors?: undefined } |
 /** Parses and checks a template text; errors are keyed by field path (`trail.attestations[0].name`). */
 export function templateFromText(text: string, emptyKey = 'template_file'): TemplateVerdict {
   const { value, findings } = validateText('flow-template', text);
-  const errors: FieldErrors = {};
-  for (const finding of findings) {
-    if (!refusesUpload(finding)) continue;
-    const key = fieldPath(finding.path) || emptyKey;
-    if (!(key in errors)) errors[key] = withInput(finding.message, finding.path.length === 0 ? text : valueAt(value, finding.path));
-  }
+  const errors = fieldErrorsOf(findings, value, emptyKey, text);
   if (Object.keys(errors).length > 0) return { errors };
   return { template: { id: newId(), content: text, parsed: templateOf(value) as unknown as Record<string, unknown> } };
 }
