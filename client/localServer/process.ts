@@ -2,6 +2,7 @@
 // Plain Node, no VS Code: the extension passes the extension host's own executable, tests pass Node.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { listenUrlOf } from '../../shared/readyLine.ts';
 
 export interface LocalServerOptions {
   /** The Node to run: `process.execPath` (the extension host runs it with ELECTRON_RUN_AS_NODE). */
@@ -24,11 +25,6 @@ export interface RunningServer {
   exited: Promise<number | string>;
   /** SIGTERM, then SIGKILL if it has not exited within the grace period. */
   stop(graceMs?: number): Promise<void>;
-}
-
-/** The server's URL if `line` is its ready line (`… http://127.0.0.1:<port> …`). */
-export function listenUrlOf(line: string): string | undefined {
-  return /http:\/\/127\.0\.0\.1:(\d+)/.exec(line)?.[0];
 }
 
 /** The arguments hold no secret: every local user can read a command line (ps). */

@@ -2,6 +2,7 @@
 import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { readyLine } from '../../shared/readyLine.ts';
 import { buildApp } from './http/app.ts';
 import { watchFreeSpace, type FreeSpaceWatch } from './freeSpace.ts';
 import { keyringOf } from './http/auth.ts';
@@ -110,7 +111,10 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     const url = listenUrl(options.host, port);
     if (publicUrl === '') publicUrl = url;
     say(
-      `Compliance Evidence API listening on ${url} (orgs: ${(await openedStore.orgs.all()).map((org) => org.name).join(', ')}; data: ${options.databaseUrl !== undefined ? redactedUrl(options.databaseUrl) : (options.dataDir ?? 'in memory')})`,
+      readyLine(
+        url,
+        `orgs: ${(await openedStore.orgs.all()).map((org) => org.name).join(', ')}; data: ${options.databaseUrl !== undefined ? redactedUrl(options.databaseUrl) : (options.dataDir ?? 'in memory')}`,
+      ),
     );
     let closing: Promise<void> | undefined;
     return {

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, FormData, request } from 'undici';
+import { listenUrlOf } from '../../shared/readyLine.ts';
 import { contractFailure } from './contract.ts';
 import { startPostgres, type PostgresServer } from './postgres.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ADMIN_KEY = 'test-admin-key-0123456789';
-const READY = /http:\/\/127\.0\.0\.1:(\d+)/;
 
 export interface Reply<T = any> {
   status: number;
@@ -234,10 +234,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     }, timeoutMs);
     const onData = (chunk: Buffer): void => {
       logs.push(chunk.toString());
-      const match = READY.exec(logs.join(''));
-      if (match !== null) {
+      const url = logs.join('').split('\n').slice(0, -1).map(listenUrlOf).find((found) => found !== undefined);
+      if (url !== undefined) {
         clearTimeout(timer);
-        resolve(Number(match[1]));
+        resolve(Number(new URL(url).port));
       }
     };
     child.stdout!.on('data', onData);

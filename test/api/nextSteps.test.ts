@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listenUrlOf } from '../../client/localServer/process.ts';
+import { listenUrlOf } from '../../shared/readyLine.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

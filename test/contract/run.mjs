@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listenUrlOf } from '../../shared/readyLine.ts';
 import { seedResources, SEEDED } from './seed.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -50,10 +51,10 @@ function startServer(scratch) {
     const timer = setTimeout(() => reject(new Error(`contract: the server did not get ready in 20 s:\n${output}`)), 20_000);
     const onData = (chunk) => {
       output += chunk;
-      const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match !== null) {
+      const url = output.split('\n').slice(0, -1).map(listenUrlOf).find((found) => found !== undefined);
+      if (url !== undefined) {
         clearTimeout(timer);
-        resolve({ child, url: `http://127.0.0.1:${match[1]}`, output: () => output });
+        resolve({ child, url, output: () => output });
       }
     };
     child.stdout.on('data', onData);

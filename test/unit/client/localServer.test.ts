@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient } from '../../../client/api/client.ts';
 import { ApiError } from '../../../client/api/errors.ts';
-import { listenUrlOf, startLocalServer, type RunningServer } from '../../../client/localServer/process.ts';
+import { startLocalServer, type RunningServer } from '../../../client/localServer/process.ts';
+import { listenUrlOf, readyLine } from '../../../shared/readyLine.ts';
 
 const script = fileURLToPath(new URL('../../../dist/api-server.js', import.meta.url));
 // Starts with '-', as 1 in 64 generated admin keys do: it must not read as an option.
@@ -28,8 +29,10 @@ describe('local server process', function () {
   });
 
   it('reads the listen URL from the ready line only', () => {
-    assert.equal(listenUrlOf('cev: listening on http://127.0.0.1:40123 (org default)'), 'http://127.0.0.1:40123');
-    assert.equal(listenUrlOf('connecting to http://localhost:1'), undefined);
+    assert.equal(listenUrlOf(readyLine('http://127.0.0.1:40123', 'orgs: acme; data: /tmp/x')), 'http://127.0.0.1:40123');
+    assert.equal(listenUrlOf('connecting to http://127.0.0.1:1'), undefined);
+    const printed = output.find((line) => listenUrlOf(line) !== undefined);
+    assert.equal(printed !== undefined && listenUrlOf(printed), server!.url, 'the line the server printed');
   });
 
   it('starts on a free loopback port and answers the readiness probe', async () => {

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { listenUrlOf } from '../../../../shared/readyLine.ts';
 import { repoRoot } from './paths.ts';
 
 export interface ApiServer {
@@ -44,7 +45,7 @@ function readyUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
     for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => {
         output.push(line);
-        const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)?.[0];
+        const url = listenUrlOf(line);
         if (url) {
           clearTimeout(timer);
           resolve(url);
