@@ -6,8 +6,6 @@ export {
   type ArtifactStatus,
   type AttestationStatus,
   type ComplianceStatus,
-  type TemplateArtifact,
-  type TemplateAttestation,
   type TrailArtifact,
   type TrailAttestation,
   type TrailEvaluation,

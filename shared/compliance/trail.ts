@@ -2,24 +2,17 @@
 // which reported items are unexpected, and the trail's verdict. Pure: stored rows in, the API's
 // `compliance_status` object out.
 
+import type { TemplateArtifact, TemplateAttestation } from '../templates/model.ts';
 import type { ArtifactSlotStatus, AttestationSlotStatus, ComplianceState } from './status.ts';
 
-/** One `{name, type}` entry of a template; `type` may be `*`, `decision` or `custom:<name>`. */
-export interface TemplateAttestation {
-  name: string;
-  type: string;
-}
-
-export interface TemplateArtifact {
-  name: string;
-  attestations?: readonly TemplateAttestation[] | null;
-}
-
-/** The parsed template a trail was begun with (`template` of the trail); null or `{}` is the empty template. */
+/**
+ * What evaluation reads of the template a trail was begun with: a FlowTemplate, whose lists may
+ * also be left out (null or `{}` is the empty template), as in a template's text.
+ */
 export interface TrailTemplate {
   trail?: {
     attestations?: readonly TemplateAttestation[] | null;
-    artifacts?: readonly TemplateArtifact[] | null;
+    artifacts?: ReadonlyArray<Omit<TemplateArtifact, 'attestations'> & { attestations?: readonly TemplateAttestation[] | null }> | null;
   } | null;
 }
 

@@ -1,6 +1,6 @@
 // A trail's compliance, evaluated by the shared core from the stored rows. `evaluated_at` is the
 // time of the trail's last event, so the same trail always reads the same.
-import { evaluateTrail, type TrailEvaluation, type TrailTemplate } from '../../../shared/compliance/index.ts';
+import { evaluateTrail, type TrailEvaluation } from '../../../shared/compliance/index.ts';
 import type { Artifact } from '../store/artifacts.ts';
 import type { Attestation } from '../store/attestations.ts';
 import type { Store } from '../store/index.ts';
@@ -29,5 +29,5 @@ export async function evaluationOf(
     template_reference_name: artifact.templateReferenceName,
     created_at: artifact.createdAt,
   }));
-  return evaluateTrail(trail.template.parsed as TrailTemplate, attestations, artifacts, trail.lastModifiedAt, trail.template.id);
+  return evaluateTrail(trail.template.parsed, attestations, artifacts, trail.lastModifiedAt, trail.template.id);
 }

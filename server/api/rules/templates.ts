@@ -17,7 +17,7 @@ export function templateFromText(text: string, emptyKey = 'template_file'): Temp
   const { value, findings } = validateText('flow-template', text);
   const errors = fieldErrorsOf(findings, value, emptyKey, text);
   if (Object.keys(errors).length > 0) return { errors };
-  return { template: { id: newId(), content: text, parsed: templateOf(value) as unknown as Record<string, unknown> } };
+  return { template: { id: newId(), content: text, parsed: templateOf(value) } };
 }
 
 export function templateOrInvalid(text: string): StoredTemplate {

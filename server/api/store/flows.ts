@@ -1,11 +1,12 @@
+import { templateOf, type FlowTemplate } from '../../../shared/templates/index.ts';
 import { decodeEach, json, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
 import { nameSortKey } from './sortKey.ts';
 
-/** A flow's template: its text and the parsed `{version, trail}` form, under one id per version. */
+/** A flow's template: its text and its parsed form, under one id per version. */
 export interface StoredTemplate {
   id: string;
   content: string;
-  parsed: Record<string, unknown>;
+  parsed: FlowTemplate;
 }
 
 export interface Flow {
@@ -85,7 +86,7 @@ function toFlow(row: FlowRow): Flow {
     name: row.name,
     description: row.description,
     visibility: row.visibility,
-    template: { id: row.template_id, content: row.template_content, parsed: parseJson(row.template, {}) },
+    template: { id: row.template_id, content: row.template_content, parsed: templateOf(parseJson(row.template, {})) },
     tags: parseJson(row.tags, {}),
     repoUrl: row.repo_url,
     createdBy: row.created_by,

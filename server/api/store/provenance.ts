@@ -1,7 +1,8 @@
 // Where running artifacts come from: for a batch of fingerprints, every trail they were attested
 // in, with what a policy needs to judge them (the trail's template, attestation and artifact rows).
 // Reads the flow, trail, artifact and attestation tables; writes only trail events.
-import type { TrailArtifact, TrailAttestation, TrailTemplate } from '../../../shared/compliance/index.ts';
+import type { TrailArtifact, TrailAttestation } from '../../../shared/compliance/index.ts';
+import { templateOf, type FlowTemplate } from '../../../shared/templates/index.ts';
 import { parseJson, type Statements } from './db.ts';
 import type { AttestationRow as StoredAttestationRow } from './attestations.ts';
 
@@ -14,7 +15,7 @@ export interface Origin {
   flowTemplateId: string;
   trailId: string;
   trailName: string;
-  trailTemplate: TrailTemplate;
+  trailTemplate: FlowTemplate;
   templateReferenceName: string;
   filename: string;
   gitCommit: string;
@@ -140,7 +141,7 @@ export function sqliteProvenanceStore(sql: Statements): ProvenanceStore {
           flowTemplateId: row.trail_template_id,
           trailId: row.trail_id,
           trailName: row.trail_name,
-          trailTemplate: parseJson(row.trail_template, {}),
+          trailTemplate: templateOf(parseJson(row.trail_template, {})),
           templateReferenceName: row.template_reference_name,
           filename: row.filename,
           gitCommit: row.git_commit,

@@ -1,3 +1,4 @@
+import { templateOf } from '../../../shared/templates/index.ts';
 import { parseJson, placeholderList, rowsByKey, type Param, type Statements } from './db.ts';
 import type { StoredTemplate } from './flows.ts';
 
@@ -113,7 +114,7 @@ function toTrail(row: TrailRow): Trail {
     flowId: row.flow_id,
     name: row.name,
     description: row.description,
-    template: { id: row.template_id, content: row.template_content, parsed: parseJson(row.template, {}) },
+    template: { id: row.template_id, content: row.template_content, parsed: templateOf(parseJson(row.template, {})) },
     body: parseJson(row.body, {}),
     createdBy: row.created_by,
     createdAt: row.created_at,
