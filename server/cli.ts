@@ -68,6 +68,12 @@ async function exitCodeOf([first, ...rest]: string[]): Promise<number> {
   }
 }
 
-exitCodeOf(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+exitCodeOf(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`cev: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -9,8 +9,8 @@ const CHECK_EVERY_MS = 60_000;
 
 export interface FreeSpaceWatch {
   /** A warning when a directory has less free space than the threshold, else undefined. */
-  check(): Promise<string | undefined>;
-  close(): void;
+  check: () => Promise<string | undefined>;
+  close: () => void;
 }
 
 function megabytes(bytes: number): string {

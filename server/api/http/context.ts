@@ -4,7 +4,7 @@ import type { Store } from '../store/index.ts';
 export interface AppContext {
   store: Store;
   /** The base of html_url values: --public-url, else the listen URL (known once listening). */
-  publicUrl(): string;
+  publicUrl: () => string;
   /** A warning when the disk the server writes to is nearly full (the readiness probe shows it). */
   freeSpaceWarning?: () => Promise<string | undefined>;
 }
