@@ -10,7 +10,7 @@ import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './bodies.ts';
 import type { AppContext, RouteOptions } from './context.ts';
 import { ApiError } from '../errors.ts';
 import { isCheckedByRoute, MAX_FILE_BYTES } from './multipart.ts';
-import { refuseDeepJson } from './nesting.ts';
+import { refuseDeepJson } from './jsonDepthLimit.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { attestationRoutes } from './routes/attestations.ts';
 import { customTypeRoutes } from './routes/customTypes.ts';
@@ -35,7 +35,7 @@ import { auditPackageRoutes } from './routes/auditPackage.ts';
 import { DATABASE_UNAVAILABLE, STOPPING, storageFaultOf, UNEXPECTED } from '../faults.ts';
 import { isUniqueViolation } from '../store/db.ts';
 import { isDatabaseUnavailable, isUnstorableText } from '../store/postgres/database.ts';
-import { validationFailure } from './validation.ts';
+import { validationFailure } from './parameterErrors.ts';
 import { applyWireContract, documentOptionalBodies, PROJECT_EXTENSION } from './wireContract.ts';
 
 /** Resource plugins mounted under /api/v2. */

@@ -3,7 +3,7 @@
 // arrives, without being held whole; fields over the part limit are refused the same way.
 import type { FastifyRequest } from 'fastify';
 import { ApiError, invalid, withInput } from '../errors.ts';
-import { refuseDeepJson } from './nesting.ts';
+import { refuseDeepJson } from './jsonDepthLimit.ts';
 
 export interface UploadedFile {
   filename: string;
