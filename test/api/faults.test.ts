@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
@@ -261,6 +261,13 @@ describe('faults', function () {
       const reply = await server.get(await evidencePathOf(server, 'lost', 'scan'));
       assert.equal(reply.status, 404, reply.text);
       assert.match(reply.body.message, /^The evidence file of attestation '[^']+' is missing from the server's evidence directory .*restore it from a backup/);
+      // The trail's audit package still comes, and says which file is missing.
+      const response = await fetch(`${server.url}/api/v2/trails/acme/flow/lost/audit_package`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      assert.equal(response.status, 200);
+      const archive = join(server.dataDir, 'package.tgz');
+      writeFileSync(archive, Buffer.from(await response.arrayBuffer()));
+      const note = execFileSync('tar', ['-xzOf', archive, 'evidence/MISSING.txt'], { encoding: 'utf8' });
+      assert.match(note, new RegExp(`^These attestations' evidence files are missing[^\\n]*\\nscan [0-9a-f-]+: scan\\.bin \\(sha256 ${file!.split('/').at(-1)}\\)\\n$`));
     });
   });
 

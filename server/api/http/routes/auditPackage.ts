@@ -44,10 +44,17 @@ export const auditPackageRoutes: FastifyPluginAsync<RouteOptions> = async (app, 
       const trailJson = JSON.stringify(await trailView(store, host, org.name, flow, trail), null, 2);
       const attestations = await store.attestations.inTrail(trail.id);
       const evidence: Array<{ path: string; bytes: Buffer }> = [];
+      const missing: string[] = [];
       for (const attestation of attestations) {
         if (attestation.evidence === null) continue;
         const bytes = await store.evidence.get(attestation.evidence.sha256);
         if (bytes !== undefined) evidence.push({ path: `evidence/${segment(attestation.name)}/${attestation.id}/${segment(attestation.evidence.filename)}`, bytes });
+        else missing.push(`${attestation.name} ${attestation.id}: ${attestation.evidence.filename} (sha256 ${attestation.evidence.sha256})`);
+      }
+      // A lost file leaves the package complete otherwise, and says which and how to get it back.
+      if (missing.length > 0) {
+        const note = ["These attestations' evidence files are missing from the server's evidence directory; restore them from a backup of that directory:", ...missing, ''];
+        evidence.push({ path: 'evidence/MISSING.txt', bytes: Buffer.from(note.join('\n')) });
       }
       const archive = pack();
       const mtime = new Date(trail.lastModifiedAt * 1000);
