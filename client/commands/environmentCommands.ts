@@ -65,7 +65,7 @@ async function reportSource(file: string | undefined): Promise<ReportSource | un
   try {
     return reportOf(JSON.parse(text));
   } catch (error) {
-    throw new Error(`${path.basename(uri.fsPath)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`${path.basename(uri.fsPath)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 

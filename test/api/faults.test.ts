@@ -206,9 +206,10 @@ describe('faults', function () {
       if (ENGINE === 'sqlite') {
         const other = new DatabaseSync(join(server.dataDir, 'cev.sqlite'));
         other.exec('BEGIN IMMEDIATE');
-        return async () => {
+        return () => {
           other.exec('ROLLBACK');
           other.close();
+          return Promise.resolve();
         };
       }
       const args = server.child.spawnargs;

@@ -164,7 +164,7 @@ export function startClient(options: StartOptions = {}): LspClient {
           },
           (error: unknown) => {
             clearTimeout(timer);
-            reject(error);
+            reject(error instanceof Error ? error : new Error(String(error)));
           },
         );
       });

@@ -3,6 +3,7 @@
 // exponential backoff a bounded number of times; the outcome is reported once per delivery so the
 // action's `is_failing` / `last_success_timestamp` / `last_failure_timestamp` say what happened.
 // Deliveries to one URL of one action go out one after another, in the order of their events.
+import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
 
 export interface WebhookDelivery {
@@ -50,21 +51,6 @@ function isRetryable(status: number): boolean {
   return status >= 500 || status === 408 || status === 429;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const attempts = Math.max(1, options.attempts ?? 4);
   const backoffMs = options.backoffMs ?? 500;
@@ -96,7 +82,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     let error: string | undefined;
     let made = 0;
     for (let i = 0; i < attempts; i++) {
-      if (i > 0) await sleep(Math.min(maxBackoffMs, backoffMs * 2 ** (i - 1)), stop.signal);
+      if (i > 0) await delay(Math.min(maxBackoffMs, backoffMs * 2 ** (i - 1)), undefined, { signal: stop.signal });
       made += 1;
       error = await attempt(delivery, body);
       if (error === undefined || error.startsWith('final: ')) break;
