@@ -9,7 +9,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'coverage/', '**/node_modules/', 'test/e2e/.vscode-test/', 'test/e2e/.code-server/', 'test/contract/.venv/', '*.vsix'] },
+  // What git ignores: built, installed or written by runs.
+  { ignores: ['dist/', '**/node_modules/', 'test/e2e/.cache/', 'test-output/', 'quickstart/', '.cev-data/', 'test/contract/.venv/'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
