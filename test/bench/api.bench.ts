@@ -44,7 +44,7 @@ async function startBare(): Promise<{ url: string; child: ChildProcess }> {
 
 async function rate(options: autocannon.Options): Promise<{ rps: number; total: number }> {
   const result = await autocannon({ connections: CONNECTIONS, duration: ROUND_S, ...options });
-  if (result.non2xx + result.errors > 0) throw new Error(`${options.method ?? 'GET'} ${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx + result.errors > 0) throw new Error(`${options.method ?? 'GET'} ${String(options.url)}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, total: result.requests.total };
 }
 
