@@ -74,18 +74,31 @@ describe('controls', () => {
     assert.deepEqual(list.controls.map((c: { identifier: string }) => c.identifier), ['other']);
     const withArchived = (await server.get('/api/v2/controls/acme?archived=true')).body;
     assert.deepEqual(withArchived.controls.map((c: { identifier: string }) => c.identifier), ['my-control', 'other']);
+    assert.deepEqual([list.total_count, withArchived.total_count], [1, 2]);
     assert.deepEqual((await server.get('/api/v2/controls/acme?page=999')).body.controls, []);
     assert.deepEqual((await server.get('/api/v2/controls/acme?search=OTH')).body.controls.map((c: { identifier: string }) => c.identifier), ['other']);
     const unarchived = await server.json('POST', '/api/v2/controls/acme/my-control/unarchive', null);
     assert.equal(unarchived.status, 200);
     assert.equal(unarchived.body.archived, false);
     assert.equal((await create({ identifier: 'my-control', name: 'x' })).status, 409, 'an archived identifier stays taken');
+    assert.equal((await server.get('/api/v2/controls/acme')).body.total_count, 2);
   });
 
   it('tags controls through the tags route and filters by tag', async () => {
     assert.equal((await server.json('PATCH', '/api/v2/tags/acme/control/other', { set_tags: { area: 'sec' } })).status, 200);
     assert.deepEqual((await server.get('/api/v2/controls/acme/other')).body.tags, { area: 'sec' });
     assert.deepEqual((await server.get('/api/v2/controls/acme?tag=area:sec')).body.controls.map((c: { identifier: string }) => c.identifier), ['other']);
+  });
+
+  it('searches names case aside beyond ASCII, as renamed', async () => {
+    await create({ identifier: 'pastry', name: 'ÉCLAIR Ωmega' });
+    const found = async (search: string) =>
+      (await server.get(`/api/v2/controls/acme?search=${encodeURIComponent(search)}`)).body.controls.map((c: { identifier: string }) => c.identifier);
+    assert.deepEqual(await found('éclair ω'), ['pastry']);
+    assert.equal((await server.json('PUT', '/api/v2/controls/acme/pastry', { name: 'Ärger' })).status, 200);
+    assert.deepEqual(await found('éclair'), []);
+    assert.deepEqual(await found('äR'), ['pastry']);
+    assert.deepEqual(await found('PASTR'), ['pastry']);
   });
 
   it('names the policies that reference a control', async () => {

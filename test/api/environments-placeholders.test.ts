@@ -41,10 +41,23 @@ describe('environment resource lists with unreadable records', () => {
     assert.deepEqual(names(environments.body, 'name'), ['good', 'placeholder']);
     const paged = (await server.get('/api/v2/environments/acme?page=1&per_page=10')).body;
     assert.equal(paged.total_count, 2);
+    // The placeholders follow the selected environments on every page, whatever the filter.
+    const pageOf = async (query: string) => (await server.get(`/api/v2/environments/acme?${query}`)).body;
+    assert.deepEqual(names((await pageOf('page=1&per_page=1')).environments, 'name'), ['good']);
+    assert.deepEqual(names((await pageOf('page=2&per_page=1')).environments, 'name'), ['placeholder']);
+    assert.deepEqual(names((await pageOf('page=3&per_page=1')).environments, 'name'), []);
+    const unmatched = await pageOf('name=nothing&page=1&per_page=10');
+    assert.equal(unmatched.total_count, 1);
+    assert.deepEqual(names(unmatched.environments, 'name'), ['placeholder']);
+    assert.deepEqual(names((await pageOf('name=GOO&sort=name&sort_direction=desc&page=2&per_page=1')).environments, 'name'), ['placeholder']);
     assert.deepEqual(names((await server.get('/api/v2/policies/acme')).body, 'name'), ['placeholder', 'good'], 'in name order');
     const controls = (await server.get('/api/v2/controls/acme')).body;
     assert.equal(controls.total_count, 2);
     assert.deepEqual(names(controls.controls, 'identifier'), ['good', 'placeholder']);
+    const unmatchedControls = (await server.get('/api/v2/controls/acme?search=nothing')).body;
+    assert.equal(unmatchedControls.total_count, 1);
+    assert.deepEqual(names(unmatchedControls.controls, 'identifier'), ['placeholder']);
+    assert.deepEqual(names((await server.get('/api/v2/controls/acme?sort_direction=desc&page=2&per_page=1')).body.controls, 'identifier'), ['placeholder']);
     assert.deepEqual(names((await server.get('/api/v2/actions/acme')).body, 'name'), ['good', 'placeholder']);
   });
 });

@@ -1,4 +1,5 @@
-import { decodeEach, type Statements, type Unreadable } from './db.ts';
+import { decodeEach, type Param, type Statements, type Unreadable } from './db.ts';
+import { tagCondition } from './tagFilter.ts';
 
 export interface Control {
   id: number;
@@ -20,11 +21,32 @@ export interface ControlChanges {
   links?: Record<string, string>;
 }
 
+export interface ControlQuery {
+  /** Archived controls too. */
+  archived: boolean;
+  /** Only controls whose identifier or name contains this text, case aside. */
+  search?: string;
+  /** Only controls carrying this tag, `key` or `key:value`. */
+  tag?: string;
+  /** By identifier as stored (binary), or the reverse. */
+  descending: boolean;
+}
+
+export interface ControlPage {
+  /** The controls the query selects plus every unreadable one (of the same archived scope). */
+  total: number;
+  /** The query's controls in order, then the unreadable ones by identifier. */
+  controls: Array<Control | Unreadable>;
+}
+
 export interface ControlStore {
   /** Archived controls included: an identifier stays taken. */
   byIdentifier(orgId: number, identifier: string): Promise<Control | undefined>;
-  /** Controls of an org by identifier; archived ones only with `archived`; undecodable rows marked unreadable. */
-  list(orgId: number, archived: boolean): Promise<Array<Control | Unreadable>>;
+  /**
+   * One page of the org's controls a query selects, followed by the ones whose row cannot be
+   * decoded (marked unreadable, whatever the search or tag), and their number.
+   */
+  page(orgId: number, query: ControlQuery, limit: number, offset: number): Promise<ControlPage>;
   create(orgId: number, control: { identifier: string; name: string; description: string; links: Record<string, string>; createdBy: string }, now: number): Promise<void>;
   /** Applies the changes as version + 1. */
   update(id: number, changes: ControlChanges, now: number): Promise<void>;
@@ -69,19 +91,50 @@ export function sqliteControlStore(sql: Statements): ControlStore {
       const row = await sql.get<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND identifier = ?', orgId, identifier);
       return row === undefined ? undefined : toControl(row);
     },
-    async list(orgId, archived) {
-      const rows = archived
-        ? await sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? ORDER BY identifier', orgId)
-        : await sql.all<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND archived = 0 ORDER BY identifier', orgId);
-      return decodeEach(rows, toControl);
+    async page(orgId, query, limit, offset) {
+      const scope = query.archived ? 'org_id = ?' : 'org_id = ? AND archived = 0';
+      const where = [scope, 'json_valid(links)', 'json_valid(tags)'];
+      const params: Param[] = [orgId];
+      if (query.search !== undefined && query.search !== '') {
+        // Identifiers are ASCII, so SQL's lower() folds them as JavaScript does; names are kept
+        // folded by JavaScript (name_folded).
+        const needle = query.search.toLowerCase();
+        where.push('(instr(lower(identifier), ?) > 0 OR instr(name_folded, ?) > 0)');
+        params.push(needle, needle);
+      }
+      if (query.tag !== undefined) {
+        const tag = tagCondition('tags', query.tag, ':');
+        where.push(tag.sql);
+        params.push(...tag.params);
+      }
+      const conditions = where.join(' AND ');
+      const unreadable = `${scope} AND NOT (json_valid(links) AND json_valid(tags))`;
+      const unreadableCount = async () => Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM controls WHERE ${unreadable}`, orgId))!.n);
+      const selectedCount = async () => Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM controls WHERE ${conditions}`, ...params))!.n);
+      // Unfiltered, the total is the org's counts kept on write (migration 202): every control in scope.
+      const counts = await sql.get<{ live: number; archived: number }>('SELECT live_controls AS live, archived_controls AS archived FROM orgs WHERE id = ?', orgId);
+      const total = where.length === 3 ? Number(counts!.live) + (query.archived ? Number(counts!.archived) : 0) : (await selectedCount()) + (await unreadableCount());
+      const rows = await sql.all<ControlRow>(
+        `SELECT * FROM controls WHERE ${conditions} ORDER BY identifier ${query.descending ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
+        ...params,
+        limit,
+        offset,
+      );
+      // The unreadable rows follow the selected ones: the page takes those its window reaches.
+      const left = limit - rows.length;
+      if (left === 0) return { total, controls: decodeEach(rows, toControl) };
+      const selected = rows.length > 0 || offset === 0 ? offset + rows.length : await selectedCount();
+      const damaged = await sql.all<ControlRow>(`SELECT * FROM controls WHERE ${unreadable} ORDER BY identifier LIMIT ? OFFSET ?`, orgId, left, Math.max(0, offset - selected));
+      return { total, controls: decodeEach([...rows, ...damaged], toControl) };
     },
     async create(orgId, control, now) {
       await sql.run(
-        `INSERT INTO controls (org_id, identifier, name, description, links, version, created_by, created_at, last_modified_at)
-         VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+        `INSERT INTO controls (org_id, identifier, name, name_folded, description, links, version, created_by, created_at, last_modified_at)
+         VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
         orgId,
         control.identifier,
         control.name,
+        control.name.toLowerCase(),
         control.description,
         JSON.stringify(control.links),
         control.createdBy,
@@ -90,7 +143,7 @@ export function sqliteControlStore(sql: Statements): ControlStore {
       );
     },
     async update(id, changes, now) {
-      if (changes.name !== undefined) await sql.run('UPDATE controls SET name = ? WHERE id = ?', changes.name, id);
+      if (changes.name !== undefined) await sql.run('UPDATE controls SET name = ?, name_folded = ? WHERE id = ?', changes.name, changes.name.toLowerCase(), id);
       if (changes.description !== undefined) await sql.run('UPDATE controls SET description = ? WHERE id = ?', changes.description, id);
       if (changes.links !== undefined) await sql.run('UPDATE controls SET links = ? WHERE id = ?', JSON.stringify(changes.links), id);
       await sql.run('UPDATE controls SET version = version + 1, last_modified_at = ? WHERE id = ?', now, id);

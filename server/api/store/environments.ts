@@ -1,4 +1,6 @@
-import { decodeEach, type Statements, type Unreadable } from './db.ts';
+import { decodeEach, placeholderList, type Param, type Statements, type Unreadable } from './db.ts';
+import { nameSortKey } from './sortKey.ts';
+import { tagCondition } from './tagFilter.ts';
 
 export interface Environment {
   id: number;
@@ -41,12 +43,34 @@ export interface AllowlistEntry {
   createdAt: number;
 }
 
+export interface EnvironmentQuery {
+  /** Only environments whose name contains this text, case aside. */
+  nameContains?: string;
+  /** Only environments of one of these types. */
+  types?: readonly string[];
+  /** Only environments carrying this tag, `key` or `key:value`. */
+  tag?: string;
+  /** By name as localeCompare orders, or by a time then name; none: by name as stored (binary). */
+  sort?: 'name' | 'last_modified_at' | 'last_changed_at';
+  descending: boolean;
+}
+
+export interface EnvironmentPage {
+  /** The environments the query selects plus every unreadable one. */
+  total: number;
+  /** The query's environments in order, then the org's unreadable ones by name. */
+  environments: Array<Environment | Unreadable>;
+}
+
 export interface EnvironmentStore {
   /** A live (not archived) environment by name. */
   byName(orgId: number, name: string): Promise<Environment | undefined>;
   byId(id: number): Promise<Environment | undefined>;
-  /** Live environments of an org, by name; a row that cannot be decoded is marked unreadable. */
-  list(orgId: number): Promise<Array<Environment | Unreadable>>;
+  /**
+   * One page (`limit` -1: all) of the org's live environments a query selects, followed by the
+   * ones whose row cannot be decoded (marked unreadable, whatever the query), and their number.
+   */
+  page(orgId: number, query: EnvironmentQuery, limit: number, offset: number): Promise<EnvironmentPage>;
   create(environment: NewEnvironment, now: number): Promise<number>;
   update(id: number, changes: { description?: string; requireProvenance?: boolean }, now: number): Promise<void>;
   rename(id: number, newName: string, now: number): Promise<void>;
@@ -130,15 +154,54 @@ export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
       const row = await sql.get<EnvironmentRow>(`${SELECT} WHERE e.id = ?`, id);
       return row === undefined ? undefined : toEnvironment(row);
     },
-    async list(orgId) {
-      return decodeEach(await sql.all<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.archived_at IS NULL ORDER BY e.name`, orgId), toEnvironment);
+    async page(orgId, query, limit, offset) {
+      const where = ['e.org_id = ?', 'e.archived_at IS NULL', 'json_valid(e.tags)'];
+      const params: Param[] = [orgId];
+      if (query.nameContains !== undefined) {
+        // Names are ASCII, so SQL's lower() folds them as JavaScript does.
+        where.push('instr(lower(e.name), ?) > 0');
+        params.push(query.nameContains.toLowerCase());
+      }
+      if (query.types !== undefined && query.types.length > 0) {
+        where.push(`e.type IN (${placeholderList(query.types.length)})`);
+        params.push(...query.types);
+      }
+      if (query.tag !== undefined) {
+        const tag = tagCondition('e.tags', query.tag, ':');
+        where.push(tag.sql);
+        params.push(...tag.params);
+      }
+      const direction = query.descending ? 'DESC' : 'ASC';
+      const order =
+        query.sort === undefined
+          ? `e.name ${direction}`
+          : query.sort === 'name'
+            ? `e.name_key ${direction}`
+            : query.sort === 'last_modified_at'
+              ? `e.last_modified_at ${direction}, e.name_key ${direction}`
+              : `coalesce(e.last_changed_at, 0) ${direction}, e.name_key ${direction}`;
+      const unreadable = 'e.org_id = ? AND e.archived_at IS NULL AND NOT json_valid(e.tags)';
+      const unreadableCount = async () => Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM environments e WHERE ${unreadable}`, orgId))!.n);
+      // Unfiltered, the total is the org's count kept on write (migration 202): every live one.
+      const total =
+        where.length === 3
+          ? Number((await sql.get<{ n: number }>('SELECT live_environments AS n FROM orgs WHERE id = ?', orgId))!.n)
+          : Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM environments e WHERE ${where.join(' AND ')}`, ...params))!.n) + (await unreadableCount());
+      const rows = await sql.all<EnvironmentRow>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`, ...params, limit, offset);
+      // The unreadable rows follow the selected ones: the page takes those its window reaches.
+      const left = limit === -1 ? -1 : limit - rows.length;
+      if (left === 0) return { total, environments: decodeEach(rows, toEnvironment) };
+      const selected = rows.length > 0 || offset === 0 ? offset + rows.length : Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM environments e WHERE ${where.join(' AND ')}`, ...params))!.n);
+      const damaged = await sql.all<EnvironmentRow>(`${SELECT} WHERE ${unreadable} ORDER BY e.name LIMIT ? OFFSET ?`, orgId, left, Math.max(0, offset - selected));
+      return { total, environments: decodeEach([...rows, ...damaged], toEnvironment) };
     },
     async create(environment, now) {
       return (await sql.get<{ id: number }>(
-        `INSERT INTO environments (org_id, name, type, description, require_provenance, created_by, created_at, last_modified_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        `INSERT INTO environments (org_id, name, name_key, type, description, require_provenance, created_by, created_at, last_modified_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
         environment.orgId,
         environment.name,
+        nameSortKey(environment.name),
         environment.type,
         environment.description,
         environment.requireProvenance ? 1 : 0,
@@ -155,7 +218,7 @@ export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
       await sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, id);
     },
     async rename(id, newName, now) {
-      await sql.run('UPDATE environments SET name = ?, last_modified_at = ? WHERE id = ?', newName, now, id);
+      await sql.run('UPDATE environments SET name = ?, name_key = ?, last_modified_at = ? WHERE id = ?', newName, nameSortKey(newName), now, id);
     },
     async archive(id, now) {
       await sql.run('UPDATE environments SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);

@@ -129,6 +129,7 @@ function openSqliteStore(location: StoreLocation): Store {
   const writer = new Sql(file);
   try {
     writer.db.function('name_sort_key', { deterministic: true }, (name) => nameSortKey(String(name)));
+    writer.db.function('folded_case', { deterministic: true }, (text) => String(text).toLowerCase());
     applyMigrations(writer, migrations);
   } catch (error) {
     writer.close();

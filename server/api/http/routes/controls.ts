@@ -1,17 +1,15 @@
 // Controls and their decisions (beta; reference §2.11, spec endpoints 7 and 8). Every route answers
 // 403 when the org's `controls` feature is off. Decisions are `system:decision` attestations.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { hasTag } from '../../rules/tags.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema } from '../bodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import { nowSeconds } from '../../ids.ts';
-import { pageLinks, paginationOf } from '../../views/paging.ts';
-import { placeholderOf, renderEach } from '../../views/placeholders.ts';
+import { pageLinks, pageOf, paginationOf } from '../../views/paging.ts';
+import { renderEach } from '../../views/placeholders.ts';
 import type { Control } from '../../store/controls.ts';
-import { isUnreadable } from '../../store/db.ts';
 import type { Org } from '../../store/orgs.ts';
 
 const CONTROL_OR_DECISION_NOT_FOUND = 'Control or decision not found';
@@ -91,29 +89,22 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
     async (request) => {
       const org = orgOf(request);
       const query = request.query;
-      const listed = await store.controls.list(org.id, query.archived === true);
-      let controls = listed.filter((item): item is Control => !isUnreadable(item));
-      if (query.search !== undefined && query.search !== '') {
-        const needle = query.search.toLowerCase();
-        controls = controls.filter((control) => control.identifier.toLowerCase().includes(needle) || control.name.toLowerCase().includes(needle));
-      }
-      if (query.tag !== undefined) controls = controls.filter((control) => hasTag(control.tags, query.tag!));
-      if (query.sort_direction === 'desc') controls.reverse();
-      // Controls that cannot be read or rendered stay in the list as placeholders, last.
-      const views = [
-        ...(await renderEach(controls, (control) => control.identifier, (control) => controlView(context, org, control))),
-        ...listed.filter(isUnreadable).map((row) => placeholderOf(row.id, row.reason)),
-      ];
-      const page = query.page ?? 1;
-      const perPage = query.per_page ?? 20;
-      const totalPages = Math.ceil(views.length / perPage);
+      const { page, perPage, offset } = pageOf(query);
+      const selected = await store.controls.page(
+        org.id,
+        { archived: query.archived === true, search: query.search, tag: query.tag, descending: query.sort_direction === 'desc' },
+        perPage,
+        offset,
+      );
+      // A control that cannot be read or rendered stays in the list as a placeholder (the store
+      // puts the unreadable rows last).
       return {
-        controls: views.slice((page - 1) * perPage, page * perPage),
+        controls: await renderEach(selected.controls, (control) => control.identifier, (control) => controlView(context, org, control)),
         page,
         per_page: perPage,
-        total_pages: totalPages,
-        total_count: views.length,
-        _links: pageLinks(context.publicUrl(), request.url, paginationOf(views.length, page, perPage)),
+        total_pages: Math.ceil(selected.total / perPage),
+        total_count: selected.total,
+        _links: pageLinks(context.publicUrl(), request.url, paginationOf(selected.total, page, perPage)),
       };
     },
   );

@@ -1,6 +1,5 @@
 // Environments (reference §2.5), their allowlists (§2.17) and the tags route (§2.13).
 import type { FastifyPluginAsync } from 'fastify';
-import { hasTag } from '../../rules/tags.ts';
 import { bodySchema } from '../bodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import { orgOf, principalOf } from '../auth.ts';
@@ -8,15 +7,14 @@ import type { AppContext, RouteOptions } from '../context.ts';
 import { badRequest, forbidden, invalid, notFound, withInput } from '../../errors.ts';
 import { nowSeconds } from '../../ids.ts';
 import { environmentNotFound, environmentOr404 } from '../../services/lookups.ts';
-import { pageLinks, paginationOf } from '../../views/paging.ts';
+import { pageLinks, pageOf, paginationOf } from '../../views/paging.ts';
 import { htmlUrl } from '../../views/urls.ts';
 import { sendJsonString } from '../replies.ts';
 import { dispatch } from '../../delivery/notifications.ts';
 import { allowArtifact, changePolicies, recordCombinedSnapshot } from '../../services/snapshotting.ts';
 import type { WebhookDelivery } from '../../delivery/webhooks.ts';
-import { placeholderOf, renderEach } from '../../views/placeholders.ts';
-import { isUnreadable } from '../../store/db.ts';
-import type { Environment } from '../../store/environments.ts';
+import { renderEach } from '../../views/placeholders.ts';
+import type { Environment, EnvironmentQuery } from '../../store/environments.ts';
 import type { Org } from '../../store/orgs.ts';
 import { envParams } from './params.ts';
 
@@ -99,12 +97,6 @@ async function policyIds(context: AppContext, org: Org, names: readonly string[]
   return found.map((policy) => policy.id);
 }
 
-function compareBy(sort: string): (a: Environment, b: Environment) => number {
-  if (sort === 'name') return (a, b) => a.name.localeCompare(b.name);
-  const key = sort === 'last_changed_at' ? 'lastChangedAt' : 'lastModifiedAt';
-  return (a, b) => (a[key] ?? 0) - (b[key] ?? 0) || a.name.localeCompare(b.name);
-}
-
 export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
 
@@ -154,34 +146,26 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
   }>('/environments/:org', { schema: { querystring: listQuery } }, async (request) => {
     const org = orgOf(request);
     const query = request.query;
-    const listed = await store.environments.list(org.id);
-    let environments = listed.filter((item): item is Environment => !isUnreadable(item));
-    if (query.name !== undefined) {
-      const needle = query.name.toLowerCase();
-      environments = environments.filter((environment) => environment.name.toLowerCase().includes(needle));
-    }
-    if (query.type !== undefined && query.type.length > 0) environments = environments.filter((environment) => query.type!.includes(environment.type));
-    if (query.tag !== undefined) environments = environments.filter((environment) => hasTag(environment.tags, query.tag!));
-    if (query.sort !== undefined) environments.sort(compareBy(query.sort));
-    if (query.sort_direction === 'desc') environments.reverse();
-    // Environments that cannot be read or rendered stay in the list as placeholders, last.
-    const rendered = await renderEach(environments, (environment) => String(environment.id), (environment) => environmentView(context, org, environment));
-    const views = [
-      ...rendered.filter((view) => !('placeholder' in view)),
-      ...rendered.filter((view) => 'placeholder' in view),
-      ...listed.filter(isUnreadable).map((row) => placeholderOf(row.id, row.reason)),
-    ];
-    if (query.page === undefined && query.per_page === undefined) return views;
-    const page = query.page ?? 1;
-    const perPage = query.per_page ?? 20;
-    const totalPages = Math.ceil(views.length / perPage);
+    const paged = query.page !== undefined || query.per_page !== undefined;
+    const { page, perPage, offset } = pageOf(query);
+    const selected = await store.environments.page(
+      org.id,
+      { nameContains: query.name, types: query.type, tag: query.tag, sort: query.sort as EnvironmentQuery['sort'], descending: query.sort_direction === 'desc' },
+      paged ? perPage : -1,
+      paged ? offset : 0,
+    );
+    // An environment that cannot be read or rendered stays in the list as a placeholder, after
+    // the rendered ones (the store puts the unreadable rows last).
+    const rendered = await renderEach(selected.environments, (environment) => String(environment.id), (environment) => environmentView(context, org, environment));
+    const views = [...rendered.filter((view) => !('placeholder' in view)), ...rendered.filter((view) => 'placeholder' in view)];
+    if (!paged) return views;
     return {
-      _links: pageLinks(context.publicUrl(), request.url, paginationOf(views.length, page, perPage)),
+      _links: pageLinks(context.publicUrl(), request.url, paginationOf(selected.total, page, perPage)),
       page,
       per_page: perPage,
-      total_pages: totalPages,
-      total_count: views.length,
-      environments: views.slice((page - 1) * perPage, page * perPage),
+      total_pages: Math.ceil(selected.total / perPage),
+      total_count: selected.total,
+      environments: views,
     };
   });
 

@@ -12,6 +12,7 @@ import { migration102 } from './102-policies.ts';
 import { migration103 } from './103-controls-and-actions.ts';
 import { migration104 } from './104-allowlists.ts';
 import { migration201 } from './201-membership-events.ts';
+import { migration202 } from './202-environment-and-control-lists.ts';
 
 export interface Migration {
   /** Zero-padded number and a short name, e.g. `001-orgs-and-keys`. */
@@ -22,4 +23,4 @@ export interface Migration {
   postgres?: string;
 }
 
-export const migrations: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration101, migration102, migration103, migration104, migration201];
+export const migrations: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration101, migration102, migration103, migration104, migration201, migration202];
