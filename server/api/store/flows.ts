@@ -1,6 +1,7 @@
 import { templateOf, type FlowTemplate } from '../../../shared/templates/index.ts';
 import { decodeEach, json, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
 import { nameSortKey } from './sortKey.ts';
+import { tagCondition } from './tagFilter.ts';
 
 /** A flow's template: its text and its parsed form, under one id per version. */
 export interface StoredTemplate {
@@ -154,16 +155,9 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
         params.push(query.caseSensitive ? query.nameContains : query.nameContains.toLowerCase());
       }
       for (const tag of query.tags ?? []) {
-        const colon = tag.indexOf(':');
-        // A damaged tags column matches no tag instead of failing the list.
-        const tags = "json_each(CASE WHEN json_valid(tags) THEN tags ELSE '{}' END)";
-        if (colon === -1) {
-          where.push(`EXISTS (SELECT 1 FROM ${tags} WHERE key = ?)`);
-          params.push(tag);
-        } else {
-          where.push(`EXISTS (SELECT 1 FROM ${tags} WHERE key = ? AND CAST(value AS TEXT) = ?)`);
-          params.push(tag.slice(0, colon), tag.slice(colon + 1));
-        }
+        const condition = tagCondition('tags', tag, ':');
+        where.push(condition.sql);
+        params.push(...condition.params);
       }
       const direction = query.descending ? 'DESC' : 'ASC';
       const order = query.sort === 'name' ? `name_key ${direction}` : `coalesce(latest_activity_at, 0) ${direction}, name_key`;

@@ -1,6 +1,7 @@
 import { templateOf } from '../../../shared/templates/index.ts';
 import { parseJson, placeholderList, rowsByKey, type Param, type Statements } from './db.ts';
 import type { StoredTemplate } from './flows.ts';
+import { tagCondition } from './tagFilter.ts';
 
 export interface Trail {
   id: string;
@@ -178,16 +179,9 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
         params.push(orgId);
       }
       if (filter.flowTag !== undefined) {
-        const equals = filter.flowTag.indexOf('=');
-        // A damaged tags column matches no tag instead of failing the list.
-        const tags = "json_each(CASE WHEN json_valid(f.tags) THEN f.tags ELSE '{}' END)";
-        if (equals === -1) {
-          where.push(`EXISTS (SELECT 1 FROM ${tags} WHERE key = ?)`);
-          params.push(filter.flowTag);
-        } else {
-          where.push(`EXISTS (SELECT 1 FROM ${tags} WHERE key = ? AND CAST(value AS TEXT) = ?)`);
-          params.push(filter.flowTag.slice(0, equals), filter.flowTag.slice(equals + 1));
-        }
+        const condition = tagCondition('f.tags', filter.flowTag, '=');
+        where.push(condition.sql);
+        params.push(...condition.params);
       }
       if (filter.fingerprint !== undefined) {
         where.push('t.id IN (SELECT trail_id FROM artifacts WHERE org_id = ? AND fingerprint = ?)');
