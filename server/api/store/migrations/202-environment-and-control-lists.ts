@@ -16,7 +16,7 @@ const sql = `
     ALTER TABLE controls ADD COLUMN name_folded TEXT NOT NULL DEFAULT '';
     UPDATE controls SET name_folded = folded_case(name);
     CREATE INDEX controls_live ON controls (org_id, archived, identifier);
-    CREATE INDEX controls_unreadable ON controls (org_id, identifier) WHERE NOT (json_valid(links) AND json_valid(tags));
+    CREATE INDEX controls_unreadable ON controls (org_id, archived, identifier) WHERE NOT (json_valid(links) AND json_valid(tags));
     ALTER TABLE orgs ADD COLUMN live_environments INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE orgs ADD COLUMN live_controls INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE orgs ADD COLUMN archived_controls INTEGER NOT NULL DEFAULT 0;
