@@ -7,18 +7,10 @@ import { htmlUrl } from '../views/urls.ts';
 import { createWebhookSender, type WebhookDelivery, type WebhookSender } from './webhooks.ts';
 import type { Org } from '../store/orgs.ts';
 
-/** Environment triggers of reference §2.12, plus ON_CHANGED_ARTIFACT for compliance changes. */
-export const ENVIRONMENT_TRIGGERS = [
-  'ON_STARTED_ARTIFACT',
-  'ON_EXITED_ARTIFACT',
-  'ON_CHANGED_ARTIFACT',
-  'ON_SCALED_ARTIFACT',
-  'ON_ALLOWED_ARTIFACT',
-  'ON_NON_COMPLIANT_ENV',
-  'ON_COMPLIANT_ENV',
-] as const;
+import { environmentTriggers as ENVIRONMENT_TRIGGERS, flowTriggers as FLOW_TRIGGERS } from '../../../shared/schemas/actionParts.ts';
 
-export const FLOW_TRIGGERS = ['ON_STARTED_TRAIL', 'ON_ATTESTED_PROVENANCE', 'ON_ATTESTATION', 'ON_APPROVAL', 'ON_RELEASE'] as const;
+/** The triggers the action bodies accept (reference §2.12), written once in their shared schema parts. */
+export { ENVIRONMENT_TRIGGERS, FLOW_TRIGGERS };
 
 export type Trigger = (typeof ENVIRONMENT_TRIGGERS)[number] | (typeof FLOW_TRIGGERS)[number];
 
