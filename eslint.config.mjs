@@ -10,7 +10,17 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig(
   // What git ignores: built, installed or written by runs.
-  { ignores: ['dist/', '**/node_modules/', 'test/e2e/.cache/', 'test-output/', 'quickstart/', '.cev-data/', 'test/contract/.venv/'] },
+  {
+    ignores: [
+      'dist/',
+      '**/node_modules/',
+      'test/e2e/.cache/',
+      'test-output/',
+      'quickstart/',
+      '.cev-data/',
+      'test/contract/.venv/',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
@@ -24,7 +34,6 @@ export default defineConfig(
     // no-misused-promises included, fails `npm test`. Fix a rule's findings, then delete its line.
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'warn', // 936, most on `any` API answers in test/
-      '@typescript-eslint/no-unnecessary-type-assertion': 'warn', // 414, `eslint --fix` removes them (then one import it leaves unused)
       '@typescript-eslint/no-unsafe-assignment': 'warn', // 217
       '@typescript-eslint/no-unsafe-call': 'warn', // 141
       '@typescript-eslint/no-unsafe-argument': 'warn', // 79
@@ -45,7 +54,13 @@ export default defineConfig(
     rules: {
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
     },
   },

@@ -8,7 +8,16 @@ import { AUDIT_LOG_SCHEME, AuditLogDocuments } from './commands/auditLogDocument
 import { DiagnosticsClock } from './commands/diagnostics.ts';
 import { reportK8s, showAuditLog } from './commands/environmentCommands.ts';
 import { attestScan, beginTrail, createFlow } from './commands/flowCommands.ts';
-import { localServerMenu, openInBrowser, refresh, signIn, signOut, startLocalServer, stopLocalServer, syncLocal } from './commands/generalCommands.ts';
+import {
+  localServerMenu,
+  openInBrowser,
+  refresh,
+  signIn,
+  signOut,
+  startLocalServer,
+  stopLocalServer,
+  syncLocal,
+} from './commands/generalCommands.ts';
 import { search } from './commands/searchCommand.ts';
 import { createKindStatus, createLanguageClient } from './language/languageClient.ts';
 import { policyDryRun, shareServerAccess, showPreviewList } from './language/previews.ts';
@@ -32,10 +41,26 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
   localServer = new LocalServerManager(extension);
   const flows = new NodeTreeProvider(flowsSource, () => session.api);
   const environments = new NodeTreeProvider(environmentsSource, () => session.api);
-  const flowsView = vscode.window.createTreeView('complianceEvidence.flows', { treeDataProvider: flows, showCollapseAll: true });
-  const environmentsView = vscode.window.createTreeView('complianceEvidence.environments', { treeDataProvider: environments, showCollapseAll: true });
+  const flowsView = vscode.window.createTreeView('complianceEvidence.flows', {
+    treeDataProvider: flows,
+    showCollapseAll: true,
+  });
+  const environmentsView = vscode.window.createTreeView('complianceEvidence.environments', {
+    treeDataProvider: environments,
+    showCollapseAll: true,
+  });
   const details = new DetailPanels(extension, () => session.api, log);
-  const context: CommandContext = { extension, session, localServer, flows, environments, flowsView, environmentsView, log, details };
+  const context: CommandContext = {
+    extension,
+    session,
+    localServer,
+    flows,
+    environments,
+    flowsView,
+    environmentsView,
+    log,
+    details,
+  };
   const clock = new DiagnosticsClock();
   const auditLogs = new AuditLogDocuments();
 
@@ -45,7 +70,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
   ] as const) {
     view.onDidLoadRoots((state) => {
       void vscode.commands.executeCommand('setContext', key, state === 'empty');
-      if (state === 'unreachable' || state === 'unauthorized') session.reportProblem(state === 'unreachable' ? 'unreachable' : 'signedOut');
+      if (state === 'unreachable' || state === 'unauthorized')
+        session.reportProblem(state === 'unreachable' ? 'unreachable' : 'signedOut');
     });
   }
 
@@ -65,7 +91,11 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
     localServer.onDidChange(() => void syncLocal(context)),
     // Selecting a row (a click, or Enter/Space on it) shows its details; a click still expands it
     // too, which a TreeItem command would not, and arrow keys only move the focus.
-    ...[flowsView, environmentsView].map((view) => view.onDidChangeSelection((event) => event.selection.length === 1 && void showSelected(details, event.selection[0]!))),
+    ...[flowsView, environmentsView].map((view) =>
+      view.onDidChangeSelection(
+        (event) => event.selection.length === 1 && void showSelected(details, event.selection[0]),
+      ),
+    ),
     vscode.workspace.onDidChangeConfiguration((event) => affectsConnection(event) && void session.update()),
     command('complianceEvidence.localServer.start', () => startLocalServer(context)),
     command('complianceEvidence.localServer.stop', () => stopLocalServer(context)),
@@ -73,7 +103,11 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
     command('complianceEvidence.signIn', () => signIn(context)),
     command('complianceEvidence.signOut', () => signOut(context)),
     command('complianceEvidence.refresh', (arg) => refresh(context, arg)),
-    command('complianceEvidence.loadMore', (node) => (node as TreeNode).id.startsWith('env/') ? environments.loadMore(node as TreeNode) : flows.loadMore(node as TreeNode)),
+    command('complianceEvidence.loadMore', (node) =>
+      (node as TreeNode).id.startsWith('env/')
+        ? environments.loadMore(node as TreeNode)
+        : flows.loadMore(node as TreeNode),
+    ),
     command('complianceEvidence.createFlow', (arg) => createFlow(context, clock, arg)),
     command('complianceEvidence.beginTrail', (arg) => beginTrail(context, arg)),
     command('complianceEvidence.attestScan', (arg) => attestScan(context, arg)),
@@ -96,7 +130,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
   );
   client.start().then(
     () => extension.subscriptions.push(shareServerAccess(client, session)),
-    (error: unknown) => log.error(`The language server did not start: ${error instanceof Error ? error.message : String(error)}`),
+    (error: unknown) =>
+      log.error(`The language server did not start: ${error instanceof Error ? error.message : String(error)}`),
   );
 
   await session.update();

@@ -57,7 +57,11 @@ async function exitCodeOf([first, ...rest]: string[]): Promise<number> {
   }
   const command = Object.hasOwn(commands, first) ? commands[first] : undefined;
   if (command === undefined) {
-    console.error(first.startsWith('-') ? `cev: ${unknownOptionMessage(first, ['--help', '--version'], '')}` : unknownCommand(first));
+    console.error(
+      first.startsWith('-')
+        ? `cev: ${unknownOptionMessage(first, ['--help', '--version'], '')}`
+        : unknownCommand(first),
+    );
     return 2;
   }
   try {

@@ -12,12 +12,16 @@ function baseOf(fileName: string): string {
 
 /** `backend.flow-template.yml` → `backend`; a name that is only the kind gives undefined. */
 export function flowNameFromFile(fileName: string): string | undefined {
-  const name = baseOf(fileName).replace(/[._-]?flow-template[._-]?/i, '').replace(/[^a-zA-Z0-9.\-_~]/g, '-');
+  const name = baseOf(fileName)
+    .replace(/[._-]?flow-template[._-]?/i, '')
+    .replace(/[^a-zA-Z0-9.\-_~]/g, '-');
   return name !== '' && FLOW_NAME.test(name) ? name : undefined;
 }
 
 /** `prod.env-policy.yaml` → `prod`; a name that is only the kind gives undefined. */
 export function policyNameFromFile(fileName: string): string | undefined {
-  const name = baseOf(fileName).replace(/[._-]?env-policy[._-]?/i, '').replace(/[^a-zA-Z0-9.\-_~]/g, '-');
+  const name = baseOf(fileName)
+    .replace(/[._-]?env-policy[._-]?/i, '')
+    .replace(/[^a-zA-Z0-9.\-_~]/g, '-');
   return name !== '' && POLICY_NAME.test(name) ? name : undefined;
 }

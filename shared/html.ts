@@ -18,7 +18,7 @@ export class SafeHtml {
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
+  return text.replace(/[&<>"']/g, (character) => ESCAPES[character]);
 }
 
 /** Characters that change the direction of the text after them (e.g. U+202E, right-to-left override). */
@@ -36,9 +36,9 @@ function rendered(value: HtmlValue, inAttribute: boolean): string {
 
 /** `html\`<p>${text}</p>\``: every value escaped unless it is SafeHtml made by this same tag. */
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
-  let text = strings[0]!;
+  let text = strings[0];
   values.forEach((value, index) => {
-    text += rendered(value, strings[index]!.endsWith('="')) + strings[index + 1]!;
+    text += rendered(value, strings[index].endsWith('="')) + strings[index + 1];
   });
   return new SafeHtml(text);
 }

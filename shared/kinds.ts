@@ -41,9 +41,17 @@ const policySchemaKey = /^_schema\s*:\s*['"]?([^'"\s#]+)/m;
 
 /** A schema URL's kind by its path: the schemas the server serves (reference §2.19) and the policy `_schema` forms (§4.1). */
 export function kindBySchemaUrl(url: string): DocumentKind | undefined {
-  const path = url.replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\.json$/, '').toLowerCase();
+  const path = url
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '')
+    .replace(/\.json$/, '')
+    .toLowerCase();
   if (/(?:^|[/_.-])flow[-_]?template(?:s)?(?:[/_.-]|$)/.test(path)) return 'flow-template';
-  if (/\/policy(?:\/environment)?\/v1$/.test(path) || /(?:^|[/_.-])(?:env|environment)[-_]?polic(?:y|ies)(?:[/_.-]|$)/.test(path)) return 'env-policy';
+  if (
+    /\/policy(?:\/environment)?\/v1$/.test(path) ||
+    /(?:^|[/_.-])(?:env|environment)[-_]?polic(?:y|ies)(?:[/_.-]|$)/.test(path)
+  )
+    return 'env-policy';
   return undefined;
 }
 
@@ -54,7 +62,7 @@ export function kindBySchemaUrl(url: string): DocumentKind | undefined {
 export function kindByText(text: string): DocumentKind | undefined {
   const head = text.slice(0, 4096);
   const lines = head.split(/\r?\n/);
-  const declared = modeline.exec(lines[0]!.trimEnd());
+  const declared = modeline.exec(lines[0].trimEnd());
   if (declared) return declared[1] as DocumentKind;
   for (const line of lines) {
     const trimmed = line.trim();
@@ -92,7 +100,7 @@ function globToRegExp(glob: string): RegExp {
   let out = '';
   let inBraces = false;
   for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
+    const c = glob[i];
     if (c === '*' && glob[i + 1] === '*') {
       const slash = glob[i + 2] === '/';
       out += slash ? '(?:.*/)?' : '.*';

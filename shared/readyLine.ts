@@ -12,6 +12,6 @@ export function readyLine(url: string, details: string): string {
 /** The listen URL if `line` is the ready line, e.g. `http://127.0.0.1:40123`. */
 export function listenUrlOf(line: string): string | undefined {
   if (!line.startsWith(PREFIX)) return undefined;
-  const url = line.slice(PREFIX.length).split(' ', 1)[0]!;
+  const url = line.slice(PREFIX.length).split(' ', 1)[0];
   return /^http:\/\/(\[[0-9a-f:.]+\]|[^\s/:[\]]+):\d+$/i.test(url) ? url : undefined;
 }

@@ -29,7 +29,11 @@ export function formatOf(kind: DocumentKind): TextFormat {
 }
 
 /** `yamlTree`: the YAML tree of `text` when the caller already holds it; ignored for JSON kinds. */
-export function validateText(kind: DocumentKind, text: string, yamlTree?: Document.Parsed): { value: unknown; findings: Finding[] } {
+export function validateText(
+  kind: DocumentKind,
+  text: string,
+  yamlTree?: Document.Parsed,
+): { value: unknown; findings: Finding[] } {
   const rules = rulesByKind[kind];
   const parsed = parseText(rules.format, text, yamlTree);
   if (parsed.broken) return { value: parsed.value, findings: placeIssues(parsed, []) };

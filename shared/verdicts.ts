@@ -8,11 +8,13 @@ import type { Issue } from './findings.ts';
 export const refusalSources: Readonly<Record<string, string>> = {
   'policy/any-name-any-type': 'reference §4.1: name and type may not both be *',
   'policy/for-control-without-decision': 'reference §4.1: for_control is allowed only with type decision',
-  'policy/bad-expression': 'reference §4.2: a condition is a ${{ }} expression of the listed operators, contexts and functions (editor and cev validate only, see evaluationTimeCodes)',
+  'policy/bad-expression':
+    'reference §4.2: a condition is a ${{ }} expression of the listed operators, contexts and functions (editor and cev validate only, see evaluationTimeCodes)',
   'scan/too-many-target-artifacts': 'spec endpoint 1, cross-field rule 1',
   'scan/target-artifacts-without-commit': 'spec endpoint 1, cross-field rule 2; reference §2.3',
   'attestation/too-many-target-artifacts': 'spec endpoint 1, cross-field rule 1 (reference §2.3: common to every type)',
-  'attestation/target-artifacts-without-commit': 'spec endpoint 1, cross-field rule 2 (reference §2.3: common to every type)',
+  'attestation/target-artifacts-without-commit':
+    'spec endpoint 1, cross-field rule 2 (reference §2.3: common to every type)',
 };
 
 /**

@@ -67,8 +67,11 @@ export class ApiClient {
 
   /** Spec endpoint 4, always paged so the view knows when to offer "Load more…". */
   async listTrails(flow: string, page: number, perPage: number): Promise<Page<Trail>> {
-    const body = await this.json<Page<Trail> | Trail[]>('GET', ['trails', this.org, flow], { query: { page, per_page: perPage } });
-    if (Array.isArray(body)) return { data: body, pagination: { total: body.length, page: 1, per_page: body.length, page_count: 1 } };
+    const body = await this.json<Page<Trail> | Trail[]>('GET', ['trails', this.org, flow], {
+      query: { page, per_page: perPage },
+    });
+    if (Array.isArray(body))
+      return { data: body, pagination: { total: body.length, page: 1, per_page: body.length, page_count: 1 } };
     return body;
   }
 
@@ -79,7 +82,10 @@ export class ApiClient {
   /** Begins a trail (201) or updates an existing one (200). */
   beginTrail(flow: string, trail: string, description?: string): Promise<WriteResult> {
     const form = new FormData();
-    form.append('data_json', JSON.stringify(description === undefined ? { name: trail } : { name: trail, description }));
+    form.append(
+      'data_json',
+      JSON.stringify(description === undefined ? { name: trail } : { name: trail, description }),
+    );
     return this.write('PUT', ['trails', this.org, flow], form);
   }
 
@@ -93,15 +99,30 @@ export class ApiClient {
 
   /** One attestation by its id (reference §2.3), as the API sends it; a 404 ApiError when there is none. */
   async getAttestation(attestationId: string): Promise<Record<string, unknown>> {
-    const body = await this.json<{ data?: Record<string, unknown>[] }>('GET', ['attestations', this.org], { query: { attestation_id: attestationId, per_page: 1 } });
+    const body = await this.json<{ data?: Record<string, unknown>[] }>('GET', ['attestations', this.org], {
+      query: { attestation_id: attestationId, per_page: 1 },
+    });
     const found = body.data?.[0];
     if (found === undefined) throw new ApiError(404, `Attestation '${attestationId}' does not exist.`);
     return found;
   }
 
   /** An attestation's evidence file: its bytes and the file name the server gives it. */
-  async evidence(flow: string, trail: string, attestationId: string): Promise<{ bytes: Uint8Array; fileName: string | undefined }> {
-    const response = await this.request('GET', ['attestations', this.org, flow, 'trail', trail, 'attestation', attestationId, 'evidence']);
+  async evidence(
+    flow: string,
+    trail: string,
+    attestationId: string,
+  ): Promise<{ bytes: Uint8Array; fileName: string | undefined }> {
+    const response = await this.request('GET', [
+      'attestations',
+      this.org,
+      flow,
+      'trail',
+      trail,
+      'attestation',
+      attestationId,
+      'evidence',
+    ]);
     const disposition = response.headers.get('content-disposition') ?? '';
     const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
     const fileName = encoded === undefined ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : safeDecode(encoded);
@@ -110,7 +131,9 @@ export class ApiClient {
 
   /** One artifact of a flow by fingerprint (reference §2.4), its record in `trail` when given. */
   getArtifact(flow: string, fingerprint: string, trail?: string): Promise<Record<string, unknown>> {
-    return this.json<Record<string, unknown>>('GET', ['artifacts', this.org, flow, 'fingerprint', fingerprint], { query: { trail } });
+    return this.json<Record<string, unknown>>('GET', ['artifacts', this.org, flow, 'fingerprint', fingerprint], {
+      query: { trail },
+    });
   }
 
   /** A policy with its versions (reference §2.9). */
@@ -124,12 +147,16 @@ export class ApiClient {
 
   /** The environment's events (its audit log as JSON), newest first, at most `perPage`. */
   environmentEvents(environment: string, perPage: number): Promise<Record<string, unknown>[]> {
-    return this.json<Record<string, unknown>[]>('GET', ['environments', this.org, environment, 'events'], { query: { page: 1, per_page: perPage } });
+    return this.json<Record<string, unknown>[]>('GET', ['environments', this.org, environment, 'events'], {
+      query: { page: 1, per_page: perPage },
+    });
   }
 
   /** Two snapshots of an environment compared (reference §2.7, `GET /env-diff/{org}`): `from` the earlier. */
   snapshotDiff(environment: string, from: number, to: number): Promise<Record<string, unknown>> {
-    return this.json<Record<string, unknown>>('GET', ['env-diff', this.org], { query: { snappish1: `${environment}#${from}`, snappish2: `${environment}#${to}` } });
+    return this.json<Record<string, unknown>>('GET', ['env-diff', this.org], {
+      query: { snappish1: `${environment}#${from}`, snappish2: `${environment}#${to}` },
+    });
   }
 
   /** Plain array (no paging parameters), which every server answers the same way. */
@@ -182,11 +209,18 @@ export class ApiClient {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new ApiError(response.status, `The server answered ${method} ${response.url} with a body that is not JSON.`);
+      throw new ApiError(
+        response.status,
+        `The server answered ${method} ${response.url} with a body that is not JSON.`,
+      );
     }
   }
 
-  private async request(method: string, path: string[], options: { query?: Query; body?: FormData | string } = {}): Promise<Response> {
+  private async request(
+    method: string,
+    path: string[],
+    options: { query?: Query; body?: FormData | string } = {},
+  ): Promise<Response> {
     const url = this.url(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = await this.token();
@@ -210,7 +244,7 @@ export class ApiClient {
 }
 
 function fileBlob(file: FilePart): Blob {
-  return new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.contentType ?? 'application/octet-stream' });
+  return new Blob([file.bytes], { type: file.contentType ?? 'application/octet-stream' });
 }
 
 function safeDecode(text: string): string {

@@ -45,7 +45,8 @@ export function apiErrorFromBody(status: number, statusText: string, body: strin
 function stringErrors(errors: unknown): Record<string, string> {
   if (errors === null || typeof errors !== 'object' || Array.isArray(errors)) return {};
   const out: Record<string, string> = {};
-  for (const [field, message] of Object.entries(errors)) out[field] = typeof message === 'string' ? message : JSON.stringify(message);
+  for (const [field, message] of Object.entries(errors))
+    out[field] = typeof message === 'string' ? message : JSON.stringify(message);
   return out;
 }
 

@@ -6,7 +6,13 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { searchArtifact, searchResult } from '../../shared/contract/artifacts.ts';
 import type { environment, snapshot, snapshotArtifact, snapshotSummary } from '../../shared/contract/environments.ts';
-import type { artifactStatus, attestationStatus, flow, templateAttestation, trail } from '../../shared/contract/flows.ts';
+import type {
+  artifactStatus,
+  attestationStatus,
+  flow,
+  templateAttestation,
+  trail,
+} from '../../shared/contract/flows.ts';
 import type { pagination } from '../../shared/contract/pagination.ts';
 
 /** The fields that name a record, kept where the contract requires them: a view cannot show a record without its name. */
@@ -19,7 +25,9 @@ type Sparse<T> = T extends readonly (infer Item)[]
   : T extends object
     ? [KnownKeys<T>] extends [never]
       ? { [key: string]: Sparse<T[keyof T]> }
-      : { [K in KnownKeys<T> as K extends Identity ? K : never]: Sparse<T[K]> } & { [K in KnownKeys<T> as K extends Identity ? never : K]?: Sparse<T[K]> }
+      : { [K in KnownKeys<T> as K extends Identity ? K : never]: Sparse<T[K]> } & {
+          [K in KnownKeys<T> as K extends Identity ? never : K]?: Sparse<T[K]>;
+        }
     : T;
 /** A sparse record that also keeps the fields named. */
 type SparseWith<T, Kept extends keyof T> = Sparse<T> & Pick<T, Kept>;

@@ -19,8 +19,7 @@ export interface LocalServerInfo {
 }
 
 export type Connection =
-  | { kind: 'local' | 'remote'; apiBase: string; org: string }
-  | { kind: 'unconfigured'; problem: string };
+  { kind: 'local' | 'remote'; apiBase: string; org: string } | { kind: 'unconfigured'; problem: string };
 
 /** The org the local server is started with when the settings name none. */
 export const DEFAULT_LOCAL_ORG = 'default';
@@ -29,13 +28,20 @@ export const DEFAULT_LOCAL_ORG = 'default';
  * The local server wins while it runs, unless the user picked the remote; otherwise the custom
  * URL, else the base URL of the region. The result always ends in `/api/v2`.
  */
-export function resolveConnection(settings: ConnectionSettings, local: LocalServerInfo | undefined, preferRemote: boolean): Connection {
+export function resolveConnection(
+  settings: ConnectionSettings,
+  local: LocalServerInfo | undefined,
+  preferRemote: boolean,
+): Connection {
   if (local && !preferRemote) return { kind: 'local', apiBase: apiBaseOf(local.url), org: local.org };
   const custom = settings.customUrl.trim();
   const url = custom !== '' ? custom : (settings.region === 'us' ? settings.baseUrlUs : settings.baseUrl).trim();
   if (url === '') {
     const setting = settings.region === 'us' ? 'complianceEvidence.baseUrlUs' : 'complianceEvidence.baseUrl';
-    return { kind: 'unconfigured', problem: `No server URL: set ${setting} (or complianceEvidence.customUrl), or start the local server.` };
+    return {
+      kind: 'unconfigured',
+      problem: `No server URL: set ${setting} (or complianceEvidence.customUrl), or start the local server.`,
+    };
   }
   if (!isHttpUrl(url)) return { kind: 'unconfigured', problem: `The server URL '${url}' is not an http(s) URL.` };
   const org = settings.org.trim();

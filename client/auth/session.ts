@@ -49,7 +49,11 @@ export class Session implements vscode.Disposable {
       this.setState('ready');
     } else if (this.current.kind === 'remote') {
       if (await this.secrets.get(REMOTE_KEY_SECRET)) {
-        this.client = new ApiClient({ baseUrl: this.current.apiBase, org: this.current.org, token: () => this.secrets.get(REMOTE_KEY_SECRET) });
+        this.client = new ApiClient({
+          baseUrl: this.current.apiBase,
+          org: this.current.org,
+          token: () => this.secrets.get(REMOTE_KEY_SECRET),
+        });
         this.setState('ready');
       } else this.setState('signedOut');
     } else this.setState('unconfigured');
@@ -58,7 +62,8 @@ export class Session implements vscode.Disposable {
 
   /** The server, org and key the language server's previews ask with; null when there is none. */
   async serverAccess(): Promise<{ apiBase: string; org: string; key: string } | null> {
-    if (this.current.kind === 'local' && this.local) return { apiBase: this.current.apiBase, org: this.current.org, key: this.local.key };
+    if (this.current.kind === 'local' && this.local)
+      return { apiBase: this.current.apiBase, org: this.current.org, key: this.local.key };
     if (this.current.kind !== 'remote') return null;
     const key = await this.secrets.get(REMOTE_KEY_SECRET);
     return key === undefined ? null : { apiBase: this.current.apiBase, org: this.current.org, key };

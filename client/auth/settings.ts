@@ -15,5 +15,7 @@ export function connectionSettings(): ConnectionSettings {
 
 /** True when a configuration change moves the remote server or org. */
 export function affectsConnection(event: vscode.ConfigurationChangeEvent): boolean {
-  return ['baseUrl', 'baseUrlUs', 'region', 'customUrl', 'org'].some((key) => event.affectsConfiguration(`complianceEvidence.${key}`));
+  return ['baseUrl', 'baseUrlUs', 'region', 'customUrl', 'org'].some((key) =>
+    event.affectsConfiguration(`complianceEvidence.${key}`),
+  );
 }

@@ -47,12 +47,14 @@ export function argsOf(arg: unknown): CommandArgs {
     const node = arg as TreeNode;
     return { flow: node.ref.flow, trail: node.ref.trail, environment: node.ref.environment, url: node.htmlUrl };
   }
-  return arg as CommandArgs;
+  return arg;
 }
 
 /** A path or URI string as a Uri. */
 export function uriOf(file: string): vscode.Uri {
-  return /^[a-z][a-z0-9+.-]+:/i.test(file) && !/^[a-z]:[\\/]/i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
+  return /^[a-z][a-z0-9+.-]+:/i.test(file) && !/^[a-z]:[\\/]/i.test(file)
+    ? vscode.Uri.parse(file)
+    : vscode.Uri.file(file);
 }
 
 /** The API client, or undefined after telling the user how to get one. */
@@ -61,10 +63,16 @@ export async function apiOrExplain(context: CommandContext): Promise<ApiClient |
   if (api) return api;
   const connection = context.session.connection;
   const reason = connection.kind === 'unconfigured' ? connection.problem : 'Not signed in.';
-  const choice = await vscode.window.showWarningMessage(`Compliance Evidence: ${reason}`, 'Start Local Server', 'Sign In', 'Open Settings');
+  const choice = await vscode.window.showWarningMessage(
+    `Compliance Evidence: ${reason}`,
+    'Start Local Server',
+    'Sign In',
+    'Open Settings',
+  );
   if (choice === 'Start Local Server') await vscode.commands.executeCommand('complianceEvidence.localServer.start');
   else if (choice === 'Sign In') await vscode.commands.executeCommand('complianceEvidence.signIn');
-  else if (choice === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'complianceEvidence');
+  else if (choice === 'Open Settings')
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'complianceEvidence');
   return context.session.api;
 }
 
@@ -77,5 +85,8 @@ export function showFailure(context: CommandContext, what: string, error: unknow
 
 /** Runs long work with a notification progress bar. */
 export function withProgress<T>(title: string, work: () => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, work);
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: false },
+    work,
+  );
 }

@@ -8,9 +8,15 @@ export const DIAGNOSTIC_SOURCE = 'compliance-evidence';
  * The language server's errors for the document, after waiting (bounded) for it to publish for
  * the latest edit; a server that stays silent does not block the command: the API checks again.
  */
-export async function languageServerErrors(document: vscode.TextDocument, changedAt: number | undefined, timeoutMs = 3000): Promise<vscode.Diagnostic[]> {
+export async function languageServerErrors(
+  document: vscode.TextDocument,
+  changedAt: number | undefined,
+  timeoutMs = 3000,
+): Promise<vscode.Diagnostic[]> {
   const errorsNow = () =>
-    vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === DIAGNOSTIC_SOURCE && d.severity === vscode.DiagnosticSeverity.Error);
+    vscode.languages
+      .getDiagnostics(document.uri)
+      .filter((d) => d.source === DIAGNOSTIC_SOURCE && d.severity === vscode.DiagnosticSeverity.Error);
   if (changedAt === undefined) return errorsNow();
   await new Promise<void>((resolve) => {
     const timer = setTimeout(done, timeoutMs);

@@ -9,14 +9,16 @@ import { verdictOf } from './verdict.ts';
 
 export async function createFlow(context: CommandContext, clock: DiagnosticsClock, arg?: unknown): Promise<boolean> {
   const args = argsOf(arg);
-  const document = args.file ? await vscode.workspace.openTextDocument(uriOf(args.file)) : vscode.window.activeTextEditor?.document;
+  const document = args.file
+    ? await vscode.workspace.openTextDocument(uriOf(args.file))
+    : vscode.window.activeTextEditor?.document;
   if (!document || document.languageId !== 'yaml') {
     void vscode.window.showWarningMessage('Open a flow template (YAML) in the editor first.');
     return false;
   }
   const errors = await languageServerErrors(document, clock.pendingSince(document.uri));
   if (errors.length > 0) {
-    const first = errors[0]!;
+    const first = errors[0];
     const choice = await vscode.window.showErrorMessage(
       `The template has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'} first. Line ${first.range.start.line + 1}: ${first.message}`,
       'Show Problems',
@@ -73,10 +75,17 @@ export async function beginTrail(context: CommandContext, arg?: unknown): Promis
     if (!flow) return false;
     const trail =
       args.name ??
-      (await vscode.window.showInputBox({ title: `Begin Trail in ${flow}`, prompt: 'Trail name (e.g. the commit SHA or build number)', validateInput: flowNameProblem, ignoreFocusOut: true }));
+      (await vscode.window.showInputBox({
+        title: `Begin Trail in ${flow}`,
+        prompt: 'Trail name (e.g. the commit SHA or build number)',
+        validateInput: flowNameProblem,
+        ignoreFocusOut: true,
+      }));
     if (!trail) return false;
     const result = await withProgress(`Beginning trail ${trail}…`, () => api.beginTrail(flow, trail, args.description));
-    void vscode.window.showInformationMessage(`Trail '${trail}' ${result.created ? 'begun' : 'updated'} in flow '${flow}'.`);
+    void vscode.window.showInformationMessage(
+      `Trail '${trail}' ${result.created ? 'begun' : 'updated'} in flow '${flow}'.`,
+    );
     await context.flows.refresh(`flow/${flow}`);
     return true;
   } catch (error) {
@@ -101,12 +110,17 @@ export async function attestScan(context: CommandContext, arg?: unknown): Promis
     try {
       data = JSON.parse(source.text);
     } catch (error) {
-      void vscode.window.showErrorMessage(`${source.label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(
+        `${source.label} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return undefined;
     }
     const attachment = await attachmentOf(args.attachment);
     if (attachment === null) return undefined;
-    const name = typeof data === 'object' && data !== null ? String((data as { attestation_name?: unknown }).attestation_name ?? '') : '';
+    const name =
+      typeof data === 'object' && data !== null
+        ? String((data as { attestation_name?: unknown }).attestation_name ?? '')
+        : '';
     const verdict = await withProgress(`Attesting scan result ${name} in ${flow}/${trail}…`, async () => {
       await api.attestScan(flow, trail, data, attachment);
       return verdictOf(await api.getTrail(flow, trail), name);
@@ -125,21 +139,29 @@ export async function attestScan(context: CommandContext, arg?: unknown): Promis
 /** The attestation payload: the given file, the active JSON editor, or a file the user picks. */
 async function scanSource(file: string | undefined): Promise<{ text: string; label: string } | undefined> {
   const editor = vscode.window.activeTextEditor;
-  if (!file && editor && editor.document.languageId === 'json') return { text: editor.document.getText(), label: path.basename(editor.document.fileName) };
+  if (!file && editor && editor.document.languageId === 'json')
+    return { text: editor.document.getText(), label: path.basename(editor.document.fileName) };
   const uri = file ? uriOf(file) : await pickFile('Scan attestation payload (JSON)', { JSON: ['json'] });
-  return uri ? { text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), label: path.basename(uri.fsPath) } : undefined;
+  return uri
+    ? { text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), label: path.basename(uri.fsPath) }
+    : undefined;
 }
 
 /** undefined for no attachment, null when the user cancelled. */
-async function attachmentOf(given: string | false | undefined): Promise<{ name: string; bytes: Uint8Array } | undefined | null> {
+async function attachmentOf(
+  given: string | false | undefined,
+): Promise<{ name: string; bytes: Uint8Array } | undefined | null> {
   let file: vscode.Uri | undefined;
   if (given === false) return undefined;
   if (given) file = uriOf(given);
   else {
-    const choice = await vscode.window.showQuickPick([{ label: 'No attachment' }, { label: 'Attach a file…', description: 'evidence, at most 10 MB' }], {
-      placeHolder: 'Attach evidence to the attestation?',
-      ignoreFocusOut: true,
-    });
+    const choice = await vscode.window.showQuickPick(
+      [{ label: 'No attachment' }, { label: 'Attach a file…', description: 'evidence, at most 10 MB' }],
+      {
+        placeHolder: 'Attach evidence to the attestation?',
+        ignoreFocusOut: true,
+      },
+    );
     if (!choice) return null;
     if (choice.label === 'No attachment') return undefined;
     file = await pickFile('Evidence file');

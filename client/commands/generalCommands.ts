@@ -13,7 +13,9 @@ export async function signIn(context: CommandContext): Promise<boolean> {
   if (!key) return false;
   await context.session.signIn(key.trim());
   context.log.info('Signed in: API key stored in secret storage.');
-  const note = context.session.usesLocal ? ' The views keep using the local server while it runs; choose "Use Remote Server" from its status bar item to switch.' : '';
+  const note = context.session.usesLocal
+    ? ' The views keep using the local server while it runs; choose "Use Remote Server" from its status bar item to switch.'
+    : '';
   void vscode.window.showInformationMessage(`Signed in.${note}`);
   return true;
 }
@@ -37,7 +39,9 @@ export async function openInBrowser(context: CommandContext, arg?: unknown): Pro
   const selected = context.flowsView.selection[0] ?? context.environmentsView.selection[0];
   const url = argsOf(arg).url ?? selected?.htmlUrl;
   if (!url) {
-    void vscode.window.showInformationMessage('Select a flow, trail, attestation, artifact, environment or snapshot first.');
+    void vscode.window.showInformationMessage(
+      'Select a flow, trail, attestation, artifact, environment or snapshot first.',
+    );
     return false;
   }
   return vscode.env.openExternal(vscode.Uri.parse(url));
@@ -45,10 +49,16 @@ export async function openInBrowser(context: CommandContext, arg?: unknown): Pro
 
 export async function startLocalServer(context: CommandContext): Promise<string | undefined> {
   try {
-    const status = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Starting the local server…' }, () => context.localServer.start());
+    const status = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Starting the local server…' },
+      () => context.localServer.start(),
+    );
     return status.url;
   } catch (error) {
-    const choice = await vscode.window.showErrorMessage(`The local server did not start: ${error instanceof Error ? error.message : String(error)}`, 'Open Log');
+    const choice = await vscode.window.showErrorMessage(
+      `The local server did not start: ${error instanceof Error ? error.message : String(error)}`,
+      'Open Log',
+    );
     if (choice) context.localServer.log.show();
     return undefined;
   }
@@ -70,21 +80,38 @@ export async function localServerMenu(context: CommandContext): Promise<void> {
     items.push(
       { label: '$(debug-stop) Stop Local Server', run: () => stopLocalServer(context) },
       { label: '$(copy) Copy URL', description: url, run: () => vscode.env.clipboard.writeText(url) },
-      { label: '$(key) Copy API Key', description: 'the local admin key', run: async () => vscode.env.clipboard.writeText(await context.localServer.adminKey()) },
+      {
+        label: '$(key) Copy API Key',
+        description: 'the local admin key',
+        run: async () => vscode.env.clipboard.writeText(await context.localServer.adminKey()),
+      },
     );
-    if (context.session.usesLocal) items.push({ label: '$(cloud) Use Remote Server', description: 'the views show the remote from the settings', run: () => context.session.useRemote() });
-    else items.push({ label: '$(server) Use Local Server', description: 'the views show the local server', run: () => syncLocal(context) });
+    if (context.session.usesLocal)
+      items.push({
+        label: '$(cloud) Use Remote Server',
+        description: 'the views show the remote from the settings',
+        run: () => context.session.useRemote(),
+      });
+    else
+      items.push({
+        label: '$(server) Use Local Server',
+        description: 'the views show the local server',
+        run: () => syncLocal(context),
+      });
   } else {
     items.push({ label: '$(play) Start Local Server', run: () => startLocalServer(context) });
   }
   items.push({ label: '$(output) Open Log', run: () => context.localServer.log.show() });
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: `Local server: ${state}${url ? ` at ${url}` : ''}` });
+  const picked = await vscode.window.showQuickPick(items, {
+    placeHolder: `Local server: ${state}${url ? ` at ${url}` : ''}`,
+  });
   await picked?.run();
 }
 
 /** Points the session at the local server while it runs, and away from it when it stops. */
 export async function syncLocal(context: CommandContext): Promise<void> {
   const { state, url, org } = context.localServer.status;
-  if (state === 'running' && url) await context.session.useLocal({ url, org: org ?? 'default', key: await context.localServer.adminKey() });
+  if (state === 'running' && url)
+    await context.session.useLocal({ url, org: org ?? 'default', key: await context.localServer.adminKey() });
   else await context.session.useLocal(undefined);
 }

@@ -23,13 +23,18 @@ export async function kubectlPath(envPath = process.env.PATH ?? ''): Promise<str
 /** The pods of every namespace as kubectl prints them, parsed; rejects with kubectl's own error. */
 export function kubectlPods(kubectl: string, timeoutMs = 60_000): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    execFile(kubectl, ['get', 'pods', '-A', '-o', 'json'], { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`kubectl get pods failed: ${stderr.trim() || error.message}`));
-      try {
-        resolve(JSON.parse(stdout));
-      } catch {
-        reject(new Error('kubectl get pods printed something that is not JSON.'));
-      }
-    });
+    execFile(
+      kubectl,
+      ['get', 'pods', '-A', '-o', 'json'],
+      { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`kubectl get pods failed: ${stderr.trim() || error.message}`));
+        try {
+          resolve(JSON.parse(stdout));
+        } catch {
+          reject(new Error('kubectl get pods printed something that is not JSON.'));
+        }
+      },
+    );
   });
 }

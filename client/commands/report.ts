@@ -10,8 +10,12 @@ export interface ReportSource {
 
 /** Throws with a message that says what was expected. */
 export function reportOf(value: unknown): ReportSource {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'artifacts' in value) return { report: value, skipped: [] };
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'artifacts' in value)
+    return { report: value, skipped: [] };
   const converted = k8sReportFromPods(value);
-  if ('error' in converted) throw new Error(`Expected a K8S report ({"artifacts": [...]}) or the output of kubectl get pods -A -o json. ${converted.error}`);
+  if ('error' in converted)
+    throw new Error(
+      `Expected a K8S report ({"artifacts": [...]}) or the output of kubectl get pods -A -o json. ${converted.error}`,
+    );
   return converted;
 }

@@ -50,7 +50,8 @@ async function revealArtifact(context: CommandContext, hit: SearchArtifact): Pro
   const api = context.session.api;
   if (!api || !hit.flow || !hit.trail) return undefined;
   const { flows, flowsView } = context;
-  const flowOf = async () => (await flows.getChildren()).find((node) => node.kind === 'flow' && node.ref.flow === hit.flow);
+  const flowOf = async () =>
+    (await flows.getChildren()).find((node) => node.kind === 'flow' && node.ref.flow === hit.flow);
   let flow = await flowOf();
   if (!flow) {
     // The flow was created after the view loaded its flows: reload them once.
@@ -58,9 +59,14 @@ async function revealArtifact(context: CommandContext, hit: SearchArtifact): Pro
     flow = await flowOf();
   }
   if (!flow) return undefined;
-  let trail: TreeNode | undefined = (await flows.getChildren(flow)).find((node) => node.kind === 'trail' && node.ref.trail === hit.trail);
+  let trail: TreeNode | undefined = (await flows.getChildren(flow)).find(
+    (node) => node.kind === 'trail' && node.ref.trail === hit.trail,
+  );
   trail ??= flows.adopt(flow, trailNode(hit.flow, await api.getTrail(hit.flow, hit.trail)));
-  const artifactOf = async (parent: TreeNode) => (await flows.getChildren(parent)).find((node) => node.kind === 'artifact' && node.ref.fingerprint === hit.fingerprint);
+  const artifactOf = async (parent: TreeNode) =>
+    (await flows.getChildren(parent)).find(
+      (node) => node.kind === 'artifact' && node.ref.fingerprint === hit.fingerprint,
+    );
   let artifact = await artifactOf(trail);
   if (!artifact) {
     // The trail row was loaded before the artifact was attested: reload it once.

@@ -5,7 +5,8 @@ import type { AttestationStatus, Trail } from '../api/types.ts';
 export function verdictOf(trail: Trail, attestationName: string): string {
   const status = trail.compliance_status;
   const all: AttestationStatus[] = [...(status?.attestations_statuses ?? [])];
-  for (const artifact of Object.values(status?.artifacts_statuses ?? {})) all.push(...(artifact.attestations_statuses ?? []));
+  for (const artifact of Object.values(status?.artifacts_statuses ?? {}))
+    all.push(...(artifact.attestations_statuses ?? []));
   const mine = all.find((attestation) => attestation.attestation_name === attestationName);
   const own = mine?.is_compliant === true ? 'Compliant.' : mine?.is_compliant === false ? 'Not compliant.' : '';
   return `${own} Trail '${trail.name}' is ${trail.compliance_state ?? status?.status ?? 'not evaluated'}.`.trim();

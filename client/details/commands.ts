@@ -29,8 +29,15 @@ export async function showSelected(panels: DetailPanels, node: TreeNode): Promis
  * Compares a snapshot row with another snapshot of its environment, picked from a list (or given as
  * `{ environment, from, to }` by a script). Returns the comparison shown.
  */
-export async function compareSnapshots(context: CommandContext, panels: DetailPanels, argument: unknown): Promise<DetailTarget | undefined> {
-  const given = targetFrom({ kind: 'compare', ...(typeof argument === 'object' && argument !== null && !('ref' in argument) ? argument : {}) });
+export async function compareSnapshots(
+  context: CommandContext,
+  panels: DetailPanels,
+  argument: unknown,
+): Promise<DetailTarget | undefined> {
+  const given = targetFrom({
+    kind: 'compare',
+    ...(typeof argument === 'object' && argument !== null && !('ref' in argument) ? argument : {}),
+  });
   if (given !== undefined) {
     await panels.show(given, false);
     return given;
@@ -49,14 +56,26 @@ export async function compareSnapshots(context: CommandContext, panels: DetailPa
     const items = snapshots
       .filter((snapshot) => snapshot.index !== index)
       .sort((a, b) => b.index - a.index)
-      .map((snapshot) => ({ label: `#${snapshot.index}`, description: [snapshot.to === 0 ? 'current' : undefined, formatTime(snapshot.from)].filter(Boolean).join(' · '), index: snapshot.index }));
+      .map((snapshot) => ({
+        label: `#${snapshot.index}`,
+        description: [snapshot.to === 0 ? 'current' : undefined, formatTime(snapshot.from)].filter(Boolean).join(' · '),
+        index: snapshot.index,
+      }));
     if (items.length === 0) {
       void vscode.window.showInformationMessage(`${environment} has no other snapshot to compare #${index} with.`);
       return undefined;
     }
-    const picked = await vscode.window.showQuickPick(items, { title: `Compare ${environment} #${index} with…`, placeHolder: 'The other snapshot' });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: `Compare ${environment} #${index} with…`,
+      placeHolder: 'The other snapshot',
+    });
     if (picked === undefined) return undefined;
-    const target: DetailTarget = { kind: 'compare', environment, from: Math.min(index, picked.index), to: Math.max(index, picked.index) };
+    const target: DetailTarget = {
+      kind: 'compare',
+      environment,
+      from: Math.min(index, picked.index),
+      to: Math.max(index, picked.index),
+    };
     await panels.show(target, false);
     return target;
   } catch (error) {

@@ -11,9 +11,17 @@ interface EvidenceRef {
 }
 
 /** Downloads the evidence into the extension's storage and opens it; returns the file. */
-export async function openEvidence(extension: vscode.ExtensionContext, api: ApiClient, ref: EvidenceRef): Promise<vscode.Uri> {
+export async function openEvidence(
+  extension: vscode.ExtensionContext,
+  api: ApiClient,
+  ref: EvidenceRef,
+): Promise<vscode.Uri> {
   const { bytes, fileName } = await api.evidence(ref.flow, ref.trail, ref.attestationId);
-  const folder = vscode.Uri.joinPath(extension.globalStorageUri, 'evidence', safeFileName(ref.attestationId, 'attestation'));
+  const folder = vscode.Uri.joinPath(
+    extension.globalStorageUri,
+    'evidence',
+    safeFileName(ref.attestationId, 'attestation'),
+  );
   await vscode.workspace.fs.createDirectory(folder);
   const file = vscode.Uri.joinPath(folder, safeFileName(fileName));
   await vscode.workspace.fs.writeFile(file, bytes);
@@ -26,7 +34,11 @@ export async function saveEvidence(api: ApiClient, ref: EvidenceRef): Promise<vs
   const { bytes, fileName } = await api.evidence(ref.flow, ref.trail, ref.attestationId);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const name = safeFileName(fileName);
-  const target = await vscode.window.showSaveDialog({ defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined, saveLabel: 'Save Evidence', title: `Save evidence ${name}` });
+  const target = await vscode.window.showSaveDialog({
+    defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+    saveLabel: 'Save Evidence',
+    title: `Save evidence ${name}`,
+  });
   if (target === undefined) return undefined;
   await vscode.workspace.fs.writeFile(target, bytes);
   void vscode.window.showInformationMessage(`Evidence saved to ${target.fsPath}`);

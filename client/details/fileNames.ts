@@ -4,6 +4,9 @@
 
 export function safeFileName(name: string | undefined, fallback = 'evidence'): string {
   const last = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const cleaned = last.replace(/[^\w.-]+/g, '_').replace(/^[.\-_]+/, '').slice(0, 120);
+  const cleaned = last
+    .replace(/[^\w.-]+/g, '_')
+    .replace(/^[.\-_]+/, '')
+    .slice(0, 120);
   return cleaned === '' ? fallback : cleaned;
 }

@@ -43,11 +43,16 @@ export async function load(api: ApiClient, target: DetailTarget): Promise<Loaded
       return (pages) => artifactPage(artifact, pages);
     }
     case 'snapshot': {
-      const snapshot = snapshotDisplay(target.environment, asRecord(await api.getSnapshot(target.environment, target.index)));
+      const snapshot = snapshotDisplay(
+        target.environment,
+        asRecord(await api.getSnapshot(target.environment, target.index)),
+      );
       return (pages) => snapshotPage(snapshot, pages);
     }
     case 'compare': {
-      const comparison = snapshotComparisonDisplay(await api.snapshotDiff(target.environment, Math.min(target.from, target.to), Math.max(target.from, target.to)));
+      const comparison = snapshotComparisonDisplay(
+        await api.snapshotDiff(target.environment, Math.min(target.from, target.to), Math.max(target.from, target.to)),
+      );
       return (pages) => comparisonPage(comparison, pages);
     }
     case 'environment': {
@@ -60,9 +65,17 @@ export async function load(api: ApiClient, target: DetailTarget): Promise<Loaded
       const [snapshots, policies] = await Promise.all([
         Promise.all(list.map((item) => api.getSnapshot(target.environment, item.index))),
         // A policy that cannot be read still shows by name (the environment names it).
-        Promise.all(listOf(Array.isArray(environment.policies) ? environment.policies.map((name) => ({ name })) : []).map((entry) => api.getPolicy(textOf(entry.name)).catch(() => undefined))),
+        Promise.all(
+          listOf(Array.isArray(environment.policies) ? environment.policies.map((name) => ({ name })) : []).map(
+            (entry) => api.getPolicy(textOf(entry.name)).catch(() => undefined),
+          ),
+        ),
       ]);
-      const display = environmentDisplay(environment, snapshots.map(asRecord), policies.filter((policy) => policy !== undefined));
+      const display = environmentDisplay(
+        environment,
+        snapshots.map(asRecord),
+        policies.filter((policy) => policy !== undefined),
+      );
       const audit = auditEntriesOf(events);
       return (pages) => environmentPage(display, audit, pages);
     }
@@ -106,11 +119,17 @@ export function titleOf(target: DetailTarget): string {
 /** The attestations a trail's own compliance status names, so each slot's reason can name its attestation. */
 function attestationsOf(trail: Record<string, unknown>): AttestationSummary[] {
   const status = isRecord(trail.compliance_status) ? trail.compliance_status : {};
-  const artifacts = isRecord(status.artifacts_statuses) ? Object.values(status.artifacts_statuses).filter(isRecord) : [];
+  const artifacts = isRecord(status.artifacts_statuses)
+    ? Object.values(status.artifacts_statuses).filter(isRecord)
+    : [];
   return [status, ...artifacts]
     .flatMap((entry) => listOf(entry.attestations_statuses))
     .filter((entry) => typeof entry.attestation_id === 'string')
-    .map((entry) => ({ attestation_id: entry.attestation_id as string, attestation_name: textOf(entry.attestation_name), attestation_type: textOf(entry.attestation_type) }));
+    .map((entry) => ({
+      attestation_id: entry.attestation_id as string,
+      attestation_name: textOf(entry.attestation_name),
+      attestation_type: textOf(entry.attestation_type),
+    }));
 }
 
 function asRecord(value: object): Record<string, unknown> {

@@ -25,7 +25,14 @@ export type DetailMessage =
   | { type: 'page'; list: string; page: number }
   | { type: 'retry' };
 
-export const DETAIL_KINDS: readonly DetailKind[] = ['trail', 'attestation', 'artifact', 'environment', 'snapshot', 'compare'];
+export const DETAIL_KINDS: readonly DetailKind[] = [
+  'trail',
+  'attestation',
+  'artifact',
+  'environment',
+  'snapshot',
+  'compare',
+];
 
 /** Longest name, id or fingerprint accepted from a webview; the API's own names are far shorter. */
 const MAX_TEXT = 1024;
@@ -34,8 +41,10 @@ const MAX_URL = 8192;
 
 type Shape = Record<string, (value: unknown) => boolean>;
 
-const text = (value: unknown): boolean => typeof value === 'string' && value.length > 0 && value.length <= MAX_TEXT && !/[\u0000-\u001f\u007f]/.test(value);
-const count = (value: unknown): boolean => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= 1_000_000_000;
+const text = (value: unknown): boolean =>
+  typeof value === 'string' && value.length > 0 && value.length <= MAX_TEXT && !/[\u0000-\u001f\u007f]/.test(value);
+const count = (value: unknown): boolean =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= 1_000_000_000;
 const oneOf =
   (...allowed: string[]) =>
   (value: unknown): boolean =>
@@ -43,7 +52,10 @@ const oneOf =
 
 const TARGET_SHAPES: Record<DetailKind, { required: Shape; optional?: Shape }> = {
   trail: { required: { kind: oneOf('trail'), flow: text, trail: text } },
-  attestation: { required: { kind: oneOf('attestation'), flow: text, trail: text }, optional: { name: text, attestationId: text } },
+  attestation: {
+    required: { kind: oneOf('attestation'), flow: text, trail: text },
+    optional: { name: text, attestationId: text },
+  },
   artifact: { required: { kind: oneOf('artifact'), flow: text, fingerprint: text }, optional: { trail: text } },
   environment: { required: { kind: oneOf('environment'), environment: text } },
   snapshot: { required: { kind: oneOf('snapshot'), environment: text, index: count } },
@@ -56,9 +68,12 @@ function matches(value: unknown, required: Shape, optional: Shape = {}): value i
   const record = value as Record<string, unknown>;
   if (Object.getPrototypeOf(record) !== Object.prototype && Object.getPrototypeOf(record) !== null) return false;
   // Own keys only: `in` would also find Object.prototype's (a key named __proto__ is one).
-  for (const key of Object.keys(record)) if (!Object.hasOwn(required, key) && !Object.hasOwn(optional, key)) return false;
-  for (const [key, check] of Object.entries(required)) if (!Object.hasOwn(record, key) || !check(record[key])) return false;
-  for (const [key, check] of Object.entries(optional)) if (Object.hasOwn(record, key) && !check(record[key])) return false;
+  for (const key of Object.keys(record))
+    if (!Object.hasOwn(required, key) && !Object.hasOwn(optional, key)) return false;
+  for (const [key, check] of Object.entries(required))
+    if (!Object.hasOwn(record, key) || !check(record[key])) return false;
+  for (const [key, check] of Object.entries(optional))
+    if (Object.hasOwn(record, key) && !check(record[key])) return false;
   return true;
 }
 
@@ -89,7 +104,8 @@ export function messageFrom(value: unknown): DetailMessage | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   switch ((value as { type?: unknown }).type) {
     case 'open': {
-      if (!matches(value, { type: oneOf('open'), target: (target) => targetFrom(target) !== undefined })) return undefined;
+      if (!matches(value, { type: oneOf('open'), target: (target) => targetFrom(target) !== undefined }))
+        return undefined;
       return { type: 'open', target: targetFrom(value.target)! };
     }
     case 'external': {
@@ -97,8 +113,23 @@ export function messageFrom(value: unknown): DetailMessage | undefined {
       return { type: 'external', url: httpUrlFrom(value.url)! };
     }
     case 'evidence': {
-      if (!matches(value, { type: oneOf('evidence'), action: oneOf('open', 'save'), flow: text, trail: text, attestationId: text })) return undefined;
-      return { type: 'evidence', action: value.action as 'open' | 'save', flow: value.flow as string, trail: value.trail as string, attestationId: value.attestationId as string };
+      if (
+        !matches(value, {
+          type: oneOf('evidence'),
+          action: oneOf('open', 'save'),
+          flow: text,
+          trail: text,
+          attestationId: text,
+        })
+      )
+        return undefined;
+      return {
+        type: 'evidence',
+        action: value.action as 'open' | 'save',
+        flow: value.flow as string,
+        trail: value.trail as string,
+        attestationId: value.attestationId as string,
+      };
     }
     case 'page': {
       if (!matches(value, { type: oneOf('page'), list: text, page: count })) return undefined;

@@ -41,14 +41,19 @@ export class DetailPanels implements vscode.Disposable {
   async show(target: DetailTarget, preserveFocus = true): Promise<void> {
     let shown = this.panels.get(target.kind);
     if (shown === undefined) {
-      const panel = vscode.window.createWebviewPanel(`complianceEvidence.details.${target.kind}`, titleOf(target), { viewColumn: vscode.ViewColumn.Active, preserveFocus }, {
-        enableScripts: true,
-        enableCommandUris: false,
-        enableForms: false,
-        // Only the extension's own stylesheet and script; nothing else on disk is reachable.
-        localResourceRoots: [this.mediaRoot()],
-        retainContextWhenHidden: false,
-      });
+      const panel = vscode.window.createWebviewPanel(
+        `complianceEvidence.details.${target.kind}`,
+        titleOf(target),
+        { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+        {
+          enableScripts: true,
+          enableCommandUris: false,
+          enableForms: false,
+          // Only the extension's own stylesheet and script; nothing else on disk is reachable.
+          localResourceRoots: [this.mediaRoot()],
+          retainContextWhenHidden: false,
+        },
+      );
       const created: Shown = { panel, target, pages: {}, lists: {}, loaded: undefined, generation: 0 };
       shown = created;
       this.panels.set(target.kind, created);
@@ -123,7 +128,9 @@ export class DetailPanels implements vscode.Disposable {
   private async receive(shown: Shown, raw: unknown): Promise<void> {
     const message = messageFrom(raw);
     if (message === undefined) {
-      this.log.warn(`A detail view sent a message that is not one the extension accepts; ignored: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      this.log.warn(
+        `A detail view sent a message that is not one the extension accepts; ignored: ${JSON.stringify(raw)?.slice(0, 200)}`,
+      );
       return;
     }
     try {

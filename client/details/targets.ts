@@ -9,9 +9,15 @@ export function targetOfNode(node: TreeNode): DetailTarget | undefined {
     case 'trail':
       return targetFrom({ kind: 'trail', flow, trail });
     case 'attestation':
-      return targetFrom(attestationId === undefined ? { kind: 'attestation', flow, trail, name: node.label } : { kind: 'attestation', flow, trail, attestationId });
+      return targetFrom(
+        attestationId === undefined
+          ? { kind: 'attestation', flow, trail, name: node.label }
+          : { kind: 'attestation', flow, trail, attestationId },
+      );
     case 'artifact':
-      return targetFrom(trail === undefined ? { kind: 'artifact', flow, fingerprint } : { kind: 'artifact', flow, fingerprint, trail });
+      return targetFrom(
+        trail === undefined ? { kind: 'artifact', flow, fingerprint } : { kind: 'artifact', flow, fingerprint, trail },
+      );
     case 'snapshotArtifact':
       return targetFrom({ kind: 'artifact', flow, fingerprint });
     case 'environment':
@@ -25,6 +31,7 @@ export function targetOfNode(node: TreeNode): DetailTarget | undefined {
 
 /** A tree row, or a target object from a script or keybinding, as a validated target. */
 export function targetOfArgument(argument: unknown): DetailTarget | undefined {
-  if (argument !== null && typeof argument === 'object' && 'ref' in argument && 'kind' in argument && 'id' in argument) return targetOfNode(argument as TreeNode);
+  if (argument !== null && typeof argument === 'object' && 'ref' in argument && 'kind' in argument && 'id' in argument)
+    return targetOfNode(argument as TreeNode);
   return targetFrom(argument);
 }

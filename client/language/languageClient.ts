@@ -1,7 +1,13 @@
 // Starts the bundled language server over IPC for YAML and JSON documents (it decides per document
 // whether it is one of ours), keeps its settings current, and shows the detected kind.
 import * as vscode from 'vscode';
-import { DidChangeConfigurationNotification, LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  DidChangeConfigurationNotification,
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { currentLanguageSettings, documentKindOf, kindLabels } from './documentKind.ts';
 
 export const documentSelector = [
@@ -22,11 +28,21 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
     initializationOptions: currentLanguageSettings(),
     outputChannel: vscode.window.createOutputChannel('Compliance Evidence Language Server', { log: true }),
   };
-  const client = new LanguageClient('complianceEvidence', 'Compliance Evidence Language Server', serverOptions, clientOptions);
+  const client = new LanguageClient(
+    'complianceEvidence',
+    'Compliance Evidence Language Server',
+    serverOptions,
+    clientOptions,
+  );
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!event.affectsConfiguration('complianceEvidence.files') && !event.affectsConfiguration('complianceEvidence.diagnostics')) return;
-      if (client.isRunning()) void client.sendNotification(DidChangeConfigurationNotification.type, { settings: currentLanguageSettings() });
+      if (
+        !event.affectsConfiguration('complianceEvidence.files') &&
+        !event.affectsConfiguration('complianceEvidence.diagnostics')
+      )
+        return;
+      if (client.isRunning())
+        void client.sendNotification(DidChangeConfigurationNotification.type, { settings: currentLanguageSettings() });
     }),
   );
   return client;
@@ -40,14 +56,18 @@ export function createKindStatus(context: vscode.ExtensionContext): void {
     const document = vscode.window.activeTextEditor?.document;
     const kind = document ? documentKindOf(document) : undefined;
     item.text = kind ? `$(shield) ${kindLabels[kind]}` : 'Not a Compliance Evidence document';
-    item.detail = kind ? 'Compliance Evidence' : 'Name it *flow-template*.yml, *env-policy*.yml, … or add `# cev: flow-template` or a `# yaml-language-server: $schema=` modeline';
+    item.detail = kind
+      ? 'Compliance Evidence'
+      : 'Name it *flow-template*.yml, *env-policy*.yml, … or add `# cev: flow-template` or a `# yaml-language-server: $schema=` modeline';
     item.severity = vscode.LanguageStatusSeverity.Information;
   };
   update();
   context.subscriptions.push(
     item,
     vscode.window.onDidChangeActiveTextEditor(update),
-    vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('complianceEvidence.files') && update()),
+    vscode.workspace.onDidChangeConfiguration(
+      (event) => event.affectsConfiguration('complianceEvidence.files') && update(),
+    ),
     vscode.workspace.onDidSaveTextDocument(update),
   );
 }

@@ -18,7 +18,12 @@ interface PreviewList {
 }
 
 function isPreviewList(value: unknown): value is PreviewList {
-  return typeof value === 'object' && value !== null && typeof (value as PreviewList).title === 'string' && Array.isArray((value as PreviewList).items);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as PreviewList).title === 'string' &&
+    Array.isArray((value as PreviewList).items)
+  );
 }
 
 /** Sends the session's server to the language server now and whenever it changes. */
@@ -50,9 +55,14 @@ export async function policyDryRun(client: LanguageClient, uri: unknown): Promis
     vscode.window.setStatusBarMessage(`Policy dry-run: ${environments.problem ?? 'not connected'}`, 5000);
     return;
   }
-  const environment = await vscode.window.showQuickPick(environments.environments, { title: 'Dry-run the policy on which environment?' });
+  const environment = await vscode.window.showQuickPick(environments.environments, {
+    title: 'Dry-run the policy on which environment?',
+  });
   if (environment === undefined) return;
-  const answer = await client.sendRequest<Partial<PreviewList> & { problem?: string }>(POLICY_DRY_RUN, { uri: documentUri, environment });
+  const answer = await client.sendRequest<Partial<PreviewList> & { problem?: string }>(POLICY_DRY_RUN, {
+    uri: documentUri,
+    environment,
+  });
   if (answer.problem !== undefined || !isPreviewList(answer)) {
     vscode.window.setStatusBarMessage(`Policy dry-run: ${answer.problem ?? 'no answer'}`, 5000);
     return;

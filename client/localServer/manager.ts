@@ -55,13 +55,16 @@ export class LocalServerManager implements vscode.Disposable {
   /** Starts the server unless it runs; throws with the reason when it cannot start. */
   async start(): Promise<LocalServerStatus> {
     if (this.current.state === 'running' || this.current.state === 'starting') return this.current;
-    const org = vscode.workspace.getConfiguration('complianceEvidence').get<string>('org', '').trim() || DEFAULT_LOCAL_ORG;
+    const org =
+      vscode.workspace.getConfiguration('complianceEvidence').get<string>('org', '').trim() || DEFAULT_LOCAL_ORG;
     const dataDir = path.join(this.context.globalStorageUri.fsPath, 'local-server');
     this.set({ state: 'starting', org });
     try {
       await mkdir(dataDir, { recursive: true });
       const started = Date.now();
-      this.log.info(`Starting ${path.basename(process.execPath)} dist/api-server.js with data in ${dataDir}, org ${org}`);
+      this.log.info(
+        `Starting ${path.basename(process.execPath)} dist/api-server.js with data in ${dataDir}, org ${org}`,
+      );
       const server = await startLocalServer({
         nodePath: process.execPath,
         script: this.context.asAbsolutePath(path.join('dist', 'api-server.js')),
@@ -110,7 +113,11 @@ export class LocalServerManager implements vscode.Disposable {
   private set(status: LocalServerStatus): LocalServerStatus {
     this.current = status;
     this.render();
-    void vscode.commands.executeCommand('setContext', 'complianceEvidence.localServer.running', status.state === 'running');
+    void vscode.commands.executeCommand(
+      'setContext',
+      'complianceEvidence.localServer.running',
+      status.state === 'running',
+    );
     this.changed.fire(status);
     return status;
   }

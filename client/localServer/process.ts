@@ -40,7 +40,9 @@ export function startLocalServer(options: LocalServerOptions): Promise<RunningSe
     windowsHide: true,
   });
   const mask = (line: string) => line.split(options.apiKey).join('****');
-  const exited = new Promise<number | string>((resolve) => child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
   const recentErrors: string[] = [];
 
   return new Promise<RunningServer>((resolve, reject) => {
@@ -52,7 +54,10 @@ export function startLocalServer(options: LocalServerOptions): Promise<RunningSe
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       reject(new Error(reason));
     };
-    const timer = setTimeout(() => fail(`The local server did not report ready within ${(options.readyTimeoutMs ?? 20_000) / 1000} s.`), options.readyTimeoutMs ?? 20_000);
+    const timer = setTimeout(
+      () => fail(`The local server did not report ready within ${(options.readyTimeoutMs ?? 20_000) / 1000} s.`),
+      options.readyTimeoutMs ?? 20_000,
+    );
 
     const watch = (stream: NodeJS.ReadableStream, name: 'stdout' | 'stderr') => {
       createInterface({ input: stream }).on('line', (raw) => {
@@ -74,7 +79,11 @@ export function startLocalServer(options: LocalServerOptions): Promise<RunningSe
     watch(child.stderr, 'stderr');
     child.once('error', (error) => fail(`The local server could not be started: ${error.message}`));
     // 'close' comes after the last output line, so the reason below includes it.
-    void exited.then((code) => fail(`The local server exited (${code}) before it was ready${recentErrors.length > 0 ? `: ${recentErrors.join(' ')}` : '.'}`));
+    void exited.then((code) =>
+      fail(
+        `The local server exited (${code}) before it was ready${recentErrors.length > 0 ? `: ${recentErrors.join(' ')}` : '.'}`,
+      ),
+    );
   });
 
   async function stopChild(graceMs: number): Promise<void> {

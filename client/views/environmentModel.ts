@@ -16,11 +16,14 @@ function verdict(state: boolean | null | undefined): string {
 }
 
 export function environmentNode(environment: Environment): TreeNode {
-  const lines: Markdown[] = [md`**Environment ${environment.name}** (${environment.type}) — ${verdict(environment.state)}`];
+  const lines: Markdown[] = [
+    md`**Environment ${environment.name}** (${environment.type}) — ${verdict(environment.state)}`,
+  ];
   if (environment.description) lines.push(md`${environment.description}`);
   const reported = formatTime(environment.last_reported_at);
   lines.push(reported ? md`Last report: ${reported}` : md`No report yet.`);
-  if (environment.policies && environment.policies.length > 0) lines.push(md`Policies: ${environment.policies.join(', ')}`);
+  if (environment.policies && environment.policies.length > 0)
+    lines.push(md`Policies: ${environment.policies.join(', ')}`);
   const capabilities = ['environment', 'auditLog'];
   if (environment.type === 'K8S') capabilities.push('reportK8s');
   return {
@@ -47,8 +50,13 @@ export function snapshotPageNodes(
   perPage: number,
   judged = true,
 ): TreeNode[] {
-  const nodes = [...items].sort((a, b) => b.index - a.index).map((item) => snapshotNode(environment, environmentUrl, judged ? item : { ...item, compliant: null }));
-  if (items.length >= perPage) nodes.push(loadMoreNode(`env/${environment}`, { environment, nextPage: page + 1, parentUrl: environmentUrl, judged }));
+  const nodes = [...items]
+    .sort((a, b) => b.index - a.index)
+    .map((item) => snapshotNode(environment, environmentUrl, judged ? item : { ...item, compliant: null }));
+  if (items.length >= perPage)
+    nodes.push(
+      loadMoreNode(`env/${environment}`, { environment, nextPage: page + 1, parentUrl: environmentUrl, judged }),
+    );
   if (nodes.length === 0 && page === 1) nodes.push(messageNode(`env/${environment}`, 'No snapshots yet'));
   return nodes;
 }
@@ -81,7 +89,12 @@ export function snapshotArtifactNodes(environment: string, snapshot: Snapshot): 
   return artifacts.map((artifact) => snapshotArtifactNode(parentId, environment, snapshot.index, artifact));
 }
 
-function snapshotArtifactNode(parentId: string, environment: string, index: number, artifact: SnapshotArtifact): TreeNode {
+function snapshotArtifactNode(
+  parentId: string,
+  environment: string,
+  index: number,
+  artifact: SnapshotArtifact,
+): TreeNode {
   const annotation = artifact.annotation?.type;
   const exited = annotation === 'exited';
   const instances = artifact.annotation?.now ?? artifact.creationTimestamp?.length;
@@ -89,24 +102,45 @@ function snapshotArtifactNode(parentId: string, environment: string, index: numb
   const lines: Markdown[] = [md`**${artifact.name}** — ${verdict(artifact.compliant)}`];
   if (artifact.fingerprint) lines.push(md`Fingerprint ${code(artifact.fingerprint)}`);
   if (annotation) {
-    lines.push(artifact.annotation?.was !== undefined ? md`${annotation} (instances ${artifact.annotation.was} → ${artifact.annotation.now ?? 0})` : md`${annotation}`);
+    lines.push(
+      artifact.annotation?.was !== undefined
+        ? md`${annotation} (instances ${artifact.annotation.was} → ${artifact.annotation.now ?? 0})`
+        : md`${annotation}`,
+    );
   }
-  lines.push(provenance ? md`Provenance: ${provenance}` : md`No provenance: this fingerprint is not attested in any flow.`);
+  lines.push(
+    provenance ? md`Provenance: ${provenance}` : md`No provenance: this fingerprint is not attested in any flow.`,
+  );
   for (const reason of artifact.reasons_for_incompliance ?? []) lines.push(md`• ${reason}`);
   const htmlUrl = artifact.html_url ?? undefined;
   return {
     id: `${parentId}/artifact/${artifact.fingerprint ?? artifact.name}`,
     kind: 'snapshotArtifact',
     label: artifact.name,
-    description: [annotation, exited ? undefined : instances !== undefined ? `${instances}×` : undefined, provenance ?? 'no provenance'].filter(Boolean).join(' · '),
+    description: [
+      annotation,
+      exited ? undefined : instances !== undefined ? `${instances}×` : undefined,
+      provenance ?? 'no provenance',
+    ]
+      .filter(Boolean)
+      .join(' · '),
     tooltip: paragraphs(lines),
     compliance: exited ? undefined : complianceOf(undefined, artifact.compliant),
-    icon: exited ? 'debug-stop' : artifact.compliant === null || artifact.compliant === undefined ? 'package' : undefined,
+    icon: exited
+      ? 'debug-stop'
+      : artifact.compliant === null || artifact.compliant === undefined
+        ? 'package'
+        : undefined,
     expandable: false,
     capabilities: withUrl(['snapshotArtifact', annotation ?? 'unannotated'], htmlUrl),
     htmlUrl,
     // The flow that attested the artifact, for its detail view; none when nothing attested it.
-    ref: { environment, snapshot: index, fingerprint: artifact.fingerprint ?? undefined, flow: artifact.flows?.[0]?.flow_name || artifact.flow_name || undefined },
+    ref: {
+      environment,
+      snapshot: index,
+      fingerprint: artifact.fingerprint ?? undefined,
+      flow: artifact.flows?.[0]?.flow_name || artifact.flow_name || undefined,
+    },
   };
 }
 

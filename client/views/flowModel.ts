@@ -51,7 +51,11 @@ export function trailNode(flow: string, trail: Trail): TreeNode {
   if (trail.description) lines.push(md`${trail.description}`);
   if (trail.git_commit_info?.sha1) {
     const message = trail.git_commit_info.message;
-    lines.push(message ? md`Commit ${code(trail.git_commit_info.sha1)}: ${message}` : md`Commit ${code(trail.git_commit_info.sha1)}`);
+    lines.push(
+      message
+        ? md`Commit ${code(trail.git_commit_info.sha1)}: ${message}`
+        : md`Commit ${code(trail.git_commit_info.sha1)}`,
+    );
   }
   const created = formatTime(trail.created_at);
   if (created) lines.push(md`Begun ${created}`);
@@ -74,8 +78,8 @@ function trailChildren(flow: string, trail: Trail, trailId: string): TreeNode[] 
   const status = trail.compliance_status ?? {};
   const template = trail.template?.trail ?? {};
   const context = { flow, trail: trail.name, trailUrl: trail.html_url };
-  const attestations = withMissingSlots(status.attestations_statuses ?? [], template.attestations ?? []).map((attestation) =>
-    attestationNode(context, trailId, attestation),
+  const attestations = withMissingSlots(status.attestations_statuses ?? [], template.attestations ?? []).map(
+    (attestation) => attestationNode(context, trailId, attestation),
   );
   const statuses = status.artifacts_statuses ?? {};
   const artifactNames = [...(template.artifacts ?? []).map((artifact) => artifact.name)];
@@ -108,13 +112,22 @@ function withMissingSlots(statuses: AttestationStatus[], slots: TemplateAttestat
 function attestationNode(context: TrailContext, parentId: string, attestation: AttestationStatus): TreeNode {
   const missing = attestation.status === 'MISSING';
   const compliance = missing ? 'MISSING' : complianceOf(undefined, attestation.is_compliant);
-  const notes = [attestation.attestation_type, compliance, attestation.unexpected ? 'unexpected' : undefined, attestation.overridden_attestation_id ? 'overridden' : undefined];
+  const notes = [
+    attestation.attestation_type,
+    compliance,
+    attestation.unexpected ? 'unexpected' : undefined,
+    attestation.overridden_attestation_id ? 'overridden' : undefined,
+  ];
   const lines: Markdown[] = [md`**Attestation ${attestation.attestation_name}** — ${compliance ?? 'no verdict'}`];
   if (attestation.attestation_type) lines.push(md`Type: ${code(attestation.attestation_type)}`);
   if (missing) lines.push(md`Expected by the template, not reported yet.`);
   if (attestation.unexpected) lines.push(md`Not in the template.`);
-  if (attestation.overridden_attestation_id) lines.push(md`Overrides attestation ${code(attestation.overridden_attestation_id)}.`);
-  const htmlUrl = attestation.attestation_id && context.trailUrl ? `${context.trailUrl}?attestation_id=${attestation.attestation_id}` : undefined;
+  if (attestation.overridden_attestation_id)
+    lines.push(md`Overrides attestation ${code(attestation.overridden_attestation_id)}.`);
+  const htmlUrl =
+    attestation.attestation_id && context.trailUrl
+      ? `${context.trailUrl}?attestation_id=${attestation.attestation_id}`
+      : undefined;
   return {
     id: `${parentId}/attestation/${attestation.attestation_name}`,
     kind: 'attestation',
@@ -129,20 +142,33 @@ function attestationNode(context: TrailContext, parentId: string, attestation: A
   };
 }
 
-function artifactNode(context: TrailContext, trailId: string, name: string, status: ArtifactStatus | undefined, slots: TemplateAttestation[]): TreeNode {
+function artifactNode(
+  context: TrailContext,
+  trailId: string,
+  name: string,
+  status: ArtifactStatus | undefined,
+  slots: TemplateAttestation[],
+): TreeNode {
   const id = `${trailId}/artifact/${name}`;
   const fingerprint = status?.artifact_fingerprint ?? undefined;
   const compliance = complianceOf(status?.status ?? 'MISSING', status?.is_compliant);
   const lines: Markdown[] = [md`**Artifact ${name}** — ${compliance ?? 'no verdict'}`];
   lines.push(fingerprint ? md`Fingerprint ${code(fingerprint)}` : md`Expected by the template, not attested yet.`);
   if (status?.unexpected) lines.push(md`Not in the template.`);
-  const htmlUrl = fingerprint && context.trailUrl ? artifactUrl(context.trailUrl, fingerprint, status?.artifact_id ?? undefined) : undefined;
-  const children = withMissingSlots(status?.attestations_statuses ?? [], slots).map((attestation) => attestationNode(context, id, attestation));
+  const htmlUrl =
+    fingerprint && context.trailUrl
+      ? artifactUrl(context.trailUrl, fingerprint, status?.artifact_id ?? undefined)
+      : undefined;
+  const children = withMissingSlots(status?.attestations_statuses ?? [], slots).map((attestation) =>
+    attestationNode(context, id, attestation),
+  );
   return {
     id,
     kind: 'artifact',
     label: name,
-    description: [fingerprint?.slice(0, 12), compliance, status?.unexpected ? 'unexpected' : undefined].filter(Boolean).join(' · '),
+    description: [fingerprint?.slice(0, 12), compliance, status?.unexpected ? 'unexpected' : undefined]
+      .filter(Boolean)
+      .join(' · '),
     tooltip: paragraphs(lines),
     compliance,
     expandable: children.length > 0,

@@ -17,7 +17,8 @@ export const flowsSource: TreeSource = {
     return trailPageNodes(flow, await api.listTrails(flow, nextPage, TRAILS_PER_PAGE));
   },
   async reload(api, node): Promise<TreeNode | undefined> {
-    if (node.kind === 'trail' && node.ref.flow && node.ref.trail) return trailNode(node.ref.flow, await api.getTrail(node.ref.flow, node.ref.trail));
+    if (node.kind === 'trail' && node.ref.flow && node.ref.trail)
+      return trailNode(node.ref.flow, await api.getTrail(node.ref.flow, node.ref.trail));
     // Only list items carry the flow's latest state.
     if (node.kind === 'flow') {
       const fresh = (await api.listFlows()).find((flow) => flow.name === node.ref.flow);

@@ -31,10 +31,11 @@ export type MarkdownValue = Markdown | string | number | null | undefined;
 
 /** `md\`**Trail ${name}**\``: every value escaped to text unless `code()` or `md` made it. */
 export function md(strings: TemplateStringsArray, ...values: MarkdownValue[]): Markdown {
-  let text = strings[0]!;
+  let text = strings[0];
   values.forEach((value, index) => {
-    const shown = value instanceof Markdown ? value.text : value === null || value === undefined ? '' : markdownText(String(value));
-    text += shown + strings[index + 1]!;
+    const shown =
+      value instanceof Markdown ? value.text : value === null || value === undefined ? '' : markdownText(String(value));
+    text += shown + strings[index + 1];
   });
   return new Markdown(text);
 }

@@ -52,7 +52,10 @@ export interface TreeNode {
 }
 
 /** Maps the API's compliance vocabulary (states, booleans, slot statuses) onto the four shown. */
-export function complianceOf(state: string | null | undefined, isCompliant?: boolean | null): ComplianceState | undefined {
+export function complianceOf(
+  state: string | null | undefined,
+  isCompliant?: boolean | null,
+): ComplianceState | undefined {
   switch (state) {
     case 'COMPLIANT':
     case 'NON-COMPLIANT':
@@ -67,20 +70,47 @@ export function complianceOf(state: string | null | undefined, isCompliant?: boo
 
 /** A node in place of children that could not be fetched: the view shows why instead of failing. */
 export function errorNode(parentId: string, message: string): TreeNode {
-  return { id: `${parentId}/error`, kind: 'error', label: message, icon: 'error', expandable: false, capabilities: ['error'], ref: {} };
+  return {
+    id: `${parentId}/error`,
+    kind: 'error',
+    label: message,
+    icon: 'error',
+    expandable: false,
+    capabilities: ['error'],
+    ref: {},
+  };
 }
 
 export function messageNode(parentId: string, message: string): TreeNode {
-  return { id: `${parentId}/message`, kind: 'message', label: message, icon: 'info', expandable: false, capabilities: [], ref: {} };
+  return {
+    id: `${parentId}/message`,
+    kind: 'message',
+    label: message,
+    icon: 'info',
+    expandable: false,
+    capabilities: [],
+    ref: {},
+  };
 }
 
 export function loadMoreNode(parentId: string, ref: NodeRef): TreeNode {
-  return { id: `${parentId}/more/${ref.nextPage}`, kind: 'loadMore', label: 'Load more…', icon: 'ellipsis', expandable: false, capabilities: ['loadMore'], ref };
+  return {
+    id: `${parentId}/more/${ref.nextPage}`,
+    kind: 'loadMore',
+    label: 'Load more…',
+    icon: 'ellipsis',
+    expandable: false,
+    capabilities: ['loadMore'],
+    ref,
+  };
 }
 
 export function formatTime(epochSeconds: number | null | undefined): string | undefined {
   if (typeof epochSeconds !== 'number' || !Number.isFinite(epochSeconds) || epochSeconds <= 0) return undefined;
-  return new Date(epochSeconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return new Date(epochSeconds * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 /** Adds the capability that enables "Open in Browser" when the node has a page. */

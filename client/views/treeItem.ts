@@ -12,15 +12,20 @@ const complianceIcons: Record<ComplianceState, vscode.ThemeIcon> = {
 };
 
 export function treeItemOf(node: TreeNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.label, node.expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    node.label,
+    node.expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
   item.id = node.id;
   item.description = node.description;
   // Untrusted: never isTrusted or supportHtml; the models escape every value (markdown.ts).
   if (node.tooltip) item.tooltip = new vscode.MarkdownString(node.tooltip);
   if (node.compliance) item.iconPath = complianceIcons[node.compliance];
-  else if (node.kind === 'error') item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+  else if (node.kind === 'error')
+    item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
   else if (node.icon) item.iconPath = new vscode.ThemeIcon(node.icon);
   item.contextValue = node.capabilities.join(' ');
-  if (node.kind === 'loadMore') item.command = { command: 'complianceEvidence.loadMore', title: 'Load more', arguments: [node] };
+  if (node.kind === 'loadMore')
+    item.command = { command: 'complianceEvidence.loadMore', title: 'Load more', arguments: [node] };
   return item;
 }

@@ -110,7 +110,14 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     const more = await this.guard(loadMore.id, () => this.source.more(api, loadMore));
     const at = siblings.indexOf(loadMore);
     if (at < 0) return;
-    siblings.splice(at, 1, ...this.remember(parent, more.filter((node) => !siblings.some((other) => other.id === node.id))));
+    siblings.splice(
+      at,
+      1,
+      ...this.remember(
+        parent,
+        more.filter((node) => !siblings.some((other) => other.id === node.id)),
+      ),
+    );
     this.byId.delete(loadMore.id);
     this.changed.fire(parent);
   }

@@ -20,7 +20,8 @@ export const STORAGE_FAILED =
   'The server could not read or write its storage (an I/O error), so nothing of this request was stored. Check the disk behind the data or evidence directory, then retry';
 export const DATABASE_BUSY = `The database is busy: another process or transaction held it locked for over ${BUSY_WAIT_MS / 1000} seconds, so nothing of this request was stored. Retry the request shortly`;
 export const DATABASE_UNAVAILABLE = 'The database is unavailable; retry the request shortly';
-export const STOPPING = 'The server is stopping and takes no new requests; retry the request in a moment (another instance, or this one once restarted)';
+export const STOPPING =
+  'The server is stopping and takes no new requests; retry the request in a moment (another instance, or this one once restarted)';
 export const UNEXPECTED =
   'The server failed unexpectedly and did not complete the request; its log has the details. Retry the request, and report the problem to the server operator if it persists';
 
@@ -46,13 +47,16 @@ export function storageFaultOf(error: unknown): Fault | undefined {
   if (!(error instanceof Error)) return undefined;
   const code = (error as { code?: unknown }).code;
   const sqlite = sqliteCodeOf(error);
-  if (sqlite === SQLITE_FULL || (typeof code === 'string' && NO_SPACE_CODES.has(code))) return { status: 507, message: NO_SPACE };
-  if (sqlite === SQLITE_READONLY || (typeof code === 'string' && READ_ONLY_CODES.has(code))) return { status: 503, message: READ_ONLY };
+  if (sqlite === SQLITE_FULL || (typeof code === 'string' && NO_SPACE_CODES.has(code)))
+    return { status: 507, message: NO_SPACE };
+  if (sqlite === SQLITE_READONLY || (typeof code === 'string' && READ_ONLY_CODES.has(code)))
+    return { status: 503, message: READ_ONLY };
   if (sqlite === SQLITE_BUSY || sqlite === SQLITE_LOCKED || (typeof code === 'string' && BUSY_CODES.has(code))) {
     return { status: 503, message: DATABASE_BUSY, retryAfter: 1 };
   }
   // Checked after the others: a disk that is full can also report an I/O error.
-  if (sqlite === SQLITE_IOERR || (typeof code === 'string' && STORAGE_CODES.has(code))) return { status: 503, message: STORAGE_FAILED };
+  if (sqlite === SQLITE_IOERR || (typeof code === 'string' && STORAGE_CODES.has(code)))
+    return { status: 503, message: STORAGE_FAILED };
   return undefined;
 }
 

@@ -27,7 +27,11 @@ async function freeBytesOf(dir: string): Promise<number | undefined> {
   }
 }
 
-export function watchFreeSpace(dirs: readonly string[], minFreeMb: number, log: (line: string) => void): FreeSpaceWatch {
+export function watchFreeSpace(
+  dirs: readonly string[],
+  minFreeMb: number,
+  log: (line: string) => void,
+): FreeSpaceWatch {
   const minFree = minFreeMb * 1024 * 1024;
   let warned = false;
   async function check(): Promise<string | undefined> {

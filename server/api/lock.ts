@@ -31,7 +31,9 @@ export function lockDataDir(dataDir: string): () => void {
     }
     const owner = Number.parseInt(readFileSync(file, 'utf8'), 10);
     if (Number.isInteger(owner) && owner !== process.pid && isRunning(owner)) {
-      throw new UsageError(`another server (pid ${owner}) is already using the data directory ${dataDir}; stop it or choose another --data`);
+      throw new UsageError(
+        `another server (pid ${owner}) is already using the data directory ${dataDir}; stop it or choose another --data`,
+      );
     }
     rmSync(file, { force: true });
   }

@@ -67,12 +67,14 @@ function checkOrgName(name: unknown, where: string): string {
 }
 
 function parsePort(text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, not '${text}'`);
+  if (!/^\d+$/.test(text) || Number(text) > 65535)
+    throw new UsageError(`--port must be an integer from 0 to 65535, not '${text}'`);
   return Number(text);
 }
 
 function parseMinFreeSpace(text: string): number {
-  if (!/^\d+$/.test(text)) throw new UsageError(`--min-free-space must be a whole number of MB (0 turns the warning off), not '${text}'`);
+  if (!/^\d+$/.test(text))
+    throw new UsageError(`--min-free-space must be a whole number of MB (0 turns the warning off), not '${text}'`);
   return Number(text);
 }
 
@@ -83,7 +85,8 @@ function parsePublicUrl(text: string): string {
   } catch {
     throw new UsageError(`--public-url must be an absolute http(s) URL, not '${text}'`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--public-url must be an http(s) URL, not '${text}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--public-url must be an http(s) URL, not '${text}'`);
   return text.replace(/\/+$/, '');
 }
 
@@ -97,7 +100,8 @@ function parseDatabaseUrl(text: string, where: string): string {
   if (url.protocol !== 'postgresql:' && url.protocol !== 'postgres:') {
     throw new UsageError(`${where} must be a postgresql:// URL, not ${url.protocol}//...`);
   }
-  if (url.pathname.replace(/^\//, '') === '') throw new UsageError(`${where} must name a database (postgresql://host:port/database)`);
+  if (url.pathname.replace(/^\//, '') === '')
+    throw new UsageError(`${where} must name a database (postgresql://host:port/database)`);
   return text;
 }
 
@@ -113,7 +117,8 @@ function asList(value: unknown, where: string): unknown[] {
 }
 
 function asObject(value: unknown, where: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${where} must be a mapping`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError(`${where} must be a mapping`);
   return value as Record<string, unknown>;
 }
 
@@ -122,11 +127,14 @@ function parseConfig(text: string, file: string): ConfigFile {
   try {
     document = parseYaml(text);
   } catch (error) {
-    throw new UsageError(`--config ${file}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+    throw new UsageError(
+      `--config ${file}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`,
+    );
   }
   const root = asObject(document ?? {}, `--config ${file}`);
   for (const key of Object.keys(root)) {
-    if (key !== 'orgs' && key !== 'api_keys') throw new UsageError(`--config ${file}: unknown key '${key}' (expected orgs, api_keys)`);
+    if (key !== 'orgs' && key !== 'api_keys')
+      throw new UsageError(`--config ${file}: unknown key '${key}' (expected orgs, api_keys)`);
   }
   const orgs = asList(root.orgs, `--config ${file}: orgs`).map((entry, index) => {
     const where = `--config ${file}: orgs[${index}]`;
@@ -140,7 +148,8 @@ function parseConfig(text: string, file: string): ConfigFile {
   const apiKeys = asList(root.api_keys, `--config ${file}: api_keys`).map((entry, index): ConfiguredKey => {
     const where = `--config ${file}: api_keys[${index}]`;
     const item = asObject(entry, where);
-    if (typeof item.key !== 'string' || item.key.length < 8) throw new UsageError(`${where}.key must be a string of at least 8 characters`);
+    if (typeof item.key !== 'string' || item.key.length < 8)
+      throw new UsageError(`${where}.key must be a string of at least 8 characters`);
     const role = item.role ?? 'member';
     if (!ROLES.includes(role as Role)) throw new UsageError(`${where}.role must be one of ${ROLES.join(', ')}`);
     const keyOrgs = asList(item.orgs, `${where}.orgs`).map((name) => checkOrgName(name, `${where}.orgs`));
@@ -150,7 +159,11 @@ function parseConfig(text: string, file: string): ConfigFile {
   return { orgs, apiKeys };
 }
 
-export function parseServeArgs(args: readonly string[], cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): ServeOptions {
+export function parseServeArgs(
+  args: readonly string[],
+  cwd = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): ServeOptions {
   let values;
   try {
     ({ values } = parseArgs({
@@ -160,21 +173,31 @@ export function parseServeArgs(args: readonly string[], cwd = process.cwd(), env
       options: serveFlags,
     }));
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     const unknown = /^Unknown option '([^']+)'/.exec(message);
-    if (unknown !== null) throw new UsageError(unknownOptionMessage(unknown[1]!, Object.keys(serveFlags).map((flag) => `--${flag}`), 'serve'));
+    if (unknown !== null)
+      throw new UsageError(
+        unknownOptionMessage(
+          unknown[1],
+          Object.keys(serveFlags).map((flag) => `--${flag}`),
+          'serve',
+        ),
+      );
     throw new UsageError(`${message}; run 'cev serve --help' for the options`);
   }
   if (values.memory && values.data !== undefined) throw new UsageError('--data and --memory cannot be used together');
   const fromEnv = values.database === undefined && env.CEV_DATABASE_URL !== undefined && env.CEV_DATABASE_URL !== '';
   const databaseUrl = values.database ?? (fromEnv ? env.CEV_DATABASE_URL : undefined);
-  if (databaseUrl !== undefined && values.memory) throw new UsageError(`${fromEnv ? 'CEV_DATABASE_URL' : '--database'} and --memory cannot be used together`);
-  if (values.evidence !== undefined && values.memory) throw new UsageError('--evidence and --memory cannot be used together');
+  if (databaseUrl !== undefined && values.memory)
+    throw new UsageError(`${fromEnv ? 'CEV_DATABASE_URL' : '--database'} and --memory cannot be used together`);
+  if (values.evidence !== undefined && values.memory)
+    throw new UsageError('--evidence and --memory cannot be used together');
   if (values.host === '') throw new UsageError('--host must not be empty');
   // The environment first: a command line is readable by every local user (ps), a process's environment only by its owner.
   const keyFromEnv = values['api-key'] === undefined && env.CEV_API_KEY !== undefined && env.CEV_API_KEY !== '';
   const apiKey = values['api-key'] ?? (keyFromEnv ? env.CEV_API_KEY : undefined);
-  if (apiKey !== undefined && apiKey.length < 8) throw new UsageError(`${keyFromEnv ? 'CEV_API_KEY' : '--api-key'} must be at least 8 characters long`);
+  if (apiKey !== undefined && apiKey.length < 8)
+    throw new UsageError(`${keyFromEnv ? 'CEV_API_KEY' : '--api-key'} must be at least 8 characters long`);
 
   let config: ConfigFile = { orgs: [], apiKeys: [] };
   if (values.config !== undefined) {
@@ -205,7 +228,10 @@ export function parseServeArgs(args: readonly string[], cwd = process.cwd(), env
     apiKeyFrom: apiKey === undefined ? undefined : keyFromEnv ? 'CEV_API_KEY' : '--api-key',
     apiKeys: config.apiKeys,
     publicUrl: values['public-url'] === undefined ? undefined : parsePublicUrl(values['public-url']),
-    databaseUrl: databaseUrl === undefined ? undefined : parseDatabaseUrl(databaseUrl, fromEnv ? 'CEV_DATABASE_URL' : '--database'),
+    databaseUrl:
+      databaseUrl === undefined
+        ? undefined
+        : parseDatabaseUrl(databaseUrl, fromEnv ? 'CEV_DATABASE_URL' : '--database'),
     evidenceDir: values.evidence === undefined ? undefined : resolve(cwd, values.evidence),
     minFreeMb: parseMinFreeSpace(values['min-free-space']),
   };

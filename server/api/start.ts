@@ -24,7 +24,9 @@ function prepareDataDir(dataDir: string): void {
     mkdirSync(dataDir, { recursive: true });
     accessSync(dataDir, constants.R_OK | constants.W_OK);
   } catch (error) {
-    throw new UsageError(`the data directory ${dataDir} is not usable (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new UsageError(
+      `the data directory ${dataDir} is not usable (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
 }
 
@@ -58,8 +60,9 @@ function redactedUrl(text: string): string {
 
 function firstLine(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return firstLine(error.errors[0]);
-  const message = error instanceof Error ? error.message || ((error as { code?: string }).code ?? error.name) : String(error);
-  return message.split('\n')[0]!;
+  const message =
+    error instanceof Error ? error.message || ((error as { code?: string }).code ?? error.name) : String(error);
+  return message.split('\n')[0];
 }
 
 function listenUrl(host: string, port: number): string {
@@ -76,9 +79,16 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
   let space: FreeSpaceWatch | undefined;
   try {
     try {
-      store = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, evidenceDir: options.evidenceDir });
+      store = await openStore({
+        dataDir: options.dataDir,
+        databaseUrl: options.databaseUrl,
+        evidenceDir: options.evidenceDir,
+      });
     } catch (error) {
-      const where = options.databaseUrl !== undefined ? `at ${redactedUrl(options.databaseUrl)}` : `in ${options.dataDir ?? 'memory'}`;
+      const where =
+        options.databaseUrl !== undefined
+          ? `at ${redactedUrl(options.databaseUrl)}`
+          : `in ${options.dataDir ?? 'memory'}`;
       throw new UsageError(`cannot open the database ${where}: ${firstLine(error)}`);
     }
     const openedStore = store;
@@ -88,13 +98,15 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
       for (const org of options.orgs) await openedStore.orgs.ensure(org.name, org.features, now);
       for (const key of options.apiKeys) {
         if (key.orgs === 'all') continue;
-        for (const name of key.orgs) if (!orgNames.has(name)) await openedStore.orgs.ensure(name, { controls: true }, now);
+        for (const name of key.orgs)
+          if (!orgNames.has(name)) await openedStore.orgs.ensure(name, { controls: true }, now);
       }
     });
     const adminKey: ConfiguredKey = { key: adminKeyOf(options, say), orgs: 'all', role: 'admin' };
     let publicUrl = options.publicUrl ?? '';
     const written = [options.dataDir, options.evidenceDir].filter((dir) => dir !== undefined);
-    space = written.length === 0 || options.minFreeMb === 0 ? undefined : watchFreeSpace(written, options.minFreeMb, say);
+    space =
+      written.length === 0 || options.minFreeMb === 0 ? undefined : watchFreeSpace(written, options.minFreeMb, say);
     const app = await buildApp({
       context: { store: openedStore, publicUrl: () => publicUrl, freeSpaceWarning: space?.check },
       resolveKey: keyringOf([adminKey, ...options.apiKeys], openedStore),
@@ -104,7 +116,9 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     } catch (error) {
       await app.close();
       const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`cannot listen on ${options.host}:${options.port} (${code ?? (error instanceof Error ? error.message : String(error))})`);
+      throw new UsageError(
+        `cannot listen on ${options.host}:${options.port} (${code ?? (error instanceof Error ? error.message : String(error))})`,
+      );
     }
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : options.port;

@@ -55,7 +55,10 @@ export function overviewText(commands: readonly CommandHelp[], version: string):
     '  cev <command> [options]',
     '',
     'Commands:',
-    ...table([...commands.map((command): [string, string] => [command.name, command.summary]), ['help <command>', "show a command's options and examples"]]),
+    ...table([
+      ...commands.map((command): [string, string] => [command.name, command.summary]),
+      ['help <command>', "show a command's options and examples"],
+    ]),
     '',
     'Options:',
     ...table([HELP_OPTION, ['-v, --version', 'print the version']]),
@@ -72,7 +75,7 @@ export function overviewText(commands: readonly CommandHelp[], version: string):
 
 /** `Unknown option '--prot'; did you mean --port? ...`: the closest valid option, when one is close. `command` '' is cev itself. */
 export function unknownOptionMessage(option: string, known: readonly string[], command: string): string {
-  const name = option.split('=')[0]!;
+  const name = option.split('=')[0];
   const [closest] = suggestionsFor(name, [...known, '--help'], 1);
   const helpCommand = command === '' ? 'cev --help' : `cev ${command} --help`;
   return `Unknown option '${name}'${closest === undefined ? '.' : `; did you mean ${closest}?`} Run '${helpCommand}' for the options.`;

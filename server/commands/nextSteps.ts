@@ -12,7 +12,8 @@ function keyHintOf(options: ServeOptions): string {
 export function nextStepsOf(options: ServeOptions, url: string): string {
   const base = options.publicUrl ?? url;
   const orgs = options.orgs.map((org) => org.name);
-  const org = orgs.length === 1 ? `complianceEvidence.org to ${orgs[0]}` : `complianceEvidence.org to one of ${orgs.join(', ')}`;
+  const org =
+    orgs.length === 1 ? `complianceEvidence.org to ${orgs[0]}` : `complianceEvidence.org to one of ${orgs.join(', ')}`;
   return [
     '',
     'Next steps:',

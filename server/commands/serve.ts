@@ -17,21 +17,37 @@ export const serveHelp: CommandHelp = {
     ['--data <dir>', 'where the database and evidence files are kept (default ./.cev-data)'],
     ['--memory', 'keep everything in memory instead, gone when the server stops'],
     ['--org <name>', 'an organization to serve; repeat for more (default: default)'],
-    ['--api-key <key>', 'the admin key for every org (default: $CEV_API_KEY, else generated on first start, kept in <data>/admin-key); prefer the variable: other local users can read a command line'],
+    [
+      '--api-key <key>',
+      'the admin key for every org (default: $CEV_API_KEY, else generated on first start, kept in <data>/admin-key); prefer the variable: other local users can read a command line',
+    ],
     ['--config <file>', 'a YAML file of orgs (with features) and API keys (with orgs and roles)'],
     ['--public-url <url>', 'the base of html_url links, when clients reach the server at another URL'],
-    ['--database <url>', 'a postgresql:// database to keep everything in instead of <data> (default: $CEV_DATABASE_URL, else SQLite in <data>)'],
-    ['--evidence <dir>', 'where evidence files are kept (default <data>/evidence); give every instance on one database the same one'],
-    ['--min-free-space <MB>', `below this much free space in <data> or --evidence, /ready and the log warn (default ${DEFAULT_MIN_FREE_MB}; 0: never)`],
+    [
+      '--database <url>',
+      'a postgresql:// database to keep everything in instead of <data> (default: $CEV_DATABASE_URL, else SQLite in <data>)',
+    ],
+    [
+      '--evidence <dir>',
+      'where evidence files are kept (default <data>/evidence); give every instance on one database the same one',
+    ],
+    [
+      '--min-free-space <MB>',
+      `below this much free space in <data> or --evidence, /ready and the log warn (default ${DEFAULT_MIN_FREE_MB}; 0: never)`,
+    ],
   ],
   examples: [
     ['start on http://127.0.0.1:8001 with the data in ./.cev-data', 'cev serve'],
     ['a throwaway server on a free port, for tests', 'cev serve --port 0 --memory'],
     ['two orgs and a fixed admin key from $CEV_API_KEY, e.g. in CI', 'cev serve --org acme --org beta'],
     ['orgs and keys with roles from a file', 'cev serve --config cev.yaml --data /var/lib/cev'],
-    ['one instance of a team server on PostgreSQL', 'cev serve --database postgresql://cev@db/cev --evidence /srv/cev-evidence --host 0.0.0.0'],
+    [
+      'one instance of a team server on PostgreSQL',
+      'cev serve --database postgresql://cev@db/cev --evidence /srv/cev-evidence --host 0.0.0.0',
+    ],
   ],
-  exitCodes: '0 stopped by SIGTERM or SIGINT, 1 unexpected failure, 2 bad flags, an unusable data directory, an unreachable database or a port in use.',
+  exitCodes:
+    '0 stopped by SIGTERM or SIGINT, 1 unexpected failure, 2 bad flags, an unusable data directory, an unreachable database or a port in use.',
 };
 
 /** `guide` prints the next steps after the ready line: for people at a terminal, not for the extension's child. */

@@ -9,10 +9,20 @@ import { suggestionsFor } from '../../shared/text/suggest.ts';
 import { validateText } from '../../shared/validate.ts';
 import { asksForHelp, commandHelpText, unknownOptionMessage, type CommandHelp } from './help.ts';
 import { UsageError } from './usageError.ts';
-import { isOutputFormat, jsonOutput, outputFormats, sarifOutput, textOutput, type CheckedFile, type OutputFormat } from './validateOutput.ts';
+import {
+  isOutputFormat,
+  jsonOutput,
+  outputFormats,
+  sarifOutput,
+  textOutput,
+  type CheckedFile,
+  type OutputFormat,
+} from './validateOutput.ts';
 
 // The names listed are the globs kindOf matches, so the help cannot drift from the rule.
-const fileNames = documentKinds.flatMap((kind) => defaultKindGlobs[kind].map((glob) => glob.replace(/^\*\*\//, ''))).join(', ');
+const fileNames = documentKinds
+  .flatMap((kind) => defaultKindGlobs[kind].map((glob) => glob.replace(/^\*\*\//, '')))
+  .join(', ');
 
 export const validateHelp: CommandHelp = {
   name: 'validate',
@@ -30,11 +40,18 @@ a first-line '# cev: <kind>' modeline or a policy's _schema; --kind overrides th
     [`--format <format>`, `print findings as ${outputFormats.join(', ')} (default text)`],
   ],
   examples: [
-    ['check every template and policy of a repository', 'cev validate templates/*flow-template*.yml policies/*env-policy*.yml'],
+    [
+      'check every template and policy of a repository',
+      'cev validate templates/*flow-template*.yml policies/*env-policy*.yml',
+    ],
     ['check a file whose name does not tell its kind', 'cev validate --kind scan-attestation build/scan.json'],
-    ['write findings for a code-scanning upload', 'cev validate --format sarif templates/*flow-template*.yml > cev.sarif'],
+    [
+      'write findings for a code-scanning upload',
+      'cev validate --format sarif templates/*flow-template*.yml > cev.sarif',
+    ],
   ],
-  exitCodes: '0 no errors (warnings allowed), 1 an error was found, 2 bad flags, or a file unreadable or of a kind that cannot be told.',
+  exitCodes:
+    '0 no errors (warnings allowed), 1 an error was found, 2 bad flags, or a file unreadable or of a kind that cannot be told.',
 };
 
 interface ValidateArgs {
@@ -48,19 +65,23 @@ function parseArgs(args: string[]): ValidateArgs {
   let format: OutputFormat = 'text';
   const files: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+    const arg = args[i];
     if (arg === '--kind' || arg.startsWith('--kind=')) {
       const value = arg === '--kind' ? args[++i] : arg.slice('--kind='.length);
       if (value === undefined || !isDocumentKind(value)) {
         const [closest] = value === undefined ? [] : suggestionsFor(value, documentKinds, 1);
-        throw new UsageError(`--kind must be one of ${documentKinds.join(', ')}${value === undefined ? '' : `, not '${value}'`}${closest === undefined ? '' : `; did you mean ${closest}?`}`);
+        throw new UsageError(
+          `--kind must be one of ${documentKinds.join(', ')}${value === undefined ? '' : `, not '${value}'`}${closest === undefined ? '' : `; did you mean ${closest}?`}`,
+        );
       }
       kind = value;
     } else if (arg === '--format' || arg.startsWith('--format=')) {
       const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
       if (value === undefined || !isOutputFormat(value)) {
         const [closest] = value === undefined ? [] : suggestionsFor(value, outputFormats, 1);
-        throw new UsageError(`--format must be one of ${outputFormats.join(', ')}${value === undefined ? '' : `, not '${value}'`}${closest === undefined ? '' : `; did you mean ${closest}?`}`);
+        throw new UsageError(
+          `--format must be one of ${outputFormats.join(', ')}${value === undefined ? '' : `, not '${value}'`}${closest === undefined ? '' : `; did you mean ${closest}?`}`,
+        );
       }
       format = value;
     } else if (arg === '--') {
@@ -76,7 +97,11 @@ function parseArgs(args: string[]): ValidateArgs {
   return { kind, format, files };
 }
 
-const printers: Record<OutputFormat, (files: readonly CheckedFile[]) => string> = { text: textOutput, json: jsonOutput, sarif: sarifOutput };
+const printers: Record<OutputFormat, (files: readonly CheckedFile[]) => string> = {
+  text: textOutput,
+  json: jsonOutput,
+  sarif: sarifOutput,
+};
 
 export async function runValidate(args: string[]): Promise<number> {
   if (asksForHelp(args)) {
@@ -103,13 +128,18 @@ export async function runValidate(args: string[]): Promise<number> {
     }
     const kind = parsed.kind ?? kindOf(file, text);
     if (kind === undefined) {
-      console.error(`cev validate: cannot tell what kind of document ${file} is; name it like *flow-template*.yaml or pass --kind`);
+      console.error(
+        `cev validate: cannot tell what kind of document ${file} is; name it like *flow-template*.yaml or pass --kind`,
+      );
       return 2;
     }
     documents.push({ file, kind, text });
   }
 
-  const checked = documents.map((document): CheckedFile => ({ ...document, findings: validateText(document.kind, document.text).findings }));
+  const checked = documents.map((document): CheckedFile => ({
+    ...document,
+    findings: validateText(document.kind, document.text).findings,
+  }));
   process.stdout.write(printers[parsed.format](checked));
   return checked.some((file) => file.findings.some((finding) => finding.severity === 'error')) ? 1 : 0;
 }

@@ -36,7 +36,13 @@ function placedFindingsOf({ text, findings }: CheckedFile): PlacedFinding[] {
   return findings.map((finding) => {
     const start = lines.positionAt(finding.range.start);
     const end = lines.positionAt(finding.range.end);
-    return { finding, line: start.line + 1, column: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1 };
+    return {
+      finding,
+      line: start.line + 1,
+      column: start.character + 1,
+      endLine: end.line + 1,
+      endColumn: end.character + 1,
+    };
   });
 }
 
@@ -45,7 +51,9 @@ export function textOutput(files: readonly CheckedFile[]): string {
   const out: string[] = [];
   for (const checked of files) {
     for (const { finding, line, column } of placedFindingsOf(checked)) {
-      out.push(`${checked.file}:${line}:${column}: ${finding.severity} ${finding.code} ${finding.message.replace(/\s*\n\s*/g, ' ')}`);
+      out.push(
+        `${checked.file}:${line}:${column}: ${finding.severity} ${finding.code} ${finding.message.replace(/\s*\n\s*/g, ' ')}`,
+      );
     }
   }
   return out.length === 0 ? '' : `${out.join('\n')}\n`;
@@ -73,7 +81,12 @@ export function jsonOutput(files: readonly CheckedFile[]): string {
 }
 
 // SARIF has no separate hint level; an information or a hint is a note there.
-const sarifLevels: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', information: 'note', hint: 'note' };
+const sarifLevels: Record<Severity, 'error' | 'warning' | 'note'> = {
+  error: 'error',
+  warning: 'warning',
+  information: 'note',
+  hint: 'note',
+};
 
 /**
  * A file as a SARIF artifact URI: a relative path stays relative (code-scanning views resolve it

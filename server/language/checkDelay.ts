@@ -34,7 +34,7 @@ export function createCheckDelays(): CheckDelays {
       if (samples === undefined) return 0;
       const sorted = [...samples].sort((a, b) => a - b);
       // The lower median: of two checks, the cheaper speaks, so one slow check weighs little.
-      const typicalMs = sorted[Math.floor((sorted.length - 1) / 2)]!;
+      const typicalMs = sorted[Math.floor((sorted.length - 1) / 2)];
       return typicalMs < instantMs ? 0 : Math.min(maxMs, Math.round(typicalMs));
     },
     forget(key) {

@@ -35,7 +35,11 @@ export function startLanguageServer(connection: Connection): void {
 
   // Every request and notification handler reports its duration at debug level, and a failure
   // becomes a logged error and an empty answer: no text may take the server down.
-  function timed<P, R>(name: string, fallback: R, handler: (params: P) => R): (params: P, token?: CancellationToken) => R {
+  function timed<P, R>(
+    name: string,
+    fallback: R,
+    handler: (params: P) => R,
+  ): (params: P, token?: CancellationToken) => R {
     return (params) => {
       const start = performance.now();
       try {
@@ -134,7 +138,13 @@ export function startLanguageServer(connection: Connection): void {
   connection.onHover(
     timed('textDocument/hover', null, (params) => {
       const target = owned(params.textDocument.uri);
-      return target === undefined ? null : previews.hoverAt(params.textDocument.uri, params.position, hoverAt(target.kind, target.document, params.position));
+      return target === undefined
+        ? null
+        : previews.hoverAt(
+            params.textDocument.uri,
+            params.position,
+            hoverAt(target.kind, target.document, params.position),
+          );
     }),
   );
   connection.onDocumentSymbol(

@@ -6,7 +6,15 @@
 // from what is known, asking the editor to refresh them when an answer arrives. A document with
 // errors is never sent: it shows how many to fix. An unreachable or slow server shows a quiet
 // "not connected" lens.
-import { MarkupKind, type CodeLens, type Connection, type Hover, type InitializeParams, type Position, type TextDocuments } from 'vscode-languageserver';
+import {
+  MarkupKind,
+  type CodeLens,
+  type Connection,
+  type Hover,
+  type InitializeParams,
+  type Position,
+  type TextDocuments,
+} from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { flowNameFromFile, policyNameFromFile } from '../../shared/documentNames.ts';
 import { validateText, type DocumentKind } from '../../shared/validate.ts';
@@ -119,21 +127,39 @@ export function registerPreviewLenses(
     running.delete(uri);
   };
 
-  const templatePreview = async (server: ServerAccess, uri: string, text: string, signal: AbortSignal): Promise<Omit<Preview, 'text'>> => {
+  const templatePreview = async (
+    server: ServerAccess,
+    uri: string,
+    text: string,
+    signal: AbortSignal,
+  ): Promise<Omit<Preview, 'text'>> => {
     const flow = flowNameFromFile(fileNameOf(uri));
-    if (flow === undefined) return { lenses: [lens('impact preview · name the file <flow>.flow-template.yml')], failures: new Map() };
+    if (flow === undefined)
+      return { lenses: [lens('impact preview · name the file <flow>.flow-template.yml')], failures: new Map() };
     const path = `/flows/${segment(server.org)}/${segment(flow)}/template-impact?limit=${LISTED_TRAILS}`;
     const answer = await ask<TemplateImpact>(server, 'POST', path, { template: text }, signal);
     const subject = `flow ${flow}`;
-    if (answer.kind === 'invalid') return { lenses: [lens(`${subject} · ${errorsTitle(answer.errors)}`)], failures: new Map() };
-    if (answer.kind === 'notFound') return { lenses: [lens(`${subject} · not on the server yet`)], failures: new Map() };
+    if (answer.kind === 'invalid')
+      return { lenses: [lens(`${subject} · ${errorsTitle(answer.errors)}`)], failures: new Map() };
+    if (answer.kind === 'notFound')
+      return { lenses: [lens(`${subject} · not on the server yet`)], failures: new Map() };
     if (answer.kind === 'notConnected') return { lenses: [lens(`${subject} · not connected`)], failures: new Map() };
-    const list: PreviewList = { title: `Flow ${flow}: trails this template changes`, items: impactItems(answer.body), empty: 'Every trail reads the same under this template.' };
+    const list: PreviewList = {
+      title: `Flow ${flow}: trails this template changes`,
+      items: impactItems(answer.body),
+      empty: 'Every trail reads the same under this template.',
+    };
     return { lenses: [lens(impactTitle(answer.body), showPreviewListCommand, [list])], failures: new Map() };
   };
 
   const dryRunOn = (server: ServerAccess, environment: string, text: string, signal: AbortSignal) =>
-    ask<PolicyDryRun>(server, 'POST', `/environments/${segment(server.org)}/${segment(environment)}/policy-dry-run`, { policy: text }, signal);
+    ask<PolicyDryRun>(
+      server,
+      'POST',
+      `/environments/${segment(server.org)}/${segment(environment)}/policy-dry-run`,
+      { policy: text },
+      signal,
+    );
 
   const dryRunList = (run: PolicyDryRun, policy: string | undefined): PreviewList => ({
     title: `${run.environment}: dry-run of ${policy === undefined ? 'this policy' : `policy ${policy}`} on snapshot #${run.snapshot_index ?? 0}`,
@@ -141,18 +167,34 @@ export function registerPreviewLenses(
     empty: 'Nothing runs in the latest snapshot.',
   });
 
-  const policyPreview = async (server: ServerAccess, uri: string, text: string, signal: AbortSignal): Promise<Omit<Preview, 'text'>> => {
+  const policyPreview = async (
+    server: ServerAccess,
+    uri: string,
+    text: string,
+    signal: AbortSignal,
+  ): Promise<Omit<Preview, 'text'>> => {
     const policy = policyNameFromFile(fileNameOf(uri));
-    const pick = lens(policy === undefined ? 'dry-run on an environment…' : `dry-run policy ${policy} on an environment…`, pickEnvironmentCommand, [uri]);
+    const pick = lens(
+      policy === undefined ? 'dry-run on an environment…' : `dry-run policy ${policy} on an environment…`,
+      pickEnvironmentCommand,
+      [uri],
+    );
     if (policy === undefined) return { lenses: [pick], failures: new Map() };
-    const stored = await ask<{ consuming_envs?: string[] }>(server, 'GET', `/policies/${segment(server.org)}/${segment(policy)}`, undefined, signal);
-    if (stored.kind === 'notConnected') return { lenses: [lens(`policy ${policy} · not connected`)], failures: new Map() };
+    const stored = await ask<{ consuming_envs?: string[] }>(
+      server,
+      'GET',
+      `/policies/${segment(server.org)}/${segment(policy)}`,
+      undefined,
+      signal,
+    );
+    if (stored.kind === 'notConnected')
+      return { lenses: [lens(`policy ${policy} · not connected`)], failures: new Map() };
     const environments = stored.kind === 'ok' ? (stored.body.consuming_envs ?? []).slice(0, ENVIRONMENT_LENSES) : [];
     const answers = await Promise.all(environments.map((environment) => dryRunOn(server, environment, text, signal)));
     const lenses: CodeLens[] = [];
     const runs: PolicyDryRun[] = [];
     answers.forEach((answer, position) => {
-      const environment = environments[position]!;
+      const environment = environments[position];
       if (answer.kind === 'ok') {
         runs.push(answer.body);
         lenses.push(lens(dryRunTitle(answer.body), showPreviewListCommand, [dryRunList(answer.body, policy)]));
@@ -174,7 +216,11 @@ export function registerPreviewLenses(
     running.delete(uri);
     const errors = errorCount(kind, text);
     if (errors > 0) {
-      previews.set(uri, { text, lenses: [lens(`${subjectOf(kind, uri)} · ${errorsTitle(errors)}`)], failures: new Map() });
+      previews.set(uri, {
+        text,
+        lenses: [lens(`${subjectOf(kind, uri)} · ${errorsTitle(errors)}`)],
+        failures: new Map(),
+      });
       refresh();
       return;
     }
@@ -182,7 +228,10 @@ export function registerPreviewLenses(
     running.set(uri, { text, controller });
     const started = performance.now();
     try {
-      const preview = kind === 'flow-template' ? await templatePreview(server, uri, text, controller.signal) : await policyPreview(server, uri, text, controller.signal);
+      const preview =
+        kind === 'flow-template'
+          ? await templatePreview(server, uri, text, controller.signal)
+          : await policyPreview(server, uri, text, controller.signal);
       // A newer text, a closed document or another server make this answer moot.
       if (documents.get(uri)?.getText() !== text || access !== server) return;
       previews.set(uri, { text, ...preview });
@@ -197,7 +246,10 @@ export function registerPreviewLenses(
 
   const schedule = (uri: string, delayMs: number): void => {
     clearTimeout(timers.get(uri));
-    timers.set(uri, setTimeout(() => void compute(uri), delayMs));
+    timers.set(
+      uri,
+      setTimeout(() => void compute(uri), delayMs),
+    );
   };
 
   const lensesFor = (uri: string): CodeLens[] => {
@@ -243,31 +295,49 @@ export function registerPreviewLenses(
     try {
       return lensesFor(params.textDocument.uri);
     } catch (error) {
-      connection.console.error(`textDocument/codeLens failed: ${error instanceof Error ? error.message : String(error)}`);
+      connection.console.error(
+        `textDocument/codeLens failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return [];
     }
   });
 
   connection.onRequest(environmentsRequest, async (): Promise<{ environments?: string[]; problem?: string }> => {
     if (access === undefined) return { problem: 'not connected' };
-    const answer = await ask<unknown>(access, 'GET', `/environments/${segment(access.org)}`, undefined, new AbortController().signal);
+    const answer = await ask<unknown>(
+      access,
+      'GET',
+      `/environments/${segment(access.org)}`,
+      undefined,
+      new AbortController().signal,
+    );
     if (answer.kind !== 'ok') return { problem: 'not connected' };
-    const list = Array.isArray(answer.body) ? answer.body : ((answer.body as { environments?: unknown[] }).environments ?? []);
-    return { environments: list.flatMap((item) => (typeof (item as { name?: unknown })?.name === 'string' ? [(item as { name: string }).name] : [])) };
+    const list = Array.isArray(answer.body)
+      ? answer.body
+      : ((answer.body as { environments?: unknown[] }).environments ?? []);
+    return {
+      environments: list.flatMap((item) =>
+        typeof (item as { name?: unknown })?.name === 'string' ? [(item as { name: string }).name] : [],
+      ),
+    };
   });
 
-  connection.onRequest(policyDryRunRequest, async (params: { uri?: unknown; environment?: unknown }): Promise<Partial<PreviewList> & { problem?: string }> => {
-    const document = typeof params?.uri === 'string' ? documents.get(params.uri) : undefined;
-    if (document === undefined || kindOf(document) !== 'env-policy' || typeof params.environment !== 'string') return { problem: 'Open an environment policy first.' };
-    const text = document.getText();
-    const errors = errorCount('env-policy', text);
-    if (errors > 0) return { problem: errorsTitle(errors) };
-    if (access === undefined) return { problem: 'not connected' };
-    const answer = await dryRunOn(access, params.environment, text, new AbortController().signal);
-    if (answer.kind === 'ok') return dryRunList(answer.body, policyNameFromFile(fileNameOf(document.uri)));
-    if (answer.kind === 'invalid') return { problem: errorsTitle(answer.errors) };
-    return { problem: answer.kind === 'notFound' ? `No environment ${params.environment}.` : 'not connected' };
-  });
+  connection.onRequest(
+    policyDryRunRequest,
+    async (params: { uri?: unknown; environment?: unknown }): Promise<Partial<PreviewList> & { problem?: string }> => {
+      const document = typeof params?.uri === 'string' ? documents.get(params.uri) : undefined;
+      if (document === undefined || kindOf(document) !== 'env-policy' || typeof params.environment !== 'string')
+        return { problem: 'Open an environment policy first.' };
+      const text = document.getText();
+      const errors = errorCount('env-policy', text);
+      if (errors > 0) return { problem: errorsTitle(errors) };
+      if (access === undefined) return { problem: 'not connected' };
+      const answer = await dryRunOn(access, params.environment, text, new AbortController().signal);
+      if (answer.kind === 'ok') return dryRunList(answer.body, policyNameFromFile(fileNameOf(document.uri)));
+      if (answer.kind === 'invalid') return { problem: errorsTitle(answer.errors) };
+      return { problem: answer.kind === 'notFound' ? `No environment ${params.environment}.` : 'not connected' };
+    },
+  );
 
   return {
     initialize(params) {
@@ -276,18 +346,28 @@ export function registerPreviewLenses(
     hoverAt(uri, position, base) {
       const document = documents.get(uri);
       const preview = previews.get(uri);
-      if (document === undefined || preview === undefined || preview.failures.size === 0 || preview.text !== document.getText()) return base;
+      if (
+        document === undefined ||
+        preview === undefined ||
+        preview.failures.size === 0 ||
+        preview.text !== document.getText()
+      )
+        return base;
       const key = ruleKeyAt(locate(treeOf(document), document.offsetAt(position)).path, preview.failures);
       if (key === undefined) return base;
       const failures = ruleFailureMarkdown(preview.failures.get(key)!);
       const before = base === null ? '' : `${contentsText(base.contents)}\n\n---\n\n`;
-      return { contents: { kind: MarkupKind.Markdown, value: `${before}${failures}` }, ...(base?.range === undefined ? {} : { range: base.range }) };
+      return {
+        contents: { kind: MarkupKind.Markdown, value: `${before}${failures}` },
+        ...(base?.range === undefined ? {} : { range: base.range }),
+      };
     },
   };
 }
 
 function contentsText(contents: Hover['contents']): string {
   if (typeof contents === 'string') return contents;
-  if (Array.isArray(contents)) return contents.map((part) => (typeof part === 'string' ? part : part.value)).join('\n\n');
+  if (Array.isArray(contents))
+    return contents.map((part) => (typeof part === 'string' ? part : part.value)).join('\n\n');
   return contents.value;
 }

@@ -21,8 +21,10 @@ const DEFAULT_TIMEOUT_MS = 4000;
 export function serverAccessOf(params: unknown): ServerAccess | undefined {
   if (params === null || typeof params !== 'object') return undefined;
   const { apiBase, org, key, timeoutMs } = params as Record<string, unknown>;
-  if (typeof apiBase !== 'string' || typeof org !== 'string' || typeof key !== 'string' || apiBase === '' || org === '') return undefined;
-  const timeout = typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_MS;
+  if (typeof apiBase !== 'string' || typeof org !== 'string' || typeof key !== 'string' || apiBase === '' || org === '')
+    return undefined;
+  const timeout =
+    typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_MS;
   return { apiBase: apiBase.replace(/\/+$/, ''), org, key, timeoutMs: timeout };
 }
 
@@ -35,11 +37,20 @@ export type Answer<T> =
   | { kind: 'notConnected' };
 
 /** Asks `path` (under `{apiBase}`, with `{org}` filled in by the caller) and sorts the answer. Throws only when `signal` aborts. */
-export async function ask<T>(access: ServerAccess, method: 'GET' | 'POST', path: string, body: unknown, signal: AbortSignal): Promise<Answer<T>> {
+export async function ask<T>(
+  access: ServerAccess,
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<Answer<T>> {
   try {
     const response = await fetch(`${access.apiBase}${path}`, {
       method,
-      headers: { authorization: `Bearer ${access.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${access.key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.any([signal, AbortSignal.timeout(access.timeoutMs)]),
     });

@@ -13,7 +13,7 @@ export const COMPLIANCE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   scan: 'Compliant when the quality gate status is `OK`.',
   jira: 'Compliant when at least one issue is referenced and every referenced issue exists.',
   pull_request: 'Compliant when at least one pull request is reported.',
-  custom: "Compliant when every rule of the custom type holds (a type without rules is always compliant).",
+  custom: 'Compliant when every rule of the custom type holds (a type without rules is always compliant).',
   decision: 'Compliant when the decision says `is_compliant: true`.',
   override: 'Takes the compliance given as `new_compliance_status`, replacing the overridden attestation.',
   '*': 'Any attestation type; compliant by the rule of the type reported.',
@@ -39,11 +39,19 @@ export function isAttestationCompliant(type: string, data: unknown, options: Com
     case 'generic':
       return body.is_compliant === undefined || body.is_compliant === null || body.is_compliant === true;
     case 'junit':
-      return listOf(body.junit_results)?.every((suite) => isObject(suite) && count(suite.failures) + count(suite.errors) === 0) ?? false;
+      return (
+        listOf(body.junit_results)?.every(
+          (suite) => isObject(suite) && count(suite.failures) + count(suite.errors) === 0,
+        ) ?? false
+      );
     case 'snyk':
       return isObject(body.snyk_results) && (listOf(body.snyk_results.results)?.every(hasNoFindings) ?? false);
     case 'scan':
-      return isObject(body.scan_results) && isObject(body.scan_results.qualityGate) && body.scan_results.qualityGate.status === 'OK';
+      return (
+        isObject(body.scan_results) &&
+        isObject(body.scan_results.qualityGate) &&
+        body.scan_results.qualityGate.status === 'OK'
+      );
     case 'jira': {
       const issues = listOf(body.jira_results) ?? [];
       return issues.length > 0 && issues.every((issue) => isObject(issue) && issue.issue_exists === true);

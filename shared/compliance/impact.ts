@@ -27,15 +27,29 @@ function attestationSlotState(status: AttestationStatus): string {
 }
 
 /** Every slot of an evaluation by a key that cannot collide across scopes. */
-function slotStates(status: ComplianceStatus): Map<string, { artifact: string | null; attestation: string | null; state: string }> {
+function slotStates(
+  status: ComplianceStatus,
+): Map<string, { artifact: string | null; attestation: string | null; state: string }> {
   const slots = new Map<string, { artifact: string | null; attestation: string | null; state: string }>();
   for (const attestation of status.attestations_statuses) {
-    slots.set(JSON.stringify([null, attestation.attestation_name]), { artifact: null, attestation: attestation.attestation_name, state: attestationSlotState(attestation) });
+    slots.set(JSON.stringify([null, attestation.attestation_name]), {
+      artifact: null,
+      attestation: attestation.attestation_name,
+      state: attestationSlotState(attestation),
+    });
   }
   for (const [name, artifact] of Object.entries(status.artifacts_statuses)) {
-    slots.set(JSON.stringify([name, null]), { artifact: name, attestation: null, state: artifact.unexpected ? `${artifact.status} (unexpected)` : artifact.status });
+    slots.set(JSON.stringify([name, null]), {
+      artifact: name,
+      attestation: null,
+      state: artifact.unexpected ? `${artifact.status} (unexpected)` : artifact.status,
+    });
     for (const attestation of artifact.attestations_statuses) {
-      slots.set(JSON.stringify([name, attestation.attestation_name]), { artifact: name, attestation: attestation.attestation_name, state: attestationSlotState(attestation) });
+      slots.set(JSON.stringify([name, attestation.attestation_name]), {
+        artifact: name,
+        attestation: attestation.attestation_name,
+        state: attestationSlotState(attestation),
+      });
     }
   }
   return slots;
@@ -48,10 +62,12 @@ export function trailImpact(before: ComplianceStatus, after: ComplianceStatus): 
   const changed: SlotChange[] = [];
   for (const [key, slot] of will) {
     const previous = was.get(key)?.state ?? null;
-    if (previous !== slot.state) changed.push({ artifact: slot.artifact, attestation: slot.attestation, before: previous, after: slot.state });
+    if (previous !== slot.state)
+      changed.push({ artifact: slot.artifact, attestation: slot.attestation, before: previous, after: slot.state });
   }
   for (const [key, slot] of was) {
-    if (!will.has(key)) changed.push({ artifact: slot.artifact, attestation: slot.attestation, before: slot.state, after: null });
+    if (!will.has(key))
+      changed.push({ artifact: slot.artifact, attestation: slot.attestation, before: slot.state, after: null });
   }
   return { before: before.status, after: after.status, changed_slots: changed };
 }

@@ -1,7 +1,19 @@
 // Compliance rules: per-type attestation verdicts, trail evaluation, artifact state, policy decisions and their aggregation.
 
-export { type ArtifactSlotStatus, type AttestationSlotStatus, type ComplianceState, COMPLIANCE_STATES, artifactState, worstState } from './status.ts';
-export { COMPLIANCE_DESCRIPTIONS, type ComplianceOptions, describeCompliance, isAttestationCompliant } from './attestations.ts';
+export {
+  type ArtifactSlotStatus,
+  type AttestationSlotStatus,
+  type ComplianceState,
+  COMPLIANCE_STATES,
+  artifactState,
+  worstState,
+} from './status.ts';
+export {
+  COMPLIANCE_DESCRIPTIONS,
+  type ComplianceOptions,
+  describeCompliance,
+  isAttestationCompliant,
+} from './attestations.ts';
 export {
   type ArtifactStatus,
   type AttestationStatus,

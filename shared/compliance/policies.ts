@@ -4,7 +4,12 @@
 // service reports an invalid expression (the upload itself succeeds: shared/verdicts.ts): the rule
 // is unsatisfied and carries the parse error.
 
-import { evaluateCondition, parseCondition, type ConditionContext, type ParsedCondition } from '../expressions/index.ts';
+import {
+  evaluateCondition,
+  parseCondition,
+  type ConditionContext,
+  type ParsedCondition,
+} from '../expressions/index.ts';
 import type { PolicyAttestationRule, PolicyCondition, PolicyModel, PolicyRequirement } from '../policies/model.ts';
 import type { ComplianceState } from './status.ts';
 import { typeFillsSlot, type TrailArtifact, type TrailAttestation } from './trail.ts';
@@ -81,11 +86,19 @@ export function evaluatePolicies(artifact: PolicyArtifact, policies: readonly Ap
   return policies.map(({ name, version, policy }) => {
     const evaluations: RuleEvaluation[] = [];
     const { provenance, trail_compliance: trailCompliance, attestations } = policy.artifacts;
-    const exceptionConditions = (requirement: PolicyRequirement) => requirement.exceptions.map((exception) => exception.if_condition);
-    if (provenance.required) evaluations.push(failedOnInvalid(provenanceRule(artifact, provenance), exceptionConditions(provenance)));
-    if (trailCompliance.required) evaluations.push(failedOnInvalid(trailComplianceRule(artifact, trailCompliance), exceptionConditions(trailCompliance)));
-    for (const rule of attestations) evaluations.push(failedOnInvalid(attestationRule(artifact, rule), [rule.if_condition]));
-    const status: PolicyStatus = evaluations.every((evaluation) => evaluation.satisfied) ? 'COMPLIANT' : 'NON-COMPLIANT';
+    const exceptionConditions = (requirement: PolicyRequirement) =>
+      requirement.exceptions.map((exception) => exception.if_condition);
+    if (provenance.required)
+      evaluations.push(failedOnInvalid(provenanceRule(artifact, provenance), exceptionConditions(provenance)));
+    if (trailCompliance.required)
+      evaluations.push(
+        failedOnInvalid(trailComplianceRule(artifact, trailCompliance), exceptionConditions(trailCompliance)),
+      );
+    for (const rule of attestations)
+      evaluations.push(failedOnInvalid(attestationRule(artifact, rule), [rule.if_condition]));
+    const status: PolicyStatus = evaluations.every((evaluation) => evaluation.satisfied)
+      ? 'COMPLIANT'
+      : 'NON-COMPLIANT';
     return { policy_name: name, policy_version: version, status, rule_evaluations: evaluations };
   });
 }
@@ -115,7 +128,11 @@ export function assertedCompliance(decisions: readonly PolicyDecision[]): boolea
 }
 
 /** A snapshot's `artifact_compliance_count`. */
-export function artifactComplianceCount(artifactCompliances: readonly (boolean | null)[]): { true: number; false: number; null: number } {
+export function artifactComplianceCount(artifactCompliances: readonly (boolean | null)[]): {
+  true: number;
+  false: number;
+  null: number;
+} {
   const count = { true: 0, false: 0, null: 0 };
   for (const compliant of artifactCompliances) count[String(compliant) as 'true' | 'false' | 'null']++;
   return count;
@@ -138,11 +155,15 @@ export function ruleFailure(evaluation: RuleEvaluation): string {
   if (evaluation.error !== undefined) return evaluation.error;
   if (evaluation.rule.type === 'provenance') return 'the artifact has no provenance (it was never attested to a flow)';
   const where = (resolution: Resolution) =>
-    resolution.context.flow_name ? ` in trail '${resolution.context.trail_name}' of flow '${resolution.context.flow_name}'` : '';
+    resolution.context.flow_name
+      ? ` in trail '${resolution.context.trail_name}' of flow '${resolution.context.flow_name}'`
+      : '';
   if (evaluation.rule.type === 'trail-compliance') {
     const failing = evaluation.resolutions.filter((resolution) => resolution.type === 'non_compliant_in_trail');
     if (failing.length === 0) return 'trail compliance is required but the artifact has no trail';
-    return failing.map((resolution) => `the trail is ${resolution.context.artifact_status}${where(resolution)}`).join('; ');
+    return failing
+      .map((resolution) => `the trail is ${resolution.context.artifact_status}${where(resolution)}`)
+      .join('; ');
   }
   const { name, type } = evaluation.rule.definition;
   const wanted = `attestation '${String(name)}' of type '${String(type)}'`;
@@ -162,7 +183,12 @@ function provenanceRule(artifact: PolicyArtifact, requirement: PolicyRequirement
     return { rule, satisfied: true, ignored: true, resolutions: [{ type: 'rule_not_applicable', context: {} }] };
   }
   if (artifact.provenance.length === 0) return { rule, satisfied: false, ignored: false, resolutions: [] };
-  return { rule, satisfied: true, ignored: false, resolutions: artifact.provenance.map((trail) => ({ type: 'rule_satisfied', context: where(trail) })) };
+  return {
+    rule,
+    satisfied: true,
+    ignored: false,
+    resolutions: artifact.provenance.map((trail) => ({ type: 'rule_satisfied', context: where(trail) })),
+  };
 }
 
 function trailComplianceRule(artifact: PolicyArtifact, requirement: PolicyRequirement): RuleEvaluation {
@@ -187,23 +213,45 @@ function trailComplianceRule(artifact: PolicyArtifact, requirement: PolicyRequir
 }
 
 function attestationRule(artifact: PolicyArtifact, rule: PolicyAttestationRule): RuleEvaluation {
-  const definition: Record<string, unknown> = { name: rule.name, type: rule.type, must_be_compliant: rule.must_be_compliant };
+  const definition: Record<string, unknown> = {
+    name: rule.name,
+    type: rule.type,
+    must_be_compliant: rule.must_be_compliant,
+  };
   if (rule.if_condition) definition.if = rule.if_condition.text;
   if (rule.for_control !== null) definition.for_control = rule.for_control;
   const evaluation = { type: 'attestation' as const, definition };
   const control = rule.for_control === null ? {} : { for_control: rule.for_control };
-  const applies = (trail: ArtifactProvenance | null) => !rule.if_condition || holds(rule.if_condition, contextOf(artifact, trail), true);
+  const applies = (trail: ArtifactProvenance | null) =>
+    !rule.if_condition || holds(rule.if_condition, contextOf(artifact, trail), true);
 
   if (artifact.provenance.length === 0) {
-    if (!applies(null)) return { rule: evaluation, satisfied: true, ignored: true, resolutions: [{ type: 'rule_not_applicable', context: {} }] };
-    return { rule: evaluation, satisfied: false, ignored: false, resolutions: [{ type: 'missing_attestation', context: { ...control } }] };
+    if (!applies(null))
+      return {
+        rule: evaluation,
+        satisfied: true,
+        ignored: true,
+        resolutions: [{ type: 'rule_not_applicable', context: {} }],
+      };
+    return {
+      rule: evaluation,
+      satisfied: false,
+      ignored: false,
+      resolutions: [{ type: 'missing_attestation', context: { ...control } }],
+    };
   }
   const applicable = artifact.provenance.filter(applies);
   if (applicable.length === 0) {
-    const resolutions = artifact.provenance.map((trail): Resolution => ({ type: 'rule_not_applicable', context: where(trail) }));
+    const resolutions = artifact.provenance.map((trail): Resolution => ({
+      type: 'rule_not_applicable',
+      context: where(trail),
+    }));
     return { rule: evaluation, satisfied: true, ignored: true, resolutions };
   }
-  const outcomes = applicable.map((trail) => ({ trail, outcome: attestationOutcome(rule, trail, artifact.fingerprint) }));
+  const outcomes = applicable.map((trail) => ({
+    trail,
+    outcome: attestationOutcome(rule, trail, artifact.fingerprint),
+  }));
   const satisfying = outcomes.filter(({ outcome }) => outcome === 'rule_satisfied');
   const shown = satisfying.length > 0 ? satisfying : outcomes;
   return {
@@ -215,7 +263,11 @@ function attestationRule(artifact: PolicyArtifact, rule: PolicyAttestationRule):
 }
 
 /** Whether one trail carries what the rule asks for, judged on the latest version of each matching name. */
-function attestationOutcome(rule: PolicyAttestationRule, trail: ArtifactProvenance, fingerprint: string): ResolutionType {
+function attestationOutcome(
+  rule: PolicyAttestationRule,
+  trail: ArtifactProvenance,
+  fingerprint: string,
+): ResolutionType {
   const latestByName = new Map<string, TrailAttestation>();
   const candidates = attestationsOf(trail, fingerprint).filter(
     (attestation) =>
@@ -228,13 +280,18 @@ function attestationOutcome(rule: PolicyAttestationRule, trail: ArtifactProvenan
     if (!known || attestation.created_at >= known.created_at) latestByName.set(attestation.name, attestation);
   }
   if (latestByName.size === 0) return 'missing_attestation';
-  if (rule.must_be_compliant && [...latestByName.values()].some((attestation) => !attestation.is_compliant)) return 'non_compliant_attestation';
+  if (rule.must_be_compliant && [...latestByName.values()].some((attestation) => !attestation.is_compliant))
+    return 'non_compliant_attestation';
   return 'rule_satisfied';
 }
 
 /** The trail's own attestations plus those bound to this artifact (by fingerprint or by its template name). */
 function attestationsOf(trail: ArtifactProvenance, fingerprint: string): TrailAttestation[] {
-  const slots = new Set(trail.artifacts.filter((artifact) => artifact.fingerprint === fingerprint).map((artifact) => artifact.template_reference_name));
+  const slots = new Set(
+    trail.artifacts
+      .filter((artifact) => artifact.fingerprint === fingerprint)
+      .map((artifact) => artifact.template_reference_name),
+  );
   return trail.attestations.filter((attestation) => {
     if (attestation.target_artifact) return slots.has(attestation.target_artifact);
     if (attestation.artifact_fingerprint) return attestation.artifact_fingerprint === fingerprint;
@@ -243,11 +300,16 @@ function attestationsOf(trail: ArtifactProvenance, fingerprint: string): TrailAt
 }
 
 function excepted(requirement: PolicyRequirement, artifact: PolicyArtifact, trail: ArtifactProvenance | null): boolean {
-  return requirement.exceptions.some((exception) => exception.if_condition === null || holds(exception.if_condition, contextOf(artifact, trail), false));
+  return requirement.exceptions.some(
+    (exception) => exception.if_condition === null || holds(exception.if_condition, contextOf(artifact, trail), false),
+  );
 }
 
 function requirementDefinition(requirement: PolicyRequirement): Record<string, unknown> {
-  return { required: requirement.required, exceptions: requirement.exceptions.map((exception) => ({ if: exception.if_condition?.text ?? null })) };
+  return {
+    required: requirement.required,
+    exceptions: requirement.exceptions.map((exception) => ({ if: exception.if_condition?.text ?? null })),
+  };
 }
 
 function where(trail: ArtifactProvenance): { flow_name: string; trail_name: string } {
@@ -269,7 +331,12 @@ function failedOnInvalid(evaluation: RuleEvaluation, conditions: readonly (Polic
   for (const condition of conditions) {
     const error = condition === null ? undefined : parsedOf(condition).errors[0];
     if (error !== undefined) {
-      return { ...evaluation, satisfied: false, ignored: false, error: `the condition ${condition!.text} is not a valid expression: ${error.message}` };
+      return {
+        ...evaluation,
+        satisfied: false,
+        ignored: false,
+        error: `the condition ${condition!.text} is not a valid expression: ${error.message}`,
+      };
     }
   }
   return evaluation;

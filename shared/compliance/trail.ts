@@ -12,7 +12,9 @@ import type { ArtifactSlotStatus, AttestationSlotStatus, ComplianceState } from 
 export interface TrailTemplate {
   trail?: {
     attestations?: readonly TemplateAttestation[] | null;
-    artifacts?: ReadonlyArray<Omit<TemplateArtifact, 'attestations'> & { attestations?: readonly TemplateAttestation[] | null }> | null;
+    artifacts?: ReadonlyArray<
+      Omit<TemplateArtifact, 'attestations'> & { attestations?: readonly TemplateAttestation[] | null }
+    > | null;
   } | null;
 }
 
@@ -121,10 +123,17 @@ export function evaluateTrail(
   const expected = new Set<string>();
   for (const slot of templateArtifacts) {
     expected.add(slot.name);
-    artifactsStatuses[slot.name] = artifactStatus(slot.attestations ?? [], currentArtifacts.get(slot.name), bySlot.get(slot.name) ?? [], evaluatedAt, false);
+    artifactsStatuses[slot.name] = artifactStatus(
+      slot.attestations ?? [],
+      currentArtifacts.get(slot.name),
+      bySlot.get(slot.name) ?? [],
+      evaluatedAt,
+      false,
+    );
   }
   for (const [name, artifact] of currentArtifacts) {
-    if (!expected.has(name)) artifactsStatuses[name] = artifactStatus([], artifact, bySlot.get(name) ?? [], evaluatedAt, true);
+    if (!expected.has(name))
+      artifactsStatuses[name] = artifactStatus([], artifact, bySlot.get(name) ?? [], evaluatedAt, true);
   }
 
   const state = trailState(attestationsStatuses, Object.values(artifactsStatuses));
@@ -150,7 +159,10 @@ function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
 }
 
 function oldestFirst<T extends { created_at: number }>(rows: readonly T[]): T[] {
-  return rows.map((row, index) => ({ row, index })).sort((a, b) => a.row.created_at - b.row.created_at || a.index - b.index).map(({ row }) => row);
+  return rows
+    .map((row, index) => ({ row, index }))
+    .sort((a, b) => a.row.created_at - b.row.created_at || a.index - b.index)
+    .map(({ row }) => row);
 }
 
 /** The artifact that fills each slot: the latest one attested under that template name. */
@@ -161,18 +173,26 @@ function latestArtifactPerSlot(artifacts: readonly TrailArtifact[]): Map<string,
 }
 
 /** Where an attestation belongs: its target slot, the slots holding its fingerprint, or the trail (null). */
-function slotsOf(attestation: TrailAttestation, currentArtifacts: ReadonlyMap<string, TrailArtifact>): Array<string | null> {
-  if (attestation.target_artifact) return currentArtifacts.has(attestation.target_artifact) ? [attestation.target_artifact] : [];
+function slotsOf(
+  attestation: TrailAttestation,
+  currentArtifacts: ReadonlyMap<string, TrailArtifact>,
+): Array<string | null> {
+  if (attestation.target_artifact)
+    return currentArtifacts.has(attestation.target_artifact) ? [attestation.target_artifact] : [];
   if (attestation.artifact_fingerprint) {
     const slots: string[] = [];
-    for (const [slot, artifact] of currentArtifacts) if (artifact.fingerprint === attestation.artifact_fingerprint) slots.push(slot);
+    for (const [slot, artifact] of currentArtifacts)
+      if (artifact.fingerprint === attestation.artifact_fingerprint) slots.push(slot);
     return slots;
   }
   return [null];
 }
 
 /** Statuses of one scope (the trail, or one artifact): template slots in order, then unexpected reports. */
-function scopeStatuses(slots: readonly TemplateAttestation[], reported: readonly TrailAttestation[]): AttestationStatus[] {
+function scopeStatuses(
+  slots: readonly TemplateAttestation[],
+  reported: readonly TrailAttestation[],
+): AttestationStatus[] {
   const statuses: AttestationStatus[] = [];
   const used = new Set<TrailAttestation>();
   const byName = new Map<string, TrailAttestation[]>();
@@ -205,7 +225,7 @@ function missing(slot: TemplateAttestation): AttestationStatus {
 
 /** The latest version counts; an override points at the latest plain version before it. */
 function effective(versions: readonly TrailAttestation[], unexpected: boolean): AttestationStatus {
-  const latest = versions[versions.length - 1]!;
+  const latest = versions[versions.length - 1];
   let overridden: TrailAttestation | undefined;
   if (latest.is_override) overridden = versions.slice(0, -1).findLast((version) => !version.is_override);
   return {
@@ -258,7 +278,8 @@ function scopeState(statuses: readonly AttestationStatus[]): ComplianceState {
 
 function trailState(attestations: readonly AttestationStatus[], artifacts: readonly ArtifactStatus[]): ComplianceState {
   const own = scopeState(attestations);
-  if (own === 'NON-COMPLIANT' || artifacts.some((artifact) => artifact.status === 'NON-COMPLIANT')) return 'NON-COMPLIANT';
+  if (own === 'NON-COMPLIANT' || artifacts.some((artifact) => artifact.status === 'NON-COMPLIANT'))
+    return 'NON-COMPLIANT';
   if (own === 'INCOMPLETE' || artifacts.some((artifact) => artifact.status !== 'COMPLIANT')) return 'INCOMPLETE';
   return 'COMPLIANT';
 }

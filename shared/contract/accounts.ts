@@ -71,7 +71,16 @@ export const membershipEvent = {
   title: 'MembershipEvent',
   type: 'object',
   properties: {
-    type: { type: 'string', enum: ['service_account_created', 'service_account_updated', 'service_account_deleted', 'api_key_created', 'api_key_revoked'] },
+    type: {
+      type: 'string',
+      enum: [
+        'service_account_created',
+        'service_account_updated',
+        'service_account_deleted',
+        'api_key_created',
+        'api_key_revoked',
+      ],
+    },
     timestamp: number,
     user: string,
     service_account: string,

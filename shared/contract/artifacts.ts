@@ -1,5 +1,15 @@
 // Artifacts, search and assert (spec "Artifact", "Search result"; reference §2.4, §2.8, §2.10).
-import { anyObject, anyValue, boolean, fingerprint, integer, nullableString, number, string, stringList } from './values.ts';
+import {
+  anyObject,
+  anyValue,
+  boolean,
+  fingerprint,
+  integer,
+  nullableString,
+  number,
+  string,
+  stringList,
+} from './values.ts';
 import { gitCommitInfo } from './flows.ts';
 
 /** Where an artifact runs or ran: the environment and the snapshot that saw it. */
@@ -10,7 +20,12 @@ const placement = {
   additionalProperties: false,
 } as const;
 
-const historyEntry = { type: 'object', properties: { event: string, timestamp: number }, required: ['event', 'timestamp'], additionalProperties: false } as const;
+const historyEntry = {
+  type: 'object',
+  properties: { event: string, timestamp: number },
+  required: ['event', 'timestamp'],
+  additionalProperties: false,
+} as const;
 
 export const artifact = {
   title: 'Artifact',
@@ -40,7 +55,14 @@ export const artifact = {
       properties: {
         attestations: {
           type: 'array',
-          items: { type: 'object', properties: { attestation_id: string, attestation_name: string, is_compliant: { type: ['boolean', 'null'] } } },
+          items: {
+            type: 'object',
+            properties: {
+              attestation_id: string,
+              attestation_name: string,
+              is_compliant: { type: ['boolean', 'null'] },
+            },
+          },
         },
       },
     },
@@ -54,7 +76,12 @@ export const artifact = {
 } as const;
 
 const matches = (type: string) =>
-  ({ type: 'object', properties: { type: { const: type }, count: integer, matches: stringList }, required: ['type', 'count', 'matches'], additionalProperties: false }) as const;
+  ({
+    type: 'object',
+    properties: { type: { const: type }, count: integer, matches: stringList },
+    required: ['type', 'count', 'matches'],
+    additionalProperties: false,
+  }) as const;
 
 export const searchArtifact = {
   type: 'object',
@@ -86,7 +113,12 @@ export const searchResult = {
   properties: {
     resolved_to: {
       type: 'object',
-      properties: { type: string, full_match: string, fingerprints: matches('fingerprint'), commits: matches('commit') },
+      properties: {
+        type: string,
+        full_match: string,
+        fingerprints: matches('fingerprint'),
+        commits: matches('commit'),
+      },
       required: ['type', 'fingerprints', 'commits'],
       additionalProperties: false,
     },
@@ -114,8 +146,14 @@ export const policyDecision = {
           rule: { type: 'object', properties: { type: string, definition: anyObject }, required: ['type'] },
           satisfied: boolean,
           ignored: boolean,
-          resolutions: { type: 'array', items: { type: 'object', properties: { type: string, context: anyObject }, required: ['type'] } },
-          error: { ...string, description: 'Why the rule could not be evaluated: one of its conditions is not a valid expression.' },
+          resolutions: {
+            type: 'array',
+            items: { type: 'object', properties: { type: string, context: anyObject }, required: ['type'] },
+          },
+          error: {
+            ...string,
+            description: 'Why the rule could not be evaluated: one of its conditions is not a valid expression.',
+          },
         },
         required: ['rule', 'satisfied'],
       },
@@ -134,7 +172,12 @@ export const assertResult = {
     policy_evaluations: { type: 'array', items: policyDecision },
     flows: {
       type: 'array',
-      items: { type: 'object', properties: { flow: string, trail: string, compliance_status: anyObject }, required: ['flow', 'trail'], additionalProperties: false },
+      items: {
+        type: 'object',
+        properties: { flow: string, trail: string, compliance_status: anyObject },
+        required: ['flow', 'trail'],
+        additionalProperties: false,
+      },
     },
     html_url: nullableString,
   },
@@ -142,4 +185,9 @@ export const assertResult = {
   additionalProperties: false,
 } as const;
 
-export const latestCommit = { type: 'object', properties: { latest_commit: nullableString }, required: ['latest_commit'], additionalProperties: false } as const;
+export const latestCommit = {
+  type: 'object',
+  properties: { latest_commit: nullableString },
+  required: ['latest_commit'],
+  additionalProperties: false,
+} as const;

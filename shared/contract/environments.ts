@@ -1,6 +1,19 @@
 // Environments, snapshots, events, diffs and allowlists (reference §2.5, §2.7, §2.17, §5.5–5.7).
 import { policyDecision } from './artifacts.ts';
-import { anyList, anyObject, anyValue, boolean, integer, links, nullableBoolean, nullableNumber, nullableString, number, string, stringList } from './values.ts';
+import {
+  anyList,
+  anyObject,
+  anyValue,
+  boolean,
+  integer,
+  links,
+  nullableBoolean,
+  nullableNumber,
+  nullableString,
+  number,
+  string,
+  stringList,
+} from './values.ts';
 
 export const environment = {
   title: 'Environment',
@@ -24,7 +37,18 @@ export const environment = {
     snapshot_count: integer,
     html_url: string,
   },
-  required: ['org', 'name', 'type', 'description', 'created_at', 'last_modified_at', 'state', 'tags', 'policies', 'html_url'],
+  required: [
+    'org',
+    'name',
+    'type',
+    'description',
+    'created_at',
+    'last_modified_at',
+    'state',
+    'tags',
+    'policies',
+    'html_url',
+  ],
   additionalProperties: false,
 } as const;
 
@@ -93,14 +117,28 @@ export const snapshot = {
     to: number,
     type: string,
     compliant: nullableBoolean,
-    artifact_compliance_count: { type: 'object', properties: { true: integer, false: integer, null: integer }, additionalProperties: false },
-    event_counts: { type: 'object', properties: { total: integer, started: integer, changed: integer, exited: integer }, additionalProperties: false },
+    artifact_compliance_count: {
+      type: 'object',
+      properties: { true: integer, false: integer, null: integer },
+      additionalProperties: false,
+    },
+    event_counts: {
+      type: 'object',
+      properties: { total: integer, started: integer, changed: integer, exited: integer },
+      additionalProperties: false,
+    },
     html_url: string,
     applied_policies: {
       type: 'array',
       items: {
         type: 'object',
-        properties: { id: string, name: string, version: integer, policy_dump: anyObject, failing_artifacts: stringList },
+        properties: {
+          id: string,
+          name: string,
+          version: integer,
+          policy_dump: anyObject,
+          failing_artifacts: stringList,
+        },
         required: ['name', 'version'],
         additionalProperties: false,
       },
@@ -144,7 +182,14 @@ const diffArtifacts = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { fingerprint: nullableString, name: string, most_recent_timestamp: number, flow: nullableString, commit_url: nullableString, instance_count: integer },
+        properties: {
+          fingerprint: nullableString,
+          name: string,
+          most_recent_timestamp: number,
+          flow: nullableString,
+          commit_url: nullableString,
+          instance_count: integer,
+        },
         additionalProperties: false,
       },
     },
@@ -156,7 +201,12 @@ const diffArtifacts = {
 export const environmentDiff = {
   title: 'EnvironmentDiff',
   type: 'object',
-  properties: { snappish1: diffArtifacts, snappish2: diffArtifacts, changed: diffArtifacts, 'not-changed': diffArtifacts },
+  properties: {
+    snappish1: diffArtifacts,
+    snappish2: diffArtifacts,
+    changed: diffArtifacts,
+    'not-changed': diffArtifacts,
+  },
   required: ['snappish1', 'snappish2', 'changed', 'not-changed'],
   additionalProperties: false,
 } as const;

@@ -6,7 +6,11 @@ export const errorBody = {
   title: 'Error',
   type: 'object',
   properties: {
-    errors: { type: 'object', additionalProperties: string, description: 'Field path → pydantic-style message with the echoed input.' },
+    errors: {
+      type: 'object',
+      additionalProperties: string,
+      description: 'Field path → pydantic-style message with the echoed input.',
+    },
     message: string,
   },
   required: ['message'],

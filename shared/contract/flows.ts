@@ -1,5 +1,17 @@
 // Flows and trails (spec "Trail", reference §2.1, §2.2, §3.4).
-import { anyObject, anyValue, boolean, integer, links, nullableBoolean, nullableNumber, nullableString, number, string, stringList } from './values.ts';
+import {
+  anyObject,
+  anyValue,
+  boolean,
+  integer,
+  links,
+  nullableBoolean,
+  nullableNumber,
+  nullableString,
+  number,
+  string,
+  stringList,
+} from './values.ts';
 
 export const templateAttestation = {
   type: 'object',
@@ -27,7 +39,18 @@ export const flow = {
     latest_activity_at: nullableNumber,
     latest_state: nullableString,
   },
-  required: ['id', 'name', 'description', 'visibility', 'org', 'template', 'tags', 'created_at', 'last_modified_at', 'html_url'],
+  required: [
+    'id',
+    'name',
+    'description',
+    'visibility',
+    'org',
+    'template',
+    'tags',
+    'created_at',
+    'last_modified_at',
+    'html_url',
+  ],
   additionalProperties: false,
 } as const;
 
@@ -118,19 +141,41 @@ export const trail = {
       },
       additionalProperties: false,
     },
-    flow: { type: 'object', properties: { name: string, tags: anyObject }, required: ['name', 'tags'], additionalProperties: false },
+    flow: {
+      type: 'object',
+      properties: { name: string, tags: anyObject },
+      required: ['name', 'tags'],
+      additionalProperties: false,
+    },
     html_url: string,
     origin_url: nullableString,
     user_data: anyValue,
     repo_ids: stringList,
     external_urls: anyObject,
-    events: { type: 'array', items: { type: 'object', properties: { type: string, timestamp: number }, required: ['type', 'timestamp'] } },
+    events: {
+      type: 'array',
+      items: { type: 'object', properties: { type: string, timestamp: number }, required: ['type', 'timestamp'] },
+    },
     git_commit_info: gitCommitInfo,
     repo_info: anyObject,
   },
   required: [
-    'name', 'description', 'created_at', 'last_modified_at', 'created_by', 'compliance_status', 'compliance_state', 'is_compliant',
-    'template', 'flow', 'html_url', 'origin_url', 'user_data', 'repo_ids', 'external_urls', 'events',
+    'name',
+    'description',
+    'created_at',
+    'last_modified_at',
+    'created_by',
+    'compliance_status',
+    'compliance_state',
+    'is_compliant',
+    'template',
+    'flow',
+    'html_url',
+    'origin_url',
+    'user_data',
+    'repo_ids',
+    'external_urls',
+    'events',
   ],
   additionalProperties: false,
 } as const;
@@ -154,7 +199,15 @@ export const flowAttestationRecord = {
     trail_name: string,
     user_data: anyValue,
   },
-  required: ['attestation_id', 'attestation_name', 'attestation_type', 'created_at', 'html_url', 'is_compliant', 'schema_version'],
+  required: [
+    'attestation_id',
+    'attestation_name',
+    'attestation_type',
+    'created_at',
+    'html_url',
+    'is_compliant',
+    'schema_version',
+  ],
   additionalProperties: false,
 } as const;
 
@@ -188,6 +241,15 @@ export const attestation = {
     html_url: string,
     _links: links,
   },
-  required: ['attestation_name', 'attestation_type', 'attestation_id', 'is_compliant', 'created_at', 'flow_name', 'trail_name', 'html_url'],
+  required: [
+    'attestation_name',
+    'attestation_type',
+    'attestation_id',
+    'is_compliant',
+    'created_at',
+    'flow_name',
+    'trail_name',
+    'html_url',
+  ],
   additionalProperties: true,
 } as const;

@@ -1,6 +1,16 @@
 // Policies, controls and decisions, actions, custom attestation types (spec "Policy", "Control",
 // "Control decision", "Action"; reference §2.9, §2.11, §2.12, §2.15).
-import { anyObject, anyValue, boolean, integer, nullableNumber, nullableString, number, string, stringList } from './values.ts';
+import {
+  anyObject,
+  anyValue,
+  boolean,
+  integer,
+  nullableNumber,
+  nullableString,
+  number,
+  string,
+  stringList,
+} from './values.ts';
 
 export const policy = {
   title: 'Policy',
@@ -16,13 +26,24 @@ export const policy = {
     last_modified_at: number,
     events: {
       type: 'array',
-      items: { type: 'object', properties: { type: string, timestamp: number, user: string, data: anyObject }, required: ['type', 'timestamp'], additionalProperties: false },
+      items: {
+        type: 'object',
+        properties: { type: string, timestamp: number, user: string, data: anyObject },
+        required: ['type', 'timestamp'],
+        additionalProperties: false,
+      },
     },
     versions: {
       type: 'array',
       items: {
         type: 'object',
-        properties: { version: integer, policy_yaml: string, timestamp: number, created_by: string, comment: nullableString },
+        properties: {
+          version: integer,
+          policy_yaml: string,
+          timestamp: number,
+          created_by: string,
+          comment: nullableString,
+        },
         required: ['version', 'policy_yaml', 'timestamp'],
         additionalProperties: false,
       },
@@ -62,7 +83,12 @@ export const controlDecision = {
     attestation_name: string,
     evidence_files: {
       type: 'array',
-      items: { type: 'object', properties: { filename: string, download_url: string }, required: ['filename', 'download_url'], additionalProperties: false },
+      items: {
+        type: 'object',
+        properties: { filename: string, download_url: string },
+        required: ['filename', 'download_url'],
+        additionalProperties: false,
+      },
     },
     control_version: integer,
     flow_name: string,
@@ -73,7 +99,16 @@ export const controlDecision = {
     origin_url: nullableString,
     user_data: anyValue,
   },
-  required: ['control', 'is_compliant', 'timestamp', 'attestation_name', 'evidence_files', 'control_version', 'flow_name', 'trail_name'],
+  required: [
+    'control',
+    'is_compliant',
+    'timestamp',
+    'attestation_name',
+    'evidence_files',
+    'control_version',
+    'flow_name',
+    'trail_name',
+  ],
   additionalProperties: false,
 } as const;
 

@@ -1,4 +1,11 @@
 // The wire contract: every operation's response schemas, the error body and the pagination shapes.
 export { errorBody } from './errors.ts';
 export { errorResponses, operationKeyOf, operations, type Operation } from './operations.ts';
-export { IMPACT_LIST_LIMIT, policyDryRun, policyDryRunInput, templateImpact, templateImpactInput, templateImpactQuery } from './preview.ts';
+export {
+  IMPACT_LIST_LIMIT,
+  policyDryRun,
+  policyDryRunInput,
+  templateImpact,
+  templateImpactInput,
+  templateImpactQuery,
+} from './preview.ts';

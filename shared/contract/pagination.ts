@@ -24,9 +24,22 @@ export function dataPage<const Item>(item: Item) {
 export function namedPage<const Name extends string, const Item>(name: Name, item: Item) {
   return {
     type: 'object',
-    properties: { [name]: { type: 'array', items: item }, page: integer, per_page: integer, total_pages: integer, total_count: integer, _links: links } as {
+    properties: {
+      [name]: { type: 'array', items: item },
+      page: integer,
+      per_page: integer,
+      total_pages: integer,
+      total_count: integer,
+      _links: links,
+    } as {
       [K in Name]: { readonly type: 'array'; readonly items: Item };
-    } & { page: typeof integer; per_page: typeof integer; total_pages: typeof integer; total_count: typeof integer; _links: typeof links },
+    } & {
+      page: typeof integer;
+      per_page: typeof integer;
+      total_pages: typeof integer;
+      total_count: typeof integer;
+      _links: typeof links;
+    },
     required: [name, 'page', 'per_page', 'total_pages', 'total_count', '_links'],
     additionalProperties: false,
   } as const;

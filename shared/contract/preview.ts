@@ -9,7 +9,9 @@ const state = { type: 'string', enum: ['COMPLIANT', 'INCOMPLETE', 'NON-COMPLIANT
 export const templateImpactInput = {
   title: 'TemplateImpactInput',
   type: 'object',
-  properties: { template: { type: 'string', description: 'The flow template text (YAML) to evaluate; nothing is stored.' } },
+  properties: {
+    template: { type: 'string', description: 'The flow template text (YAML) to evaluate; nothing is stored.' },
+  },
   required: ['template'],
   additionalProperties: false,
 } as const;
@@ -19,16 +21,30 @@ export const IMPACT_LIST_LIMIT = 1000;
 
 export const templateImpactQuery = {
   type: 'object',
-  properties: { limit: { type: 'integer', minimum: 0, maximum: IMPACT_LIST_LIMIT, default: 100, description: 'Most changed trails listed.' } },
+  properties: {
+    limit: {
+      type: 'integer',
+      minimum: 0,
+      maximum: IMPACT_LIST_LIMIT,
+      default: 100,
+      description: 'Most changed trails listed.',
+    },
+  },
   additionalProperties: false,
 } as const;
 
 export const slotChange = {
   type: 'object',
   properties: {
-    artifact: { ...nullableString, description: 'The template artifact of the slot; null for trail-level attestations.' },
+    artifact: {
+      ...nullableString,
+      description: 'The template artifact of the slot; null for trail-level attestations.',
+    },
     attestation: { ...nullableString, description: 'The attestation slot; null for the artifact slot itself.' },
-    before: { ...nullableString, description: 'MISSING, COMPLIANT or NON-COMPLIANT (with "(unexpected)" outside the template); null when absent.' },
+    before: {
+      ...nullableString,
+      description: 'MISSING, COMPLIANT or NON-COMPLIANT (with "(unexpected)" outside the template); null when absent.',
+    },
     after: nullableString,
   },
   required: ['artifact', 'attestation', 'before', 'after'],
@@ -43,8 +59,14 @@ export const templateImpact = {
     trails: { ...integer, description: 'Every trail of the flow, all evaluated.' },
     transitions: {
       type: 'array',
-      description: 'How many trails go from each verdict (under the template they were begun with) to each verdict (under the edited template).',
-      items: { type: 'object', properties: { before: state, after: state, count: integer }, required: ['before', 'after', 'count'], additionalProperties: false },
+      description:
+        'How many trails go from each verdict (under the template they were begun with) to each verdict (under the edited template).',
+      items: {
+        type: 'object',
+        properties: { before: state, after: state, count: integer },
+        required: ['before', 'after', 'count'],
+        additionalProperties: false,
+      },
     },
     changed_total: { ...integer, description: 'Trails whose verdict or any slot changes.' },
     changed: {
@@ -65,7 +87,9 @@ export const templateImpact = {
 export const policyDryRunInput = {
   title: 'PolicyDryRunInput',
   type: 'object',
-  properties: { policy: { type: 'string', description: 'The environment policy text (YAML) to evaluate; nothing is stored.' } },
+  properties: {
+    policy: { type: 'string', description: 'The environment policy text (YAML) to evaluate; nothing is stored.' },
+  },
   required: ['policy'],
   additionalProperties: false,
 } as const;
@@ -73,7 +97,11 @@ export const policyDryRunInput = {
 export const failingRule = {
   type: 'object',
   properties: {
-    path: { type: 'array', items: { type: ['string', 'integer'] }, description: 'Where the rule is in the policy document, e.g. ["artifacts", "attestations", 0].' },
+    path: {
+      type: 'array',
+      items: { type: ['string', 'integer'] },
+      description: 'Where the rule is in the policy document, e.g. ["artifacts", "attestations", 0].',
+    },
     type: { type: 'string', enum: ['provenance', 'trail-compliance', 'attestation'] },
     reason: string,
   },
@@ -86,8 +114,14 @@ export const policyDryRun = {
   type: 'object',
   properties: {
     environment: string,
-    snapshot_index: { ...nullableNumber, description: 'The latest snapshot evaluated; null when the environment has none.' },
-    compliant: { ...integer, description: 'Running artifacts the policy would find compliant (allowed ones included).' },
+    snapshot_index: {
+      ...nullableNumber,
+      description: 'The latest snapshot evaluated; null when the environment has none.',
+    },
+    compliant: {
+      ...integer,
+      description: 'Running artifacts the policy would find compliant (allowed ones included).',
+    },
     non_compliant: integer,
     artifacts: {
       type: 'array',
@@ -98,7 +132,10 @@ export const policyDryRun = {
           fingerprint: string,
           compliant: boolean,
           allowed: { ...boolean, description: 'On the environment allowlist: compliant whatever the rules say.' },
-          recorded_compliant: { ...nullableBoolean, description: 'As the snapshot recorded it under the attached policies.' },
+          recorded_compliant: {
+            ...nullableBoolean,
+            description: 'As the snapshot recorded it under the attached policies.',
+          },
           failing_rules: { type: 'array', items: failingRule },
         },
         required: ['name', 'fingerprint', 'compliant', 'allowed', 'recorded_compliant', 'failing_rules'],

@@ -22,6 +22,11 @@ export const fingerprint = { type: 'string', pattern: '^[a-f0-9]{64}$' } as cons
 /** A JSON string body, the hosted service's answer to most writes (reference §1.3). */
 export const messageString = { type: 'string', description: 'A confirmation, sent as a JSON string.' } as const;
 
-export const link = { type: 'object', properties: { href: string }, required: ['href'], additionalProperties: false } as const;
+export const link = {
+  type: 'object',
+  properties: { href: string },
+  required: ['href'],
+  additionalProperties: false,
+} as const;
 /** `_links`: self, first, last, next, prev, evidence, snapshot, ... each `{href}`. */
 export const links = { type: 'object', additionalProperties: link } as const;

@@ -37,7 +37,9 @@ function parsedRule(rule: string): ReturnType<typeof parseJq> {
 export function ruleProblems(rules: readonly string[]): RuleProblem[] {
   return rules.flatMap((rule, index) => {
     const { error } = parsedRule(rule);
-    return error === undefined ? [] : [{ index, message: error.message, column: error.start + 1, start: error.start, end: error.end }];
+    return error === undefined
+      ? []
+      : [{ index, message: error.message, column: error.start + 1, start: error.start, end: error.end }];
   });
 }
 

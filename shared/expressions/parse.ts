@@ -15,17 +15,26 @@ class Abandon extends Error {}
 
 /** Parses `text`, the whole `${{ ... }}` condition. Never throws. */
 export function parseCondition(text: string): ParsedCondition {
-  if (typeof text !== 'string') return { errors: [{ message: 'A condition must be a string: ${{ <expression> }}', start: 0, end: 0 }] };
+  if (typeof text !== 'string')
+    return { errors: [{ message: 'A condition must be a string: ${{ <expression> }}', start: 0, end: 0 }] };
   const open = text.length - text.trimStart().length;
   if (!text.startsWith(OPEN, open)) {
     const end = Math.max(text.trimEnd().length, open);
-    return { errors: [{ message: 'A condition is written ${{ <expression> }}, e.g. ${{ flow.name == "runner" }}', start: open, end }] };
+    return {
+      errors: [
+        { message: 'A condition is written ${{ <expression> }}, e.g. ${{ flow.name == "runner" }}', start: open, end },
+      ],
+    };
   }
   const lexed = tokenize(text, open + OPEN.length);
   const errors = [...lexed.errors];
   if (!lexed.unterminated) {
     if (lexed.closeAt < 0) {
-      errors.push({ message: "'${{' is not closed; end the condition with '}}'", start: open, end: open + OPEN.length });
+      errors.push({
+        message: "'${{' is not closed; end the condition with '}}'",
+        start: open,
+        end: open + OPEN.length,
+      });
     } else {
       const after = lexed.closeAt + 2;
       const trailingEnd = text.trimEnd().length;
@@ -38,7 +47,11 @@ export function parseCondition(text: string): ParsedCondition {
   let expression: Expression | undefined;
   if (lexed.tokens.length === 0) {
     if (lexed.closeAt >= 0 && !lexed.skipped) {
-      errors.push({ message: 'Empty condition; write an expression such as flow.name == "runner"', start: open, end: lexed.closeAt + 2 });
+      errors.push({
+        message: 'Empty condition; write an expression such as flow.name == "runner"',
+        start: open,
+        end: lexed.closeAt + 2,
+      });
     }
   } else {
     const parser = new Parser(lexed.tokens, text);
@@ -93,8 +106,12 @@ class Parser {
     const expression = this.parseOr();
     const next = this.peek();
     if (next) {
-      const last = this.tokens[this.tokens.length - 1]!;
-      this.fail(`Unexpected ${describe(next)} after the end of the expression; join conditions with 'and' or 'or'`, next.start, last.end);
+      const last = this.tokens[this.tokens.length - 1];
+      this.fail(
+        `Unexpected ${describe(next)} after the end of the expression; join conditions with 'and' or 'or'`,
+        next.start,
+        last.end,
+      );
     }
     return expression;
   }
@@ -134,7 +151,7 @@ class Parser {
     if (!comparison) return left;
     this.take();
     if (comparison === 'not in') this.take();
-    const operatorToken = this.tokens[this.at - 1]!;
+    const operatorToken = this.tokens[this.at - 1];
     const right = this.operand(operatorToken, () => this.parseValue());
     const again = this.comparisonAhead();
     if (again) {
@@ -159,7 +176,8 @@ class Parser {
     if (next.kind === 'operator') return next.operator;
     if (next.kind === 'keyword' && next.word === 'in') return 'in';
     const after = this.tokens[this.at + 1];
-    if (next.kind === 'keyword' && next.word === 'not' && after?.kind === 'keyword' && after.word === 'in') return 'not in';
+    if (next.kind === 'keyword' && next.word === 'not' && after?.kind === 'keyword' && after.word === 'in')
+      return 'not in';
     return undefined;
   }
 
@@ -240,7 +258,8 @@ class Parser {
           continue;
         }
         if (next?.kind === 'punctuation' && next.char === ')') break;
-        if (next) return this.fail(`Unexpected ${describe(next)}; expected ',' or ')' in the arguments`, next.start, next.end);
+        if (next)
+          return this.fail(`Unexpected ${describe(next)}; expected ',' or ')' in the arguments`, next.start, next.end);
         return this.fail("Missing ')' to close this '('", open.start, open.end);
       }
     }
@@ -257,7 +276,7 @@ class Parser {
       const plural = known.arity === 1 ? 'argument' : 'arguments';
       this.report(`${known.name}() takes ${known.arity} ${plural}, got ${args.length}: ${known.signature}`, span);
     } else if (known.name === 'matches') {
-      this.checkPattern(args[1]!);
+      this.checkPattern(args[1]);
     }
     for (const arg of args) this.checkNotList(arg);
     return { kind: 'call', name: known.name, args, ...span };
@@ -272,7 +291,10 @@ class Parser {
     try {
       new RegExp(pattern.value);
     } catch (error) {
-      const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: (\/.*\/[a-z]*: )?/s, '') : String(error);
+      const reason =
+        error instanceof Error
+          ? error.message.replace(/^Invalid regular expression: (\/.*\/[a-z]*: )?/s, '')
+          : String(error);
       this.report(`Invalid regular expression: ${reason}`, pattern);
     }
   }
@@ -327,7 +349,7 @@ class Parser {
 
   private leaf(path: ContextPath, written: string, rest: Segment[]): ContextPath | undefined {
     if (rest.length === 0) return path;
-    this.report(`${written} has no properties`, { start: rest[0]!.start - 1, end: rest[rest.length - 1]!.end });
+    this.report(`${written} has no properties`, { start: rest[0].start - 1, end: rest[rest.length - 1].end });
     return undefined;
   }
 
@@ -345,13 +367,13 @@ class Parser {
   }
 
   private expectedValue(): never {
-    const last = this.tokens[this.tokens.length - 1]!;
+    const last = this.tokens[this.tokens.length - 1];
     return this.fail(`Expected a value after ${describe(last)}`, last.start, last.end);
   }
 
   private nested<T>(parse: () => T): T {
     if (++this.depth > MAX_DEPTH) {
-      const token = this.tokens[this.at - 1]!;
+      const token = this.tokens[this.at - 1];
       this.fail(`The condition is nested more than ${MAX_DEPTH} levels deep`, token.start, token.end);
     }
     try {
@@ -366,7 +388,7 @@ class Parser {
   }
 
   private take(): Token {
-    return this.tokens[this.at++]!;
+    return this.tokens[this.at++];
   }
 
   private isKeyword(word: string): boolean {

@@ -39,7 +39,7 @@ export function tokenize(text: string, from: number): Tokens {
   let skipped = false;
   let at = from;
   while (at < text.length) {
-    const char = text[at]!;
+    const char = text[at];
     if (/\s/.test(char)) {
       at++;
       continue;
@@ -117,10 +117,10 @@ function readString(text: string, start: number): Token & { kind: 'string' } {
   let value = '';
   let at = start + 1;
   while (at < text.length) {
-    const char = text[at]!;
+    const char = text[at];
     if (char === quote) return { kind: 'string', value, terminated: true, start, end: at + 1 };
     if (char === '\\' && at + 1 < text.length) {
-      const next = text[at + 1]!;
+      const next = text[at + 1];
       // Unknown escapes stay as written so regex patterns like "\d+" mean what they say.
       value += ESCAPES[next] ?? `\\${next}`;
       at += 2;
@@ -135,7 +135,9 @@ function readString(text: string, start: number): Token & { kind: 'string' } {
 /** An unterminated string is flagged up to the closing `}}` it swallowed, or to the end. */
 function unterminatedEnd(text: string, start: number): number {
   const trimmed = text.trimEnd();
-  return trimmed.endsWith('}}') && trimmed.length - 2 > start + 1 ? trimmed.length - 2 : Math.max(trimmed.length, start + 1);
+  return trimmed.endsWith('}}') && trimmed.length - 2 > start + 1
+    ? trimmed.length - 2
+    : Math.max(trimmed.length, start + 1);
 }
 
 function readName(text: string, start: number): Token {
@@ -143,12 +145,12 @@ function readName(text: string, start: number): Token {
   let at = start;
   for (;;) {
     const segmentStart = at;
-    while (at < text.length && NAME_PART.test(text[at]!)) at++;
+    while (at < text.length && NAME_PART.test(text[at])) at++;
     segments.push({ text: text.slice(segmentStart, at), start: segmentStart, end: at });
     if (text[at] !== '.') break;
     at++;
   }
-  const only = segments.length === 1 ? segments[0]!.text : '';
+  const only = segments.length === 1 ? segments[0].text : '';
   if (KEYWORDS.has(only)) {
     return { kind: 'keyword', word: only as 'and' | 'or' | 'not' | 'in' | 'true' | 'false' | 'null', start, end: at };
   }

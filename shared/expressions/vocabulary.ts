@@ -29,12 +29,18 @@ export const CONDITION_CONTEXTS: readonly ContextDescription[] = [
 ];
 
 export const CONDITION_FUNCTIONS: readonly FunctionDescription[] = [
-  { name: 'exists', signature: 'exists(value)', arity: 1, description: 'True when the value is not null, e.g. exists(flow.tags.team).' },
+  {
+    name: 'exists',
+    signature: 'exists(value)',
+    arity: 1,
+    description: 'True when the value is not null, e.g. exists(flow.tags.team).',
+  },
   {
     name: 'matches',
     signature: 'matches(text, regex)',
     arity: 2,
-    description: 'True when the regular expression finds a match in the text (anchor it with ^ and $ for a whole match).',
+    description:
+      'True when the regular expression finds a match in the text (anchor it with ^ and $ for a whole match).',
   },
 ];
 
@@ -42,7 +48,10 @@ export const CONDITION_KEYWORDS: readonly KeywordDescription[] = [
   { keyword: 'and', description: 'True when both sides are true.' },
   { keyword: 'or', description: 'True when either side is true.' },
   { keyword: 'not', description: 'Negates the condition that follows; `x not in [...]` tests absence.' },
-  { keyword: 'in', description: 'True when the left value is an item of the list (or a substring of the text) on the right.' },
+  {
+    keyword: 'in',
+    description: 'True when the left value is an item of the list (or a substring of the text) on the right.',
+  },
   { keyword: 'true', description: 'The boolean true.' },
   { keyword: 'false', description: 'The boolean false.' },
   { keyword: 'null', description: 'No value; missing tags and fields read as null.' },

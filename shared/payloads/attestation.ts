@@ -6,7 +6,16 @@ import { isObject } from '../text/values.ts';
 import { targetArtifactIssues } from './scan.ts';
 
 /** The attestation kinds of the URL (`/trail/{trail}/{kind}`) that this schema covers. */
-export const attestationKinds = ['generic', 'junit', 'snyk', 'jira', 'pull_request', 'custom', 'system', 'override'] as const;
+export const attestationKinds = [
+  'generic',
+  'junit',
+  'snyk',
+  'jira',
+  'pull_request',
+  'custom',
+  'system',
+  'override',
+] as const;
 export type AttestationKind = (typeof attestationKinds)[number];
 
 const requiredFields: Record<AttestationKind, readonly string[]> = {
@@ -29,10 +38,22 @@ export function checkAttestation(kind: AttestationKind, value: unknown): Issue[]
   if (isObject(value)) {
     for (const field of requiredFields[kind]) {
       if (value[field] !== undefined) continue;
-      issues.push({ code: 'attestation/missing-field', severity: 'error', message: 'Field required', path: [field], target: 'key' });
+      issues.push({
+        code: 'attestation/missing-field',
+        severity: 'error',
+        message: 'Field required',
+        path: [field],
+        target: 'key',
+      });
     }
     if (kind === 'system' && value.type_name !== undefined && value.type_name !== 'decision') {
-      issues.push({ code: 'attestation/bad-value', severity: 'error', message: "Input should be 'decision'", path: ['type_name'], target: 'value' });
+      issues.push({
+        code: 'attestation/bad-value',
+        severity: 'error',
+        message: "Input should be 'decision'",
+        path: ['type_name'],
+        target: 'value',
+      });
     }
   }
   return [...issues, ...targetArtifactIssues(value, 'attestation')];

@@ -22,7 +22,8 @@ export function checkPolicy(value: unknown): Issue[] {
     const requirement = artifacts[rule];
     if (!isObject(requirement) || !Array.isArray(requirement.exceptions)) continue;
     requirement.exceptions.forEach((exception, index) => {
-      if (isObject(exception)) issues.push(...conditionIssues(exception.if, ['artifacts', rule, 'exceptions', index, 'if']));
+      if (isObject(exception))
+        issues.push(...conditionIssues(exception.if, ['artifacts', rule, 'exceptions', index, 'if']));
     });
   }
   if (Array.isArray(artifacts.attestations)) {
@@ -37,7 +38,12 @@ function refinedSchemaIssue(issue: Issue): Issue {
   if (issue.path.length !== 1 || issue.path[0] !== '_schema') return issue;
   const expected = { expected: `_schema: ${policySchemaUrl}` };
   if (issue.code === 'policy/missing-field') {
-    return { ...issue, code: 'policy/missing-schema', message: `Field required: a policy names its format, e.g. _schema: ${policySchemaUrl}`, data: expected };
+    return {
+      ...issue,
+      code: 'policy/missing-schema',
+      message: `Field required: a policy names its format, e.g. _schema: ${policySchemaUrl}`,
+      data: expected,
+    };
   }
   return {
     ...issue,
@@ -60,7 +66,8 @@ function attestationRuleIssues(entry: Record<string, unknown>, path: PathSegment
       target: 'value',
     });
   }
-  if (typeof type === 'string' && !isAttestationType(type)) issues.push({ ...unknownAttestationTypeIssue('policy', type, [...path, 'type']), severity: 'warning' });
+  if (typeof type === 'string' && !isAttestationType(type))
+    issues.push({ ...unknownAttestationTypeIssue('policy', type, [...path, 'type']), severity: 'warning' });
   if (typeof entry.name === 'string' && entry.name !== '*' && !attestationNamePattern.test(entry.name)) {
     issues.push({
       code: 'policy/unmatchable-name',

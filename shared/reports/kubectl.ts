@@ -56,7 +56,8 @@ export function k8sReportFromKubectlOutput(text: string): KubectlConversion {
 export function k8sReportFromPods(value: unknown): KubectlConversion {
   const list = objectOrEmpty(value);
   const pods = Array.isArray(list.items) ? list.items : list.kind === 'Pod' ? [value] : undefined;
-  if (!pods) return { error: 'Expected the output of `kubectl get pods -o json`: an object with an `items` list of pods' };
+  if (!pods)
+    return { error: 'Expected the output of `kubectl get pods -o json`: an object with an `items` list of pods' };
   const artifacts: K8sPodItem[] = [];
   const skipped: SkippedContainer[] = [];
   for (const pod of pods) {
@@ -77,16 +78,24 @@ function podItem(pod: Record<string, unknown>, skipped: SkippedContainer[]): K8s
     return undefined;
   }
   const images = new Map<string, string>();
-  for (const container of list(objectOrEmpty(pod.spec).containers)) images.set(text(objectOrEmpty(container).name), text(objectOrEmpty(container).image));
+  for (const container of list(objectOrEmpty(pod.spec).containers))
+    images.set(text(objectOrEmpty(container).name), text(objectOrEmpty(container).image));
   const statuses = new Map<string, Record<string, unknown>>();
-  for (const status of list(objectOrEmpty(pod.status).containerStatuses)) statuses.set(text(objectOrEmpty(status).name), objectOrEmpty(status));
+  for (const status of list(objectOrEmpty(pod.status).containerStatuses))
+    statuses.set(text(objectOrEmpty(status).name), objectOrEmpty(status));
 
   const digests: Record<string, string> = {};
   for (const [container, image] of images) {
     const imageId = text(statuses.get(container)?.imageID);
     const digest = DIGEST.exec(imageId)?.[1];
     if (!image) skip(container, 'the container has no image');
-    else if (!digest) skip(container, imageId ? `its imageID has no digest: ${imageId}` : 'it has no imageID yet (image not pulled or container not started)');
+    else if (!digest)
+      skip(
+        container,
+        imageId
+          ? `its imageID has no digest: ${imageId}`
+          : 'it has no imageID yet (image not pulled or container not started)',
+      );
     else digests[image] = digest.toLowerCase();
   }
   if (Object.keys(digests).length === 0) return undefined;
@@ -103,7 +112,7 @@ function owner(value: unknown): K8sOwnerReference {
   const source = objectOrEmpty(value);
   const result: Record<string, unknown> = {};
   for (const field of OWNER_FIELDS) if (source[field] !== undefined) result[field] = source[field];
-  return result as K8sOwnerReference;
+  return result;
 }
 
 function list(value: unknown): unknown[] {

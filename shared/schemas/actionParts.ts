@@ -12,7 +12,13 @@ export const environmentTriggers = [
   'ON_COMPLIANT_ENV',
 ] as const;
 
-export const flowTriggers = ['ON_STARTED_TRAIL', 'ON_ATTESTED_PROVENANCE', 'ON_ATTESTATION', 'ON_APPROVAL', 'ON_RELEASE'] as const;
+export const flowTriggers = [
+  'ON_STARTED_TRAIL',
+  'ON_ATTESTED_PROVENANCE',
+  'ON_ATTESTATION',
+  'ON_APPROVAL',
+  'ON_RELEASE',
+] as const;
 
 const commonProperties = {
   name: { description: "The action's name.", type: 'string', minLength: 1 },
@@ -21,7 +27,8 @@ const commonProperties = {
     description: 'Where notifications go.',
     type: 'array',
     items: {
-      description: "Where a notification goes: `type` plus the target's own settings (e.g. `webhook` URL, `channel`, `email`).",
+      description:
+        "Where a notification goes: `type` plus the target's own settings (e.g. `webhook` URL, `channel`, `email`).",
       type: 'object',
       properties: { type: { description: 'The target kind.', enum: ['SLACK', 'WEBHOOK', 'EMAIL'] } },
       required: ['type'],
@@ -29,12 +36,23 @@ const commonProperties = {
   },
 } as const;
 
-export const watchedEnvironments = { description: 'Environments the action watches.', type: 'array', items: { type: 'string' } } as const;
-export const watchedFlows = { description: 'Flows the action watches.', type: 'array', items: { type: 'string' } } as const;
+export const watchedEnvironments = {
+  description: 'Environments the action watches.',
+  type: 'array',
+  items: { type: 'string' },
+} as const;
+export const watchedFlows = {
+  description: 'Flows the action watches.',
+  type: 'array',
+  items: { type: 'string' },
+} as const;
 
 /** The properties of an action body whose triggers are `triggers`, before its watched lists. */
 export function actionProperties<T extends readonly string[]>(triggers: T) {
-  return { ...commonProperties, triggers: { description: 'Events that send a notification.', type: 'array', items: { enum: triggers } } } as const;
+  return {
+    ...commonProperties,
+    triggers: { description: 'Events that send a notification.', type: 'array', items: { enum: triggers } },
+  } as const;
 }
 
 export const actionRequired = ['name', 'targets', 'triggers'] as const;

@@ -1,99 +1,76 @@
 export default {
-  "$id": "https://compliance-evidence.dev/schemas/artifact-create/v1",
-  "title": "ArtifactPostInput",
-  "description": "POST /artifacts/{org}/{flow}: attests an artifact into a trail (or, in the legacy form without `trail_name`, into the trail of its commit).",
-  "type": "object",
-  "properties": {
-    "fingerprint": {
-      "$ref": "https://compliance-evidence.dev/schemas/common/v1#/$defs/Fingerprint",
-      "description": "The artifact's SHA-256 fingerprint."
+  $id: 'https://compliance-evidence.dev/schemas/artifact-create/v1',
+  title: 'ArtifactPostInput',
+  description:
+    'POST /artifacts/{org}/{flow}: attests an artifact into a trail (or, in the legacy form without `trail_name`, into the trail of its commit).',
+  type: 'object',
+  properties: {
+    fingerprint: {
+      $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/Fingerprint',
+      description: "The artifact's SHA-256 fingerprint.",
     },
-    "filename": {
-      "description": "The artifact's display name or file name; never empty.",
-      "type": "string",
-      "minLength": 1
+    filename: {
+      description: "The artifact's display name or file name; never empty.",
+      type: 'string',
+      minLength: 1,
     },
-    "git_commit": {
-      "description": "The commit SHA the artifact was built from.",
-      "type": [
-        "string",
-        "null"
-      ]
+    git_commit: {
+      description: 'The commit SHA the artifact was built from.',
+      type: ['string', 'null'],
     },
-    "git_commit_info": {
-      "description": "The commit the artifact was built from.",
-      "anyOf": [
+    git_commit_info: {
+      description: 'The commit the artifact was built from.',
+      anyOf: [
         {
-          "$ref": "https://compliance-evidence.dev/schemas/common/v1#/$defs/GitCommit"
+          $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/GitCommit',
         },
         {
-          "type": "null"
-        }
-      ]
+          type: 'null',
+        },
+      ],
     },
-    "repo_info": {
-      "description": "The repository the artifact was built from.",
-      "anyOf": [
+    repo_info: {
+      description: 'The repository the artifact was built from.',
+      anyOf: [
         {
-          "$ref": "https://compliance-evidence.dev/schemas/common/v1#/$defs/RepoInfoPostInput"
+          $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/RepoInfoPostInput',
         },
         {
-          "type": "null"
-        }
-      ]
+          type: 'null',
+        },
+      ],
     },
-    "build_url": {
-      "description": "The CI build that made the artifact.",
-      "type": [
-        "string",
-        "null"
-      ]
+    build_url: {
+      description: 'The CI build that made the artifact.',
+      type: ['string', 'null'],
     },
-    "commit_url": {
-      "description": "The commit's web URL.",
-      "type": [
-        "string",
-        "null"
-      ]
+    commit_url: {
+      description: "The commit's web URL.",
+      type: ['string', 'null'],
     },
-    "repo_url": {
-      "description": "The repository's web URL.",
-      "type": [
-        "string",
-        "null"
-      ]
+    repo_url: {
+      description: "The repository's web URL.",
+      type: ['string', 'null'],
     },
-    "template_reference_name": {
-      "description": "The artifact's name in the trail's template.",
-      "type": [
-        "string",
-        "null"
-      ]
+    template_reference_name: {
+      description: "The artifact's name in the trail's template.",
+      type: ['string', 'null'],
     },
-    "trail_name": {
-      "description": "The trail the artifact belongs to.",
-      "type": [
-        "string",
-        "null"
-      ]
+    trail_name: {
+      description: 'The trail the artifact belongs to.',
+      type: ['string', 'null'],
     },
-    "external_urls": {
-      "$ref": "https://compliance-evidence.dev/schemas/common/v1#/$defs/ExternalUrls"
+    external_urls: {
+      $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/ExternalUrls',
     },
-    "annotations": {
-      "$ref": "https://compliance-evidence.dev/schemas/common/v1#/$defs/Annotations"
+    annotations: {
+      $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/Annotations',
     },
-    "commits_list": {
-      "description": "Legacy form: commits since the previous artifact.",
-      "type": [
-        "array",
-        "null"
-      ]
-    }
+    commits_list: {
+      description: 'Legacy form: commits since the previous artifact.',
+      type: ['array', 'null'],
+    },
   },
-  "required": [
-    "fingerprint",
-    "filename"
-  ],
-  "additionalProperties": false
+  required: ['fingerprint', 'filename'],
+  additionalProperties: false,
 } as const;

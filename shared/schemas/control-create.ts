@@ -1,32 +1,29 @@
 export default {
-  "$id": "https://compliance-evidence.dev/schemas/control-create/v1",
-  "title": "ControlPostInput",
-  "description": "POST /controls/{org}: creates a control (beta).",
-  "type": "object",
-  "properties": {
-    "identifier": {
-      "$ref": "https://compliance-evidence.dev/schemas/common/v1#/$defs/ControlIdentifier",
-      "description": "The control's identifier."
+  $id: 'https://compliance-evidence.dev/schemas/control-create/v1',
+  title: 'ControlPostInput',
+  description: 'POST /controls/{org}: creates a control (beta).',
+  type: 'object',
+  properties: {
+    identifier: {
+      $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/ControlIdentifier',
+      description: "The control's identifier.",
     },
-    "name": {
-      "description": "The control's name.",
-      "type": "string"
+    name: {
+      description: "The control's name.",
+      type: 'string',
     },
-    "description": {
-      "description": "What the control checks.",
-      "type": "string"
+    description: {
+      description: 'What the control checks.',
+      type: 'string',
     },
-    "links": {
-      "description": "Links: label → URL.",
-      "type": "object",
-      "additionalProperties": {
-        "type": "string"
-      }
-    }
+    links: {
+      description: 'Links: label → URL.',
+      type: 'object',
+      additionalProperties: {
+        type: 'string',
+      },
+    },
   },
-  "required": [
-    "identifier",
-    "name"
-  ],
-  "additionalProperties": false
+  required: ['identifier', 'name'],
+  additionalProperties: false,
 } as const;

@@ -1,58 +1,44 @@
 export default {
-  "$id": "https://compliance-evidence.dev/schemas/environment-create/v1",
-  "title": "CreateEnvironmentPutInput",
-  "description": "PUT /environments/{org}: creates an environment, or updates it when it exists.",
-  "type": "object",
-  "properties": {
-    "name": {
-      "$ref": "https://compliance-evidence.dev/schemas/common/v1#/$defs/EnvironmentName",
-      "description": "The environment's name."
+  $id: 'https://compliance-evidence.dev/schemas/environment-create/v1',
+  title: 'CreateEnvironmentPutInput',
+  description: 'PUT /environments/{org}: creates an environment, or updates it when it exists.',
+  type: 'object',
+  properties: {
+    name: {
+      $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/EnvironmentName',
+      description: "The environment's name.",
     },
-    "type": {
-      "description": "The environment type (case-sensitive); `logical` groups physical environments.",
-      "enum": [
-        "K8S",
-        "ECS",
-        "S3",
-        "lambda",
-        "server",
-        "docker",
-        "azure-apps",
-        "cloud-run",
-        "logical"
-      ]
+    type: {
+      description: 'The environment type (case-sensitive); `logical` groups physical environments.',
+      enum: ['K8S', 'ECS', 'S3', 'lambda', 'server', 'docker', 'azure-apps', 'cloud-run', 'logical'],
     },
-    "description": {
-      "description": "What the environment is.",
-      "type": "string"
+    description: {
+      description: 'What the environment is.',
+      type: 'string',
     },
-    "include_scaling": {
-      "description": "Deprecated; has no effect and always reads back false.",
-      "type": "boolean"
+    include_scaling: {
+      description: 'Deprecated; has no effect and always reads back false.',
+      type: 'boolean',
     },
-    "require_provenance": {
-      "description": "Deprecated.",
-      "type": "boolean"
+    require_provenance: {
+      description: 'Deprecated.',
+      type: 'boolean',
     },
-    "included_environments": {
-      "description": "For a logical environment: the physical environments it includes.",
-      "type": "array",
-      "items": {
-        "type": "string"
-      }
+    included_environments: {
+      description: 'For a logical environment: the physical environments it includes.',
+      type: 'array',
+      items: {
+        type: 'string',
+      },
     },
-    "policies": {
-      "description": "Names of policies attached to the environment.",
-      "type": "array",
-      "items": {
-        "type": "string"
-      }
-    }
+    policies: {
+      description: 'Names of policies attached to the environment.',
+      type: 'array',
+      items: {
+        type: 'string',
+      },
+    },
   },
-  "required": [
-    "name",
-    "type",
-    "description"
-  ],
-  "additionalProperties": false
+  required: ['name', 'type', 'description'],
+  additionalProperties: false,
 } as const;

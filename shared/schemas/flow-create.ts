@@ -1,35 +1,30 @@
 export default {
-  "$id": "https://compliance-evidence.dev/schemas/flow-create/v1",
-  "title": "CreateFlowPutInput",
-  "description": "Legacy PUT /flows/{org}: a flow whose template is one artifact named `artifact` with the listed attestations.",
-  "type": "object",
-  "properties": {
-    "name": {
-      "$ref": "https://compliance-evidence.dev/schemas/common/v1#/$defs/FlowName",
-      "description": "The flow's name."
+  $id: 'https://compliance-evidence.dev/schemas/flow-create/v1',
+  title: 'CreateFlowPutInput',
+  description:
+    'Legacy PUT /flows/{org}: a flow whose template is one artifact named `artifact` with the listed attestations.',
+  type: 'object',
+  properties: {
+    name: {
+      $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/FlowName',
+      description: "The flow's name.",
     },
-    "description": {
-      "description": "What the flow is for.",
-      "type": "string"
+    description: {
+      description: 'What the flow is for.',
+      type: 'string',
     },
-    "visibility": {
-      "description": "Deprecated: who may see the flow.",
-      "enum": [
-        "public",
-        "private"
-      ]
+    visibility: {
+      description: 'Deprecated: who may see the flow.',
+      enum: ['public', 'private'],
     },
-    "template": {
-      "description": "Attestation names expected on the artifact; `artifact` names the artifact slot itself.",
-      "type": "array",
-      "items": {
-        "type": "string"
-      }
-    }
+    template: {
+      description: 'Attestation names expected on the artifact; `artifact` names the artifact slot itself.',
+      type: 'array',
+      items: {
+        type: 'string',
+      },
+    },
   },
-  "required": [
-    "name",
-    "description"
-  ],
-  "additionalProperties": false
+  required: ['name', 'description'],
+  additionalProperties: false,
 } as const;

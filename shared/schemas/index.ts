@@ -45,7 +45,7 @@ import trailCreate from './trail-create.ts';
 
 /** Documents users edit or send whole (templates, policies, payloads, reports) and shared definitions. */
 const documentSchemas = {
-  'common': common,
+  common: common,
   'flow-template': flowTemplate,
   'env-policy': envPolicy,
   'scan-attestation': scanAttestation,

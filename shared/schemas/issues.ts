@@ -53,7 +53,18 @@ export function issuesFromErrors(errors: readonly ErrorObject[], value: unknown,
 }
 
 /** Keywords that say the value has the wrong shape altogether (as opposed to a flaw inside it). */
-const shapeKeywords = new Set(['type', 'enum', 'const', 'pattern', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'anyOf']);
+const shapeKeywords = new Set([
+  'type',
+  'enum',
+  'const',
+  'pattern',
+  'format',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'anyOf',
+]);
 
 /**
  * Under `anyOf`, ajv reports every branch's failure. When one branch fits the value's shape and
@@ -66,10 +77,11 @@ function withoutBranchNoise(errors: readonly ErrorObject[]): ErrorObject[] {
   errors.forEach((error, index) => {
     if (error.keyword !== 'anyOf') return;
     const branch: number[] = [];
-    for (let j = index - 1; j >= 0 && isWithin(errors[j]!.instancePath, error.instancePath); j--) {
+    for (let j = index - 1; j >= 0 && isWithin(errors[j].instancePath, error.instancePath); j--) {
       if (!dropped.has(j)) branch.push(j);
     }
-    const isShape = (j: number) => errors[j]!.instancePath === error.instancePath && shapeKeywords.has(errors[j]!.keyword);
+    const isShape = (j: number) =>
+      errors[j].instancePath === error.instancePath && shapeKeywords.has(errors[j].keyword);
     const shape = branch.filter(isShape);
     const inner = branch.filter((j) => !isShape(j));
     if (inner.length > 0) {
@@ -77,9 +89,9 @@ function withoutBranchNoise(errors: readonly ErrorObject[]): ErrorObject[] {
       dropped.add(index);
       return;
     }
-    const typeErrors = shape.filter((j) => errors[j]!.keyword === 'type');
+    const typeErrors = shape.filter((j) => errors[j].keyword === 'type');
     if (typeErrors.length === shape.length && typeErrors.length > 0) {
-      const kept = typeErrors.find((j) => errors[j]!.params.type !== 'null') ?? typeErrors[0]!;
+      const kept = typeErrors.find((j) => errors[j].params.type !== 'null') ?? typeErrors[0];
       for (const j of typeErrors) if (j !== kept) dropped.add(j);
       dropped.add(index);
       return;
@@ -100,7 +112,13 @@ function issueOf(error: ErrorObject, value: unknown, prefix: string): Issue | un
   const code = `${prefix}/${suffix}`;
   const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
   if (propertyName !== undefined) {
-    return { code: `${prefix}/bad-key`, severity: 'error', message: messageOf(error), path: [...path, propertyName], target: 'key' };
+    return {
+      code: `${prefix}/bad-key`,
+      severity: 'error',
+      message: messageOf(error),
+      path: [...path, propertyName],
+      target: 'key',
+    };
   }
   switch (error.keyword) {
     case 'required': {
@@ -113,15 +131,35 @@ function issueOf(error: ErrorObject, value: unknown, prefix: string): Issue | un
       const key = String(params.additionalProperty ?? params.unevaluatedProperty);
       const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const suggestions = suggestionsFor(key, known);
-      const hint = !hintedPrefixes.has(prefix) ? '' : suggestions.length > 0 ? ` (did you mean '${suggestions[0]}'?)` : known.length > 0 ? ` (allowed: ${known.join(', ')})` : '';
-      return { code, severity: 'error', message: `Extra inputs are not permitted${hint}`, path: [...path, key], target: 'key', data: { key, suggestions, allowed: known } };
+      const hint = !hintedPrefixes.has(prefix)
+        ? ''
+        : suggestions.length > 0
+          ? ` (did you mean '${suggestions[0]}'?)`
+          : known.length > 0
+            ? ` (allowed: ${known.join(', ')})`
+            : '';
+      return {
+        code,
+        severity: 'error',
+        message: `Extra inputs are not permitted${hint}`,
+        path: [...path, key],
+        target: 'key',
+        data: { key, suggestions, allowed: known },
+      };
     }
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).filter((item) => item !== null);
       return { code, severity: 'error', message: messageOf(error), path, target: 'value', data: { allowed } };
     }
     case 'const':
-      return { code, severity: 'error', message: messageOf(error), path, target: 'value', data: { expected: params.allowedValue } };
+      return {
+        code,
+        severity: 'error',
+        message: messageOf(error),
+        path,
+        target: 'value',
+        data: { expected: params.allowedValue },
+      };
     default:
       return { code, severity: 'error', message: messageOf(error), path, target: 'value' };
   }
@@ -146,7 +184,9 @@ function messageOf(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'type': {
-      const types = String(params.type).split(',').filter((type) => type !== 'null');
+      const types = String(params.type)
+        .split(',')
+        .filter((type) => type !== 'null');
       return `Input should be ${types.map((type) => typeWords[type] ?? type).join(' or ')}`;
     }
     case 'pattern':
@@ -172,7 +212,9 @@ function messageOf(error: ErrorObject): string {
     case 'exclusiveMaximum':
       return `Input should be less than ${String(params.limit)}`;
     case 'format':
-      return params.format === 'uri' || params.format === 'url' ? 'Input should be a valid URL' : `Input should be a valid ${String(params.format)}`;
+      return params.format === 'uri' || params.format === 'url'
+        ? 'Input should be a valid URL'
+        : `Input should be a valid ${String(params.format)}`;
     case 'anyOf':
       return anyOfMessage(error);
     default:

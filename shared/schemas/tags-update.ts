@@ -1,23 +1,23 @@
 export default {
-  "$id": "https://compliance-evidence.dev/schemas/tags-update/v1",
-  "title": "TagsPatchInput",
-  "description": "PATCH /tags/{org}/{resource_type}/{id}.",
-  "type": "object",
-  "properties": {
-    "set_tags": {
-      "description": "Tags to set: key → value.",
-      "type": "object",
-      "additionalProperties": {
-        "type": "string"
-      }
+  $id: 'https://compliance-evidence.dev/schemas/tags-update/v1',
+  title: 'TagsPatchInput',
+  description: 'PATCH /tags/{org}/{resource_type}/{id}.',
+  type: 'object',
+  properties: {
+    set_tags: {
+      description: 'Tags to set: key → value.',
+      type: 'object',
+      additionalProperties: {
+        type: 'string',
+      },
     },
-    "remove_tags": {
-      "description": "Tag keys to remove.",
-      "type": "array",
-      "items": {
-        "type": "string"
-      }
-    }
+    remove_tags: {
+      description: 'Tag keys to remove.',
+      type: 'array',
+      items: {
+        type: 'string',
+      },
+    },
   },
-  "additionalProperties": false
+  additionalProperties: false,
 } as const;

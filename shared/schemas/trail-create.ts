@@ -1,64 +1,52 @@
 export default {
-  "$id": "https://compliance-evidence.dev/schemas/trail-create/v1",
-  "title": "BeginTrailInput",
-  "description": "The `data_json` part of PUT /trails/{org}/{flow}: begins a trail, or updates it when it exists.",
-  "type": "object",
-  "properties": {
-    "name": {
-      "description": "The trail's name, e.g. the commit SHA.",
-      "type": "string",
-      "minLength": 1
+  $id: 'https://compliance-evidence.dev/schemas/trail-create/v1',
+  title: 'BeginTrailInput',
+  description: 'The `data_json` part of PUT /trails/{org}/{flow}: begins a trail, or updates it when it exists.',
+  type: 'object',
+  properties: {
+    name: {
+      description: "The trail's name, e.g. the commit SHA.",
+      type: 'string',
+      minLength: 1,
     },
-    "description": {
-      "description": "What the trail is for.",
-      "type": [
-        "string",
-        "null"
-      ]
+    description: {
+      description: 'What the trail is for.',
+      type: ['string', 'null'],
     },
-    "user_data": {
-      "description": "Free-form data kept with the trail.",
-      "type": [
-        "object",
-        "array",
-        "null"
-      ]
+    user_data: {
+      description: 'Free-form data kept with the trail.',
+      type: ['object', 'array', 'null'],
     },
-    "git_commit_info": {
-      "description": "The commit the trail is about.",
-      "anyOf": [
+    git_commit_info: {
+      description: 'The commit the trail is about.',
+      anyOf: [
         {
-          "$ref": "https://compliance-evidence.dev/schemas/common/v1#/$defs/GitCommit"
+          $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/GitCommit',
         },
         {
-          "type": "null"
-        }
-      ]
+          type: 'null',
+        },
+      ],
     },
-    "repo_info": {
-      "description": "The repository the trail is about.",
-      "anyOf": [
+    repo_info: {
+      description: 'The repository the trail is about.',
+      anyOf: [
         {
-          "$ref": "https://compliance-evidence.dev/schemas/common/v1#/$defs/RepoInfoPostInput"
+          $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/RepoInfoPostInput',
         },
         {
-          "type": "null"
-        }
-      ]
+          type: 'null',
+        },
+      ],
     },
-    "external_urls": {
-      "$ref": "https://compliance-evidence.dev/schemas/common/v1#/$defs/ExternalUrls"
+    external_urls: {
+      $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/ExternalUrls',
     },
-    "origin_url": {
-      "description": "Where the trail was begun, e.g. the CI job URL.",
-      "type": [
-        "string",
-        "null"
-      ]
-    }
+    origin_url: {
+      description: 'Where the trail was begun, e.g. the CI job URL.',
+      type: ['string', 'null'],
+    },
   },
-  "required": [
-    "name"
-  ],
-  "additionalProperties": false
+  required: ['name'],
+  additionalProperties: false,
 } as const;

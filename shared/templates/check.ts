@@ -37,13 +37,26 @@ function refinedSchemaIssue(issue: Issue, value: unknown): Issue | undefined {
   const last = issue.path[issue.path.length - 1];
   if (issue.path.length === 1 && first === 'version') {
     if (issue.code === 'template/missing-field') {
-      return { ...issue, code: 'template/missing-version', message: "Field required: a template starts with 'version: 1'", data: expectedVersion };
+      return {
+        ...issue,
+        code: 'template/missing-version',
+        message: "Field required: a template starts with 'version: 1'",
+        data: expectedVersion,
+      };
     }
-    return { ...issue, code: 'template/bad-version', message: 'Input should be 1: version 1 is the only template version', data: expectedVersion };
+    return {
+      ...issue,
+      code: 'template/bad-version',
+      message: 'Input should be 1: version 1 is the only template version',
+      data: expectedVersion,
+    };
   }
-  if (last === 'type' && issue.code === 'template/bad-value' && typeof valueAt(value, issue.path) === 'string') return undefined;
+  if (last === 'type' && issue.code === 'template/bad-value' && typeof valueAt(value, issue.path) === 'string')
+    return undefined;
   if (last === 'name' && issue.code === 'template/bad-pattern') {
-    return valueAt(value, issue.path) === '' ? { ...issue, code: 'template/empty-name' } : { ...issue, code: 'template/bad-name' };
+    return valueAt(value, issue.path) === ''
+      ? { ...issue, code: 'template/empty-name' }
+      : { ...issue, code: 'template/bad-name' };
   }
   return issue;
 }

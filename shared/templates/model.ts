@@ -35,7 +35,12 @@ export function isAttestationType(type: string): boolean {
 
 /** A checked template value in its normalized form. */
 export function templateOf(value: unknown): FlowTemplate {
-  const raw = value as { trail?: null | { attestations?: TemplateAttestation[]; artifacts?: { name: string; attestations?: TemplateAttestation[] }[] } };
+  const raw = value as {
+    trail?: null | {
+      attestations?: TemplateAttestation[];
+      artifacts?: { name: string; attestations?: TemplateAttestation[] }[];
+    };
+  };
   return {
     version: 1,
     trail: {

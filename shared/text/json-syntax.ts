@@ -31,7 +31,7 @@ export function jsonSyntaxErrorOf(text: string): JsonSyntaxError | undefined {
       if (state === 'afterValue' && stack.length === 0) return undefined;
       return fail(n, n === 0 ? 'Expected a JSON value, the document is empty' : 'Unexpected end of JSON input', n);
     }
-    const c = text[i]!;
+    const c = text[i];
     switch (state) {
       case 'value':
       case 'valueOrClose': {
@@ -88,7 +88,12 @@ export function jsonSyntaxErrorOf(text: string): JsonSyntaxError | undefined {
           stack.pop();
           i++;
         } else {
-          return fail(i, top === '{' ? "Expected ',' or '}' after the property value" : "Expected ',' or ']' after the array element");
+          return fail(
+            i,
+            top === '{'
+              ? "Expected ',' or '}' after the property value"
+              : "Expected ',' or ']' after the array element",
+          );
         }
         break;
       }
@@ -97,14 +102,18 @@ export function jsonSyntaxErrorOf(text: string): JsonSyntaxError | undefined {
 }
 
 function scalarEnd(text: string, i: number): number | JsonSyntaxError {
-  const c = text[i]!;
+  const c = text[i];
   if (c === '"') return stringEnd(text, i);
   for (const literal of ['true', 'false', 'null']) {
     if (text.startsWith(literal, i)) return i + literal.length;
   }
   numberPattern.lastIndex = i;
   if (numberPattern.test(text)) return numberPattern.lastIndex;
-  return { start: i, end: Math.min(i + 1, text.length), message: 'Expected a JSON value (object, array, string, number, true, false or null)' };
+  return {
+    start: i,
+    end: Math.min(i + 1, text.length),
+    message: 'Expected a JSON value (object, array, string, number, true, false or null)',
+  };
 }
 
 function stringEnd(text: string, open: number): number | JsonSyntaxError {
@@ -112,12 +121,17 @@ function stringEnd(text: string, open: number): number | JsonSyntaxError {
   while (i < text.length) {
     const code = text.charCodeAt(i);
     if (code === 0x22) return i + 1;
-    if (code < 0x20) return { start: i, end: i + 1, message: 'Control characters must be escaped inside a JSON string' };
+    if (code < 0x20)
+      return { start: i, end: i + 1, message: 'Control characters must be escaped inside a JSON string' };
     if (code === 0x5c) {
       const next = text[i + 1];
       if (next === 'u') {
         if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
-          return { start: i, end: Math.min(i + 6, text.length), message: 'Bad unicode escape: \\u must be followed by four hex digits' };
+          return {
+            start: i,
+            end: Math.min(i + 6, text.length),
+            message: 'Bad unicode escape: \\u must be followed by four hex digits',
+          };
         }
         i += 6;
         continue;

@@ -43,10 +43,14 @@ export function parseYaml(text: string, tree?: Document.Parsed): ParsedText {
   try {
     doc = tree ?? parseDocument(text, yamlParseOptions);
     for (const error of doc.errors.slice(0, maxSyntaxFindings)) {
-      const pos = error.code === 'MISSING_CHAR' && /quote/i.test(error.message) ? (openingQuoteOf(doc, error.pos) ?? error.pos) : error.pos;
+      const pos =
+        error.code === 'MISSING_CHAR' && /quote/i.test(error.message)
+          ? (openingQuoteOf(doc, error.pos) ?? error.pos)
+          : error.pos;
       syntax.push(syntaxFinding('yaml/syntax', 'error', error.message, pos, text));
     }
-    for (const warning of doc.warnings.slice(0, maxSyntaxFindings)) syntax.push(syntaxFinding('yaml/syntax', 'warning', warning.message, warning.pos, text));
+    for (const warning of doc.warnings.slice(0, maxSyntaxFindings))
+      syntax.push(syntaxFinding('yaml/syntax', 'warning', warning.message, warning.pos, text));
     value = doc.toJS({ maxAliasCount });
   } catch (error) {
     value = undefined;
@@ -181,10 +185,17 @@ function firstLine(text: string): TextRange {
   return { start: 0, end: lineEndAt(text, 0) };
 }
 
-function syntaxFinding(code: string, severity: 'error' | 'warning', message: string, pos: [number, number] | undefined, text: string): Finding {
+function syntaxFinding(
+  code: string,
+  severity: 'error' | 'warning',
+  message: string,
+  pos: [number, number] | undefined,
+  text: string,
+): Finding {
   const contentEnd = text.trimEnd().length;
   // An error at the very end (a missing quote or bracket) is shown on the last line with content.
-  const start = pos !== undefined && pos[0] >= contentEnd && contentEnd > 0 ? contentEnd - 1 : Math.min(pos?.[0] ?? 0, text.length);
+  const start =
+    pos !== undefined && pos[0] >= contentEnd && contentEnd > 0 ? contentEnd - 1 : Math.min(pos?.[0] ?? 0, text.length);
   const end = pos === undefined ? lineEndAt(text, start) : Math.min(Math.max(pos[1], start), text.length);
   return { code, severity, message, path: [], target: 'value', range: { start, end } };
 }

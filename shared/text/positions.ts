@@ -31,8 +31,8 @@ export function lineIndexOf(text: string): LineIndex {
     offsetAt({ line, character }) {
       if (line < 0) return 0;
       if (line >= starts.length) return text.length;
-      const start = starts[line]!;
-      const next = line + 1 < starts.length ? starts[line + 1]! - 1 : text.length;
+      const start = starts[line];
+      const next = line + 1 < starts.length ? starts[line + 1] - 1 : text.length;
       return Math.max(start, Math.min(start + Math.max(0, character), next));
     },
   };
@@ -42,6 +42,6 @@ export function lineIndexOf(text: string): LineIndex {
 export function lineEndAt(text: string, offset: number): number {
   let end = text.indexOf('\n', offset);
   if (end === -1) end = text.length;
-  while (end > offset && /[\s]/.test(text[end - 1]!)) end--;
+  while (end > offset && /[\s]/.test(text[end - 1])) end--;
   return end;
 }

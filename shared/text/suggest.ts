@@ -5,7 +5,12 @@ export function suggestionsFor(word: string, candidates: readonly string[], limi
   const threshold = Math.max(2, Math.floor(word.length / 3));
   return candidates
     .map((candidate) => ({ candidate, distance: distanceBetween(lowered, candidate.toLowerCase()) }))
-    .filter(({ candidate, distance }) => distance <= threshold || candidate.toLowerCase().startsWith(lowered) || (lowered.length >= 3 && candidate.toLowerCase().includes(lowered)))
+    .filter(
+      ({ candidate, distance }) =>
+        distance <= threshold ||
+        candidate.toLowerCase().startsWith(lowered) ||
+        (lowered.length >= 3 && candidate.toLowerCase().includes(lowered)),
+    )
     .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
     .slice(0, limit)
     .map(({ candidate }) => candidate);
@@ -21,14 +26,14 @@ export function distanceBetween(a: string, b: string): number {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2]! + 1);
+      let best = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2] + 1);
       current.push(best);
     }
     before = previous;
     previous = current;
   }
-  return previous[b.length]!;
+  return previous[b.length];
 }
 
 /** `'a', 'b' or 'c'`: pydantic's way of listing allowed values. */

@@ -90,7 +90,12 @@ export function artifactDisplay(artifact: Record<string, unknown>): ArtifactDisp
       commit:
         sha === '' && commitInfo === null
           ? null
-          : { sha, message: textOf(commitInfo?.message), author: textOf(commitInfo?.author), branch: textOf(commitInfo?.branch) },
+          : {
+              sha,
+              message: textOf(commitInfo?.message),
+              author: textOf(commitInfo?.author),
+              branch: textOf(commitInfo?.branch),
+            },
       commitUrl: urlDisplay('commit', artifact.commit_url || commitInfo?.url),
       buildUrl: urlDisplay('build', artifact.build_url),
       repoUrl: urlDisplay('repository', artifact.repo_url),

@@ -2,7 +2,16 @@
 // gate conditions, test totals, pull-request approvals, custom data), annotations, external URLs
 // and evidence. Input is the API's Attestation object.
 
-import { externalRef, externalUrlsOf, isRecord, prettyJson, textOf, timeOf, type ViewRef, type ViewUrl } from './links.ts';
+import {
+  externalRef,
+  externalUrlsOf,
+  isRecord,
+  prettyJson,
+  textOf,
+  timeOf,
+  type ViewRef,
+  type ViewUrl,
+} from './links.ts';
 
 /** A table of text cells; the renderer marks the first row as headers. */
 export interface TableDisplay {
@@ -41,7 +50,8 @@ export function attestationDisplay(attestation: Record<string, unknown>): Attest
   const type = textOf(attestation.attestation_type);
   const fingerprint = typeof attestation.artifact_fingerprint === 'string' ? attestation.artifact_fingerprint : null;
   const evidencePath = typeof attestation.evidence_archive_path === 'string' ? attestation.evidence_archive_path : null;
-  const origin = typeof attestation.origin_url === 'string' && attestation.origin_url !== '' ? attestation.origin_url : null;
+  const origin =
+    typeof attestation.origin_url === 'string' && attestation.origin_url !== '' ? attestation.origin_url : null;
   return {
     title: textOf(attestation.attestation_name),
     type,
@@ -58,15 +68,30 @@ export function attestationDisplay(attestation: Record<string, unknown>): Attest
     externalUrls: externalUrlsOf(attestation.external_urls),
     annotations: prettyJson(attestation.annotations),
     userData: prettyJson(attestation.user_data),
-    evidence: evidencePath === null ? null : { name: evidencePath.split('/').pop() ?? evidencePath, ref: { kind: 'evidence', flow, trail, attestationId: id } },
+    evidence:
+      evidencePath === null
+        ? null
+        : {
+            name: evidencePath.split('/').pop() ?? evidencePath,
+            ref: { kind: 'evidence', flow, trail, attestationId: id },
+          },
   };
 }
 
-function typeData(type: string, body: Record<string, unknown>): Pick<AttestationDisplay, 'summary' | 'tables' | 'data'> {
+function typeData(
+  type: string,
+  body: Record<string, unknown>,
+): Pick<AttestationDisplay, 'summary' | 'tables' | 'data'> {
   if (type === 'scan' && isRecord(body.scan_results)) return scanData(body.scan_results);
   if (type === 'junit' && Array.isArray(body.junit_results)) return junitData(body.junit_results.filter(isRecord));
-  if (type === 'pull_request' && Array.isArray(body.pull_requests)) return pullRequestData(body.pull_requests.filter(isRecord));
-  if (type === 'override') return { summary: `Compliance set to ${body.new_compliance_status === true ? 'compliant' : 'non-compliant'}`, tables: [], data: null };
+  if (type === 'pull_request' && Array.isArray(body.pull_requests))
+    return pullRequestData(body.pull_requests.filter(isRecord));
+  if (type === 'override')
+    return {
+      summary: `Compliance set to ${body.new_compliance_status === true ? 'compliant' : 'non-compliant'}`,
+      tables: [],
+      data: null,
+    };
   if (isRecord(body.attestation_data)) {
     const summary = typeof body.attestation_data.summary === 'string' ? body.attestation_data.summary : '';
     return { summary, tables: [], data: prettyJson(body.attestation_data) };
@@ -83,7 +108,15 @@ function scanData(results: Record<string, unknown>): Pick<AttestationDisplay, 's
       {
         caption: 'Quality gate conditions',
         columns: ['Metric', 'Status', 'Actual', 'Comparator', 'Threshold'],
-        rows: conditions.map((condition) => [condition.metric, condition.status, condition.actualValue ?? condition.value, condition.comparator ?? condition.operator, condition.errorThreshold].map(textOf)),
+        rows: conditions.map((condition) =>
+          [
+            condition.metric,
+            condition.status,
+            condition.actualValue ?? condition.value,
+            condition.comparator ?? condition.operator,
+            condition.errorThreshold,
+          ].map(textOf),
+        ),
       },
     ],
     data: null,
@@ -91,7 +124,8 @@ function scanData(results: Record<string, unknown>): Pick<AttestationDisplay, 's
 }
 
 function junitData(suites: Record<string, unknown>[]): Pick<AttestationDisplay, 'summary' | 'tables' | 'data'> {
-  const total = (key: string): number => suites.reduce((sum, suite) => sum + (typeof suite[key] === 'number' ? (suite[key] as number) : 0), 0);
+  const total = (key: string): number =>
+    suites.reduce((sum, suite) => sum + (typeof suite[key] === 'number' ? suite[key] : 0), 0);
   const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
   return {
     summary: `${plural(total('tests'), 'test')}, ${plural(total('failures'), 'failure')}, ${plural(total('errors'), 'error')}, ${total('skipped')} skipped`,
@@ -99,17 +133,23 @@ function junitData(suites: Record<string, unknown>[]): Pick<AttestationDisplay, 
       {
         caption: 'Test suites',
         columns: ['Suite', 'Tests', 'Failures', 'Errors', 'Skipped', 'Duration (s)'],
-        rows: suites.map((suite) => [suite.name, suite.tests, suite.failures, suite.errors, suite.skipped, suite.duration].map(textOf)),
+        rows: suites.map((suite) =>
+          [suite.name, suite.tests, suite.failures, suite.errors, suite.skipped, suite.duration].map(textOf),
+        ),
       },
     ],
     data: null,
   };
 }
 
-function pullRequestData(pullRequests: Record<string, unknown>[]): Pick<AttestationDisplay, 'summary' | 'tables' | 'data'> {
+function pullRequestData(
+  pullRequests: Record<string, unknown>[],
+): Pick<AttestationDisplay, 'summary' | 'tables' | 'data'> {
   // The older form lists approvers as bare user names.
   const approver = (entry: unknown): string =>
-    isRecord(entry) ? `${textOf(entry.username)}${entry.state === undefined ? '' : ` (${textOf(entry.state)})`}` : textOf(entry);
+    isRecord(entry)
+      ? `${textOf(entry.username)}${entry.state === undefined ? '' : ` (${textOf(entry.state)})`}`
+      : textOf(entry);
   return {
     summary: `${pullRequests.length} pull request${pullRequests.length === 1 ? '' : 's'}`,
     tables: [

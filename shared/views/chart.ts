@@ -41,7 +41,10 @@ export function complianceChartSvg(title: string, points: readonly ChartPoint[])
       return `<rect class="${kind}" x="${x}" y="${round(y)}" width="${BAR}" height="${round(height)}" fill="${fill}"/>`;
     };
     const summary = `#${point.index}: ${point.compliant} compliant, ${point.nonCompliant} non-compliant, ${point.unknown} unknown`;
-    const label = position % labelEvery === 0 ? `<text x="${x + BAR / 2}" y="${TOP + plot + 14}" text-anchor="middle" font-size="10" fill="currentColor">#${point.index}</text>` : '';
+    const label =
+      position % labelEvery === 0
+        ? `<text x="${x + BAR / 2}" y="${TOP + plot + 14}" text-anchor="middle" font-size="10" fill="currentColor">#${point.index}</text>`
+        : '';
     return (
       `<g class="snapshot" data-snapshot="${point.index}" data-compliant="${point.compliant}" data-non-compliant="${point.nonCompliant}" data-unknown="${point.unknown}">` +
       `<title>${escapeXml(summary)}</title>` +
@@ -69,7 +72,10 @@ export function complianceChartSvg(title: string, points: readonly ChartPoint[])
     `<line x1="${LEFT}" y1="${TOP + plot}" x2="${width}" y2="${TOP + plot}" stroke="currentColor" stroke-width="1"/>` +
     `<text x="${LEFT - 4}" y="${TOP + 4}" text-anchor="end" font-size="10" fill="currentColor">${max}</text>` +
     `<text x="${LEFT - 4}" y="${TOP + plot + 4}" text-anchor="end" font-size="10" fill="currentColor">0</text>`;
-  const empty = ordered.length === 0 ? `<text x="${LEFT + GAP}" y="${TOP + plot / 2}" font-size="12" fill="currentColor">No snapshots yet</text>` : '';
+  const empty =
+    ordered.length === 0
+      ? `<text x="${LEFT + GAP}" y="${TOP + plot / 2}" font-size="12" fill="currentColor">No snapshots yet</text>`
+      : '';
   const name = `${title}. ${ordered.length === 0 ? 'No snapshots.' : `${ordered.length} snapshots, artifacts by compliance.`}`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" class="compliance-chart" role="img" aria-label="${escapeXml(name)}" viewBox="0 0 ${width} ${HEIGHT}" width="${width}" height="${HEIGHT}">` +

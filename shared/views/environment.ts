@@ -4,7 +4,18 @@
 // (their artifact_compliance_count is what the list summaries lack), and the environment list.
 
 import { complianceChartSvg, type ChartPoint } from './chart.ts';
-import { complianceOf, isRecord, listOf, numberOf, pagingOf, textOf, timeOf, type Compliance, type PagingDisplay, type ViewRef } from './links.ts';
+import {
+  complianceOf,
+  isRecord,
+  listOf,
+  numberOf,
+  pagingOf,
+  textOf,
+  timeOf,
+  type Compliance,
+  type PagingDisplay,
+  type ViewRef,
+} from './links.ts';
 import { complianceCountsOf, type ComplianceCounts } from './snapshot.ts';
 
 export interface SnapshotRowDisplay {
@@ -58,9 +69,12 @@ export function environmentDisplay(
   const name = textOf(environment.name);
   const rows = snapshots.map((snapshot) => snapshotRow(name, snapshot)).sort((a, b) => b.index - a.index);
   const newest = [...snapshots].sort((a, b) => numberOf(b.index) - numberOf(a.index))[0];
-  const versions = new Map(listOf(newest?.applied_policies).map((policy) => [textOf(policy.name), numberOf(policy.version)]));
+  const versions = new Map(
+    listOf(newest?.applied_policies).map((policy) => [textOf(policy.name), numberOf(policy.version)]),
+  );
   const chartPoints = rows.map((row) => ({ index: row.index, ...row.counts })).reverse();
-  const snapshotCount = typeof environment.snapshot_count === 'number' ? environment.snapshot_count : (rows[0]?.index ?? 0);
+  const snapshotCount =
+    typeof environment.snapshot_count === 'number' ? environment.snapshot_count : (rows[0]?.index ?? 0);
   return {
     name,
     type: textOf(environment.type),
@@ -70,9 +84,16 @@ export function environmentDisplay(
     lastChangedAt: timeOf(environment.last_changed_at),
     snapshotCount,
     policies: (Array.isArray(environment.policies) ? environment.policies.map(textOf) : []).map((policy) =>
-      policyRow(policy, versions.get(policy) ?? null, policies.find((entry) => entry.name === policy)),
+      policyRow(
+        policy,
+        versions.get(policy) ?? null,
+        policies.find((entry) => entry.name === policy),
+      ),
     ),
-    includedEnvironments: (Array.isArray(environment.included_environments) ? environment.included_environments.map(textOf) : []).map((included) => ({
+    includedEnvironments: (Array.isArray(environment.included_environments)
+      ? environment.included_environments.map(textOf)
+      : []
+    ).map((included) => ({
       name: included,
       ref: { kind: 'environment', environment: included },
     })),
@@ -83,10 +104,19 @@ export function environmentDisplay(
   };
 }
 
-function policyRow(name: string, version: number | null, policy: Record<string, unknown> | undefined): PolicyRowDisplay {
+function policyRow(
+  name: string,
+  version: number | null,
+  policy: Record<string, unknown> | undefined,
+): PolicyRowDisplay {
   const versions = listOf(policy?.versions);
   const shown = versions.find((entry) => entry.version === version) ?? versions[versions.length - 1];
-  return { name, version, description: textOf(policy?.description), yaml: shown === undefined ? null : textOf(shown.policy_yaml) };
+  return {
+    name,
+    version,
+    description: textOf(policy?.description),
+    yaml: shown === undefined ? null : textOf(shown.policy_yaml),
+  };
 }
 
 function snapshotRow(environment: string, snapshot: Record<string, unknown>): SnapshotRowDisplay {
@@ -98,7 +128,8 @@ function snapshotRow(environment: string, snapshot: Record<string, unknown>): Sn
     compliance: complianceOf(snapshot.compliant),
     counts: complianceCountsOf(snapshot.artifact_compliance_count),
     ref: { kind: 'snapshot', environment, index },
-    comparedWithPrevious: index > 1 ? { kind: 'comparison', from: { environment, index: index - 1 }, to: { environment, index } } : null,
+    comparedWithPrevious:
+      index > 1 ? { kind: 'comparison', from: { environment, index: index - 1 }, to: { environment, index } } : null,
   };
 }
 
@@ -141,6 +172,10 @@ export function environmentListDisplay(list: unknown): EnvironmentListDisplay {
   const paging =
     paged === null
       ? pagingOf(1, Math.max(rows.length, 1), rows.length)
-      : pagingOf(numberOf(paged.page) || 1, numberOf(paged.per_page) || Math.max(rows.length, 1), numberOf(paged.total_count));
+      : pagingOf(
+          numberOf(paged.page) || 1,
+          numberOf(paged.per_page) || Math.max(rows.length, 1),
+          numberOf(paged.total_count),
+        );
   return { environments: rows, paging };
 }

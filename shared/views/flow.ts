@@ -3,7 +3,18 @@
 // Flow object and the `GET /trails/{org}/{flow}` answer (`{data, pagination}` or a plain array);
 // entries the server could not render (marked placeholders) are kept as rows with the reason.
 
-import { isRecord, listOf, numberOf, pagingOf, textOf, timeOf, urlDisplay, type PagingDisplay, type ViewRef, type ViewUrl } from './links.ts';
+import {
+  isRecord,
+  listOf,
+  numberOf,
+  pagingOf,
+  textOf,
+  timeOf,
+  urlDisplay,
+  type PagingDisplay,
+  type ViewRef,
+  type ViewUrl,
+} from './links.ts';
 
 export interface TrailRowDisplay {
   name: string;
@@ -41,7 +52,9 @@ export function flowDisplay(flow: Record<string, unknown>, trails: unknown): Flo
     createdAt: timeOf(flow.created_at),
     createdBy: textOf(flow.created_by),
     repo: urlDisplay('repository', flow.repo_url),
-    tags: isRecord(flow.tags) ? Object.entries(flow.tags).map(([tag, value]) => ({ name: tag, value: textOf(value) })) : [],
+    tags: isRecord(flow.tags)
+      ? Object.entries(flow.tags).map(([tag, value]) => ({ name: tag, value: textOf(value) }))
+      : [],
     latestState: textOf(flow.latest_state),
     template: textOf(flow.template),
     trails: items.map((trail) => trailRow(name, trail)),
@@ -102,7 +115,14 @@ function pageOf(list: unknown): { items: Record<string, unknown>[]; paging: Pagi
   if (isRecord(list)) {
     const items = listOf(list.data);
     const pagination = isRecord(list.pagination) ? list.pagination : {};
-    return { items, paging: pagingOf(numberOf(pagination.page) || 1, numberOf(pagination.per_page) || Math.max(items.length, 1), numberOf(pagination.total)) };
+    return {
+      items,
+      paging: pagingOf(
+        numberOf(pagination.page) || 1,
+        numberOf(pagination.per_page) || Math.max(items.length, 1),
+        numberOf(pagination.total),
+      ),
+    };
   }
   const items = listOf(list);
   return { items, paging: pagingOf(1, Math.max(items.length, 1), items.length) };

@@ -78,7 +78,12 @@ export function externalUrlsOf(value: unknown): ViewUrl[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
   return Object.entries(value as Record<string, unknown>)
     .map(([label, entry]) => {
-      const url = typeof entry === 'string' ? entry : isRecord(entry) && typeof entry.href === 'string' ? entry.href : JSON.stringify(entry);
+      const url =
+        typeof entry === 'string'
+          ? entry
+          : isRecord(entry) && typeof entry.href === 'string'
+            ? entry.href
+            : JSON.stringify(entry);
       return { label, url, ref: externalRef(url) };
     })
     .sort((a, b) => a.label.localeCompare(b.label));

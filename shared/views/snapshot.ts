@@ -4,7 +4,18 @@
 // the API's Snapshot object (`GET /snapshots/{org}/{env}/{expr}`) and the environment's name.
 
 import { ruleFailure, type RuleEvaluation } from '../compliance/policies.ts';
-import { complianceOf, isRecord, listOf, numberOf, textOf, timeOf, urlDisplay, type Compliance, type ViewRef, type ViewUrl } from './links.ts';
+import {
+  complianceOf,
+  isRecord,
+  listOf,
+  numberOf,
+  textOf,
+  timeOf,
+  urlDisplay,
+  type Compliance,
+  type ViewRef,
+  type ViewUrl,
+} from './links.ts';
 
 export interface FailedRuleDisplay {
   policy: string;
@@ -97,13 +108,15 @@ export function snapshotDisplay(environment: string, snapshot: Record<string, un
     environmentRef: { kind: 'environment', environment },
     previous: index > 1 ? { kind: 'snapshot', environment, index: index - 1 } : null,
     next: isLatest || index < 1 ? null : { kind: 'snapshot', environment, index: index + 1 },
-    comparedWithPrevious: index > 1 ? { kind: 'comparison', from: { environment, index: index - 1 }, to: { environment, index } } : null,
+    comparedWithPrevious:
+      index > 1 ? { kind: 'comparison', from: { environment, index: index - 1 }, to: { environment, index } } : null,
   };
 }
 
 function snapshotArtifactDisplay(artifact: Record<string, unknown>): SnapshotArtifactDisplay {
   const annotation = isRecord(artifact.annotation) ? artifact.annotation : {};
-  const fingerprint = typeof artifact.fingerprint === 'string' && artifact.fingerprint !== '' ? artifact.fingerprint : null;
+  const fingerprint =
+    typeof artifact.fingerprint === 'string' && artifact.fingerprint !== '' ? artifact.fingerprint : null;
   const provenance = listOf(artifact.flows).map(provenanceDisplay);
   const firstFlow = provenance[0]?.flow ?? textOf(artifact.flow_name);
   return {
@@ -113,7 +126,11 @@ function snapshotArtifactDisplay(artifact: Record<string, unknown>): SnapshotArt
     change: textOf(annotation.type) || 'unchanged',
     instances: { was: numberOf(annotation.was), now: numberOf(annotation.now) },
     pods: isRecord(artifact.pods)
-      ? Object.entries(artifact.pods).map(([pod, about]) => (isRecord(about) && typeof about.namespace === 'string' && about.namespace !== '' ? `${about.namespace}/${pod}` : pod))
+      ? Object.entries(artifact.pods).map(([pod, about]) =>
+          isRecord(about) && typeof about.namespace === 'string' && about.namespace !== ''
+            ? `${about.namespace}/${pod}`
+            : pod,
+        )
       : [],
     provenance,
     failedRules: listOf(artifact.policy_decisions).flatMap(failedRulesOf),
@@ -151,11 +168,16 @@ function failedRulesOf(decision: Record<string, unknown>): FailedRuleDisplay[] {
         ignored: evaluation.ignored === true,
         resolutions: listOf(evaluation.resolutions).map((resolution) => ({
           type: textOf(resolution.type) as RuleEvaluation['resolutions'][number]['type'],
-          context: isRecord(resolution.context) ? (resolution.context as RuleEvaluation['resolutions'][number]['context']) : {},
+          context: isRecord(resolution.context)
+            ? (resolution.context as RuleEvaluation['resolutions'][number]['context'])
+            : {},
         })),
         ...(typeof evaluation.error === 'string' ? { error: evaluation.error } : {}),
       };
-      const label = rule.type === 'attestation' ? `attestation ${textOf(definition.name)} (${textOf(definition.type)})` : textOf(rule.type);
+      const label =
+        rule.type === 'attestation'
+          ? `attestation ${textOf(definition.name)} (${textOf(definition.type)})`
+          : textOf(rule.type);
       return { policy, version, rule: label, reason: ruleFailure(wellFormed) };
     });
 }

@@ -3,7 +3,18 @@
 // (`GET /env-diff/{org}?snappish1=<earlier>&snappish2=<later>`): `snappish1` holds what only the
 // earlier one runs (exited), `snappish2` what only the later one runs (started).
 
-import { isRecord, listOf, numberOf, snapshotIdOf, textOf, timeOf, urlDisplay, type SnapshotId, type ViewRef, type ViewUrl } from './links.ts';
+import {
+  isRecord,
+  listOf,
+  numberOf,
+  snapshotIdOf,
+  textOf,
+  timeOf,
+  urlDisplay,
+  type SnapshotId,
+  type ViewRef,
+  type ViewUrl,
+} from './links.ts';
 
 export interface ComparedArtifactDisplay {
   name: string;
@@ -39,15 +50,24 @@ export function snapshotComparisonDisplay(diff: Record<string, unknown>): Snapsh
     to,
     fromRef: snapshotRef(snapshotIdOf(from)),
     toRef: snapshotRef(snapshotIdOf(to)),
-    started: listOf(side('snappish2').artifacts).map((artifact) => comparedArtifact(artifact, 0, numberOf(artifact.instance_count))),
-    exited: listOf(side('snappish1').artifacts).map((artifact) => comparedArtifact(artifact, numberOf(artifact.instance_count), 0)),
-    changed: listOf(side('changed').artifacts).map((artifact) => comparedArtifact(artifact, numberOf(artifact.s1_instance_count), numberOf(artifact.s2_instance_count))),
-    unchanged: listOf(side('not-changed').artifacts).map((artifact) => comparedArtifact(artifact, numberOf(artifact.instance_count), numberOf(artifact.instance_count))),
+    started: listOf(side('snappish2').artifacts).map((artifact) =>
+      comparedArtifact(artifact, 0, numberOf(artifact.instance_count)),
+    ),
+    exited: listOf(side('snappish1').artifacts).map((artifact) =>
+      comparedArtifact(artifact, numberOf(artifact.instance_count), 0),
+    ),
+    changed: listOf(side('changed').artifacts).map((artifact) =>
+      comparedArtifact(artifact, numberOf(artifact.s1_instance_count), numberOf(artifact.s2_instance_count)),
+    ),
+    unchanged: listOf(side('not-changed').artifacts).map((artifact) =>
+      comparedArtifact(artifact, numberOf(artifact.instance_count), numberOf(artifact.instance_count)),
+    ),
   };
 }
 
 function comparedArtifact(artifact: Record<string, unknown>, was: number, now: number): ComparedArtifactDisplay {
-  const fingerprint = typeof artifact.fingerprint === 'string' && artifact.fingerprint !== '' ? artifact.fingerprint : null;
+  const fingerprint =
+    typeof artifact.fingerprint === 'string' && artifact.fingerprint !== '' ? artifact.fingerprint : null;
   const flow = textOf(artifact.flow);
   return {
     name: textOf(artifact.name),

@@ -2,7 +2,17 @@
 // it, the artifacts, the commit, origin, user data and events. Input is the API's Trail object
 // (and optionally the trail's attestations, for names of what made a slot non-compliant).
 
-import { externalUrlsOf, isRecord, listOf, prettyJson, textOf, timeOf, urlDisplay, type ViewRef, type ViewUrl } from './links.ts';
+import {
+  externalUrlsOf,
+  isRecord,
+  listOf,
+  prettyJson,
+  textOf,
+  timeOf,
+  urlDisplay,
+  type ViewRef,
+  type ViewUrl,
+} from './links.ts';
 
 /** What a slot shows: MISSING, or the verdict of the attestation that fills it. */
 export type SlotStatus = 'COMPLIANT' | 'NON-COMPLIANT' | 'MISSING' | 'INCOMPLETE';
@@ -61,7 +71,10 @@ export interface AttestationSummary {
   is_compliant?: boolean;
 }
 
-export function trailDisplay(trail: Record<string, unknown>, attestations: readonly AttestationSummary[] = []): TrailDisplay {
+export function trailDisplay(
+  trail: Record<string, unknown>,
+  attestations: readonly AttestationSummary[] = [],
+): TrailDisplay {
   const flow = isRecord(trail.flow) ? textOf(trail.flow.name) : textOf(trail.flow_name);
   const name = textOf(trail.name);
   const status = isRecord(trail.compliance_status) ? trail.compliance_status : {};
@@ -72,7 +85,9 @@ export function trailDisplay(trail: Record<string, unknown>, attestations: reado
     for (const [artifactName, entry] of Object.entries(status.artifacts_statuses)) {
       if (!isRecord(entry)) continue;
       artifacts.push(artifactSlotDisplay(artifactName, entry, flow, name));
-      slots.push(...listOf(entry.attestations_statuses).map((slot) => slotDisplay(slot, artifactName, flow, name, byId)));
+      slots.push(
+        ...listOf(entry.attestations_statuses).map((slot) => slotDisplay(slot, artifactName, flow, name, byId)),
+      );
     }
   }
   return {
@@ -93,13 +108,20 @@ export function trailDisplay(trail: Record<string, unknown>, attestations: reado
   };
 }
 
-function slotDisplay(entry: Record<string, unknown>, artifact: string | null, flow: string, trail: string, byId: Map<string, AttestationSummary>): SlotDisplay {
+function slotDisplay(
+  entry: Record<string, unknown>,
+  artifact: string | null,
+  flow: string,
+  trail: string,
+  byId: Map<string, AttestationSummary>,
+): SlotDisplay {
   const id = typeof entry.attestation_id === 'string' ? entry.attestation_id : null;
   const overriddenId = typeof entry.overridden_attestation_id === 'string' ? entry.overridden_attestation_id : null;
   const name = textOf(entry.attestation_name);
   const type = textOf(entry.attestation_type);
   const unexpected = entry.unexpected === true;
-  const status: SlotStatus = entry.status === 'MISSING' || id === null ? 'MISSING' : entry.is_compliant === true ? 'COMPLIANT' : 'NON-COMPLIANT';
+  const status: SlotStatus =
+    entry.status === 'MISSING' || id === null ? 'MISSING' : entry.is_compliant === true ? 'COMPLIANT' : 'NON-COMPLIANT';
   return {
     artifact,
     name,
@@ -112,18 +134,42 @@ function slotDisplay(entry: Record<string, unknown>, artifact: string | null, fl
   };
 }
 
-function slotReason(status: SlotStatus, name: string, type: string, id: string | null, overriddenId: string | null, unexpected: boolean, byId: Map<string, AttestationSummary>): string {
+function slotReason(
+  status: SlotStatus,
+  name: string,
+  type: string,
+  id: string | null,
+  overriddenId: string | null,
+  unexpected: boolean,
+  byId: Map<string, AttestationSummary>,
+): string {
   const prefix = unexpected ? 'Not in the template; ' : '';
-  if (status === 'MISSING') return `${prefix}no ${type === '*' || type === '' ? '' : `${type} `}attestation named ${name} has been reported`;
+  if (status === 'MISSING')
+    return `${prefix}no ${type === '*' || type === '' ? '' : `${type} `}attestation named ${name} has been reported`;
   const reported = byId.get(id!);
-  const what = reported === undefined ? `attestation ${id}` : `${reported.attestation_type ?? type} attestation ${reported.attestation_name} (${id})`;
+  const what =
+    reported === undefined
+      ? `attestation ${id}`
+      : `${reported.attestation_type ?? type} attestation ${reported.attestation_name} (${id})`;
   const override = overriddenId === null ? '' : `, overriding attestation ${overriddenId}`;
   return `${prefix}${status === 'COMPLIANT' ? 'compliant' : 'non-compliant'} by ${what}${override}`;
 }
 
-function artifactSlotDisplay(name: string, entry: Record<string, unknown>, flow: string, trail: string): ArtifactSlotDisplay {
+function artifactSlotDisplay(
+  name: string,
+  entry: Record<string, unknown>,
+  flow: string,
+  trail: string,
+): ArtifactSlotDisplay {
   const fingerprint = typeof entry.artifact_fingerprint === 'string' ? entry.artifact_fingerprint : null;
-  const status: SlotStatus = entry.status === 'MISSING' || fingerprint === null ? 'MISSING' : entry.status === 'NON-COMPLIANT' ? 'NON-COMPLIANT' : entry.status === 'INCOMPLETE' ? 'INCOMPLETE' : 'COMPLIANT';
+  const status: SlotStatus =
+    entry.status === 'MISSING' || fingerprint === null
+      ? 'MISSING'
+      : entry.status === 'NON-COMPLIANT'
+        ? 'NON-COMPLIANT'
+        : entry.status === 'INCOMPLETE'
+          ? 'INCOMPLETE'
+          : 'COMPLIANT';
   const unexpected = entry.unexpected === true;
   const why =
     status === 'MISSING'

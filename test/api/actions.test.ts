@@ -63,7 +63,10 @@ describe('actions and webhooks', () => {
     failing = await startReceiver(503);
     server = await startServer({ args: ['--org', 'acme'] });
     for (const name of ['story', 'quiet', 'broken']) {
-      assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name, type: 'K8S', description: name })).status, 201);
+      assert.equal(
+        (await server.json('PUT', '/api/v2/environments/acme', { name, type: 'K8S', description: name })).status,
+        201,
+      );
     }
   });
   after(async () => {
@@ -76,15 +79,36 @@ describe('actions and webhooks', () => {
   it('creates (201), updates by name (200), lists, gets and deletes actions with every field of the spec', async () => {
     const created = await server.json('PUT', '/api/v2/actions/acme/environments', {
       name: 'story-hooks',
-      targets: [{ type: 'WEBHOOK', webhook: receiver.url }, { type: 'SLACK', channel: '#deploys' }],
+      targets: [
+        { type: 'WEBHOOK', webhook: receiver.url },
+        { type: 'SLACK', channel: '#deploys' },
+      ],
       environments: ['story'],
-      triggers: ['ON_STARTED_ARTIFACT', 'ON_EXITED_ARTIFACT', 'ON_CHANGED_ARTIFACT', 'ON_COMPLIANT_ENV', 'ON_NON_COMPLIANT_ENV'],
+      triggers: [
+        'ON_STARTED_ARTIFACT',
+        'ON_EXITED_ARTIFACT',
+        'ON_CHANGED_ARTIFACT',
+        'ON_COMPLIANT_ENV',
+        'ON_NON_COMPLIANT_ENV',
+      ],
     });
     assert.equal(created.status, 201, created.text);
     const action = created.body;
     assert.deepEqual(Object.keys(action).sort(), [
-      'created_at', 'created_by', 'environments', 'flows', 'is_created_from_slack_app', 'is_failing', 'last_failure_timestamp',
-      'last_modified_at', 'last_success_timestamp', 'name', 'number', 'targets', 'triggers', 'type',
+      'created_at',
+      'created_by',
+      'environments',
+      'flows',
+      'is_created_from_slack_app',
+      'is_failing',
+      'last_failure_timestamp',
+      'last_modified_at',
+      'last_success_timestamp',
+      'name',
+      'number',
+      'targets',
+      'triggers',
+      'type',
     ]);
     assert.equal(action.number, 1);
     assert.equal(action.type, 'environment');
@@ -96,48 +120,79 @@ describe('actions and webhooks', () => {
     assert.equal(action.targets[1].channel, '#deploys', 'other target types are kept as given');
 
     const other = await server.json('PUT', '/api/v2/actions/acme', {
-      name: 'to-delete', type: 'environment', targets: [{ type: 'EMAIL', emails: ['a@example.test'] }], environments: ['quiet'], triggers: ['ON_STARTED_ARTIFACT'],
+      name: 'to-delete',
+      type: 'environment',
+      targets: [{ type: 'EMAIL', emails: ['a@example.test'] }],
+      environments: ['quiet'],
+      triggers: ['ON_STARTED_ARTIFACT'],
     });
     assert.equal(other.status, 201);
     assert.equal(other.body.number, 2);
     const updated = await server.json('PUT', '/api/v2/actions/acme/environments', {
-      name: 'to-delete', targets: [{ type: 'EMAIL', emails: ['b@example.test'] }], environments: ['quiet'], triggers: ['ON_EXITED_ARTIFACT'],
+      name: 'to-delete',
+      targets: [{ type: 'EMAIL', emails: ['b@example.test'] }],
+      environments: ['quiet'],
+      triggers: ['ON_EXITED_ARTIFACT'],
     });
     assert.equal(updated.status, 200);
     assert.equal(updated.body.number, 2);
     assert.deepEqual(updated.body.triggers, ['ON_EXITED_ARTIFACT']);
     const list = (await server.get('/api/v2/actions/acme')).body;
-    assert.deepEqual(list.map((a: { number: number }) => a.number), [1, 2]);
+    assert.deepEqual(
+      list.map((a: { number: number }) => a.number),
+      [1, 2],
+    );
     assert.equal((await server.get('/api/v2/actions/acme/2')).body.name, 'to-delete');
     assert.equal((await server.json('DELETE', '/api/v2/actions/acme/2')).status, 200);
     assert.equal((await server.get('/api/v2/actions/acme/2')).status, 404);
-    assert.deepEqual((await server.get('/api/v2/actions/acme')).body.map((a: { number: number }) => a.number), [1]);
+    assert.deepEqual(
+      (await server.get('/api/v2/actions/acme')).body.map((a: { number: number }) => a.number),
+      [1],
+    );
   });
 
   it('keeps watching an environment that is renamed', async () => {
     await server.json('PUT', '/api/v2/environments/acme', { name: 'old-name', type: 'K8S', description: 'o' });
     const created = await server.json('PUT', '/api/v2/actions/acme/environments', {
-      name: 'renamed-hook', targets: [{ type: 'EMAIL', emails: ['a@example.test'] }], environments: ['old-name', 'quiet'], triggers: ['ON_STARTED_ARTIFACT'],
+      name: 'renamed-hook',
+      targets: [{ type: 'EMAIL', emails: ['a@example.test'] }],
+      environments: ['old-name', 'quiet'],
+      triggers: ['ON_STARTED_ARTIFACT'],
     });
     assert.equal(created.status, 201);
-    assert.equal((await server.json('PUT', '/api/v2/environments/acme/old-name/rename', { new_name: 'new-name' })).status, 200);
-    assert.deepEqual((await server.get(`/api/v2/actions/acme/${created.body.number}`)).body.environments, ['new-name', 'quiet']);
+    assert.equal(
+      (await server.json('PUT', '/api/v2/environments/acme/old-name/rename', { new_name: 'new-name' })).status,
+      200,
+    );
+    assert.deepEqual((await server.get(`/api/v2/actions/acme/${created.body.number}`)).body.environments, [
+      'new-name',
+      'quiet',
+    ]);
     assert.equal((await server.json('DELETE', `/api/v2/actions/acme/${created.body.number}`)).status, 200);
   });
 
   it('rejects bad triggers, bad webhook URLs and unknown environments', async () => {
     const badTrigger = await server.json('PUT', '/api/v2/actions/acme/environments', {
-      name: 'bad', targets: [{ type: 'WEBHOOK', webhook: receiver.url }], environments: ['story'], triggers: ['ON_STARTED_TRAIL'],
+      name: 'bad',
+      targets: [{ type: 'WEBHOOK', webhook: receiver.url }],
+      environments: ['story'],
+      triggers: ['ON_STARTED_TRAIL'],
     });
     assert.equal(badTrigger.status, 400);
     assert.ok('triggers[0]' in badTrigger.body.errors);
     const badUrl = await server.json('PUT', '/api/v2/actions/acme/environments', {
-      name: 'bad', targets: [{ type: 'WEBHOOK', webhook: 'not a url' }], environments: ['story'], triggers: ['ON_STARTED_ARTIFACT'],
+      name: 'bad',
+      targets: [{ type: 'WEBHOOK', webhook: 'not a url' }],
+      environments: ['story'],
+      triggers: ['ON_STARTED_ARTIFACT'],
     });
     assert.equal(badUrl.status, 400);
     assert.ok('targets[0].webhook' in badUrl.body.errors);
     const unknownEnv = await server.json('PUT', '/api/v2/actions/acme/environments', {
-      name: 'bad', targets: [{ type: 'WEBHOOK', webhook: receiver.url }], environments: ['nope'], triggers: ['ON_STARTED_ARTIFACT'],
+      name: 'bad',
+      targets: [{ type: 'WEBHOOK', webhook: receiver.url }],
+      environments: ['nope'],
+      triggers: ['ON_STARTED_ARTIFACT'],
     });
     assert.equal(unknownEnv.status, 404);
     assert.equal((await server.get('/api/v2/actions/acme')).body.length, 1, 'nothing stored');
@@ -152,33 +207,71 @@ describe('actions and webhooks', () => {
     await report(pods([['a-1', fp('a')]]));
     await waitFor(() => receiver.received.length === 1, 'the started webhook');
     // 2. A second artifact: snapshot 2, started.
-    await report(pods([['a-1', fp('a')], ['b-1', fp('b')]]));
+    await report(
+      pods([
+        ['a-1', fp('a')],
+        ['b-1', fp('b')],
+      ]),
+    );
     await waitFor(() => receiver.received.length === 2, 'the second started webhook');
     // 3. Scale only, then timestamp only: no snapshot, no event, no webhook.
-    await report(pods([['a-1', fp('a')], ['a-2', fp('a')], ['b-1', fp('b')]]));
-    await report(pods([['a-1', fp('a'), 1800000000], ['a-2', fp('a'), 1800000000], ['b-1', fp('b'), 1800000000]]));
+    await report(
+      pods([
+        ['a-1', fp('a')],
+        ['a-2', fp('a')],
+        ['b-1', fp('b')],
+      ]),
+    );
+    await report(
+      pods([
+        ['a-1', fp('a'), 1800000000],
+        ['a-2', fp('a'), 1800000000],
+        ['b-1', fp('b'), 1800000000],
+      ]),
+    );
     // 4. An artifact removed: snapshot 3, exited.
-    await report(pods([['a-1', fp('a')], ['a-2', fp('a')]]));
+    await report(
+      pods([
+        ['a-1', fp('a')],
+        ['a-2', fp('a')],
+      ]),
+    );
     await waitFor(() => receiver.received.length === 3, 'the exited webhook');
 
     const snapshots = (await server.get('/api/v2/snapshots/acme/story')).body;
-    assert.deepEqual(snapshots.map((s: { index: number }) => s.index), [3, 2, 1]);
+    assert.deepEqual(
+      snapshots.map((s: { index: number }) => s.index),
+      [3, 2, 1],
+    );
     const events = (await server.get('/api/v2/environments/acme/story/events?reverse=true')).body;
-    assert.deepEqual(events.map((e: any) => [e.snapshot_index, e.type, e.sha256]), [[1, 'started', fp('a')], [2, 'started', fp('b')], [3, 'exited', fp('b')]]);
+    assert.deepEqual(
+      events.map((e: any) => [e.snapshot_index, e.type, e.sha256]),
+      [
+        [1, 'started', fp('a')],
+        [2, 'started', fp('b')],
+        [3, 'exited', fp('b')],
+      ],
+    );
     const csv = (await server.get('/api/v2/environments/acme/story/auditlog')).text.trim().split('\r\n');
     assert.equal(csv.length, 4);
-    assert.deepEqual(csv.slice(1).map((line) => line.split(',').slice(2, 5)), [
-      ['started', 'story', '1'],
-      ['started', 'story', '2'],
-      ['exited', 'story', '3'],
-    ]);
+    assert.deepEqual(
+      csv.slice(1).map((line) => line.split(',').slice(2, 5)),
+      [
+        ['started', 'story', '1'],
+        ['started', 'story', '2'],
+        ['exited', 'story', '3'],
+      ],
+    );
 
-    assert.deepEqual(receiver.received.map((p) => [p.trigger, p.event_type, p.artifact.fingerprint, p.environment.snapshot_index]), [
-      ['ON_STARTED_ARTIFACT', 'started', fp('a'), 1],
-      ['ON_STARTED_ARTIFACT', 'started', fp('b'), 2],
-      ['ON_EXITED_ARTIFACT', 'exited', fp('b'), 3],
-    ]);
-    const started = receiver.received[0]!;
+    assert.deepEqual(
+      receiver.received.map((p) => [p.trigger, p.event_type, p.artifact.fingerprint, p.environment.snapshot_index]),
+      [
+        ['ON_STARTED_ARTIFACT', 'started', fp('a'), 1],
+        ['ON_STARTED_ARTIFACT', 'started', fp('b'), 2],
+        ['ON_EXITED_ARTIFACT', 'exited', fp('b'), 3],
+      ],
+    );
+    const started = receiver.received[0];
     assert.equal(started.org, 'acme');
     assert.deepEqual(started.action, { name: 'story-hooks', number: 1 });
     assert.equal(started.environment.name, 'story');
@@ -188,15 +281,27 @@ describe('actions and webhooks', () => {
     assert.equal(typeof started.timestamp, 'number');
     assert.doesNotMatch(JSON.stringify(receiver.received), /approv/i, 'no approval data in payloads');
 
-    await waitFor(async () => (await server.get('/api/v2/actions/acme/1')).body.last_success_timestamp !== null, 'the success to be recorded');
+    await waitFor(
+      async () => (await server.get('/api/v2/actions/acme/1')).body.last_success_timestamp !== null,
+      'the success to be recorded',
+    );
     const action = (await server.get('/api/v2/actions/acme/1')).body;
     assert.equal(action.is_failing, false);
     assert.equal(action.last_failure_timestamp, null);
   });
 
   it('sends artifact compliance changes and environment compliance changes', async () => {
-    const yaml = '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: false\n';
-    assert.equal((await server.multipart('PUT', '/api/v2/policies/acme', { payload: JSON.stringify({ name: 'lenient' }), policy_file: yaml })).status, 201);
+    const yaml =
+      '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: false\n';
+    assert.equal(
+      (
+        await server.multipart('PUT', '/api/v2/policies/acme', {
+          payload: JSON.stringify({ name: 'lenient' }),
+          policy_file: yaml,
+        })
+      ).status,
+      201,
+    );
     const before = receiver.received.length;
     // Attaching: the artifact becomes compliant (was not evaluated) and so does the environment.
     await server.json('POST', '/api/v2/environments/acme/story/policies', { policy_names: ['lenient'] });
@@ -205,26 +310,39 @@ describe('actions and webhooks', () => {
     await server.json('DELETE', '/api/v2/environments/acme/story/policies', { policy_names: ['lenient'] });
     await waitFor(() => receiver.received.length === before + 4, 'the detach webhooks');
     const sent = receiver.received.slice(before);
-    assert.deepEqual(sent.map((p) => p.trigger), ['ON_CHANGED_ARTIFACT', 'ON_COMPLIANT_ENV', 'ON_CHANGED_ARTIFACT', 'ON_NON_COMPLIANT_ENV']);
-    assert.equal(sent[0]!.artifact.compliant, true);
-    assert.equal(sent[1]!.environment.snapshot_compliant, true);
-    assert.equal(sent[1]!.previous_compliant, false);
-    assert.equal(sent[3]!.environment.snapshot_compliant, false);
+    assert.deepEqual(
+      sent.map((p) => p.trigger),
+      ['ON_CHANGED_ARTIFACT', 'ON_COMPLIANT_ENV', 'ON_CHANGED_ARTIFACT', 'ON_NON_COMPLIANT_ENV'],
+    );
+    assert.equal(sent[0].artifact.compliant, true);
+    assert.equal(sent[1].environment.snapshot_compliant, true);
+    assert.equal(sent[1].previous_compliant, false);
+    assert.equal(sent[3].environment.snapshot_compliant, false);
   });
 
   it('sends flow triggers: a trail begun, an attestation reported, an artifact attested', async () => {
     assert.equal((await server.json('PUT', '/api/v2/flows/acme', { name: 'web', description: 'w' })).status, 201);
     const action = await server.json('PUT', '/api/v2/actions/acme/flows', {
-      name: 'flow-hooks', targets: [{ type: 'WEBHOOK', webhook: receiver.url }], flows: ['web'], triggers: ['ON_STARTED_TRAIL', 'ON_ATTESTATION', 'ON_ATTESTED_PROVENANCE'],
+      name: 'flow-hooks',
+      targets: [{ type: 'WEBHOOK', webhook: receiver.url }],
+      flows: ['web'],
+      triggers: ['ON_STARTED_TRAIL', 'ON_ATTESTATION', 'ON_ATTESTED_PROVENANCE'],
     });
     assert.equal(action.status, 201, action.text);
     assert.equal(action.body.type, 'flow');
     const unknownFlow = await server.json('PUT', '/api/v2/actions/acme/flows', {
-      name: 'nope', targets: [{ type: 'WEBHOOK', webhook: receiver.url }], flows: ['nope'], triggers: ['ON_ATTESTATION'],
+      name: 'nope',
+      targets: [{ type: 'WEBHOOK', webhook: receiver.url }],
+      flows: ['nope'],
+      triggers: ['ON_ATTESTATION'],
     });
     assert.equal(unknownFlow.status, 404);
     const before = receiver.received.length;
-    assert.equal((await server.multipart('PUT', '/api/v2/trails/acme/web', { data_json: JSON.stringify({ name: 'build-1' }) })).status, 201);
+    assert.equal(
+      (await server.multipart('PUT', '/api/v2/trails/acme/web', { data_json: JSON.stringify({ name: 'build-1' }) }))
+        .status,
+      201,
+    );
     await waitFor(() => receiver.received.length === before + 1, 'the trail webhook');
     const attested = await server.multipart('POST', '/api/v2/attestations/acme/web/trail/build-1/generic', {
       data_json: JSON.stringify({ attestation_name: 'unit-tests', is_compliant: false }),
@@ -232,33 +350,53 @@ describe('actions and webhooks', () => {
     assert.equal(attested.status, 201, attested.text);
     await waitFor(() => receiver.received.length === before + 2, 'the attestation webhook');
     const [trail, attestation] = receiver.received.slice(before);
-    assert.equal(trail!.trigger, 'ON_STARTED_TRAIL');
-    assert.deepEqual([trail!.flow.name, trail!.trail.name], ['web', 'build-1']);
-    assert.match(trail!.trail.html_url, /\/acme\/flows\/web\/trails\/build-1$/);
-    assert.equal(attestation!.trigger, 'ON_ATTESTATION');
-    assert.equal(attestation!.attestation.name, 'unit-tests');
-    assert.equal(attestation!.attestation.type, 'generic');
-    assert.equal(attestation!.attestation.is_compliant, false);
-    assert.equal((await server.multipart('PUT', '/api/v2/trails/acme/web', { data_json: JSON.stringify({ name: 'build-1' }) })).status, 200);
-    await server.multipart('POST', '/api/v2/attestations/acme/web/trail/build-1/generic', { data_json: JSON.stringify({ attestation_name: 'lint' }) });
+    assert.equal(trail.trigger, 'ON_STARTED_TRAIL');
+    assert.deepEqual([trail.flow.name, trail.trail.name], ['web', 'build-1']);
+    assert.match(trail.trail.html_url, /\/acme\/flows\/web\/trails\/build-1$/);
+    assert.equal(attestation.trigger, 'ON_ATTESTATION');
+    assert.equal(attestation.attestation.name, 'unit-tests');
+    assert.equal(attestation.attestation.type, 'generic');
+    assert.equal(attestation.attestation.is_compliant, false);
+    assert.equal(
+      (await server.multipart('PUT', '/api/v2/trails/acme/web', { data_json: JSON.stringify({ name: 'build-1' }) }))
+        .status,
+      200,
+    );
+    await server.multipart('POST', '/api/v2/attestations/acme/web/trail/build-1/generic', {
+      data_json: JSON.stringify({ attestation_name: 'lint' }),
+    });
     await waitFor(() => receiver.received.length === before + 3, 'the second attestation webhook');
     assert.equal(receiver.received.at(-1)!.attestation.name, 'lint', 'updating a trail is not starting one');
-    const artifact = await server.json('POST', '/api/v2/artifacts/acme/web', { fingerprint: fp('e'), filename: 'web.tgz', trail_name: 'build-1', git_commit: 'f'.repeat(40) });
+    const artifact = await server.json('POST', '/api/v2/artifacts/acme/web', {
+      fingerprint: fp('e'),
+      filename: 'web.tgz',
+      trail_name: 'build-1',
+      git_commit: 'f'.repeat(40),
+    });
     assert.ok(artifact.status < 300, artifact.text);
     await waitFor(() => receiver.received.length === before + 4, 'the provenance webhook');
     const provenance = receiver.received.at(-1)!;
     assert.equal(provenance.trigger, 'ON_ATTESTED_PROVENANCE');
-    assert.deepEqual([provenance.artifact.fingerprint, provenance.artifact.name, provenance.trail.name], [fp('e'), 'web.tgz', 'build-1']);
+    assert.deepEqual(
+      [provenance.artifact.fingerprint, provenance.artifact.name, provenance.trail.name],
+      [fp('e'), 'web.tgz', 'build-1'],
+    );
   });
 
   it('records a failing receiver: bounded retries, then is_failing and last_failure_timestamp', async () => {
     const created = await server.json('PUT', '/api/v2/actions/acme/environments', {
-      name: 'broken-hook', targets: [{ type: 'WEBHOOK', webhook: failing.url }], environments: ['broken'], triggers: ['ON_STARTED_ARTIFACT'],
+      name: 'broken-hook',
+      targets: [{ type: 'WEBHOOK', webhook: failing.url }],
+      environments: ['broken'],
+      triggers: ['ON_STARTED_ARTIFACT'],
     });
     assert.equal(created.status, 201);
     const number = created.body.number;
     await server.json('PUT', '/api/v2/environments/acme/broken/report/K8S', pods([['c-1', fp('c')]]));
-    await waitFor(async () => (await server.get(`/api/v2/actions/acme/${number}`)).body.is_failing === true, 'the failure to be recorded');
+    await waitFor(
+      async () => (await server.get(`/api/v2/actions/acme/${number}`)).body.is_failing === true,
+      'the failure to be recorded',
+    );
     assert.equal(failing.received.length, 4, 'four attempts, then it gives up');
     const action = (await server.get(`/api/v2/actions/acme/${number}`)).body;
     assert.equal(typeof action.last_failure_timestamp, 'number');

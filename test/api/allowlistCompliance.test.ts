@@ -5,13 +5,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startServer, type TestServer } from './harness.ts';
 
-const STRICT = '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n';
+const STRICT =
+  '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n';
 const HOTFIX = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);
 
 function k8s(digests: string[]) {
   return {
-    artifacts: digests.map((digest, index) => ({ podName: `pod-${index}`, namespace: 'prod', creationTimestamp: 1700000000, digests: { [`reg/app-${index}:1`]: digest }, owners: [] })),
+    artifacts: digests.map((digest, index) => ({
+      podName: `pod-${index}`,
+      namespace: 'prod',
+      creationTimestamp: 1700000000,
+      digests: { [`reg/app-${index}:1`]: digest },
+      owners: [],
+    })),
   };
 }
 
@@ -34,10 +41,35 @@ describe('allowlisted artifacts', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     server = await startServer();
-    assert.equal((await server.json('PUT', '/api/v2/environments/default', { name: 'prod', type: 'K8S', description: 'production' })).status, 201);
-    assert.equal((await server.multipart('PUT', '/api/v2/policies/default', { payload: JSON.stringify({ name: 'strict', description: 'provenance', type: 'env' }), policy_file: { filename: 'p.yml', content: STRICT } })).status, 201);
-    assert.equal((await server.json('POST', '/api/v2/environments/default/prod/policies', { policy_names: ['strict'] })).status, 200);
-    const action = await server.json('PUT', '/api/v2/actions/default/environments', { name: 'allowed', targets: [{ type: 'WEBHOOK', webhook: hook }], environments: ['prod'], triggers: ['ON_ALLOWED_ARTIFACT'] });
+    assert.equal(
+      (
+        await server.json('PUT', '/api/v2/environments/default', {
+          name: 'prod',
+          type: 'K8S',
+          description: 'production',
+        })
+      ).status,
+      201,
+    );
+    assert.equal(
+      (
+        await server.multipart('PUT', '/api/v2/policies/default', {
+          payload: JSON.stringify({ name: 'strict', description: 'provenance', type: 'env' }),
+          policy_file: { filename: 'p.yml', content: STRICT },
+        })
+      ).status,
+      201,
+    );
+    assert.equal(
+      (await server.json('POST', '/api/v2/environments/default/prod/policies', { policy_names: ['strict'] })).status,
+      200,
+    );
+    const action = await server.json('PUT', '/api/v2/actions/default/environments', {
+      name: 'allowed',
+      targets: [{ type: 'WEBHOOK', webhook: hook }],
+      environments: ['prod'],
+      triggers: ['ON_ALLOWED_ARTIFACT'],
+    });
     assert.equal(action.status, 201, action.text);
   });
   after(async () => {
@@ -55,12 +87,24 @@ describe('allowlisted artifacts', () => {
   };
 
   it('turns a running artifact compliant as soon as it is allowed, and says so through ON_ALLOWED_ARTIFACT', async () => {
-    assert.equal((await server.json('PUT', '/api/v2/environments/default/prod/report/K8S', k8s([HOTFIX, OTHER]))).status, 200);
+    assert.equal(
+      (await server.json('PUT', '/api/v2/environments/default/prod/report/K8S', k8s([HOTFIX, OTHER]))).status,
+      200,
+    );
     const before = await latest();
     assert.equal(before.compliant, false, 'no provenance: the strict policy fails both');
     assert.deepEqual(before.applied_policies[0].failing_artifacts.sort(), [HOTFIX, OTHER]);
 
-    assert.equal((await server.json('PUT', '/api/v2/allowlists/default/prod', { artifact_fingerprint: HOTFIX, artifact_name: 'reg/app-0:1', description: 'hotfix' })).status, 200);
+    assert.equal(
+      (
+        await server.json('PUT', '/api/v2/allowlists/default/prod', {
+          artifact_fingerprint: HOTFIX,
+          artifact_name: 'reg/app-0:1',
+          description: 'hotfix',
+        })
+      ).status,
+      200,
+    );
     const after = await latest();
     assert.equal(after.index, before.index + 1, 'allowing a running artifact judges the environment again');
     const hotfix = after.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === HOTFIX);
@@ -70,7 +114,10 @@ describe('allowlisted artifacts', () => {
     assert.deepEqual(after.applied_policies[0].failing_artifacts, [OTHER]);
     assert.equal(after.compliant, false, 'the other artifact still fails');
 
-    await waitFor(() => received.some((payload) => payload.event_type === 'allowed'), 'the ON_ALLOWED_ARTIFACT webhook');
+    await waitFor(
+      () => received.some((payload) => payload.event_type === 'allowed'),
+      'the ON_ALLOWED_ARTIFACT webhook',
+    );
     const allowed = received.find((payload) => payload.event_type === 'allowed')!;
     assert.equal(allowed.artifact.fingerprint, HOTFIX);
     assert.equal(allowed.environment.name, 'prod');
@@ -80,12 +127,23 @@ describe('allowlisted artifacts', () => {
     assert.equal((await server.json('PUT', '/api/v2/environments/default/prod/report/K8S', k8s([HOTFIX]))).status, 200);
     const only = await latest();
     assert.equal(only.compliant, true);
-    assert.equal(only.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === HOTFIX).compliant, true);
+    assert.equal(
+      only.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === HOTFIX).compliant,
+      true,
+    );
   });
 
   it('answers a fingerprint allowed elsewhere or unknown environment as before', async () => {
-    const missing = await server.json('PUT', '/api/v2/allowlists/default/nowhere', { artifact_fingerprint: OTHER, description: 'x' });
+    const missing = await server.json('PUT', '/api/v2/allowlists/default/nowhere', {
+      artifact_fingerprint: OTHER,
+      description: 'x',
+    });
     assert.equal(missing.status, 404);
-    assert.deepEqual((await server.get('/api/v2/allowlists/default')).body.map((entry: { artifact_fingerprint: string }) => entry.artifact_fingerprint), [HOTFIX]);
+    assert.deepEqual(
+      (await server.get('/api/v2/allowlists/default')).body.map(
+        (entry: { artifact_fingerprint: string }) => entry.artifact_fingerprint,
+      ),
+      [HOTFIX],
+    );
   });
 });

@@ -44,10 +44,16 @@ describe('API reference at /api/v2/doc/', function () {
 
   it('renders every documented route from files the server itself serves', async () => {
     await page.goto(`${server.url}/api/v2/doc/`);
-    await page.locator('.info .title').filter({ hasText: 'Compliance Evidence Service API' }).waitFor({ timeout: 15_000 });
+    await page
+      .locator('.info .title')
+      .filter({ hasText: 'Compliance Evidence Service API' })
+      .waitFor({ timeout: 15_000 });
     await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
     const document = await server.get('/api/v2/openapi.json', { key: null });
-    const operations = Object.values(document.body.paths as Record<string, Record<string, unknown>>).reduce((sum, item) => sum + Object.keys(item).length, 0);
+    const operations = Object.values(document.body.paths as Record<string, Record<string, unknown>>).reduce(
+      (sum, item) => sum + Object.keys(item).length,
+      0,
+    );
     assert.ok(operations > 50, `the document has the API's operations (${operations})`);
     assert.equal(await page.locator('.opblock').count(), operations, 'one block per operation of openapi.json');
     mkdirSync(outputDir, { recursive: true });
@@ -63,36 +69,54 @@ describe('API reference at /api/v2/doc/', function () {
     await dialog.locator('.auth-container').first().locator('button.authorize').click();
     await dialog.locator('button.btn-done').first().click();
 
-    const operation = page.locator('.opblock-get').filter({ has: page.locator('.opblock-summary-path[data-path="/flows/{org}"]') });
+    const operation = page
+      .locator('.opblock-get')
+      .filter({ has: page.locator('.opblock-summary-path[data-path="/flows/{org}"]') });
     await operation.locator('.opblock-summary').click();
     await operation.locator('tr[data-param-name="org"] input').fill('acme');
-    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v2/flows/acme', { timeout: 15_000 });
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v2/flows/acme', {
+      timeout: 15_000,
+    });
     await operation.locator('button.execute').click();
     const response = await answered;
     assert.equal(response.status(), 200);
     assert.equal(response.request().headers().authorization, `Bearer ${server.key}`);
-    await operation.locator('.live-responses-table .response-col_status').filter({ hasText: '200' }).waitFor({ timeout: 15_000 });
+    await operation
+      .locator('.live-responses-table .response-col_status')
+      .filter({ hasText: '200' })
+      .waitFor({ timeout: 15_000 });
     assert.match(await operation.locator('.live-responses-table .microlight').first().innerText(), /"name": "shop"/);
     await page.screenshot({ path: join(outputDir, 'try-it-out.png') });
   });
 
   it('sends a multipart request with a file from "Try it out": a flow created from a template', async () => {
-    const operation = page.locator('.opblock-put').filter({ has: page.locator('.opblock-summary-path[data-path="/flows/{org}/template_file"]') });
+    const operation = page
+      .locator('.opblock-put')
+      .filter({ has: page.locator('.opblock-summary-path[data-path="/flows/{org}/template_file"]') });
     await operation.locator('.opblock-summary').click();
     await operation.locator('tr[data-param-name="org"] input').fill('acme');
-    await operation.locator('tr[data-property-name="data_json"] input').fill(JSON.stringify({ name: 'from-reference', description: 'made in the API reference' }));
+    await operation
+      .locator('tr[data-property-name="data_json"] input')
+      .fill(JSON.stringify({ name: 'from-reference', description: 'made in the API reference' }));
     await operation.locator('tr[data-property-name="template_file"] input[type="file"]').setInputFiles({
       name: 'flow-template.yml',
       mimeType: 'application/yaml',
       buffer: Buffer.from('version: 1\ntrail:\n  attestations:\n    - name: scan\n      type: scan\n'),
     });
-    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v2/flows/acme/template_file', { timeout: 15_000 });
+    const answered = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/api/v2/flows/acme/template_file',
+      { timeout: 15_000 },
+    );
     await operation.locator('button.execute').click();
     const response = await answered;
     assert.equal(response.status(), 201, await response.text());
     const flow = await server.get('/api/v2/flows/acme/from-reference');
     assert.equal(flow.status, 200);
     assert.equal(flow.body.description, 'made in the API reference');
-    assert.equal(flow.body.template, 'version: 1\ntrail:\n  attestations:\n    - name: scan\n      type: scan\n', 'the uploaded file is the template');
+    assert.equal(
+      flow.body.template,
+      'version: 1\ntrail:\n  attestations:\n    - name: scan\n      type: scan\n',
+      'the uploaded file is the template',
+    );
   });
 });

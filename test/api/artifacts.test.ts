@@ -40,32 +40,77 @@ describe('artifacts and search', () => {
     assert.equal(event.artifact_name, 'app.tgz');
     assert.equal(event.template_reference_name, 'cli');
     assert.equal(trail.compliance_status.artifacts_statuses.cli.artifact_fingerprint, fpA);
-    assert.equal((await server.json('POST', '/api/v2/artifacts/acme/app', { fingerprint: fpA, filename: 'app.tgz', git_commit: sha, trail_name: 'build-1', template_reference_name: 'cli' })).status, 200);
+    assert.equal(
+      (
+        await server.json('POST', '/api/v2/artifacts/acme/app', {
+          fingerprint: fpA,
+          filename: 'app.tgz',
+          git_commit: sha,
+          trail_name: 'build-1',
+          template_reference_name: 'cli',
+        })
+      ).status,
+      200,
+    );
   });
 
   it('accepts the same fingerprint under another template name in the same trail', async () => {
-    const reply = await attestArtifact(server, 'acme', 'app', { fingerprint: fpA, filename: 'app.tgz', git_commit: sha, trail_name: 'build-1', template_reference_name: 'other' });
+    const reply = await attestArtifact(server, 'acme', 'app', {
+      fingerprint: fpA,
+      filename: 'app.tgz',
+      git_commit: sha,
+      trail_name: 'build-1',
+      template_reference_name: 'other',
+    });
     assert.equal(reply.status, 201);
   });
 
   it('rejects an empty filename, a bad fingerprint and an invalid external URL entry (echoing the input)', async () => {
     const empty = await server.json('POST', '/api/v2/artifacts/acme/app', { fingerprint: fpB, filename: '' });
-    assert.deepEqual(empty.body, { errors: { filename: 'String should have at least 1 character [input: ]' }, message: 'Input payload validation failed' });
-    const badFingerprint = await server.json('POST', '/api/v2/artifacts/acme/app', { fingerprint: 'xyz', filename: 'a' });
-    assert.deepEqual(badFingerprint.body.errors, { fingerprint: "String should match pattern '^[a-f0-9]{64}$' [input: xyz]" });
-    const badUrl = await server.json('POST', '/api/v2/artifacts/acme/app', { fingerprint: fpB, filename: 'a', external_urls: { 'bad.label': { fingerprint: fpB } } });
+    assert.deepEqual(empty.body, {
+      errors: { filename: 'String should have at least 1 character [input: ]' },
+      message: 'Input payload validation failed',
+    });
+    const badFingerprint = await server.json('POST', '/api/v2/artifacts/acme/app', {
+      fingerprint: 'xyz',
+      filename: 'a',
+    });
+    assert.deepEqual(badFingerprint.body.errors, {
+      fingerprint: "String should match pattern '^[a-f0-9]{64}$' [input: xyz]",
+    });
+    const badUrl = await server.json('POST', '/api/v2/artifacts/acme/app', {
+      fingerprint: fpB,
+      filename: 'a',
+      external_urls: { 'bad.label': { fingerprint: fpB } },
+    });
     assert.equal(badUrl.status, 400);
     assert.equal(badUrl.body.message, 'Input payload validation failed');
     assert.ok(JSON.stringify(badUrl.body.errors).includes('bad.label'));
-    const noHref = await server.json('POST', '/api/v2/artifacts/acme/app', { fingerprint: fpB, filename: 'a', external_urls: { report: { fingerprint: fpB } } });
+    const noHref = await server.json('POST', '/api/v2/artifacts/acme/app', {
+      fingerprint: fpB,
+      filename: 'a',
+      external_urls: { report: { fingerprint: fpB } },
+    });
     assert.equal(noHref.status, 400);
-    assert.deepEqual(noHref.body.errors, { 'external_urls.report.href': `Field required [input: {"fingerprint":"${fpB}"}]` }, 'the rejected entry is echoed, fingerprint and all (§6 item 28)');
+    assert.deepEqual(
+      noHref.body.errors,
+      { 'external_urls.report.href': `Field required [input: {"fingerprint":"${fpB}"}]` },
+      'the rejected entry is echoed, fingerprint and all (§6 item 28)',
+    );
     assert.equal((await server.get(`/api/v2/artifacts/acme/app/fingerprint/${fpB}`)).status, 404, 'nothing stored');
   });
 
   it('places a legacy report (no trail) into a trail named after the commit, slot artifact', async () => {
     const legacySha = commit('legacy');
-    await attestArtifact(server, 'acme', 'app', { fingerprint: fpB, filename: 'legacy.bin', git_commit: legacySha, build_url: 'b', commit_url: 'c', repo_url: 'r', commits_list: [] });
+    await attestArtifact(server, 'acme', 'app', {
+      fingerprint: fpB,
+      filename: 'legacy.bin',
+      git_commit: legacySha,
+      build_url: 'b',
+      commit_url: 'c',
+      repo_url: 'r',
+      commits_list: [],
+    });
     const artifact = (await server.get(`/api/v2/artifacts/acme/app/fingerprint/${fpB}`)).body;
     assert.equal(artifact.trail_name, legacySha);
     assert.equal(artifact.template_reference_name, 'artifact');
@@ -74,7 +119,18 @@ describe('artifacts and search', () => {
 
   it('gets an artifact by fingerprint prefix with every field clients require', async () => {
     const artifact = (await server.get(`/api/v2/artifacts/acme/app/fingerprint/${fpA.slice(0, 7)}?trail=build-1`)).body;
-    for (const field of ['filename', 'flow_name', 'trail_name', 'template_reference_name', 'fingerprint', 'git_commit', 'commit_url', 'build_url', 'html_url', 'state']) {
+    for (const field of [
+      'filename',
+      'flow_name',
+      'trail_name',
+      'template_reference_name',
+      'fingerprint',
+      'git_commit',
+      'commit_url',
+      'build_url',
+      'html_url',
+      'state',
+    ]) {
       assert.equal(typeof artifact[field], 'string', field);
     }
     assert.equal(artifact.fingerprint, fpA);
@@ -82,9 +138,16 @@ describe('artifacts and search', () => {
     assert.deepEqual(artifact.running, []);
     assert.deepEqual(artifact.exited, []);
     assert.equal(artifact.history[0].event, 'Artifact created');
-    assert.match(artifact.html_url, new RegExp(`/acme/flows/app/artifacts/${fpA}\\?artifact_id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}$`));
+    assert.match(
+      artifact.html_url,
+      new RegExp(
+        `/acme/flows/app/artifacts/${fpA}\\?artifact_id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}$`,
+      ),
+    );
     assert.equal(artifact.template_reference_name, 'other', 'the newest match');
-    const cli = (await server.get(`/api/v2/artifacts/acme/app/commit_sha/${sha}`)).body.find((entry: { template_reference_name: string }) => entry.template_reference_name === 'cli');
+    const cli = (await server.get(`/api/v2/artifacts/acme/app/commit_sha/${sha}`)).body.find(
+      (entry: { template_reference_name: string }) => entry.template_reference_name === 'cli',
+    );
     assert.deepEqual(cli.annotations, { owner: 'team' }, 'attesting again keeps what the request did not carry');
   });
 
@@ -101,8 +164,14 @@ describe('artifacts and search', () => {
     const unknown = fingerprint('unknown');
     const reply = await server.get(`/api/v2/artifacts/acme-shared/get-artifact/fingerprint/${unknown}`);
     assert.equal(reply.status, 404);
-    assert.deepEqual(reply.body, { message: `Artifact with fingerprint '${unknown}' does not exist in flow 'get-artifact' belonging to organization 'acme-shared'` });
-    assert.equal((await server.get('/api/v2/artifacts/acme/app/fingerprint/abc')).status, 400, 'a prefix needs 5 hex characters');
+    assert.deepEqual(reply.body, {
+      message: `Artifact with fingerprint '${unknown}' does not exist in flow 'get-artifact' belonging to organization 'acme-shared'`,
+    });
+    assert.equal(
+      (await server.get('/api/v2/artifacts/acme/app/fingerprint/abc')).status,
+      400,
+      'a prefix needs 5 hex characters',
+    );
   });
 
   it('gets artifacts by commit as an array', async () => {
@@ -127,8 +196,13 @@ describe('artifacts and search', () => {
     assert.equal((await server.get('/api/v2/artifacts/acme?flow_name=app')).body.length, 3);
     assert.deepEqual((await server.get('/api/v2/artifacts/acme-shared')).body, []);
     const badFlow = await server.get('/api/v2/artifacts/acme?flow_name=-bad');
-    assert.deepEqual(badFlow.body, { errors: { 'query.flow_name': "String should match pattern '^[a-zA-Z0-9][a-zA-Z0-9._~-]*$' [input: -bad]" }, message: 'Input payload validation failed' });
-    assert.deepEqual((await server.get('/api/v2/artifacts/acme?repo_name=nope')).body, { message: "Repo 'nope' not found" });
+    assert.deepEqual(badFlow.body, {
+      errors: { 'query.flow_name': "String should match pattern '^[a-zA-Z0-9][a-zA-Z0-9._~-]*$' [input: -bad]" },
+      message: 'Input payload validation failed',
+    });
+    assert.deepEqual((await server.get('/api/v2/artifacts/acme?repo_name=nope')).body, {
+      message: "Repo 'nope' not found",
+    });
     const noOrg = await server.get('/api/v2/artifacts/no-such-org');
     assert.equal(noOrg.status, 404);
     assert.deepEqual(noOrg.body, { message: 'Organization not found' });
@@ -141,7 +215,24 @@ describe('artifacts and search', () => {
     assert.deepEqual(byFingerprint.resolved_to.fingerprints, { type: 'fingerprint', count: 1, matches: [fpA] });
     assert.ok(byFingerprint.artifacts.length >= 1);
     const item = byFingerprint.artifacts[0];
-    for (const field of ['fingerprint', 'name', 'has_provenance', 'git_commit', 'pipeline', 'flow', 'trail', 'template_reference_name', 'build_url', 'commit_url', 'compliance_state', 'running_in', 'exited_from', 'html_url', 'api_url', 'history']) {
+    for (const field of [
+      'fingerprint',
+      'name',
+      'has_provenance',
+      'git_commit',
+      'pipeline',
+      'flow',
+      'trail',
+      'template_reference_name',
+      'build_url',
+      'commit_url',
+      'compliance_state',
+      'running_in',
+      'exited_from',
+      'html_url',
+      'api_url',
+      'history',
+    ]) {
       assert.ok(field in item, field);
     }
     assert.ok(item.history.length >= 1);
@@ -155,8 +246,16 @@ describe('artifacts and search', () => {
     assert.equal(none.status, 404);
     assert.deepEqual(none.body, { message: "No matches for 'f040404f9fb3447ed0c8ad48c6af12d5e94513ca'." });
     await createFlow(server, 'acme', 'ambiguous');
-    await attestArtifact(server, 'acme', 'ambiguous', { fingerprint: `abcde0${'0'.repeat(58)}`, filename: 'x', git_commit: commit('amb1') });
-    await attestArtifact(server, 'acme', 'ambiguous', { fingerprint: `abcde1${'1'.repeat(58)}`, filename: 'y', git_commit: commit('amb2') });
+    await attestArtifact(server, 'acme', 'ambiguous', {
+      fingerprint: `abcde0${'0'.repeat(58)}`,
+      filename: 'x',
+      git_commit: commit('amb1'),
+    });
+    await attestArtifact(server, 'acme', 'ambiguous', {
+      fingerprint: `abcde1${'1'.repeat(58)}`,
+      filename: 'y',
+      git_commit: commit('amb2'),
+    });
     const ambiguous = await server.get('/api/v2/search/acme/sha/abcde');
     assert.equal(ambiguous.status, 400);
     assert.match(ambiguous.body.message, /^Results for 'abcde' are too ambiguous/);

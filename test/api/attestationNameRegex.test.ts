@@ -21,10 +21,16 @@ describe('attestations across the org by name_regex', () => {
 
   it('pages through the matches only, oldest first', async () => {
     const first = (await server.get('/api/v2/attestations/acme?name_regex=^unit-[0-9]$&per_page=2')).body;
-    assert.deepEqual(first.data.map((entry: { attestation_name: string }) => entry.attestation_name), ['unit-1', 'unit-2']);
+    assert.deepEqual(
+      first.data.map((entry: { attestation_name: string }) => entry.attestation_name),
+      ['unit-1', 'unit-2'],
+    );
     const next = new URL(first._links.next.href);
     const second = (await server.get(next.pathname + next.search)).body;
-    assert.deepEqual(second.data.map((entry: { attestation_name: string }) => entry.attestation_name), ['unit-3']);
+    assert.deepEqual(
+      second.data.map((entry: { attestation_name: string }) => entry.attestation_name),
+      ['unit-3'],
+    );
     assert.equal(second._links.next, undefined);
   });
 

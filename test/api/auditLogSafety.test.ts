@@ -5,13 +5,29 @@ import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { startServer, type TestServer } from './harness.ts';
 
-const HOSTILE_IMAGES = ['=HYPERLINK("http://evil.invalid","x"),app:1', '+cmd|calc!A0', '-2+3', '@SUM(1+1)', '\tapp:2', '\r=app:3'];
+const HOSTILE_IMAGES = [
+  '=HYPERLINK("http://evil.invalid","x"),app:1',
+  '+cmd|calc!A0',
+  '-2+3',
+  '@SUM(1+1)',
+  '\tapp:2',
+  '\r=app:3',
+];
 
 describe('audit log: hostile names never become formulas', () => {
   let server: TestServer;
   before(async () => {
     server = await startServer();
-    assert.equal((await server.json('PUT', '/api/v2/environments/default', { name: 'prod', type: 'K8S', description: 'production' })).status, 201);
+    assert.equal(
+      (
+        await server.json('PUT', '/api/v2/environments/default', {
+          name: 'prod',
+          type: 'K8S',
+          description: 'production',
+        })
+      ).status,
+      201,
+    );
   });
   after(async () => {
     await server?.stop();
@@ -23,19 +39,27 @@ describe('audit log: hostile names never become formulas', () => {
         podName: `@pod-${index}`,
         namespace: `+ns-${index}`,
         creationTimestamp: 1700000000,
-        digests: { [image]: String(index).repeat(64).slice(0, 64).replace(/\d/g, (digit) => 'abcdef0123'[Number(digit)]!) },
+        digests: {
+          [image]: String(index)
+            .repeat(64)
+            .slice(0, 64)
+            .replace(/\d/g, (digit) => 'abcdef0123'[Number(digit)]),
+        },
         owners: [],
       })),
     };
     const reported = await server.json('PUT', '/api/v2/environments/default/prod/report/K8S', report);
     assert.equal(reported.status, 200, reported.text);
-    const csv = await server.raw('GET', '/api/v2/environments/default/prod/auditlog', undefined, { authorization: `Bearer ${server.key}` });
+    const csv = await server.raw('GET', '/api/v2/environments/default/prod/auditlog', undefined, {
+      authorization: `Bearer ${server.key}`,
+    });
     assert.equal(csv.status, 200);
-    const rows = parse(csv.text, { relax_column_count: false, skip_empty_lines: true }) as string[][];
+    const rows = parse(csv.text, { relax_column_count: false, skip_empty_lines: true });
     assert.ok(rows.length > HOSTILE_IMAGES.length, 'a header and one row per started artifact');
     const cells = rows.slice(1).flat();
     const dangerous = cells.filter((cell) => /^[=+\-@\t\r]/.test(cell));
     assert.deepEqual(dangerous, [], 'no cell starts a formula');
-    for (const image of HOSTILE_IMAGES) assert.ok(cells.includes(`'${image}`), `the image name is kept, behind a quote: ${JSON.stringify(image)}`);
+    for (const image of HOSTILE_IMAGES)
+      assert.ok(cells.includes(`'${image}`), `the image name is kept, behind a quote: ${JSON.stringify(image)}`);
   });
 });

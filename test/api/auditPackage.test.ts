@@ -24,12 +24,33 @@ describe('trail audit package', () => {
 
   it('holds the trail, its attestations and their exact evidence bytes', async () => {
     const evidence = Buffer.from('junit xml \u0000 bytes \u00ff', 'latin1');
-    assert.equal((await attest(server, 'default', 'web', 'build-1', 'junit', { attestation_name: 'unit', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 2 }] }, { filename: '../../etc/results.xml', content: evidence })).status, 201);
-    assert.equal((await attest(server, 'default', 'web', 'build-1', 'generic', { attestation_name: 'lint' })).status, 201);
-    const response = await fetch(`${server.url}/api/v2/trails/default/web/build-1/audit_package`, { headers: { authorization: `Bearer ${server.key}` } });
+    assert.equal(
+      (
+        await attest(
+          server,
+          'default',
+          'web',
+          'build-1',
+          'junit',
+          { attestation_name: 'unit', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 2 }] },
+          { filename: '../../etc/results.xml', content: evidence },
+        )
+      ).status,
+      201,
+    );
+    assert.equal(
+      (await attest(server, 'default', 'web', 'build-1', 'generic', { attestation_name: 'lint' })).status,
+      201,
+    );
+    const response = await fetch(`${server.url}/api/v2/trails/default/web/build-1/audit_package`, {
+      headers: { authorization: `Bearer ${server.key}` },
+    });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/gzip');
-    assert.match(response.headers.get('content-disposition') ?? '', /attachment; filename="web-build-1-audit-package.tgz"/);
+    assert.match(
+      response.headers.get('content-disposition') ?? '',
+      /attachment; filename="web-build-1-audit-package.tgz"/,
+    );
     const archive = join(scratch, 'package.tgz');
     writeFileSync(archive, Buffer.from(await response.arrayBuffer()));
     const listed = spawnSync('tar', ['-tzf', archive], { encoding: 'utf8' });
@@ -37,7 +58,11 @@ describe('trail audit package', () => {
     const names = listed.stdout.trim().split('\n').sort();
     assert.equal(names.length, 3, names.join(', '));
     assert.equal(names[0], 'attestations.json');
-    assert.match(names[1]!, /^evidence\/unit\/[0-9a-f-]+\/[A-Za-z0-9_][A-Za-z0-9._-]*$/, 'evidence under its attestation, a hostile file name kept to one segment');
+    assert.match(
+      names[1],
+      /^evidence\/unit\/[0-9a-f-]+\/[A-Za-z0-9_][A-Za-z0-9._-]*$/,
+      'evidence under its attestation, a hostile file name kept to one segment',
+    );
     assert.equal(names[2], 'trail.json');
     const unpacked = join(scratch, 'out');
     spawnSync('mkdir', ['-p', unpacked]);
@@ -45,12 +70,17 @@ describe('trail audit package', () => {
     const trail = JSON.parse(readFileSync(join(unpacked, 'trail.json'), 'utf8'));
     assert.deepEqual(trail, (await server.get('/api/v2/trails/default/web/build-1')).body);
     const attestations = JSON.parse(readFileSync(join(unpacked, 'attestations.json'), 'utf8'));
-    assert.deepEqual(attestations.map((a: { attestation_name: string }) => a.attestation_name).sort(), ['lint', 'unit']);
-    assert.deepEqual(readFileSync(join(unpacked, names[1]!)), evidence);
+    assert.deepEqual(attestations.map((a: { attestation_name: string }) => a.attestation_name).sort(), [
+      'lint',
+      'unit',
+    ]);
+    assert.deepEqual(readFileSync(join(unpacked, names[1])), evidence);
   });
 
   it('reports the trail as a PDF whose structure a reader can follow: pages, text and a cross-reference table that points at each object', async () => {
-    const response = await fetch(`${server.url}/api/v2/trails/default/web/build-1/audit_pdf`, { headers: { authorization: `Bearer ${server.key}` } });
+    const response = await fetch(`${server.url}/api/v2/trails/default/web/build-1/audit_pdf`, {
+      headers: { authorization: `Bearer ${server.key}` },
+    });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/pdf');
     const pdf = Buffer.from(await response.arrayBuffer()).toString('latin1');
@@ -60,8 +90,18 @@ describe('trail audit package', () => {
     assert.equal(pdf.slice(startxref, startxref + 4), 'xref');
     const entries = [...pdf.slice(startxref).matchAll(/^(\d{10}) 00000 n $/gm)].map((match) => Number(match[1]));
     assert.ok(entries.length >= 5, 'catalog, pages, font, a page and its content');
-    entries.forEach((offset, index) => assert.equal(pdf.slice(offset, offset + `${index + 1} 0 obj`.length), `${index + 1} 0 obj`, `object ${index + 1} where the table says`));
-    for (const text of ['Audit report: trail build-1 of flow web (organization default)', 'unit (junit): compliant', 'lint (generic)']) {
+    entries.forEach((offset, index) =>
+      assert.equal(
+        pdf.slice(offset, offset + `${index + 1} 0 obj`.length),
+        `${index + 1} 0 obj`,
+        `object ${index + 1} where the table says`,
+      ),
+    );
+    for (const text of [
+      'Audit report: trail build-1 of flow web (organization default)',
+      'unit (junit): compliant',
+      'lint (generic)',
+    ]) {
       assert.ok(pdf.includes(text.replace(/[()]/g, (character) => `\\${character}`)), text);
     }
     const missing = await server.get('/api/v2/trails/default/web/nope/audit_pdf');
@@ -71,6 +111,8 @@ describe('trail audit package', () => {
   it('answers the trail-not-found message for a trail that does not exist', async () => {
     const reply = await server.get('/api/v2/trails/default/web/nope/audit_package');
     assert.equal(reply.status, 404);
-    assert.deepEqual(reply.body, { message: "Trail with name 'nope' does not exist for Organization 'default' and Flow 'web'" });
+    assert.deepEqual(reply.body, {
+      message: "Trail with name 'nope' does not exist for Organization 'default' and Flow 'web'",
+    });
   });
 });

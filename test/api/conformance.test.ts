@@ -3,7 +3,16 @@
 // wins where the reference says so) and the fields clients hard-require (§1.11).
 import assert from 'node:assert/strict';
 import { startServer, type Reply, type TestServer } from './harness.ts';
-import { WORKED_TEMPLATE, attest, attestArtifact, beginTrail, commit, createFlow, fingerprint, scanResults } from './fixtures.ts';
+import {
+  WORKED_TEMPLATE,
+  attest,
+  attestArtifact,
+  beginTrail,
+  commit,
+  createFlow,
+  fingerprint,
+  scanResults,
+} from './fixtures.ts';
 
 const FLOW_PATTERN = '^[a-zA-Z0-9][a-zA-Z0-9\\.\\-_~]*$';
 const ENV_PATTERN = '^[a-zA-Z0-9][a-zA-Z0-9\\.\\-_]*$';
@@ -11,10 +20,13 @@ const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}
 const POLICY_SCHEMA = '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1';
 const PROVENANCE_AND_TRAIL = `${POLICY_SCHEMA}\nartifacts:\n  provenance:\n    required: true\n  trail-compliance:\n    required: true\n`;
 const ART_TEMPLATE = ['version: 1', 'trail:', '  artifacts:', '    - name: art', ''].join('\n');
-const flowMissing = (flow: string, org = 'acme') => ({ message: `Flow named '${flow}' does not exist for organization '${org}'` });
+const flowMissing = (flow: string, org = 'acme') => ({
+  message: `Flow named '${flow}' does not exist for organization '${org}'`,
+});
 const envMissing = (env: string) => ({ message: `Environment named '${env}' does not exist for organization 'acme'` });
-const snapshotRange = (expr: string, resolved: string, count: number) =>
-  ({ message: `Org: 'acme'. Snapshot '${expr}' resolves to '${resolved}'. len(snapshots) == ${count}. Indexes are 1-based` });
+const snapshotRange = (expr: string, resolved: string, count: number) => ({
+  message: `Org: 'acme'. Snapshot '${expr}' resolves to '${resolved}'. len(snapshots) == ${count}. Indexes are 1-based`,
+});
 
 function created(reply: Reply, what: string): void {
   assert.ok(reply.status === 200 || reply.status === 201, `${what}: ${reply.status} ${reply.text}`);
@@ -32,9 +44,13 @@ describe('conformance with the hosted service (reference §6)', () => {
   const putEnv = (name: string, type: string, extra: Record<string, unknown> = {}) =>
     server.json('PUT', '/api/v2/environments/acme', { name, type, description: name, ...extra });
   const report = (env: string, files: Record<string, string>, type = 'server') =>
-    server.json('PUT', `/api/v2/environments/acme/${env}/report/${type}`, { artifacts: [{ digests: files, creationTimestamp: 1700000000 }] });
-  const snapshot = (env: string, expr: string) => server.get(`/api/v2/snapshots/acme/${env}/${encodeURIComponent(expr)}`);
-  const trailOf = async (flow: string, trail: string) => (await server.get(`/api/v2/trails/acme/${flow}/${trail}`)).body;
+    server.json('PUT', `/api/v2/environments/acme/${env}/report/${type}`, {
+      artifacts: [{ digests: files, creationTimestamp: 1700000000 }],
+    });
+  const snapshot = (env: string, expr: string) =>
+    server.get(`/api/v2/snapshots/acme/${env}/${encodeURIComponent(expr)}`);
+  const trailOf = async (flow: string, trail: string) =>
+    (await server.get(`/api/v2/trails/acme/${flow}/${trail}`)).body;
 
   // Flows
 
@@ -55,7 +71,14 @@ describe('conformance with the hosted service (reference §6)', () => {
   });
 
   it('4: a template with an attestation of type not-supported: 400 with errors', async () => {
-    const template = ['version: 1', 'trail:', '  attestations:', '    - name: bad', '      type: not-supported', ''].join('\n');
+    const template = [
+      'version: 1',
+      'trail:',
+      '  attestations:',
+      '    - name: bad',
+      '      type: not-supported',
+      '',
+    ].join('\n');
     const reply = await server.multipart('PUT', '/api/v2/flows/acme/template_file', {
       data_json: JSON.stringify({ name: 'unsupported-type', description: '' }),
       template_file: { filename: 'template.yml', content: template },
@@ -68,9 +91,14 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('5: rename a flow: 200; to an illegal name: 400 with the new_name pattern error', async () => {
     await createFlow(server, 'acme', 'rename-flow');
-    assert.equal((await server.json('PUT', '/api/v2/flows/acme/rename-flow/rename', { new_name: 'new-name-456' })).status, 200);
+    assert.equal(
+      (await server.json('PUT', '/api/v2/flows/acme/rename-flow/rename', { new_name: 'new-name-456' })).status,
+      200,
+    );
     assert.equal((await server.get('/api/v2/flows/acme/new-name-456')).status, 200);
-    const illegal = await server.json('PUT', '/api/v2/flows/acme/new-name-456/rename', { new_name: 'new illegal name' });
+    const illegal = await server.json('PUT', '/api/v2/flows/acme/new-name-456/rename', {
+      new_name: 'new illegal name',
+    });
     assert.equal(illegal.status, 400);
     assert.deepEqual(illegal.body, {
       message: 'Input payload validation failed',
@@ -124,14 +152,19 @@ describe('conformance with the hosted service (reference §6)', () => {
   it('10: begin a trail with an invalid template file: 400 "<N> validation errors for Template\\n…"', async () => {
     const reply = await server.multipart('PUT', '/api/v2/trails/acme/flow', {
       data_json: JSON.stringify({ name: 'bad-template' }),
-      template_file: { filename: 'template.yml', content: 'version: 1\ntrail:\n  attestations:\n    - type: generic\n' },
+      template_file: {
+        filename: 'template.yml',
+        content: 'version: 1\ntrail:\n  attestations:\n    - type: generic\n',
+      },
     });
     assert.equal(reply.status, 400);
     assert.match(reply.body.message, /^\d+ validation errors? for Template\n/);
   });
 
   it('11: begin a trail in an unknown flow: 404 flow-not-found', async () => {
-    const reply = await server.multipart('PUT', '/api/v2/trails/acme/no-such-flow', { data_json: JSON.stringify({ name: 't' }) });
+    const reply = await server.multipart('PUT', '/api/v2/trails/acme/no-such-flow', {
+      data_json: JSON.stringify({ name: 't' }),
+    });
     assert.equal(reply.status, 404);
     assert.deepEqual(reply.body, flowMissing('no-such-flow'));
   });
@@ -141,17 +174,28 @@ describe('conformance with the hosted service (reference §6)', () => {
     await beginTrail(server, 'acme-shared', 'worked', 'nothing-reported');
     const trail = (await server.get('/api/v2/trails/acme-shared/worked/nothing-reported')).body;
     assert.equal(trail.compliance_state, 'INCOMPLETE');
-    assert.deepEqual(trail.compliance_status.attestations_statuses.map((s: any) => [s.attestation_name, s.status]), [['bar', 'MISSING']]);
+    assert.deepEqual(
+      trail.compliance_status.attestations_statuses.map((s: any) => [s.attestation_name, s.status]),
+      [['bar', 'MISSING']],
+    );
     const cli = trail.compliance_status.artifacts_statuses.cli;
     assert.equal(cli.status, 'MISSING');
-    assert.deepEqual(cli.attestations_statuses.map((s: any) => [s.attestation_name, s.status]), [['foo', 'MISSING']]);
-    assert.deepEqual(trail.events.map((e: any) => [e.type, typeof e.timestamp]), [['trail_reported', 'number']]);
+    assert.deepEqual(
+      cli.attestations_statuses.map((s: any) => [s.attestation_name, s.status]),
+      [['foo', 'MISSING']],
+    );
+    assert.deepEqual(
+      trail.events.map((e: any) => [e.type, typeof e.timestamp]),
+      [['trail_reported', 'number']],
+    );
   });
 
   it('13: get trail non-existing: 404 with the trail-not-found message', async () => {
     const reply = await server.get('/api/v2/trails/acme/flow/non-existing');
     assert.equal(reply.status, 404);
-    assert.deepEqual(reply.body, { message: "Trail with name 'non-existing' does not exist for Organization 'acme' and Flow 'flow'" });
+    assert.deepEqual(reply.body, {
+      message: "Trail with name 'non-existing' does not exist for Organization 'acme' and Flow 'flow'",
+    });
   });
 
   it('14: trail list of an org without trails: the empty envelope; an unknown flow filter: 404', async () => {
@@ -166,10 +210,17 @@ describe('conformance with the hosted service (reference §6)', () => {
   // Attestations
 
   it('15: a generic attestation: 201; with is_compliant false: 201 and the trail is NON-COMPLIANT', async () => {
-    const ok = await attest(server, 'acme', 'flow', 'test-123', 'generic', { attestation_name: 'foo', is_compliant: true });
+    const ok = await attest(server, 'acme', 'flow', 'test-123', 'generic', {
+      attestation_name: 'foo',
+      is_compliant: true,
+    });
     assert.equal(ok.status, 201);
     assert.equal(ok.body, 'OK');
-    assert.equal((await attest(server, 'acme', 'flow', 'test-123', 'generic', { attestation_name: 'foo', is_compliant: false })).status, 201);
+    assert.equal(
+      (await attest(server, 'acme', 'flow', 'test-123', 'generic', { attestation_name: 'foo', is_compliant: false }))
+        .status,
+      201,
+    );
     assert.equal((await trailOf('flow', 'test-123')).compliance_state, 'NON-COMPLIANT');
   });
 
@@ -178,128 +229,272 @@ describe('conformance with the hosted service (reference §6)', () => {
     await beginTrail(server, 'acme', 'targets', 't');
     const sha = commit('targets');
     const bound = await attest(server, 'acme', 'targets', 't', 'generic', {
-      attestation_name: 'check', target_artifacts: ['art'], is_compliant: true,
+      attestation_name: 'check',
+      target_artifacts: ['art'],
+      is_compliant: true,
       git_commit_info: { sha1: sha, author: 'A <a@example.test>', message: 'm', branch: 'main', timestamp: 1700000000 },
     });
     assert.equal(bound.status, 201, bound.text);
-    await beginTrail(server, 'acme', 'targets', 'with-commit', { git_commit_info: { sha1: sha, author: 'A <a@example.test>', message: 'm', branch: 'main', timestamp: 1700000000 } });
+    await beginTrail(server, 'acme', 'targets', 'with-commit', {
+      git_commit_info: { sha1: sha, author: 'A <a@example.test>', message: 'm', branch: 'main', timestamp: 1700000000 },
+    });
     const info = (await trailOf('targets', 'with-commit')).git_commit_info;
-    assert.deepEqual([typeof info.author, typeof info.message, typeof info.timestamp, info.sha1.length >= 7], ['string', 'string', 'number', true]);
-    await attestArtifact(server, 'acme', 'targets', { fingerprint: fingerprint('art'), filename: 'art', trail_name: 't', template_reference_name: 'art', git_commit: sha });
+    assert.deepEqual(
+      [typeof info.author, typeof info.message, typeof info.timestamp, info.sha1.length >= 7],
+      ['string', 'string', 'number', true],
+    );
+    await attestArtifact(server, 'acme', 'targets', {
+      fingerprint: fingerprint('art'),
+      filename: 'art',
+      trail_name: 't',
+      template_reference_name: 'art',
+      git_commit: sha,
+    });
     const art = (await trailOf('targets', 't')).compliance_status.artifacts_statuses.art;
-    assert.ok(art.attestations_statuses.some((s: any) => s.attestation_name === 'check'), JSON.stringify(art));
-    const unbound = await attest(server, 'acme', 'targets', 't', 'generic', { attestation_name: 'check', target_artifacts: ['art'], is_compliant: true });
+    assert.ok(
+      art.attestations_statuses.some((s: any) => s.attestation_name === 'check'),
+      JSON.stringify(art),
+    );
+    const unbound = await attest(server, 'acme', 'targets', 't', 'generic', {
+      attestation_name: 'check',
+      target_artifacts: ['art'],
+      is_compliant: true,
+    });
     assert.equal(unbound.status, 400);
-    assert.ok(unbound.body.message.includes('requires at least one of: artifact_fingerprint or git_commit_info.'), unbound.body.message);
+    assert.ok(
+      unbound.body.message.includes('requires at least one of: artifact_fingerprint or git_commit_info.'),
+      unbound.body.message,
+    );
   });
 
   it('17: a fingerprint not in the trail: the double-quoted artifact-not-in-trail message', async () => {
     const fp = fingerprint('not-in-trail');
-    const reply = await attest(server, 'acme', 'flow', 'test-123', 'generic', { attestation_name: 'foo', artifact_fingerprint: fp });
+    const reply = await attest(server, 'acme', 'flow', 'test-123', 'generic', {
+      attestation_name: 'foo',
+      artifact_fingerprint: fp,
+    });
     assert.ok(reply.status === 400 || reply.status === 404, `${reply.status}`);
-    assert.equal(reply.body.message, `Artifact with fingerprint ${fp} does not exist in trail "test-123" of flow "flow" belonging to organization "acme"`);
+    assert.equal(
+      reply.body.message,
+      `Artifact with fingerprint ${fp} does not exist in trail "test-123" of flow "flow" belonging to organization "acme"`,
+    );
   });
 
   it('18: a junit attestation with junit_results and an attachment: 201', async () => {
-    const junit = { attestation_name: 'unit', junit_results: [{ name: 'suite', tests: 2, failures: 0, errors: 0, skipped: 0, duration: 0.1 }] };
-    const xml = '<testsuite name="suite" tests="2" failures="0" errors="0"><testcase name="a"/><testcase name="b"/></testsuite>';
-    const reply = await attest(server, 'acme', 'flow', 'test-123', 'junit', junit, { filename: 'junit.xml', content: xml });
+    const junit = {
+      attestation_name: 'unit',
+      junit_results: [{ name: 'suite', tests: 2, failures: 0, errors: 0, skipped: 0, duration: 0.1 }],
+    };
+    const xml =
+      '<testsuite name="suite" tests="2" failures="0" errors="0"><testcase name="a"/><testcase name="b"/></testsuite>';
+    const reply = await attest(server, 'acme', 'flow', 'test-123', 'junit', junit, {
+      filename: 'junit.xml',
+      content: xml,
+    });
     assert.equal(reply.status, 201, reply.text);
   });
 
   it('19: a snyk attestation: 201', async () => {
-    const snyk = { attestation_name: 'deps', snyk_results: { results: [{ high_count: 0, medium_count: 0, low_count: 0 }] } };
+    const snyk = {
+      attestation_name: 'deps',
+      snyk_results: { results: [{ high_count: 0, medium_count: 0, low_count: 0 }] },
+    };
     const reply = await attest(server, 'acme', 'flow', 'test-123', 'snyk', snyk);
     assert.equal(reply.status, 201, reply.text);
   });
 
   it('20: a scan attestation with scan_results: 201', async () => {
-    const reply = await attest(server, 'acme', 'flow', 'test-123', 'scan', { attestation_name: 'quality', scan_results: scanResults() });
+    const reply = await attest(server, 'acme', 'flow', 'test-123', 'scan', {
+      attestation_name: 'quality',
+      scan_results: scanResults(),
+    });
     assert.equal(reply.status, 201, reply.text);
   });
 
   it('21: a jira attestation: 201; with empty jira_results: 201 and non-compliant', async () => {
-    const issue = { issue_id: 'ABC-1', issue_exists: true, issue_url: 'https://jira.example.test/browse/ABC-1', issue_fields: { summary: 's' } };
-    assert.equal((await attest(server, 'acme', 'flow', 'test-123', 'jira', { attestation_name: 'ticket', jira_results: [issue] })).status, 201);
-    const empty = await attest(server, 'acme', 'flow', 'test-123', 'jira', { attestation_name: 'no-ticket', jira_results: [] });
+    const issue = {
+      issue_id: 'ABC-1',
+      issue_exists: true,
+      issue_url: 'https://jira.example.test/browse/ABC-1',
+      issue_fields: { summary: 's' },
+    };
+    assert.equal(
+      (await attest(server, 'acme', 'flow', 'test-123', 'jira', { attestation_name: 'ticket', jira_results: [issue] }))
+        .status,
+      201,
+    );
+    const empty = await attest(server, 'acme', 'flow', 'test-123', 'jira', {
+      attestation_name: 'no-ticket',
+      jira_results: [],
+    });
     assert.equal(empty.status, 201, empty.text);
     const [latest] = (await server.get('/api/v2/attestations/acme/flow/trail/test-123/no-ticket')).body;
     assert.equal(latest.is_compliant, false);
   });
 
   it('22: a pull_request attestation for github, gitlab, bitbucket and azure: 201, empty list non-compliant', async () => {
-    const pr = { url: 'https://git.example.test/pr/1', state: 'merged', approvers: ['x'], author: 'y', merge_commit: commit('merge'), commits: [] };
+    const pr = {
+      url: 'https://git.example.test/pr/1',
+      state: 'merged',
+      approvers: ['x'],
+      author: 'y',
+      merge_commit: commit('merge'),
+      commits: [],
+    };
     for (const provider of ['github', 'gitlab', 'bitbucket', 'azure']) {
       const name = `pr-${provider}`;
-      const some = await attest(server, 'acme', 'flow', 'test-123', 'pull_request', { attestation_name: name, git_provider: provider, pull_requests: [pr] });
+      const some = await attest(server, 'acme', 'flow', 'test-123', 'pull_request', {
+        attestation_name: name,
+        git_provider: provider,
+        pull_requests: [pr],
+      });
       assert.equal(some.status, 201, `${provider}: ${some.text}`);
-      const none = await attest(server, 'acme', 'flow', 'test-123', 'pull_request', { attestation_name: `${name}-none`, git_provider: provider, pull_requests: [] });
+      const none = await attest(server, 'acme', 'flow', 'test-123', 'pull_request', {
+        attestation_name: `${name}-none`,
+        git_provider: provider,
+        pull_requests: [],
+      });
       assert.equal(none.status, 201, `${provider} empty: ${none.text}`);
-      assert.equal((await server.get(`/api/v2/attestations/acme/flow/trail/test-123/${name}-none`)).body[0].is_compliant, false);
+      assert.equal(
+        (await server.get(`/api/v2/attestations/acme/flow/trail/test-123/${name}-none`)).body[0].is_compliant,
+        false,
+      );
     }
   });
 
   it('23: custom attestations of type person in every form; a fingerprint not in the trail is rejected', async () => {
-    const schema = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name'] };
-    created(await server.multipart('POST', '/api/v2/custom-attestation-types/acme', {
-      data_json: JSON.stringify({ name: 'person', description: 'a person' }),
-      type_schema: { filename: 'schema.json', content: JSON.stringify(schema) },
-    }), 'custom type person');
+    const schema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, age: { type: 'integer' } },
+      required: ['name'],
+    };
+    created(
+      await server.multipart('POST', '/api/v2/custom-attestation-types/acme', {
+        data_json: JSON.stringify({ name: 'person', description: 'a person' }),
+        type_schema: { filename: 'schema.json', content: JSON.stringify(schema) },
+      }),
+      'custom type person',
+    );
     await createFlow(server, 'acme', 'attest-custom', ART_TEMPLATE);
     await beginTrail(server, 'acme', 'attest-custom', 'test-321');
     const fp = fingerprint('person-artifact');
-    await attestArtifact(server, 'acme', 'attest-custom', { fingerprint: fp, filename: 'app', trail_name: 'test-321', template_reference_name: 'art', git_commit: commit('c') });
+    await attestArtifact(server, 'acme', 'attest-custom', {
+      fingerprint: fp,
+      filename: 'app',
+      trail_name: 'test-321',
+      template_reference_name: 'art',
+      git_commit: commit('c'),
+    });
     const data = { name: 'Ada', age: 36 };
     const forms: Array<[Record<string, unknown>, { filename: string; content: string }?]> = [
       [{ attestation_name: 'on-trail' }],
       [{ attestation_name: 'on-artifact', artifact_fingerprint: fp }],
-      [{ attestation_name: 'targeted', target_artifacts: ['art'], git_commit_info: { sha1: commit('c'), author: 'a', message: 'm', timestamp: 1700000000, branch: 'main' } }],
+      [
+        {
+          attestation_name: 'targeted',
+          target_artifacts: ['art'],
+          git_commit_info: { sha1: commit('c'), author: 'a', message: 'm', timestamp: 1700000000, branch: 'main' },
+        },
+      ],
       [{ attestation_name: 'with-attachment' }, { filename: 'evidence.txt', content: 'evidence' }],
       [{ attestation_name: 'with-urls', external_urls: { ci: 'https://ci.example.test/1' } }],
       [{ attestation_name: 'with-annotations', annotations: { reviewed_by: 'x' } }],
       [{ attestation_name: 'with-description', description: 'described' }],
     ];
     for (const [fields, attachment] of forms) {
-      const reply = await attest(server, 'acme', 'attest-custom', 'test-321', 'custom', { type_name: 'person', attestation_data: data, ...fields }, attachment);
+      const reply = await attest(
+        server,
+        'acme',
+        'attest-custom',
+        'test-321',
+        'custom',
+        { type_name: 'person', attestation_data: data, ...fields },
+        attachment,
+      );
       assert.equal(reply.status, 201, `${String(fields.attestation_name)}: ${reply.text}`);
     }
     const unexpected = (await trailOf('attest-custom', 'test-321')).compliance_status.attestations_statuses;
     assert.ok(unexpected.some((s: any) => s.attestation_name === 'on-trail' && s.unexpected === true));
     const other = fingerprint('not-in-custom-trail');
-    const rejected = await attest(server, 'acme', 'attest-custom', 'test-321', 'custom', { type_name: 'person', attestation_data: data, attestation_name: 'x', artifact_fingerprint: other });
+    const rejected = await attest(server, 'acme', 'attest-custom', 'test-321', 'custom', {
+      type_name: 'person',
+      attestation_data: data,
+      attestation_name: 'x',
+      artifact_fingerprint: other,
+    });
     assert.ok(rejected.status === 400 || rejected.status === 404);
-    assert.equal(rejected.body.message, `Artifact with fingerprint ${other} does not exist in trail "test-321" of flow "attest-custom" belonging to organization "acme"`);
+    assert.equal(
+      rejected.body.message,
+      `Artifact with fingerprint ${other} does not exist in trail "test-321" of flow "attest-custom" belonging to organization "acme"`,
+    );
   });
 
   it('24: a system decision attestation naming a control: 201, stored as system:decision', async () => {
-    created(await server.json('POST', '/api/v2/controls/acme', { identifier: 'decided-control', name: 'Decided' }), 'control');
-    const reply = await attest(server, 'acme', 'flow', 'test-123', 'system', { attestation_name: 'decision', type_name: 'decision', control: 'decided-control', attestation_data: { is_compliant: true } });
+    created(
+      await server.json('POST', '/api/v2/controls/acme', { identifier: 'decided-control', name: 'Decided' }),
+      'control',
+    );
+    const reply = await attest(server, 'acme', 'flow', 'test-123', 'system', {
+      attestation_name: 'decision',
+      type_name: 'decision',
+      control: 'decided-control',
+      attestation_data: { is_compliant: true },
+    });
     assert.equal(reply.status, 201, reply.text);
-    assert.equal((await server.get('/api/v2/attestations/acme/flow/trail/test-123/decision')).body[0].attestation_type, 'system:decision');
+    assert.equal(
+      (await server.get('/api/v2/attestations/acme/flow/trail/test-123/decision')).body[0].attestation_type,
+      'system:decision',
+    );
   });
 
   it('25: an override of bar: 201 with or without an original, and it becomes the effective attestation', async () => {
     await beginTrail(server, 'acme', 'flow', 'overridden');
-    const body = { attestation_name: 'bar', reason: 'accepted risk', new_compliance_status: true, original_attestation_type: 'generic' };
+    const body = {
+      attestation_name: 'bar',
+      reason: 'accepted risk',
+      new_compliance_status: true,
+      original_attestation_type: 'generic',
+    };
     const first = await server.json('POST', '/api/v2/attestations/acme/flow/trail/overridden/override', body);
     assert.equal(first.status, 201, first.text);
     assert.equal(first.body, 'OK');
     await attest(server, 'acme', 'flow', 'overridden', 'generic', { attestation_name: 'bar', is_compliant: false });
-    assert.equal((await server.json('POST', '/api/v2/attestations/acme/flow/trail/overridden/override', body)).status, 201);
-    const bar = (await trailOf('flow', 'overridden')).compliance_status.attestations_statuses.find((s: any) => s.attestation_name === 'bar');
+    assert.equal(
+      (await server.json('POST', '/api/v2/attestations/acme/flow/trail/overridden/override', body)).status,
+      201,
+    );
+    const bar = (await trailOf('flow', 'overridden')).compliance_status.attestations_statuses.find(
+      (s: any) => s.attestation_name === 'bar',
+    );
     assert.equal(bar.is_compliant, true);
   });
 
   it('26: an artifact POST: {"message":"OK"} and an artifact_creation_reported event', async () => {
     const sha = commit('artifact-26');
     const reply = await attestArtifact(server, 'acme', 'flow', {
-      fingerprint: fingerprint('cli-26'), filename: 'cli', trail_name: 'test-123', template_reference_name: 'cli',
-      git_commit: sha, build_url: 'https://ci.example.test/26', commit_url: `https://git.example.test/commit/${sha}`,
+      fingerprint: fingerprint('cli-26'),
+      filename: 'cli',
+      trail_name: 'test-123',
+      template_reference_name: 'cli',
+      git_commit: sha,
+      build_url: 'https://ci.example.test/26',
+      commit_url: `https://git.example.test/commit/${sha}`,
     });
     assert.deepEqual(reply.body, { message: 'OK' });
     assert.ok((await trailOf('flow', 'test-123')).events.some((e: any) => e.type === 'artifact_creation_reported'));
     const artifact = (await server.get(`/api/v2/artifacts/acme/flow/fingerprint/${fingerprint('cli-26')}`)).body;
-    for (const key of ['filename', 'flow_name', 'trail_name', 'template_reference_name', 'fingerprint', 'git_commit', 'commit_url', 'build_url', 'html_url', 'state']) {
+    for (const key of [
+      'filename',
+      'flow_name',
+      'trail_name',
+      'template_reference_name',
+      'fingerprint',
+      'git_commit',
+      'commit_url',
+      'build_url',
+      'html_url',
+      'state',
+    ]) {
       assert.equal(typeof artifact[key], 'string', key);
     }
     assert.ok(Array.isArray(artifact.running) && Array.isArray(artifact.exited));
@@ -311,7 +506,11 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('27: the same fingerprint again in the same trail under another template name: success', async () => {
     const reply = await attestArtifact(server, 'acme', 'flow', {
-      fingerprint: fingerprint('cli-26'), filename: 'cli-again', trail_name: 'test-123', template_reference_name: 'other', git_commit: commit('artifact-26'),
+      fingerprint: fingerprint('cli-26'),
+      filename: 'cli-again',
+      trail_name: 'test-123',
+      template_reference_name: 'other',
+      git_commit: commit('artifact-26'),
     });
     assert.deepEqual(reply.body, { message: 'OK' });
   });
@@ -319,7 +518,11 @@ describe('conformance with the hosted service (reference §6)', () => {
   it('28: an artifact POST with an invalid external-URL entry: 400, errors text naming the fingerprint', async () => {
     const fp = fingerprint('bad-url');
     const reply = await server.json('POST', '/api/v2/artifacts/acme/flow', {
-      fingerprint: fp, filename: 'x', trail_name: 'test-123', git_commit: commit('bad-url'), external_urls: { sbom: { fingerprint: fp } },
+      fingerprint: fp,
+      filename: 'x',
+      trail_name: 'test-123',
+      git_commit: commit('bad-url'),
+      external_urls: { sbom: { fingerprint: fp } },
     });
     assert.equal(reply.status, 400);
     assert.equal(reply.body.message, 'Input payload validation failed');
@@ -331,7 +534,9 @@ describe('conformance with the hosted service (reference §6)', () => {
     const unknown = fingerprint('unknown-artifact');
     const reply = await server.get(`/api/v2/artifacts/acme-shared/get-artifact/fingerprint/${unknown}`);
     assert.equal(reply.status, 404);
-    assert.deepEqual(reply.body, { message: `Artifact with fingerprint '${unknown}' does not exist in flow 'get-artifact' belonging to organization 'acme-shared'` });
+    assert.deepEqual(reply.body, {
+      message: `Artifact with fingerprint '${unknown}' does not exist in flow 'get-artifact' belonging to organization 'acme-shared'`,
+    });
   });
 
   it('30: an attestation by name that does not exist: 200 []; an unknown attestation_id: 200 {data: []}', async () => {
@@ -383,7 +588,10 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('35: rename rename-env: 200; to an illegal name: 400 with the environment pattern', async () => {
     created(await putEnv('rename-env', 'server'), 'rename-env');
-    assert.equal((await server.json('PUT', '/api/v2/environments/acme/rename-env/rename', { new_name: 'new-name-456' })).status, 200);
+    assert.equal(
+      (await server.json('PUT', '/api/v2/environments/acme/rename-env/rename', { new_name: 'new-name-456' })).status,
+      200,
+    );
     const illegal = await server.json('PUT', '/api/v2/environments/acme/new-name-456/rename', { new_name: 'new~name' });
     assert.equal(illegal.status, 400);
     assert.equal(illegal.body.message, 'Input payload validation failed');
@@ -408,13 +616,26 @@ describe('conformance with the hosted service (reference §6)', () => {
     assert.deepEqual(unknown.body, { message: 'Environment not found' });
     const item = { digests: { 'app:1': fingerprint('typed') }, creationTimestamp: 1700000000 };
     const bodies: Record<string, unknown> = {
-      K8S: { artifacts: [{ podName: 'p', namespace: 'n', creationTimestamp: 1700000000, digests: { 'app:1': fingerprint('typed') }, owners: [] }] },
+      K8S: {
+        artifacts: [
+          {
+            podName: 'p',
+            namespace: 'n',
+            creationTimestamp: 1700000000,
+            digests: { 'app:1': fingerprint('typed') },
+            owners: [],
+          },
+        ],
+      },
       ECS: { artifacts: [{ ...item, taskArn: 'arn:t', cluster_name: 'c', service_name: 's' }] },
       S3: { artifacts: [item] },
       lambda: { artifacts: [item] },
       docker: { artifacts: [item] },
       'azure-apps': { artifacts: [{ ...item, app_name: 'web', app_kind: 'app', digests_source: 'registry' }] },
-      'cloud-run': { type: 'cloud-run', artifacts: [{ ...item, kind: 'service', serviceName: 'api', revisionName: 'api-1' }] },
+      'cloud-run': {
+        type: 'cloud-run',
+        artifacts: [{ ...item, kind: 'service', serviceName: 'api', revisionName: 'api-1' }],
+      },
     };
     for (const [type, body] of Object.entries(bodies)) {
       const env = `typed-${type.toLowerCase()}`;
@@ -427,7 +648,14 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('38: auto-create: GET 404, PUT creates it, the report succeeds', async () => {
     assert.equal((await server.get('/api/v2/environments/acme/auto-created')).status, 404);
-    created(await server.json('PUT', '/api/v2/environments/acme', { name: 'auto-created', type: 'server', description: 'Created automatically' }), 'auto-create');
+    created(
+      await server.json('PUT', '/api/v2/environments/acme', {
+        name: 'auto-created',
+        type: 'server',
+        description: 'Created automatically',
+      }),
+      'auto-create',
+    );
     assert.equal((await server.get('/api/v2/environments/acme/auto-created')).body.type, 'server');
     assert.equal((await report('auto-created', { '/a': fingerprint('auto') })).status, 200);
   });
@@ -448,7 +676,11 @@ describe('conformance with the hosted service (reference §6)', () => {
     assert.equal(out.status, 400);
     assert.deepEqual(out.body, snapshotRange('get-snapshot-env#23', 'get-snapshot-env#23', 3));
     const soon = new Date(Date.now() + 1000).toISOString().slice(0, 19);
-    for (const [expr, index] of [['1', 1], ['~1', 2], [`@{${soon}}`, 3]] as const) {
+    for (const [expr, index] of [
+      ['1', 1],
+      ['~1', 2],
+      [`@{${soon}}`, 3],
+    ] as const) {
       const reply = await snapshot('get-snapshot-env', expr);
       assert.equal(reply.status, 200, `${expr}: ${reply.text}`);
       assert.equal(reply.body.index, index, expr);
@@ -460,14 +692,28 @@ describe('conformance with the hosted service (reference §6)', () => {
     const unknown = await server.get('/api/v2/snapshots/acme/non-existing?page=1&per_page=15&interval=&reverse=false');
     assert.equal(unknown.status, 404);
     assert.deepEqual(unknown.body, envMissing('non-existing'));
-    assert.deepEqual((await server.get('/api/v2/snapshots/acme/get-snapshot-empty-env?page=1&per_page=15&interval=&reverse=false')).body, []);
+    assert.deepEqual(
+      (await server.get('/api/v2/snapshots/acme/get-snapshot-empty-env?page=1&per_page=15&interval=&reverse=false'))
+        .body,
+      [],
+    );
     const list = async (interval: string, reverse: boolean) =>
-      (await server.get(`/api/v2/snapshots/acme/get-snapshot-env?page=1&per_page=15&interval=${interval}&reverse=${reverse}`)).body;
-    assert.deepEqual((await list('NOW', false)).map((s: any) => s.index), [3]);
+      (
+        await server.get(
+          `/api/v2/snapshots/acme/get-snapshot-env?page=1&per_page=15&interval=${interval}&reverse=${reverse}`,
+        )
+      ).body;
+    assert.deepEqual(
+      (await list('NOW', false)).map((s: any) => s.index),
+      [3],
+    );
     const range = await list('1..2', false);
     const reversed = await list('1..2', true);
     assert.deepEqual([...range.map((s: any) => s.index)].sort(), [1, 2]);
-    assert.deepEqual(reversed.map((s: any) => s.index), [...range.map((s: any) => s.index)].reverse());
+    assert.deepEqual(
+      reversed.map((s: any) => s.index),
+      [...range.map((s: any) => s.index)].reverse(),
+    );
     for (const item of range) {
       for (const key of ['index', 'to', 'duration']) assert.equal(typeof item[key], 'number', key);
       assert.equal(typeof item.compliant, 'boolean');
@@ -483,8 +729,16 @@ describe('conformance with the hosted service (reference §6)', () => {
     await createFlow(server, 'acme', 'empty-template-flow');
     await beginTrail(server, 'acme', 'empty-template-flow', 'build');
     const fp = fingerprint('provenanced');
-    await attestArtifact(server, 'acme', 'empty-template-flow', { fingerprint: fp, filename: 'app', trail_name: 'build', git_commit: commit('provenanced') });
-    const policy = await server.multipart('PUT', '/api/v2/policies/acme', { payload: JSON.stringify({ name: 'prov-and-trail' }), policy_file: { filename: 'p.yml', content: PROVENANCE_AND_TRAIL } });
+    await attestArtifact(server, 'acme', 'empty-template-flow', {
+      fingerprint: fp,
+      filename: 'app',
+      trail_name: 'build',
+      git_commit: commit('provenanced'),
+    });
+    const policy = await server.multipart('PUT', '/api/v2/policies/acme', {
+      payload: JSON.stringify({ name: 'prov-and-trail' }),
+      policy_file: { filename: 'p.yml', content: PROVENANCE_AND_TRAIL },
+    });
     assert.equal(policy.status, 201, policy.text);
     created(await putEnv('assert-env', 'server', { policies: ['prov-and-trail'] }), 'assert-env');
     assert.equal((await report('assert-env', { '/app': fp })).status, 200);
@@ -512,19 +766,36 @@ describe('conformance with the hosted service (reference §6)', () => {
     assert.deepEqual((await server.get('/api/v2/environments/acme/events-env/events')).body, []);
     await report('events-env', { file1: fingerprint('file1') });
     await report('events-env', { file1: fingerprint('file1'), file2: fingerprint('file2') });
-    const queries = ['', '?interval=NOW', '?interval=1..2', '?interval=1..2&reverse=true', '?repo_name=a', '?repo_name=a&repo_name=b',
-      '?start=1', '?end=2', '?start=1hour&end=NOW', '?start_ts=1700000000&end_ts=1700086400', '?start_ts=1700000000.5'];
+    const queries = [
+      '',
+      '?interval=NOW',
+      '?interval=1..2',
+      '?interval=1..2&reverse=true',
+      '?repo_name=a',
+      '?repo_name=a&repo_name=b',
+      '?start=1',
+      '?end=2',
+      '?start=1hour&end=NOW',
+      '?start_ts=1700000000&end_ts=1700086400',
+      '?start_ts=1700000000.5',
+    ];
     for (const query of queries) {
       const reply = await server.get(`/api/v2/environments/acme/events-env/events${query}`);
       assert.equal(reply.status, 200, `${query}: ${reply.text}`);
       assert.ok(Array.isArray(reply.body), query);
       for (const event of reply.body) {
         for (const key of ['snapshot_index', 'reported_at']) assert.equal(typeof event[key], 'number', key);
-        for (const key of ['artifact_name', 'sha256', 'description', 'pipeline']) assert.equal(typeof event[key], 'string', key);
+        for (const key of ['artifact_name', 'sha256', 'description', 'pipeline'])
+          assert.equal(typeof event[key], 'string', key);
       }
     }
     assert.ok((await server.get('/api/v2/environments/acme/events-env/events')).body.length >= 2);
-    for (const [query, value] of [['start=', ''], ['end=', ''], ['start=bogus', 'bogus'], ['end=bogus', 'bogus']]) {
+    for (const [query, value] of [
+      ['start=', ''],
+      ['end=', ''],
+      ['start=bogus', 'bogus'],
+      ['end=bogus', 'bogus'],
+    ]) {
       const reply = await server.get(`/api/v2/environments/acme/events-env/events?${query}`);
       assert.equal(reply.status, 400, query);
       assert.deepEqual(reply.body, { message: `Invalid interval value: ${value}` });
@@ -552,19 +823,28 @@ describe('conformance with the hosted service (reference §6)', () => {
     const fp = fingerprint('asserted');
     for (const flow of ['assert-artifact-one', 'assert-artifact-two']) {
       await beginTrail(server, 'acme', flow, 'build');
-      await attestArtifact(server, 'acme', flow, { fingerprint: fp, filename: 'app', trail_name: 'build', git_commit: commit('asserted') });
+      await attestArtifact(server, 'acme', flow, {
+        fingerprint: fp,
+        filename: 'app',
+        trail_name: 'build',
+        git_commit: commit('asserted'),
+      });
     }
     const one = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp}?flow_name=assert-artifact-one`)).body;
     assert.equal(one.compliant, true);
     assert.equal(one.scope, 'flow');
     assert.equal(one.flows.length, 1);
-    const url = new RegExp(`^${server.url.replace(/\./g, '\\.')}/acme/flows/assert-artifact-one/artifacts/${fp}\\?artifact_id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}$`);
+    const url = new RegExp(
+      `^${server.url.replace(/\./g, '\\.')}/acme/flows/assert-artifact-one/artifacts/${fp}\\?artifact_id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}$`,
+    );
     assert.match(one.html_url, url);
     assert.equal((await server.get(`/api/v2/asserts/acme/fingerprint/${fp}`)).body.flows.length, 2);
     const unknown = fingerprint('never-attested');
     const missing = await server.get(`/api/v2/asserts/acme/fingerprint/${unknown}?flow_name=assert-artifact-one`);
     assert.equal(missing.status, 404);
-    assert.deepEqual(missing.body, { message: `Artifact with fingerprint '${unknown}' does not exist in flow 'assert-artifact-one' belonging to organization 'acme'` });
+    assert.deepEqual(missing.body, {
+      message: `Artifact with fingerprint '${unknown}' does not exist in flow 'assert-artifact-one' belonging to organization 'acme'`,
+    });
     const environment = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp}?environment_name=assert-env`)).body;
     assert.equal(environment.scope, 'environment');
     assert.equal(environment.environment, 'assert-env');
@@ -573,7 +853,15 @@ describe('conformance with the hosted service (reference §6)', () => {
     assert.equal(policy.scope, 'policy');
     assert.equal(policy.policy_evaluations[0].policy_name, 'prov-and-trail');
     const decisionPolicy = `${POLICY_SCHEMA}\nartifacts:\n  attestations:\n    - name: decision\n      type: decision\n      for_control: decided-control\n`;
-    assert.equal((await server.multipart('PUT', '/api/v2/policies/acme', { payload: JSON.stringify({ name: 'needs-decision' }), policy_file: decisionPolicy })).status, 201);
+    assert.equal(
+      (
+        await server.multipart('PUT', '/api/v2/policies/acme', {
+          payload: JSON.stringify({ name: 'needs-decision' }),
+          policy_file: decisionPolicy,
+        })
+      ).status,
+      201,
+    );
     const decision = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp}?policy_name=needs-decision`)).body;
     assert.equal(decision.compliant, false);
     const [resolution] = decision.policy_evaluations[0].rule_evaluations[0].resolutions;
@@ -584,7 +872,10 @@ describe('conformance with the hosted service (reference §6)', () => {
   // Policies and controls
 
   it('48: create policy: 201; an unknown policy: 404 Policy not found; an empty org lists []', async () => {
-    const reply = await server.multipart('PUT', '/api/v2/policies/acme', { payload: JSON.stringify({ name: 'created-48' }), policy_file: { filename: 'p.yml', content: PROVENANCE_AND_TRAIL } });
+    const reply = await server.multipart('PUT', '/api/v2/policies/acme', {
+      payload: JSON.stringify({ name: 'created-48' }),
+      policy_file: { filename: 'p.yml', content: PROVENANCE_AND_TRAIL },
+    });
     assert.equal(reply.status, 201);
     const policy = (await server.get('/api/v2/policies/acme/created-48')).body;
     assert.equal(policy.versions.at(-1).policy_yaml, PROVENANCE_AND_TRAIL);
@@ -600,18 +891,30 @@ describe('conformance with the hosted service (reference §6)', () => {
     created(await putEnv('attach-env', 'server'), 'env');
     assert.equal((await report('attach-env', { '/app': fingerprint('provenanced') })).status, 200);
     assert.equal((await snapshot('attach-env', '-1')).body.compliant, false);
-    assert.equal((await server.json('POST', '/api/v2/environments/acme/attach-env/policies', { policy_names: ['prov-and-trail'] })).status, 200);
+    assert.equal(
+      (await server.json('POST', '/api/v2/environments/acme/attach-env/policies', { policy_names: ['prov-and-trail'] }))
+        .status,
+      200,
+    );
     assert.equal((await snapshot('attach-env', '-1')).body.compliant, true);
   });
 
   it('50: create my-control: 201; again: 409; bad identifier: 400 pattern error', async () => {
-    assert.equal((await server.json('POST', '/api/v2/controls/acme', { identifier: 'my-control', name: 'Mine' })).status, 201);
+    assert.equal(
+      (await server.json('POST', '/api/v2/controls/acme', { identifier: 'my-control', name: 'Mine' })).status,
+      201,
+    );
     const again = await server.json('POST', '/api/v2/controls/acme', { identifier: 'my-control', name: 'Mine' });
     assert.equal(again.status, 409);
-    assert.deepEqual(again.body, { message: "A control with identifier 'my-control' already exists in organization 'acme'" });
+    assert.deepEqual(again.body, {
+      message: "A control with identifier 'my-control' already exists in organization 'acme'",
+    });
     const bad = await server.json('POST', '/api/v2/controls/acme', { identifier: 'bad identifier', name: 'Bad' });
     assert.equal(bad.status, 400);
-    assert.equal(bad.body.errors.identifier, "String should match pattern '^[a-zA-Z0-9\\-._~]+$' [input: bad identifier]");
+    assert.equal(
+      bad.body.errors.identifier,
+      "String should match pattern '^[a-zA-Z0-9\\-._~]+$' [input: bad identifier]",
+    );
   });
 
   it('51: get no-such-control: 404; an existing control has identifier and name', async () => {
@@ -624,16 +927,24 @@ describe('conformance with the hosted service (reference §6)', () => {
   });
 
   it('52: control lists hide archived ones unless archived=true; page=999 is empty', async () => {
-    assert.equal((await server.json('POST', '/api/v2/controls/acme', { identifier: 'archived-control', name: 'Old' })).status, 201);
+    assert.equal(
+      (await server.json('POST', '/api/v2/controls/acme', { identifier: 'archived-control', name: 'Old' })).status,
+      201,
+    );
     assert.equal((await server.json('POST', '/api/v2/controls/acme/archived-control/archive')).status, 200);
-    const ids = async (query: string) => (await server.get(`/api/v2/controls/acme${query}`)).body.controls.map((c: any) => c.identifier);
+    const ids = async (query: string) =>
+      (await server.get(`/api/v2/controls/acme${query}`)).body.controls.map((c: any) => c.identifier);
     assert.ok(!(await ids('')).includes('archived-control'));
     assert.ok((await ids('?archived=true')).includes('archived-control'));
     assert.deepEqual(await ids('?page=999'), []);
   });
 
   it('53: update a control: 200 with the updated object; archive then unarchive: 200 each', async () => {
-    const updated = await server.json('PUT', '/api/v2/controls/acme/my-control', { name: 'Renamed', description: 'd', links: { docs: 'https://docs.example.test' } });
+    const updated = await server.json('PUT', '/api/v2/controls/acme/my-control', {
+      name: 'Renamed',
+      description: 'd',
+      links: { docs: 'https://docs.example.test' },
+    });
     assert.equal(updated.status, 200);
     assert.equal(updated.body.name, 'Renamed');
     assert.equal(updated.body.description, 'd');
@@ -646,8 +957,13 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('54: tags: set and remove (even a missing key) on environments, flows, controls and repos (by repo id)', async () => {
     created(await putEnv('tag-env', 'server'), 'env');
-    const tag = (type: string, id: string, body: unknown) => server.json('PATCH', `/api/v2/tags/acme/${type}/${id}`, body);
-    for (const [type, id] of [['environment', 'tag-env'], ['flow', 'flow'], ['control', 'my-control']]) {
+    const tag = (type: string, id: string, body: unknown) =>
+      server.json('PATCH', `/api/v2/tags/acme/${type}/${id}`, body);
+    for (const [type, id] of [
+      ['environment', 'tag-env'],
+      ['flow', 'flow'],
+      ['control', 'my-control'],
+    ]) {
       const set = await tag(type, id, { set_tags: { foo: 'bar' } });
       assert.equal(set.status, 200, `${type}: ${set.text}`);
       assert.equal(set.body, 'OK');
@@ -655,7 +971,9 @@ describe('conformance with the hosted service (reference §6)', () => {
       assert.equal(removed.body, 'OK', `${type}: ${removed.text}`);
     }
     assert.deepEqual((await server.get('/api/v2/environments/acme/tag-env')).body.tags, { foo: 'bar' });
-    await beginTrail(server, 'acme', 'flow', 'with-repo', { repo_info: { name: 'acme/tagged', url: 'https://git.example.test/acme/tagged', provider: 'github', id: 'r-1' } });
+    await beginTrail(server, 'acme', 'flow', 'with-repo', {
+      repo_info: { name: 'acme/tagged', url: 'https://git.example.test/acme/tagged', provider: 'github', id: 'r-1' },
+    });
     assert.equal((await tag('repo', 'r-1', { set_tags: { foo: 'bar' } })).body, 'OK');
     assert.equal((await tag('repos', 'r-1', { remove_tags: ['non-existing'] })).body, 'OK');
     assert.deepEqual((await server.get('/api/v2/repos/acme/acme%2Ftagged')).body.tags, { foo: 'bar' });
@@ -666,8 +984,15 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('55: custom type wibble with a schema and .age > 21; unknown type and version messages; archive', async () => {
     const wibble = await server.multipart('POST', '/api/v2/custom-attestation-types/acme', {
-      data_json: JSON.stringify({ name: 'wibble', description: 'w', evaluator: { content_type: 'jq', rules: ['.age > 21'] } }),
-      type_schema: { filename: 'schema.json', content: JSON.stringify({ type: 'object', properties: { age: { type: 'integer' } } }) },
+      data_json: JSON.stringify({
+        name: 'wibble',
+        description: 'w',
+        evaluator: { content_type: 'jq', rules: ['.age > 21'] },
+      }),
+      type_schema: {
+        filename: 'schema.json',
+        content: JSON.stringify({ type: 'object', properties: { age: { type: 'integer' } } }),
+      },
     });
     created(wibble, 'wibble');
     const missing = await server.get('/api/v2/custom-attestation-types/acme/non-existing');
@@ -686,7 +1011,10 @@ describe('conformance with the hosted service (reference §6)', () => {
     created(reply, 'allowlist');
     assert.equal(reply.body, 'OK');
     const listed = (await server.get('/api/v2/allowlists/acme')).body;
-    assert.deepEqual(listed.map((e: any) => [e.environment_name, e.artifact_name, e.artifact_fingerprint, e.description]), [['allow-artifact-env', 'app', entry.artifact_fingerprint, 'known good']]);
+    assert.deepEqual(
+      listed.map((e: any) => [e.environment_name, e.artifact_name, e.artifact_fingerprint, e.description]),
+      [['allow-artifact-env', 'app', entry.artifact_fingerprint, 'known good']],
+    );
     const unknown = await server.json('PUT', '/api/v2/allowlists/acme/non-existing', entry);
     assert.equal(unknown.status, 404);
     assert.deepEqual(unknown.body, envMissing('non-existing'));

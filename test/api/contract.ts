@@ -27,31 +27,48 @@ const routes: Route[] = Object.keys(operations)
   .map((key) => {
     const [method, path] = key.split(' ') as [string, string];
     const segments = path.split('/').slice(1);
-    const source = segments.map((segment) => (segment === '*' ? '.+' : segment.startsWith('{') ? '[^/]+' : segment.replace(/[.]/g, '\\.'))).join('/');
-    return { key, method, pattern: new RegExp(`^/api/v2/${source}/?$`), literals: segments.filter((segment) => !segment.startsWith('{')).length };
+    const source = segments
+      .map((segment) => (segment === '*' ? '.+' : segment.startsWith('{') ? '[^/]+' : segment.replace(/[.]/g, '\\.')))
+      .join('/');
+    return {
+      key,
+      method,
+      pattern: new RegExp(`^/api/v2/${source}/?$`),
+      literals: segments.filter((segment) => !segment.startsWith('{')).length,
+    };
   })
   .sort((a, b) => b.literals - a.literals);
 
 export function operationOf(method: string, path: string): string | undefined {
-  const bare = path.split('?')[0]!;
+  const bare = path.split('?')[0];
   return routes.find((route) => route.method === method && route.pattern.test(bare))?.key;
 }
 
 /** What is wrong with this answer, or undefined when the contract allows it. */
-export function contractFailure(method: string, requested: string, status: number, contentType: string, body: unknown, text: string): string | undefined {
+export function contractFailure(
+  method: string,
+  requested: string,
+  status: number,
+  contentType: string,
+  body: unknown,
+  text: string,
+): string | undefined {
   // The path the server saw: the HTTP client resolves dot segments (`/api/v2/a/../..` is `/`).
   const path = new URL(requested, 'http://server.invalid').pathname;
   // Outside the API: the readiness probe, the web pages, and the interactive API reference under
   // /api/v2/doc/ (pages and their assets, not operations).
   if (!path.startsWith('/api/v2') || /^\/api\/v2\/doc(\/|$)/.test(path)) return undefined;
   const key = operationOf(method, path);
-  const documented: Record<string, object> = key === undefined ? { 404: errorBody, 405: errorBody } : { ...errorResponses, ...operations[key]!.responses };
+  const documented: Record<string, object> =
+    key === undefined ? { 404: errorBody, 405: errorBody } : { ...errorResponses, ...operations[key]!.responses };
   const schema = documented[String(status)] ?? documented[`${String(status)[0]}xx`];
   const where = `${method} ${path} → ${status} (${key ?? 'no operation'})`;
   if (schema === undefined) return `${where}: status not documented`;
   if ('content' in schema) {
     const types = Object.keys(schema.content as object);
-    return types.some((type) => contentType.startsWith(type)) ? undefined : `${where}: content type ${contentType}, documented ${types.join(', ')}`;
+    return types.some((type) => contentType.startsWith(type))
+      ? undefined
+      : `${where}: content type ${contentType}, documented ${types.join(', ')}`;
   }
   if (!contentType.startsWith('application/json')) return `${where}: content type ${contentType}, not JSON`;
   let value: unknown = body;

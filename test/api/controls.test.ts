@@ -25,7 +25,12 @@ describe('controls', () => {
   const create = (body: unknown) => server.json('POST', '/api/v2/controls/acme', body);
 
   it('creates with 201 and the control object; a duplicate identifier is 409 with the exact message', async () => {
-    const created = await create({ identifier: 'my-control', name: 'My control', description: 'd', links: { docs: 'https://example.test/c' } });
+    const created = await create({
+      identifier: 'my-control',
+      name: 'My control',
+      description: 'd',
+      links: { docs: 'https://example.test/c' },
+    });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.identifier, 'my-control');
     assert.equal(created.body.name, 'My control');
@@ -38,10 +43,15 @@ describe('controls', () => {
     assert.equal(created.body.created_by, 'admin');
     const again = await create({ identifier: 'my-control', name: 'Again' });
     assert.equal(again.status, 409);
-    assert.deepEqual(again.body, { message: "A control with identifier 'my-control' already exists in organization 'acme'" });
+    assert.deepEqual(again.body, {
+      message: "A control with identifier 'my-control' already exists in organization 'acme'",
+    });
     const bad = await create({ identifier: 'bad identifier', name: 'x' });
     assert.equal(bad.status, 400);
-    assert.equal(bad.body.errors.identifier, "String should match pattern '^[a-zA-Z0-9\\-._~]+$' [input: bad identifier]");
+    assert.equal(
+      bad.body.errors.identifier,
+      "String should match pattern '^[a-zA-Z0-9\\-._~]+$' [input: bad identifier]",
+    );
   });
 
   it('gets, updates (version + 1), and 404s with the long message', async () => {
@@ -70,30 +80,62 @@ describe('controls', () => {
     assert.equal(unknown.status, 404);
     assert.deepEqual(unknown.body, { message: 'Control not found' });
     const list = (await server.get('/api/v2/controls/acme')).body;
-    assert.deepEqual(Object.keys(list).sort(), ['_links', 'controls', 'page', 'per_page', 'total_count', 'total_pages']);
-    assert.deepEqual(list.controls.map((c: { identifier: string }) => c.identifier), ['other']);
+    assert.deepEqual(Object.keys(list).sort(), [
+      '_links',
+      'controls',
+      'page',
+      'per_page',
+      'total_count',
+      'total_pages',
+    ]);
+    assert.deepEqual(
+      list.controls.map((c: { identifier: string }) => c.identifier),
+      ['other'],
+    );
     const withArchived = (await server.get('/api/v2/controls/acme?archived=true')).body;
-    assert.deepEqual(withArchived.controls.map((c: { identifier: string }) => c.identifier), ['my-control', 'other']);
+    assert.deepEqual(
+      withArchived.controls.map((c: { identifier: string }) => c.identifier),
+      ['my-control', 'other'],
+    );
     assert.deepEqual([list.total_count, withArchived.total_count], [1, 2]);
     assert.deepEqual((await server.get('/api/v2/controls/acme?page=999')).body.controls, []);
-    assert.deepEqual((await server.get('/api/v2/controls/acme?search=OTH')).body.controls.map((c: { identifier: string }) => c.identifier), ['other']);
+    assert.deepEqual(
+      (await server.get('/api/v2/controls/acme?search=OTH')).body.controls.map(
+        (c: { identifier: string }) => c.identifier,
+      ),
+      ['other'],
+    );
     const unarchived = await server.json('POST', '/api/v2/controls/acme/my-control/unarchive', null);
     assert.equal(unarchived.status, 200);
     assert.equal(unarchived.body.archived, false);
-    assert.equal((await create({ identifier: 'my-control', name: 'x' })).status, 409, 'an archived identifier stays taken');
+    assert.equal(
+      (await create({ identifier: 'my-control', name: 'x' })).status,
+      409,
+      'an archived identifier stays taken',
+    );
     assert.equal((await server.get('/api/v2/controls/acme')).body.total_count, 2);
   });
 
   it('tags controls through the tags route and filters by tag', async () => {
-    assert.equal((await server.json('PATCH', '/api/v2/tags/acme/control/other', { set_tags: { area: 'sec' } })).status, 200);
+    assert.equal(
+      (await server.json('PATCH', '/api/v2/tags/acme/control/other', { set_tags: { area: 'sec' } })).status,
+      200,
+    );
     assert.deepEqual((await server.get('/api/v2/controls/acme/other')).body.tags, { area: 'sec' });
-    assert.deepEqual((await server.get('/api/v2/controls/acme?tag=area:sec')).body.controls.map((c: { identifier: string }) => c.identifier), ['other']);
+    assert.deepEqual(
+      (await server.get('/api/v2/controls/acme?tag=area:sec')).body.controls.map(
+        (c: { identifier: string }) => c.identifier,
+      ),
+      ['other'],
+    );
   });
 
   it('searches names case aside beyond ASCII, as renamed', async () => {
     await create({ identifier: 'pastry', name: 'ÉCLAIR Ωmega' });
     const found = async (search: string) =>
-      (await server.get(`/api/v2/controls/acme?search=${encodeURIComponent(search)}`)).body.controls.map((c: { identifier: string }) => c.identifier);
+      (await server.get(`/api/v2/controls/acme?search=${encodeURIComponent(search)}`)).body.controls.map(
+        (c: { identifier: string }) => c.identifier,
+      );
     assert.deepEqual(await found('éclair ω'), ['pastry']);
     assert.equal((await server.json('PUT', '/api/v2/controls/acme/pastry', { name: 'Ärger' })).status, 200);
     assert.deepEqual(await found('éclair'), []);
@@ -103,14 +145,20 @@ describe('controls', () => {
 
   it('names the policies that reference a control', async () => {
     const yaml = `${SCHEMA}\nartifacts:\n  attestations:\n    - name: decision\n      type: decision\n      for_control: other\n`;
-    const put = await server.multipart('PUT', '/api/v2/policies/acme', { payload: JSON.stringify({ name: 'needs-decision' }), policy_file: yaml });
+    const put = await server.multipart('PUT', '/api/v2/policies/acme', {
+      payload: JSON.stringify({ name: 'needs-decision' }),
+      policy_file: yaml,
+    });
     assert.equal(put.status, 201, put.text);
     assert.deepEqual((await server.get('/api/v2/controls/acme/other')).body.policies_referencing, ['needs-decision']);
     assert.deepEqual((await server.get('/api/v2/controls/acme/my-control')).body.policies_referencing, []);
   });
 
   it('answers Control or decision not found for an unknown control or decision', async () => {
-    for (const path of ['/api/v2/controls/acme/other/decisions/00000000-0000-0000-0000-00000000', '/api/v2/controls/acme/nope/decisions/x']) {
+    for (const path of [
+      '/api/v2/controls/acme/other/decisions/00000000-0000-0000-0000-00000000',
+      '/api/v2/controls/acme/nope/decisions/x',
+    ]) {
       const reply = await server.get(path);
       assert.equal(reply.status, 404);
       assert.deepEqual(reply.body, { message: 'Control or decision not found' });

@@ -5,7 +5,11 @@ import { startServer, type TestServer } from './harness.ts';
 import { attest, beginTrail, createFlow } from './fixtures.ts';
 
 const INVALID = 'Input payload validation failed';
-const WIBBLE_SCHEMA = { type: 'object', properties: { age: { type: 'integer' }, name: { type: 'string' } }, required: ['age'] };
+const WIBBLE_SCHEMA = {
+  type: 'object',
+  properties: { age: { type: 'integer' }, name: { type: 'string' } },
+  required: ['age'],
+};
 const TEMPLATE = 'version: 1\ntrail:\n  attestations:\n    - name: adult\n      type: custom:wibble\n';
 
 describe('custom attestation types', () => {
@@ -13,13 +17,22 @@ describe('custom attestation types', () => {
 
   const createType = (name: string, rules: string[] | undefined, schema: unknown = WIBBLE_SCHEMA) =>
     server.multipart('POST', '/api/v2/custom-attestation-types/acme', {
-      data_json: JSON.stringify({ name, description: `${name} type`, ...(rules === undefined ? {} : { evaluator: { content_type: 'jq', rules } }) }),
+      data_json: JSON.stringify({
+        name,
+        description: `${name} type`,
+        ...(rules === undefined ? {} : { evaluator: { content_type: 'jq', rules } }),
+      }),
       type_schema: { filename: 'schema.json', content: JSON.stringify(schema) },
     });
   const attestCustom = (trail: string, name: string, typeName: string, data: unknown) =>
-    attest(server, 'acme', 'custom-flow', trail, 'custom', { attestation_name: name, type_name: typeName, attestation_data: data });
+    attest(server, 'acme', 'custom-flow', trail, 'custom', {
+      attestation_name: name,
+      type_name: typeName,
+      attestation_data: data,
+    });
   const trailOf = async (trail: string) => (await server.get(`/api/v2/trails/acme/custom-flow/${trail}`)).body;
-  const latest = async (trail: string, name: string) => (await server.get(`/api/v2/attestations/acme/custom-flow/trail/${trail}/${name}`)).body[0];
+  const latest = async (trail: string, name: string) =>
+    (await server.get(`/api/v2/attestations/acme/custom-flow/trail/${trail}/${name}`)).body[0];
 
   before(async () => {
     server = await startServer({ args: ['--org', 'acme'] });
@@ -75,7 +88,10 @@ describe('custom attestation types', () => {
     const events = (await trailOf('bad-data')).events.length;
     const wrongType = await attestCustom('bad-data', 'adult', 'wibble', { age: 'forty' });
     assert.equal(wrongType.status, 400);
-    assert.deepEqual(wrongType.body, { errors: { 'attestation_data.age': 'Input should be a valid integer [input: forty]' }, message: INVALID });
+    assert.deepEqual(wrongType.body, {
+      errors: { 'attestation_data.age': 'Input should be a valid integer [input: forty]' },
+      message: INVALID,
+    });
     const missing = await attestCustom('bad-data', 'adult', 'wibble', { name: 'Ann' });
     assert.equal(missing.status, 400);
     assert.equal(missing.body.message, INVALID);
@@ -91,7 +107,9 @@ describe('custom attestation types', () => {
     assert.equal(unknown.status, 404);
     assert.deepEqual(unknown.body, { message: "Custom attestation type 'nobody' does not exist for org 'acme'" });
     const unknownVersioned = await attestCustom('versions', 'adult', 'nobody@v1', { age: 30 });
-    assert.deepEqual(unknownVersioned.body, { message: "Custom attestation type 'nobody' does not exist for org 'acme'" });
+    assert.deepEqual(unknownVersioned.body, {
+      message: "Custom attestation type 'nobody' does not exist for org 'acme'",
+    });
 
     assert.equal((await createType('aged', ['.age > 21'])).body.version, 1);
     assert.equal((await createType('aged', ['.age > 65'])).body.version, 2);
@@ -118,10 +136,16 @@ describe('custom attestation types', () => {
     assert.equal((await server.get('/api/v2/custom-attestation-types/acme/broken')).status, 404);
     const deep = await createType('broken', [`${'('.repeat(20_000)}.age${')'.repeat(20_000)} > 21`]);
     assert.equal(deep.status, 400);
-    assert.match(deep.body.errors['evaluator.rules[0]'], /^Rule nests too deeply \(more than 200 levels\) at column 201 \[input: /);
+    assert.match(
+      deep.body.errors['evaluator.rules[0]'],
+      /^Rule nests too deeply \(more than 200 levels\) at column 201 \[input: /,
+    );
     const badRegex = await createType('broken', ['.name | test("(")']);
     assert.equal(badRegex.status, 400);
-    assert.match(badRegex.body.errors['evaluator.rules[0]'], /^Invalid regular expression "\(": .* at column 14 \[input: /);
+    assert.match(
+      badRegex.body.errors['evaluator.rules[0]'],
+      /^Invalid regular expression "\(": .* at column 14 \[input: /,
+    );
   });
 
   it('evaluates the type summary on each attestation and shows it; a summary it cannot evaluate is refused at creation', async () => {
@@ -139,7 +163,10 @@ describe('custom attestation types', () => {
       type_schema: { filename: 'schema.json', content: JSON.stringify(WIBBLE_SCHEMA) },
     });
     assert.equal(summarised.status, 201, summarised.text);
-    assert.deepEqual(summarised.body.summary.map((entry: { name: string }) => entry.name), ['age', 'greeting', 'missing', 'unreadable']);
+    assert.deepEqual(
+      summarised.body.summary.map((entry: { name: string }) => entry.name),
+      ['age', 'greeting', 'missing', 'unreadable'],
+    );
     await beginTrail(server, 'acme', 'custom-flow', 'summary');
     assert.equal((await attestCustom('summary', 'person', 'people', { age: 30, name: 'Ada' })).status, 201);
     const shown = await latest('summary', 'person');
@@ -158,35 +185,75 @@ describe('custom attestation types', () => {
       type_schema: { filename: 'schema.json', content: JSON.stringify(WIBBLE_SCHEMA) },
     });
     assert.equal(refused.status, 400);
-    assert.deepEqual(refused.body, { message: INVALID, errors: { 'summary[0].expression': 'Unexpected end of rule at column 7 [input: .age +]' } });
+    assert.deepEqual(refused.body, {
+      message: INVALID,
+      errors: { 'summary[0].expression': 'Unexpected end of rule at column 7 [input: .age +]' },
+    });
     assert.equal((await server.get('/api/v2/custom-attestation-types/acme/bad-summary')).status, 404);
   });
 
   it('lists the system attestation types, whose decision type a system attestation names', async () => {
     const types = await server.get('/api/v2/system-attestation-types/acme');
     assert.equal(types.status, 200);
-    assert.deepEqual(types.body.map((type: { name: string; attestation_type: string }) => [type.name, type.attestation_type]), [['decision', 'system:decision']]);
-    assert.deepEqual((await server.get('/api/v2/system-attestation-types/ghost')).body, { message: 'Organization not found' });
+    assert.deepEqual(
+      types.body.map((type: { name: string; attestation_type: string }) => [type.name, type.attestation_type]),
+      [['decision', 'system:decision']],
+    );
+    assert.deepEqual((await server.get('/api/v2/system-attestation-types/ghost')).body, {
+      message: 'Organization not found',
+    });
   });
 
   it('every rule must hold, each with at least one output and no false or null one; a type without rules is compliant', async () => {
     await beginTrail(server, 'acme', 'custom-flow', 'checks');
     const schema = { type: 'object', properties: { checks: { type: 'array', items: { type: 'object' } } } };
-    assert.equal((await createType('checklist', ['.checks | length > 0', '.checks[] | .passed', 'all(.checks[]; .id | startswith("C-"))'], schema)).status, 201);
+    assert.equal(
+      (
+        await createType(
+          'checklist',
+          ['.checks | length > 0', '.checks[] | .passed', 'all(.checks[]; .id | startswith("C-"))'],
+          schema,
+        )
+      ).status,
+      201,
+    );
     assert.equal((await createType('free', undefined, schema)).status, 201);
     const verdict = async (name: string, typeName: string, data: unknown) => {
       assert.equal((await attestCustom('checks', name, typeName, data)).status, 201);
       return (await latest('checks', name)).is_compliant;
     };
-    assert.equal(await verdict('all-pass', 'checklist', { checks: [{ id: 'C-1', passed: true }, { id: 'C-2', passed: 'yes' }] }), true);
-    assert.equal(await verdict('one-fails', 'checklist', { checks: [{ id: 'C-1', passed: true }, { id: 'C-2', passed: false }] }), false);
-    assert.equal(await verdict('one-null', 'checklist', { checks: [{ id: 'C-1', passed: true }, { id: 'C-2' }] }), false);
+    assert.equal(
+      await verdict('all-pass', 'checklist', {
+        checks: [
+          { id: 'C-1', passed: true },
+          { id: 'C-2', passed: 'yes' },
+        ],
+      }),
+      true,
+    );
+    assert.equal(
+      await verdict('one-fails', 'checklist', {
+        checks: [
+          { id: 'C-1', passed: true },
+          { id: 'C-2', passed: false },
+        ],
+      }),
+      false,
+    );
+    assert.equal(
+      await verdict('one-null', 'checklist', { checks: [{ id: 'C-1', passed: true }, { id: 'C-2' }] }),
+      false,
+    );
     assert.equal(await verdict('bad-id', 'checklist', { checks: [{ id: 'X-1', passed: true }] }), false);
     assert.equal(await verdict('empty', 'checklist', { checks: [] }), false);
     assert.equal(await verdict('rule-error', 'checklist', { checks: [{ id: 7, passed: true }] }), false);
     assert.equal(await verdict('no-rules', 'free', { checks: [] }), true);
     const nested = JSON.parse(`{"checks": [{"id": "C-1", "passed": ${'['.repeat(600)}${']'.repeat(600)}}]}`) as unknown;
-    assert.equal(await verdict('too-deep', 'checklist', nested), false, 'data nested past 512 levels is not judged compliant');
+    assert.equal(
+      await verdict('too-deep', 'checklist', nested),
+      false,
+      'data nested past 512 levels is not judged compliant',
+    );
   });
 
   it('keeps judging right over hundreds of rule evaluations in one server process', async () => {
@@ -197,7 +264,10 @@ describe('custom attestation types', () => {
       const age = i % 2 === 0 ? 30 : 10;
       assert.equal((await attestCustom('many', 'person', 'named', { age, name: `n${i}` })).status, 201);
     }
-    const history = (await server.get('/api/v2/attestations/acme/custom-flow/trail/many/person')).body as Array<{ is_compliant: boolean; attestation_data: { age: number } }>;
+    const history = (await server.get('/api/v2/attestations/acme/custom-flow/trail/many/person')).body as Array<{
+      is_compliant: boolean;
+      attestation_data: { age: number };
+    }>;
     assert.equal(history.length, count);
     assert.deepEqual(
       history.filter((attestation) => attestation.is_compliant !== attestation.attestation_data.age > 21),

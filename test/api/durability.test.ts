@@ -5,7 +5,9 @@ import { startServer, type Reply, type TestServer } from './harness.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint, WORKED_TEMPLATE } from './fixtures.ts';
 
 async function evidenceBytes(server: TestServer, href: string): Promise<Buffer> {
-  const response = await fetch(`${server.url}${new URL(href).pathname}`, { headers: { authorization: `Bearer ${server.key}` } });
+  const response = await fetch(`${server.url}${new URL(href).pathname}`, {
+    headers: { authorization: `Bearer ${server.key}` },
+  });
   assert.equal(response.status, 200);
   return Buffer.from(await response.arrayBuffer());
 }
@@ -19,8 +21,27 @@ describe('durability', () => {
     try {
       await createFlow(first, 'acme', 'kept', WORKED_TEMPLATE);
       await beginTrail(first, 'acme', 'kept', 't1');
-      assert.equal((await attest(first, 'acme', 'kept', 't1', 'generic', { attestation_name: 'bar' }, { filename: 'e.bin', content: evidence })).status, 201);
-      await attestArtifact(first, 'acme', 'kept', { fingerprint: fingerprint('kept'), filename: 'kept.tgz', git_commit: commit('kept'), trail_name: 't1', template_reference_name: 'cli' });
+      assert.equal(
+        (
+          await attest(
+            first,
+            'acme',
+            'kept',
+            't1',
+            'generic',
+            { attestation_name: 'bar' },
+            { filename: 'e.bin', content: evidence },
+          )
+        ).status,
+        201,
+      );
+      await attestArtifact(first, 'acme', 'kept', {
+        fingerprint: fingerprint('kept'),
+        filename: 'kept.tgz',
+        git_commit: commit('kept'),
+        trail_name: 't1',
+        template_reference_name: 'cli',
+      });
       await first.json('POST', '/api/v2/service-accounts/acme', { name: 'bot', privilege: 'reader' });
       key = (await first.json('POST', '/api/v2/service-accounts/acme/bot/api-keys', { description: 'k' })).body.key;
       snapshot = {
@@ -36,7 +57,10 @@ describe('durability', () => {
     try {
       const port = (value: unknown) => JSON.stringify(value).replaceAll(first.url, 'URL').replaceAll(second.url, 'URL');
       assert.equal(port((await second.get('/api/v2/trails/acme/kept/t1')).body), port(snapshot.trail));
-      assert.equal(port((await second.get('/api/v2/attestations/acme/kept?per_page=100')).body.data), port(snapshot.attestations));
+      assert.equal(
+        port((await second.get('/api/v2/attestations/acme/kept?per_page=100')).body.data),
+        port(snapshot.attestations),
+      );
       assert.equal(port((await second.get('/api/v2/artifacts/acme')).body), port(snapshot.artifacts));
       assert.deepEqual((await second.get('/api/v2/service-accounts/acme')).body, snapshot.accounts);
       assert.equal((await second.get('/api/v2/flows/acme', { key })).status, 200, 'an issued key still works');
@@ -60,7 +84,15 @@ describe('durability', () => {
       const name = `a${index}`;
       let reply: Reply | undefined;
       try {
-        reply = await attest(server, 'acme', 'crash', 'in-flight', 'generic', { attestation_name: name }, { filename: `${name}.bin`, content: contentOf(index) });
+        reply = await attest(
+          server,
+          'acme',
+          'crash',
+          'in-flight',
+          'generic',
+          { attestation_name: name },
+          { filename: `${name}.bin`, content: contentOf(index) },
+        );
       } catch {
         return;
       }
@@ -77,16 +109,28 @@ describe('durability', () => {
     const restarted = await startServer({ dataDir: server.dataDir, args: ['--org', 'acme'] });
     try {
       const trail = (await restarted.get('/api/v2/trails/acme/crash/in-flight')).body;
-      const stored = (await restarted.get('/api/v2/attestations/acme/crash?per_page=100')).body.data as Array<{ attestation_name: string; attestation_id: string }>;
+      const stored = (await restarted.get('/api/v2/attestations/acme/crash?per_page=100')).body.data as Array<{
+        attestation_name: string;
+        attestation_id: string;
+      }>;
       const storedNames = new Set(stored.map((record) => record.attestation_name));
       for (const name of acknowledged) assert.ok(storedNames.has(name), `acknowledged ${name} is missing`);
-      const eventIds = new Set(trail.events.filter((event: { type: string }) => event.type === 'trail_attestation_reported').map((event: { attestation_id: string }) => event.attestation_id));
+      const eventIds = new Set(
+        trail.events
+          .filter((event: { type: string }) => event.type === 'trail_attestation_reported')
+          .map((event: { attestation_id: string }) => event.attestation_id),
+      );
       assert.equal(eventIds.size, stored.length, 'one event per stored attestation');
       for (const record of stored) {
         assert.ok(eventIds.has(record.attestation_id), `no event for ${record.attestation_name}`);
-        const full = (await restarted.get(`/api/v2/attestations/acme/crash/trail/in-flight/${record.attestation_name}`)).body[0];
+        const full = (await restarted.get(`/api/v2/attestations/acme/crash/trail/in-flight/${record.attestation_name}`))
+          .body[0];
         const index = Number(record.attestation_name.slice(1));
-        assert.deepEqual(await evidenceBytes(restarted, full._links.evidence.href), contentOf(index), `evidence of ${record.attestation_name}`);
+        assert.deepEqual(
+          await evidenceBytes(restarted, full._links.evidence.href),
+          contentOf(index),
+          `evidence of ${record.attestation_name}`,
+        );
       }
       assert.equal(trail.compliance_status.attestations_statuses.length, stored.length);
     } finally {

@@ -7,11 +7,45 @@ import { startServer, type TestServer } from './harness.ts';
 const json = fc.jsonValue({ maxDepth: 3 });
 const segment = fc.oneof(
   fc.string({ maxLength: 12 }),
-  fc.constantFrom('-1', '#3', '~2', '@{now}', '@{5.minutes.ago}', '@{2024-13-45T99:99:99}', '0', '#-5', '99999999999999999999', '@{}', 'prod'),
+  fc.constantFrom(
+    '-1',
+    '#3',
+    '~2',
+    '@{now}',
+    '@{5.minutes.ago}',
+    '@{2024-13-45T99:99:99}',
+    '0',
+    '#-5',
+    '99999999999999999999',
+    '@{}',
+    'prod',
+  ),
 );
 const query = fc.dictionary(
-  fc.constantFrom('page', 'per_page', 'interval', 'reverse', 'start', 'end', 'start_ts', 'end_ts', 'repo_name', 'event_types', 'flow_names', 'from_timestamp', 'sort', 'tag', 'archived', 'snappish1', 'snappish2', 'policy_name'),
-  fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('1..x', '~5..NOW', 'NOW', '1hour', '-1', '1e400', '', 'started,bogus')),
+  fc.constantFrom(
+    'page',
+    'per_page',
+    'interval',
+    'reverse',
+    'start',
+    'end',
+    'start_ts',
+    'end_ts',
+    'repo_name',
+    'event_types',
+    'flow_names',
+    'from_timestamp',
+    'sort',
+    'tag',
+    'archived',
+    'snappish1',
+    'snappish2',
+    'policy_name',
+  ),
+  fc.oneof(
+    fc.string({ maxLength: 10 }),
+    fc.constantFrom('1..x', '~5..NOW', 'NOW', '1hour', '-1', '1e400', '', 'started,bogus'),
+  ),
   { maxKeys: 4 },
 );
 
@@ -56,19 +90,35 @@ describe('environment routes under random input', () => {
 
   it('never answers 5xx to random report items', async () => {
     const item = fc.record(
-      { podName: json, namespace: json, creationTimestamp: json, digests: fc.oneof(json, fc.dictionary(fc.string(), fc.string())), owners: json },
+      {
+        podName: json,
+        namespace: json,
+        creationTimestamp: json,
+        digests: fc.oneof(json, fc.dictionary(fc.string(), fc.string())),
+        owners: json,
+      },
       { requiredKeys: [] },
     );
     await fc.assert(
       fc.asyncProperty(fc.array(item, { maxLength: 4 }), async (artifacts) => {
-        assertClean(await server.json('PUT', '/api/v2/environments/acme/prod/report/K8S', { artifacts }), JSON.stringify(artifacts));
+        assertClean(
+          await server.json('PUT', '/api/v2/environments/acme/prod/report/K8S', { artifacts }),
+          JSON.stringify(artifacts),
+        );
       }),
       { seed: 7, numRuns: 100 },
     );
   });
 
   it('never answers 5xx to random paths and queries of the read routes', async () => {
-    const reads = ['/api/v2/snapshots/acme/prod', '/api/v2/environments/acme/prod/events', '/api/v2/environments/acme/prod/auditlog', '/api/v2/env-diff/acme', '/api/v2/environments/acme', '/api/v2/controls/acme'];
+    const reads = [
+      '/api/v2/snapshots/acme/prod',
+      '/api/v2/environments/acme/prod/events',
+      '/api/v2/environments/acme/prod/auditlog',
+      '/api/v2/env-diff/acme',
+      '/api/v2/environments/acme',
+      '/api/v2/controls/acme',
+    ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...reads), query, segment, async (path, params, expr) => {
         const search = new URLSearchParams(params).toString();

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { startServer, type TestServer } from './harness.ts';
 
-const isPlaceholder = (entry: Record<string, unknown>) => entry.placeholder === true && typeof entry.message === 'string' && typeof entry.id === 'string';
+const isPlaceholder = (entry: Record<string, unknown>) =>
+  entry.placeholder === true && typeof entry.message === 'string' && typeof entry.id === 'string';
 
 describe('environment resource lists with unreadable records', () => {
   let server: TestServer;
@@ -15,17 +16,23 @@ describe('environment resource lists with unreadable records', () => {
     server = await startServer({ args: ['--org', 'acme'] });
     for (const name of ['good', 'damaged']) {
       await server.json('PUT', '/api/v2/environments/acme', { name, type: 'K8S', description: name });
-      const yaml = '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n';
+      const yaml =
+        '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n';
       await server.multipart('PUT', '/api/v2/policies/acme', { payload: JSON.stringify({ name }), policy_file: yaml });
       await server.json('POST', '/api/v2/controls/acme', { identifier: name, name });
       await server.json('PUT', '/api/v2/actions/acme/environments', {
-        name, targets: [{ type: 'EMAIL', emails: ['a@example.test'] }], environments: [name], triggers: ['ON_STARTED_ARTIFACT'],
+        name,
+        targets: [{ type: 'EMAIL', emails: ['a@example.test'] }],
+        environments: [name],
+        triggers: ['ON_STARTED_ARTIFACT'],
       });
     }
     db = new DatabaseSync(join(server.dataDir, 'cev.sqlite'));
     db.exec('PRAGMA busy_timeout = 5000');
     db.prepare("UPDATE environments SET tags = '{' WHERE name = 'damaged'").run();
-    db.prepare("UPDATE policy_events SET data = '[' WHERE policy_id = (SELECT id FROM policies WHERE name = 'damaged')").run();
+    db.prepare(
+      "UPDATE policy_events SET data = '[' WHERE policy_id = (SELECT id FROM policies WHERE name = 'damaged')",
+    ).run();
     db.prepare("UPDATE controls SET links = 'x' WHERE identifier = 'damaged'").run();
     db.prepare("UPDATE actions SET targets = '{' WHERE name = 'damaged'").run();
   });
@@ -35,7 +42,8 @@ describe('environment resource lists with unreadable records', () => {
   });
 
   it('lists the readable records and a placeholder for each damaged one', async () => {
-    const names = (entries: Array<Record<string, unknown>>, key: string) => entries.map((entry) => (isPlaceholder(entry) ? 'placeholder' : entry[key]));
+    const names = (entries: Array<Record<string, unknown>>, key: string) =>
+      entries.map((entry) => (isPlaceholder(entry) ? 'placeholder' : entry[key]));
     const environments = await server.get('/api/v2/environments/acme');
     assert.equal(environments.status, 200);
     assert.deepEqual(names(environments.body, 'name'), ['good', 'placeholder']);
@@ -49,15 +57,28 @@ describe('environment resource lists with unreadable records', () => {
     const unmatched = await pageOf('name=nothing&page=1&per_page=10');
     assert.equal(unmatched.total_count, 1);
     assert.deepEqual(names(unmatched.environments, 'name'), ['placeholder']);
-    assert.deepEqual(names((await pageOf('name=GOO&sort=name&sort_direction=desc&page=2&per_page=1')).environments, 'name'), ['placeholder']);
-    assert.deepEqual(names((await server.get('/api/v2/policies/acme')).body, 'name'), ['placeholder', 'good'], 'in name order');
+    assert.deepEqual(
+      names((await pageOf('name=GOO&sort=name&sort_direction=desc&page=2&per_page=1')).environments, 'name'),
+      ['placeholder'],
+    );
+    assert.deepEqual(
+      names((await server.get('/api/v2/policies/acme')).body, 'name'),
+      ['placeholder', 'good'],
+      'in name order',
+    );
     const controls = (await server.get('/api/v2/controls/acme')).body;
     assert.equal(controls.total_count, 2);
     assert.deepEqual(names(controls.controls, 'identifier'), ['good', 'placeholder']);
     const unmatchedControls = (await server.get('/api/v2/controls/acme?search=nothing')).body;
     assert.equal(unmatchedControls.total_count, 1);
     assert.deepEqual(names(unmatchedControls.controls, 'identifier'), ['placeholder']);
-    assert.deepEqual(names((await server.get('/api/v2/controls/acme?sort_direction=desc&page=2&per_page=1')).body.controls, 'identifier'), ['placeholder']);
+    assert.deepEqual(
+      names(
+        (await server.get('/api/v2/controls/acme?sort_direction=desc&page=2&per_page=1')).body.controls,
+        'identifier',
+      ),
+      ['placeholder'],
+    );
     assert.deepEqual(names((await server.get('/api/v2/actions/acme')).body, 'name'), ['good', 'placeholder']);
   });
 });

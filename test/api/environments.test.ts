@@ -72,24 +72,48 @@ describe('environments', () => {
   it('answers 404 with the long message for an unknown environment', async () => {
     const reply = await server.get('/api/v2/environments/acme/non-existing');
     assert.equal(reply.status, 404);
-    assert.deepEqual(reply.body, { message: "Environment named 'non-existing' does not exist for organization 'acme'" });
+    assert.deepEqual(reply.body, {
+      message: "Environment named 'non-existing' does not exist for organization 'acme'",
+    });
   });
 
   it('creates logical environments over existing physical ones, and joins more', async () => {
     await put({ name: 'phys-a', type: 'K8S', description: 'a' });
     await put({ name: 'phys-b', type: 'ECS', description: 'b' });
-    const created = await put({ name: 'logical-1', type: 'logical', description: 'l', included_environments: ['phys-a'] });
+    const created = await put({
+      name: 'logical-1',
+      type: 'logical',
+      description: 'l',
+      included_environments: ['phys-a'],
+    });
     assert.equal(created.status, 201);
-    const unknown = await put({ name: 'logical-2', type: 'logical', description: 'l', included_environments: ['phys-a', 'nope'] });
+    const unknown = await put({
+      name: 'logical-2',
+      type: 'logical',
+      description: 'l',
+      included_environments: ['phys-a', 'nope'],
+    });
     assert.equal(unknown.status, 404);
     assert.deepEqual(unknown.body, { message: "Environment named 'nope' does not exist for organization 'acme'" });
     assert.equal((await server.get('/api/v2/environments/acme/logical-2')).status, 404, 'nothing half-created');
-    const joined = await server.json('PUT', '/api/v2/environments/acme/logical-1/join', { physical_env_name: 'phys-b' });
+    const joined = await server.json('PUT', '/api/v2/environments/acme/logical-1/join', {
+      physical_env_name: 'phys-b',
+    });
     assert.equal(joined.status, 200);
-    assert.deepEqual((await server.get('/api/v2/environments/acme/logical-1')).body.included_environments, ['phys-a', 'phys-b']);
-    const notLogical = await server.json('PUT', '/api/v2/environments/acme/phys-a/join', { physical_env_name: 'phys-b' });
+    assert.deepEqual((await server.get('/api/v2/environments/acme/logical-1')).body.included_environments, [
+      'phys-a',
+      'phys-b',
+    ]);
+    const notLogical = await server.json('PUT', '/api/v2/environments/acme/phys-a/join', {
+      physical_env_name: 'phys-b',
+    });
     assert.equal(notLogical.status, 400);
-    const physicalOnly = await put({ name: 'phys-c', type: 'K8S', description: 'c', included_environments: ['phys-a'] });
+    const physicalOnly = await put({
+      name: 'phys-c',
+      type: 'K8S',
+      description: 'c',
+      included_environments: ['phys-a'],
+    });
     assert.equal(physicalOnly.status, 400);
   });
 
@@ -99,18 +123,34 @@ describe('environments', () => {
     assert.ok(Array.isArray(all.body));
     assert.ok(all.body.some((environment: { name: string }) => environment.name === 'newEnv1'));
     const byName = await server.get('/api/v2/environments/acme?name=PHYS');
-    assert.deepEqual(byName.body.map((environment: { name: string }) => environment.name), ['phys-a', 'phys-b']);
+    assert.deepEqual(
+      byName.body.map((environment: { name: string }) => environment.name),
+      ['phys-a', 'phys-b'],
+    );
     const byType = await server.get('/api/v2/environments/acme?type=K8S&type=ECS');
     assert.deepEqual(byType.body.map((environment: { name: string }) => environment.name).sort(), ['phys-a', 'phys-b']);
     const desc = await server.get('/api/v2/environments/acme?name=phys&sort=name&sort_direction=desc');
-    assert.deepEqual(desc.body.map((environment: { name: string }) => environment.name), ['phys-b', 'phys-a']);
+    assert.deepEqual(
+      desc.body.map((environment: { name: string }) => environment.name),
+      ['phys-b', 'phys-a'],
+    );
     const paged = await server.get('/api/v2/environments/acme?page=1&per_page=2');
     assert.equal(paged.status, 200);
-    assert.deepEqual(Object.keys(paged.body).sort(), ['_links', 'environments', 'page', 'per_page', 'total_count', 'total_pages']);
+    assert.deepEqual(Object.keys(paged.body).sort(), [
+      '_links',
+      'environments',
+      'page',
+      'per_page',
+      'total_count',
+      'total_pages',
+    ]);
     assert.equal(paged.body.environments.length, 2);
     assert.equal(paged.body.total_count, all.body.length);
     assert.equal(paged.body.total_pages, Math.ceil(all.body.length / 2));
-    assert.match(paged.body._links.next.href, /^http:\/\/127\.0\.0\.1:\d+\/api\/v2\/environments\/acme\?page=2&per_page=2$/);
+    assert.match(
+      paged.body._links.next.href,
+      /^http:\/\/127\.0\.0\.1:\d+\/api\/v2\/environments\/acme\?page=2&per_page=2$/,
+    );
     const past = await server.get('/api/v2/environments/acme?page=99&per_page=20');
     assert.deepEqual(past.body.environments, []);
     const tooBig = await server.get('/api/v2/environments/acme?page=1&per_page=51');
@@ -125,18 +165,33 @@ describe('environments', () => {
     const patched = await server.json('PATCH', '/api/v2/environments/acme/rename-env', { description: 'patched' });
     assert.equal(patched.status, 200);
     assert.equal((await server.get('/api/v2/environments/acme/rename-env')).body.description, 'patched');
-    const illegal = await server.json('PUT', '/api/v2/environments/acme/rename-env/rename', { new_name: 'new illegal name' });
+    const illegal = await server.json('PUT', '/api/v2/environments/acme/rename-env/rename', {
+      new_name: 'new illegal name',
+    });
     assert.equal(illegal.status, 400);
-    assert.equal(illegal.body.errors.new_name, `String should match pattern '${ENV_PATTERN}' [input: new illegal name]`);
-    const renamed = await server.json('PUT', '/api/v2/environments/acme/rename-env/rename', { new_name: 'new-name-456' });
+    assert.equal(
+      illegal.body.errors.new_name,
+      `String should match pattern '${ENV_PATTERN}' [input: new illegal name]`,
+    );
+    const renamed = await server.json('PUT', '/api/v2/environments/acme/rename-env/rename', {
+      new_name: 'new-name-456',
+    });
     assert.equal(renamed.status, 200);
     assert.equal((await server.get('/api/v2/environments/acme/rename-env')).status, 404);
     assert.equal((await server.get('/api/v2/environments/acme/new-name-456')).body.description, 'patched');
     const archived = await server.json('PUT', '/api/v2/environments/acme/new-name-456/archive', null);
     assert.equal(archived.status, 200);
     assert.equal((await server.get('/api/v2/environments/acme/new-name-456')).status, 404);
-    assert.ok(!(await server.get('/api/v2/environments/acme')).body.some((environment: { name: string }) => environment.name === 'new-name-456'));
-    assert.equal((await put({ name: 'new-name-456', type: 'K8S', description: 'reused' })).status, 201, 'the name is free again');
+    assert.ok(
+      !(await server.get('/api/v2/environments/acme')).body.some(
+        (environment: { name: string }) => environment.name === 'new-name-456',
+      ),
+    );
+    assert.equal(
+      (await put({ name: 'new-name-456', type: 'K8S', description: 'reused' })).status,
+      201,
+      'the name is free again',
+    );
     const missing = await server.json('PUT', '/api/v2/environments/acme/non-existing/archive', null);
     assert.equal(missing.status, 404);
   });
@@ -144,19 +199,32 @@ describe('environments', () => {
   it('allows artifacts in an environment and lists the allowlist', async () => {
     await put({ name: 'allow-artifact-env', type: 'K8S', description: 'a' });
     const fingerprint = 'a'.repeat(64);
-    const allowed = await server.json('PUT', '/api/v2/allowlists/acme/allow-artifact-env', { artifact_fingerprint: fingerprint, description: 'hotfix' });
+    const allowed = await server.json('PUT', '/api/v2/allowlists/acme/allow-artifact-env', {
+      artifact_fingerprint: fingerprint,
+      description: 'hotfix',
+    });
     assert.equal(allowed.status, 200, allowed.text);
     assert.equal(allowed.body, 'OK');
-    await server.json('PUT', '/api/v2/allowlists/acme/allow-artifact-env', { artifact_fingerprint: fingerprint, artifact_name: 'web:1', description: 'hotfix, named' });
+    await server.json('PUT', '/api/v2/allowlists/acme/allow-artifact-env', {
+      artifact_fingerprint: fingerprint,
+      artifact_name: 'web:1',
+      description: 'hotfix, named',
+    });
     const list = (await server.get('/api/v2/allowlists/acme')).body;
     assert.deepEqual(
       list.map((e: any) => [e.environment_name, e.artifact_fingerprint, e.artifact_name, e.description]),
       [['allow-artifact-env', fingerprint, 'web:1', 'hotfix, named']],
     );
-    const bad = await server.json('PUT', '/api/v2/allowlists/acme/allow-artifact-env', { artifact_fingerprint: 'xyz', description: 'd' });
+    const bad = await server.json('PUT', '/api/v2/allowlists/acme/allow-artifact-env', {
+      artifact_fingerprint: 'xyz',
+      description: 'd',
+    });
     assert.equal(bad.status, 400);
     assert.ok('artifact_fingerprint' in bad.body.errors);
-    const missing = await server.json('PUT', '/api/v2/allowlists/acme/nope', { artifact_fingerprint: fingerprint, description: 'd' });
+    const missing = await server.json('PUT', '/api/v2/allowlists/acme/nope', {
+      artifact_fingerprint: fingerprint,
+      description: 'd',
+    });
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, { message: "Environment named 'nope' does not exist for organization 'acme'" });
   });
@@ -166,10 +234,15 @@ describe('environments', () => {
     const set = await server.json('PATCH', '/api/v2/tags/acme/env/tag-env', { set_tags: { foo: 'bar', team: 'x' } });
     assert.equal(set.status, 200);
     assert.equal(set.body, 'OK');
-    const removed = await server.json('PATCH', '/api/v2/tags/acme/environments/tag-env', { remove_tags: ['team', 'non-existing'] });
+    const removed = await server.json('PATCH', '/api/v2/tags/acme/environments/tag-env', {
+      remove_tags: ['team', 'non-existing'],
+    });
     assert.equal(removed.status, 200);
     assert.deepEqual((await server.get('/api/v2/environments/acme/tag-env')).body.tags, { foo: 'bar' });
-    assert.deepEqual((await server.get('/api/v2/environments/acme?tag=foo:bar')).body.map((e: { name: string }) => e.name), ['tag-env']);
+    assert.deepEqual(
+      (await server.get('/api/v2/environments/acme?tag=foo:bar')).body.map((e: { name: string }) => e.name),
+      ['tag-env'],
+    );
     assert.deepEqual((await server.get('/api/v2/environments/acme?tag=foo:baz')).body, []);
     assert.equal((await server.json('PATCH', '/api/v2/tags/acme/env/nope', { set_tags: { a: 'b' } })).status, 404);
     const badType = await server.json('PATCH', '/api/v2/tags/acme/spaceships/x', { set_tags: { a: 'b' } });

@@ -70,7 +70,9 @@ describe('faults: the SQLite database on a full disk', function () {
     assert.equal(listed.body.data.length, acknowledged, 'the refused write stored nothing');
 
     unlinkSync(filler);
-    const after = await server.multipart('POST', '/api/v2/attestations/acme/flow/trail/full/generic', { data_json: JSON.stringify({ attestation_name: 'after', user_data }) });
+    const after = await server.multipart('POST', '/api/v2/attestations/acme/flow/trail/full/generic', {
+      data_json: JSON.stringify({ attestation_name: 'after', user_data }),
+    });
     assert.equal(after.status, 201, after.text);
     assert.equal((await server.get('/api/v2/attestations/acme/flow?per_page=100')).body.data.length, acknowledged + 1);
   });

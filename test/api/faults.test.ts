@@ -67,7 +67,10 @@ function evidenceFiles(dataDir: string): string[] {
 }
 
 /** The attestations of a trail of flow `flow` in org acme. */
-async function attestationsOf(server: TestServer, trail: string): Promise<Array<{ attestation_id: string; attestation_name: string }>> {
+async function attestationsOf(
+  server: TestServer,
+  trail: string,
+): Promise<Array<{ attestation_id: string; attestation_name: string }>> {
   const page = await server.get('/api/v2/attestations/acme/flow?per_page=100');
   assert.equal(page.status, 200, page.text);
   return page.body.data.filter((record: { trail_name: string }) => record.trail_name === trail);
@@ -117,7 +120,15 @@ describe('faults', function () {
       let refused: Awaited<ReturnType<typeof attest>> | undefined;
       for (let index = 0; index < 12 && refused === undefined; index += 1) {
         const bytes = randomBytes(900 * 1024);
-        const reply = await attest(server, 'acme', 'flow', 'full', 'generic', { attestation_name: `scan-${index}` }, { filename: 'scan.bin', content: bytes });
+        const reply = await attest(
+          server,
+          'acme',
+          'flow',
+          'full',
+          'generic',
+          { attestation_name: `scan-${index}` },
+          { filename: 'scan.bin', content: bytes },
+        );
         if (reply.status === 201) acknowledged.set(`scan-${index}`, bytes);
         else refused = reply;
       }
@@ -126,13 +137,29 @@ describe('faults', function () {
       assert.equal(refused.status, 507, refused.text);
       assert.deepEqual(refused.body, { message: NO_SPACE });
       assert.match(NO_SPACE, /no space left to store the evidence/);
-      const again = await attest(server, 'acme', 'flow', 'full', 'generic', { attestation_name: 'again' }, { filename: 'scan.bin', content: randomBytes(900 * 1024) });
+      const again = await attest(
+        server,
+        'acme',
+        'flow',
+        'full',
+        'generic',
+        { attestation_name: 'again' },
+        { filename: 'scan.bin', content: randomBytes(900 * 1024) },
+      );
       assert.equal(again.status, 507, again.text);
 
       // Nothing of the refused uploads: no temporary file, no evidence file without its row.
-      assert.equal((await attestationsOf(server, 'full')).length, acknowledged.size, 'only the acknowledged attestations exist');
+      assert.equal(
+        (await attestationsOf(server, 'full')).length,
+        acknowledged.size,
+        'only the acknowledged attestations exist',
+      );
       const files = evidenceFiles(dataDir);
-      assert.deepEqual(files.filter((file) => !/^[a-f0-9]{64}$/.test(file)), [], 'no temporary files');
+      assert.deepEqual(
+        files.filter((file) => !/^[a-f0-9]{64}$/.test(file)),
+        [],
+        'no temporary files',
+      );
       assert.equal(files.length, acknowledged.size, 'one evidence file per acknowledged attestation');
 
       // Warned ahead: the readiness probe stays up (reads work) and says why; so does the log.
@@ -149,7 +176,11 @@ describe('faults', function () {
       for (const record of records) {
         const expected = acknowledged.get(record.attestation_name);
         assert.ok(expected !== undefined, record.attestation_name);
-        assert.deepEqual(await bytesOf(server, await evidencePathOf(server, 'full', record.attestation_name)), expected, record.attestation_name);
+        assert.deepEqual(
+          await bytesOf(server, await evidencePathOf(server, 'full', record.attestation_name)),
+          expected,
+          record.attestation_name,
+        );
       }
     });
   });
@@ -176,16 +207,50 @@ describe('faults', function () {
       await createFlow(server, 'acme', 'flow');
       await beginTrail(server, 'acme', 'flow', 'ro');
       const first = randomBytes(1000);
-      assert.equal((await attest(server, 'acme', 'flow', 'ro', 'generic', { attestation_name: 'before' }, { filename: 'a.bin', content: first })).status, 201);
+      assert.equal(
+        (
+          await attest(
+            server,
+            'acme',
+            'flow',
+            'ro',
+            'generic',
+            { attestation_name: 'before' },
+            { filename: 'a.bin', content: first },
+          )
+        ).status,
+        201,
+      );
       mount.remount('ro');
-      const refused = await attest(server, 'acme', 'flow', 'ro', 'generic', { attestation_name: 'during' }, { filename: 'b.bin', content: randomBytes(1000) });
+      const refused = await attest(
+        server,
+        'acme',
+        'flow',
+        'ro',
+        'generic',
+        { attestation_name: 'during' },
+        { filename: 'b.bin', content: randomBytes(1000) },
+      );
       assert.equal(refused.status, 503, refused.text);
       assert.deepEqual(refused.body, { message: READ_ONLY });
       const records = await attestationsOf(server, 'ro');
       assert.equal(records.length, 1, 'the refused attestation was not recorded');
       assert.deepEqual(await bytesOf(server, await evidencePathOf(server, 'ro', 'before')), first, 'reads go on');
       mount.remount('rw');
-      assert.equal((await attest(server, 'acme', 'flow', 'ro', 'generic', { attestation_name: 'after' }, { filename: 'b.bin', content: randomBytes(1000) })).status, 201);
+      assert.equal(
+        (
+          await attest(
+            server,
+            'acme',
+            'flow',
+            'ro',
+            'generic',
+            { attestation_name: 'after' },
+            { filename: 'b.bin', content: randomBytes(1000) },
+          )
+        ).status,
+        201,
+      );
     });
   });
 
@@ -237,7 +302,11 @@ describe('faults', function () {
       } finally {
         await release();
       }
-      assert.equal((await server.get('/api/v2/trails/acme/flow/locked')).status, 404, 'the refused write stored nothing');
+      assert.equal(
+        (await server.get('/api/v2/trails/acme/flow/locked')).status,
+        404,
+        'the refused write stored nothing',
+      );
       assert.equal((await beginTrailReply(server, 'locked')).status, 201, 'the retry succeeds once the lock is gone');
     });
   });
@@ -256,19 +325,42 @@ describe('faults', function () {
     it('answers its download 404 saying the file is missing, not 500', async () => {
       await createFlow(server, 'acme', 'flow');
       await beginTrail(server, 'acme', 'flow', 'lost');
-      assert.equal((await attest(server, 'acme', 'flow', 'lost', 'generic', { attestation_name: 'scan' }, { filename: 'scan.bin', content: randomBytes(1000) })).status, 201);
+      assert.equal(
+        (
+          await attest(
+            server,
+            'acme',
+            'flow',
+            'lost',
+            'generic',
+            { attestation_name: 'scan' },
+            { filename: 'scan.bin', content: randomBytes(1000) },
+          )
+        ).status,
+        201,
+      );
       const [file] = filesUnder(join(server.dataDir, 'evidence'));
-      unlinkSync(join(server.dataDir, 'evidence', file!));
+      unlinkSync(join(server.dataDir, 'evidence', file));
       const reply = await server.get(await evidencePathOf(server, 'lost', 'scan'));
       assert.equal(reply.status, 404, reply.text);
-      assert.match(reply.body.message, /^The evidence file of attestation '[^']+' is missing from the server's evidence directory .*restore it from a backup/);
+      assert.match(
+        reply.body.message,
+        /^The evidence file of attestation '[^']+' is missing from the server's evidence directory .*restore it from a backup/,
+      );
       // The trail's audit package still comes, and says which file is missing.
-      const response = await fetch(`${server.url}/api/v2/trails/acme/flow/lost/audit_package`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      const response = await fetch(`${server.url}/api/v2/trails/acme/flow/lost/audit_package`, {
+        headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      });
       assert.equal(response.status, 200);
       const archive = join(server.dataDir, 'package.tgz');
       writeFileSync(archive, Buffer.from(await response.arrayBuffer()));
       const note = execFileSync('tar', ['-xzOf', archive, 'evidence/MISSING.txt'], { encoding: 'utf8' });
-      assert.match(note, new RegExp(`^These attestations' evidence files are missing[^\\n]*\\nscan [0-9a-f-]+: scan\\.bin \\(sha256 ${file!.split('/').at(-1)}\\)\\n$`));
+      assert.match(
+        note,
+        new RegExp(
+          `^These attestations' evidence files are missing[^\\n]*\\nscan [0-9a-f-]+: scan\\.bin \\(sha256 ${file.split('/').at(-1)}\\)\\n$`,
+        ),
+      );
     });
   });
 
@@ -292,12 +384,17 @@ describe('faults', function () {
     it('does not hold up the request that triggered it', async () => {
       await createFlow(server, 'acme', 'flow');
       const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
-      const action = await server.json('PUT', '/api/v2/actions/acme/flows', { name: 'hung', targets: [{ type: 'WEBHOOK', webhook: url }], flows: ['flow'], triggers: ['ON_STARTED_TRAIL'] });
+      const action = await server.json('PUT', '/api/v2/actions/acme/flows', {
+        name: 'hung',
+        targets: [{ type: 'WEBHOOK', webhook: url }],
+        flows: ['flow'],
+        triggers: ['ON_STARTED_TRAIL'],
+      });
       assert.equal(action.status, 201, action.text);
       const begun = beginTrailReply(server, 'hooked');
       await waitFor(() => held.length === 1, 'the delivery to reach the target');
       assert.equal((await begun).status, 201, 'answered while the target holds the delivery unanswered');
-      assert.equal(held[0]!.writableEnded, false);
+      assert.equal(held[0].writableEnded, false);
       assert.equal((await beginTrailReply(server, 'hooked-2')).status, 201, 'and the next request too');
     });
   });
@@ -349,10 +446,27 @@ describe('faults', function () {
       socket.destroy();
       // A complete upload after it is stored: the server is fine and the cut one is not there.
       const whole = randomBytes(1000);
-      assert.equal((await attest(server, 'acme', 'flow', 'cut', 'generic', { attestation_name: 'whole' }, { filename: 'w.bin', content: whole })).status, 201);
+      assert.equal(
+        (
+          await attest(
+            server,
+            'acme',
+            'flow',
+            'cut',
+            'generic',
+            { attestation_name: 'whole' },
+            { filename: 'w.bin', content: whole },
+          )
+        ).status,
+        201,
+      );
       const records = await attestationsOf(server, 'cut');
       assert.equal(records.length, 1);
-      assert.deepEqual(evidenceFiles(server.dataDir).length, 1, 'only the complete upload has a file; no temporary file');
+      assert.deepEqual(
+        evidenceFiles(server.dataDir).length,
+        1,
+        'only the complete upload has a file; no temporary file',
+      );
       assert.doesNotMatch(server.output(), /→ 5\d\d/, 'a client that went away is no server fault');
     });
   });
@@ -374,11 +488,17 @@ describe('faults', function () {
         assert.equal((await server.get('/ready', { key: null })).status, 200);
         server.child.kill('SIGTERM');
         await waitFor(() => refusesConnections(server.port), 'the server to stop listening');
-        socket.write(body.slice(20) + `GET /api/v2/flows/acme HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_KEY}\r\n\r\n`);
+        socket.write(
+          body.slice(20) + `GET /api/v2/flows/acme HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_KEY}\r\n\r\n`,
+        );
         await ended;
         const text = Buffer.concat(received).toString();
         assert.match(text, /^HTTP\/1\.1 201 /, 'the request in flight finished');
-        assert.match(text, /HTTP\/1\.1 503 [^\n]*\r\n[\s\S]*retry-after: 1\r\n/i, 'the one that arrived meanwhile did not');
+        assert.match(
+          text,
+          /HTTP\/1\.1 503 [^\n]*\r\n[\s\S]*retry-after: 1\r\n/i,
+          'the one that arrived meanwhile did not',
+        );
         assert.deepEqual(JSON.parse(text.slice(text.lastIndexOf('\r\n\r\n') + 4)), { message: STOPPING });
       } finally {
         // Signalled once already: wait for the exit rather than signal again.

@@ -13,9 +13,27 @@ export function commit(label: string): string {
   return createHash('sha1').update(label).digest('hex');
 }
 
-export const WORKED_TEMPLATE = ['version: 1', 'trail:', '  attestations:', '    - name: bar', '      type: generic', '  artifacts:', '    - name: cli', '      attestations:', '        - name: foo', '          type: generic', ''].join('\n');
+export const WORKED_TEMPLATE = [
+  'version: 1',
+  'trail:',
+  '  attestations:',
+  '    - name: bar',
+  '      type: generic',
+  '  artifacts:',
+  '    - name: cli',
+  '      attestations:',
+  '        - name: foo',
+  '          type: generic',
+  '',
+].join('\n');
 
-export async function createFlow(server: TestServer, org: string, name: string, template = 'version: 1\n', description = ''): Promise<Reply> {
+export async function createFlow(
+  server: TestServer,
+  org: string,
+  name: string,
+  template = 'version: 1\n',
+  description = '',
+): Promise<Reply> {
   const reply = await server.multipart('PUT', `/api/v2/flows/${org}/template_file`, {
     data_json: JSON.stringify({ name, description }),
     // A file part: form text fields have their line breaks normalised to CRLF on the way.
@@ -25,8 +43,16 @@ export async function createFlow(server: TestServer, org: string, name: string, 
   return reply;
 }
 
-export async function beginTrail(server: TestServer, org: string, flow: string, name: string, extra: Record<string, unknown> = {}): Promise<Reply> {
-  const reply = await server.multipart('PUT', `/api/v2/trails/${org}/${flow}`, { data_json: JSON.stringify({ name, ...extra }) });
+export async function beginTrail(
+  server: TestServer,
+  org: string,
+  flow: string,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<Reply> {
+  const reply = await server.multipart('PUT', `/api/v2/trails/${org}/${flow}`, {
+    data_json: JSON.stringify({ name, ...extra }),
+  });
   assert.ok(reply.status === 201 || reply.status === 200, `begin trail ${name}: ${reply.status} ${reply.text}`);
   return reply;
 }
@@ -40,12 +66,19 @@ export function attest(
   data: unknown,
   attachment?: { filename: string; content: string | Uint8Array },
 ): Promise<Reply> {
-  const parts: Record<string, string | { filename: string; content: string | Uint8Array }> = { data_json: JSON.stringify(data) };
+  const parts: Record<string, string | { filename: string; content: string | Uint8Array }> = {
+    data_json: JSON.stringify(data),
+  };
   if (attachment !== undefined) parts.attachment_file = attachment;
   return server.multipart('POST', `/api/v2/attestations/${org}/${flow}/trail/${trail}/${kind}`, parts);
 }
 
-export async function attestArtifact(server: TestServer, org: string, flow: string, body: Record<string, unknown>): Promise<Reply> {
+export async function attestArtifact(
+  server: TestServer,
+  org: string,
+  flow: string,
+  body: Record<string, unknown>,
+): Promise<Reply> {
   const reply = await server.json('POST', `/api/v2/artifacts/${org}/${flow}`, body);
   assert.ok(reply.status === 201 || reply.status === 200, `attest artifact: ${reply.status} ${reply.text}`);
   return reply;

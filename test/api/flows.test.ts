@@ -15,7 +15,10 @@ describe('flows', () => {
   });
 
   it('creates with a template (201), updates on the same request (200), and answers string bodies', async () => {
-    const parts = { data_json: JSON.stringify({ name: 'created', description: 'first' }), template_file: WORKED_TEMPLATE };
+    const parts = {
+      data_json: JSON.stringify({ name: 'created', description: 'first' }),
+      template_file: WORKED_TEMPLATE,
+    };
     const first = await server.multipart('PUT', '/api/v2/flows/acme/template_file', parts);
     assert.equal(first.status, 201);
     assert.equal(typeof first.body, 'string');
@@ -59,9 +62,18 @@ describe('flows', () => {
     });
     assert.equal(reply.status, 400);
     assert.equal(reply.body.message, 'Input payload validation failed');
-    assert.deepEqual(Object.keys(reply.body.errors).sort(), ['trail.attestations[0].name', 'trail.attestations[0].type']);
-    assert.equal(reply.body.errors['trail.attestations[0].name'], "String should match pattern '^[a-zA-Z0-9_,-]+$' [input: ]");
-    assert.match(reply.body.errors['trail.attestations[0].type'], /^Input should be 'generic', .* \[input: not-supported\]$/);
+    assert.deepEqual(Object.keys(reply.body.errors).sort(), [
+      'trail.attestations[0].name',
+      'trail.attestations[0].type',
+    ]);
+    assert.equal(
+      reply.body.errors['trail.attestations[0].name'],
+      "String should match pattern '^[a-zA-Z0-9_,-]+$' [input: ]",
+    );
+    assert.match(
+      reply.body.errors['trail.attestations[0].type'],
+      /^Input should be 'generic', .* \[input: not-supported\]$/,
+    );
     assert.equal((await server.get('/api/v2/flows/acme/bad-template')).status, 404);
   });
 
@@ -72,12 +84,26 @@ describe('flows', () => {
     });
     assert.equal(syntax.status, 400);
     assert.equal(syntax.body.message, 'Input payload validation failed');
-    const noName = await server.multipart('PUT', '/api/v2/flows/acme/template_file', { data_json: JSON.stringify({ description: 'x' }), template_file: 'version: 1' });
-    assert.deepEqual(noName.body, { errors: { name: 'Field required [input: None]' }, message: 'Input payload validation failed' });
-    const visibility = await server.multipart('PUT', '/api/v2/flows/acme/template_file', { data_json: JSON.stringify({ name: 'vis', visibility: '' }) });
-    assert.deepEqual(visibility.body, { errors: { visibility: "Input should be 'public' or 'private' [input: ]" }, message: 'Input payload validation failed' });
+    const noName = await server.multipart('PUT', '/api/v2/flows/acme/template_file', {
+      data_json: JSON.stringify({ description: 'x' }),
+      template_file: 'version: 1',
+    });
+    assert.deepEqual(noName.body, {
+      errors: { name: 'Field required [input: None]' },
+      message: 'Input payload validation failed',
+    });
+    const visibility = await server.multipart('PUT', '/api/v2/flows/acme/template_file', {
+      data_json: JSON.stringify({ name: 'vis', visibility: '' }),
+    });
+    assert.deepEqual(visibility.body, {
+      errors: { visibility: "Input should be 'public' or 'private' [input: ]" },
+      message: 'Input payload validation failed',
+    });
     const noData = await server.multipart('PUT', '/api/v2/flows/acme/template_file', { template_file: 'version: 1' });
-    assert.deepEqual(noData.body, { errors: { data_json: 'Field required [input: None]' }, message: 'Input payload validation failed' });
+    assert.deepEqual(noData.body, {
+      errors: { data_json: 'Field required [input: None]' },
+      message: 'Input payload validation failed',
+    });
     const badJson = await server.multipart('PUT', '/api/v2/flows/acme/template_file', { data_json: '{"name": ' });
     assert.equal(badJson.status, 400);
     assert.match(badJson.body.errors.data_json, /^Invalid JSON: /);
@@ -92,10 +118,19 @@ describe('flows', () => {
     await beginTrail(server, 'acme', 'legacy', 'legacy-trail');
     const trail = (await server.get('/api/v2/trails/acme/legacy/legacy-trail')).body;
     assert.deepEqual(trail.template.trail.artifacts, [
-      { name: 'artifact', attestations: [{ name: 'unit-test', type: '*' }, { name: 'lint', type: '*' }] },
+      {
+        name: 'artifact',
+        attestations: [
+          { name: 'unit-test', type: '*' },
+          { name: 'lint', type: '*' },
+        ],
+      },
     ]);
     const missing = await server.json('PUT', '/api/v2/flows/acme', { name: 'legacy2' });
-    assert.deepEqual(missing.body, { errors: { description: 'Field required [input: None]' }, message: 'Input payload validation failed' });
+    assert.deepEqual(missing.body, {
+      errors: { description: 'Field required [input: None]' },
+      message: 'Input payload validation failed',
+    });
   });
 
   it('lists as an array without paging and as {data, pagination} with paging', async () => {
@@ -109,10 +144,20 @@ describe('flows', () => {
     }
     const paged = await server.get('/api/v2/flows/acme?page=2&per_page=2');
     assert.equal(paged.body.data.length, 2);
-    assert.deepEqual(paged.body.pagination, { total: all.length, page: 2, per_page: 2, page_count: Math.ceil(all.length / 2) });
+    assert.deepEqual(paged.body.pagination, {
+      total: all.length,
+      page: 2,
+      per_page: 2,
+      page_count: Math.ceil(all.length / 2),
+    });
     const beyond = await server.get('/api/v2/flows/acme?page=99&per_page=20');
-    assert.deepEqual(beyond.body, { data: [], pagination: { total: all.length, page: 99, per_page: 20, page_count: Math.ceil(all.length / 20) } });
-    const desc = (await server.get('/api/v2/flows/acme?sort=name&sort_direction=desc')).body.map((flow: { name: string }) => flow.name);
+    assert.deepEqual(beyond.body, {
+      data: [],
+      pagination: { total: all.length, page: 99, per_page: 20, page_count: Math.ceil(all.length / 20) },
+    });
+    const desc = (await server.get('/api/v2/flows/acme?sort=name&sort_direction=desc')).body.map(
+      (flow: { name: string }) => flow.name,
+    );
     assert.deepEqual(desc, [...names].reverse());
   });
 
@@ -123,16 +168,23 @@ describe('flows', () => {
     assert.equal(byActivity[0].name, 'active-flow');
     assert.equal(byActivity[0].latest_state, 'COMPLIANT');
     assert.equal(typeof byActivity[0].latest_activity_at, 'number');
-    const found = (await server.get('/api/v2/flows/acme?search_by_name=ACTIVE')).body.map((flow: { name: string }) => flow.name);
+    const found = (await server.get('/api/v2/flows/acme?search_by_name=ACTIVE')).body.map(
+      (flow: { name: string }) => flow.name,
+    );
     assert.deepEqual(found, ['active-flow']);
     assert.deepEqual((await server.get('/api/v2/flows/acme?search_by_name=ACTIVE&case_sensitive=true')).body, []);
     const empty = await server.get('/api/v2/flows/acme?search_by_name=');
     assert.equal(empty.status, 400);
     assert.deepEqual(empty.body, { message: 'Empty string is not allowed for flow names.' });
     const direction = await server.get('/api/v2/flows/acme?sort_direction=');
-    assert.deepEqual(direction.body, { errors: { 'query.sort_direction': "Input should be 'asc' or 'desc' [input: ]" }, message: 'Input payload validation failed' });
+    assert.deepEqual(direction.body, {
+      errors: { 'query.sort_direction': "Input should be 'asc' or 'desc' [input: ]" },
+      message: 'Input payload validation failed',
+    });
     const perPage = await server.get('/api/v2/flows/acme?per_page=101');
-    assert.deepEqual(perPage.body.errors, { 'query.per_page': 'Input should be less than or equal to 100 [input: 101]' });
+    assert.deepEqual(perPage.body.errors, {
+      'query.per_page': 'Input should be less than or equal to 100 [input: 101]',
+    });
   });
 
   it('gets a flow, and answers 404 with the exact message for an unknown one', async () => {
@@ -146,7 +198,9 @@ describe('flows', () => {
     const archived = await server.json('PUT', '/api/v2/flows/acme/to-archive/archive', null);
     assert.equal(archived.status, 200);
     assert.equal((await server.get('/api/v2/flows/acme/to-archive')).status, 404);
-    assert.ok(!(await server.get('/api/v2/flows/acme')).body.some((flow: { name: string }) => flow.name === 'to-archive'));
+    assert.ok(
+      !(await server.get('/api/v2/flows/acme')).body.some((flow: { name: string }) => flow.name === 'to-archive'),
+    );
     assert.equal((await createFlow(server, 'acme', 'to-archive')).status, 201);
     const unknown = await server.json('PUT', '/api/v2/flows/acme/non-existing/archive', null);
     assert.equal(unknown.status, 404);
@@ -155,10 +209,15 @@ describe('flows', () => {
 
   it('renames a flow, rejects an illegal name with the pattern error, and 404s for an unknown one', async () => {
     await createFlow(server, 'acme', 'rename-flow');
-    assert.equal((await server.json('PUT', '/api/v2/flows/acme/rename-flow/rename', { new_name: 'new-name-456' })).status, 200);
+    assert.equal(
+      (await server.json('PUT', '/api/v2/flows/acme/rename-flow/rename', { new_name: 'new-name-456' })).status,
+      200,
+    );
     assert.equal((await server.get('/api/v2/flows/acme/new-name-456')).status, 200);
     assert.equal((await server.get('/api/v2/flows/acme/rename-flow')).status, 404);
-    const illegal = await server.json('PUT', '/api/v2/flows/acme/new-name-456/rename', { new_name: 'new illegal name' });
+    const illegal = await server.json('PUT', '/api/v2/flows/acme/new-name-456/rename', {
+      new_name: 'new illegal name',
+    });
     assert.equal(illegal.status, 400);
     assert.deepEqual(illegal.body, {
       errors: { new_name: "String should match pattern '^[a-zA-Z0-9][a-zA-Z0-9\\.\\-_~]*$' [input: new illegal name]" },
@@ -171,7 +230,10 @@ describe('flows', () => {
 
   it('filters by tags set through the tags route', async () => {
     await createFlow(server, 'acme', 'tagged');
-    assert.equal((await server.json('PATCH', '/api/v2/tags/acme/flow/tagged', { set_tags: { team: 'blue' } })).body, 'OK');
+    assert.equal(
+      (await server.json('PATCH', '/api/v2/tags/acme/flow/tagged', { set_tags: { team: 'blue' } })).body,
+      'OK',
+    );
     const byKey = (await server.get('/api/v2/flows/acme?tag=team')).body.map((flow: { name: string }) => flow.name);
     assert.deepEqual(byKey, ['tagged']);
     assert.deepEqual((await server.get('/api/v2/flows/acme?tag=team:red')).body, []);

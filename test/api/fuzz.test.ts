@@ -9,15 +9,65 @@ const SEED = Number(process.env.CEV_FUZZ_SEED ?? 20261122);
 const RUNS = Number(process.env.CEV_FUZZ_RUNS ?? 400);
 
 const segment = fc.oneof(
-  fc.constantFrom('acme', 'flow', 'trail', 'default', 'x', '-1', '0', '%00', '%2F', '..', '%E2%82%AC', 'a'.repeat(300), '%25', '~', 'null', '[]'),
+  fc.constantFrom(
+    'acme',
+    'flow',
+    'trail',
+    'default',
+    'x',
+    '-1',
+    '0',
+    '%00',
+    '%2F',
+    '..',
+    '%E2%82%AC',
+    'a'.repeat(300),
+    '%25',
+    '~',
+    'null',
+    '[]',
+  ),
   fc.string({ minLength: 1, maxLength: 12 }).map(encodeURIComponent),
   fc.stringMatching(/^[a-f0-9]{5,64}$/),
 );
 
-const queryValue = fc.oneof(fc.constantFrom('', '0', '-1', '1', '100', '101', 'abc', '1.5', 'true', 'null', '%00', '9'.repeat(40)), fc.string({ maxLength: 20 }));
-const queryKey = fc.constantFrom('page', 'per_page', 'sort', 'sort_direction', 'search_by_name', 'fingerprint', 'flow_tag', 'from_timestamp', 'to_timestamp', 'flow_name', 'repo_name', 'attestation_id', 'after', 'name_regex', 'tag', 'version', 'interval', 'reverse', 'x');
+const queryValue = fc.oneof(
+  fc.constantFrom('', '0', '-1', '1', '100', '101', 'abc', '1.5', 'true', 'null', '%00', '9'.repeat(40)),
+  fc.string({ maxLength: 20 }),
+);
+const queryKey = fc.constantFrom(
+  'page',
+  'per_page',
+  'sort',
+  'sort_direction',
+  'search_by_name',
+  'fingerprint',
+  'flow_tag',
+  'from_timestamp',
+  'to_timestamp',
+  'flow_name',
+  'repo_name',
+  'attestation_id',
+  'after',
+  'name_regex',
+  'tag',
+  'version',
+  'interval',
+  'reverse',
+  'x',
+);
 
-const jsonBody = fc.oneof(fc.json({ maxDepth: 3 }), fc.constantFrom('null', '{', '[1,', '"\\u0000"', '{"__proto__":{"a":1}}', '{"name":"ok","description":"d","privilege":"admin"}'));
+const jsonBody = fc.oneof(
+  fc.json({ maxDepth: 3 }),
+  fc.constantFrom(
+    'null',
+    '{',
+    '[1,',
+    '"\\u0000"',
+    '{"__proto__":{"a":1}}',
+    '{"name":"ok","description":"d","privilege":"admin"}',
+  ),
+);
 
 type Body = { contentType?: string; payload?: string | Uint8Array };
 
@@ -26,17 +76,21 @@ const body: fc.Arbitrary<Body> = fc.oneof(
   jsonBody.map((payload) => ({ contentType: 'application/json', payload })),
   fc.string({ maxLength: 200 }).map((payload) => ({ contentType: 'text/plain', payload })),
   fc.uint8Array({ maxLength: 300 }).map((payload) => ({ contentType: 'application/octet-stream', payload })),
-  fc.tuple(fc.constantFrom('data_json', 'template_file', 'attachment_file', 'payload', 'policy_file', 'x'), jsonBody).map(([name, value]) => ({
-    contentType: 'multipart/form-data; boundary=fuzzboundary',
-    payload: `--fuzzboundary\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n--fuzzboundary--\r\n`,
-  })),
-  fc.string({ maxLength: 100 }).map((payload) => ({ contentType: 'multipart/form-data; boundary=fuzzboundary', payload })),
+  fc
+    .tuple(fc.constantFrom('data_json', 'template_file', 'attachment_file', 'payload', 'policy_file', 'x'), jsonBody)
+    .map(([name, value]) => ({
+      contentType: 'multipart/form-data; boundary=fuzzboundary',
+      payload: `--fuzzboundary\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n--fuzzboundary--\r\n`,
+    })),
+  fc
+    .string({ maxLength: 100 })
+    .map((payload) => ({ contentType: 'multipart/form-data; boundary=fuzzboundary', payload })),
   fc.constant({ contentType: 'multipart/form-data', payload: 'no boundary' }),
 );
 
 function fill(template: string, segments: readonly string[]): string {
   let index = 0;
-  return template.replace(/\{[^}]+\}/g, () => segments[index++ % segments.length]!);
+  return template.replace(/\{[^}]+\}/g, () => segments[index++ % segments.length]);
 }
 
 describe('fuzz: never a 5xx, always a JSON error body', function () {
@@ -48,7 +102,9 @@ describe('fuzz: never a 5xx, always a JSON error body', function () {
     server = await startServer({ args: ['--org', 'acme'] });
     await createFlow(server, 'acme', 'flow');
     await beginTrail(server, 'acme', 'flow', 'trail');
-    const document = (await server.get('/api/v2/openapi.json', { key: null })).body as { paths: Record<string, Record<string, unknown>> };
+    const document = (await server.get('/api/v2/openapi.json', { key: null })).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     routes = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations)
         .filter((method) => ['get', 'put', 'post', 'patch', 'delete'].includes(method))
@@ -64,8 +120,14 @@ describe('fuzz: never a 5xx, always a JSON error body', function () {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
-          { weight: 5, arbitrary: fc.integer({ min: 0, max: 10_000 }).map((index) => routes[index % routes.length]!) },
-          { weight: 1, arbitrary: fc.record({ method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), path: fc.constantFrom('/api/v2/{a}', '/api/v2/{a}/{b}/{c}', '/{a}', '/api/v1/{a}') }) },
+          { weight: 5, arbitrary: fc.integer({ min: 0, max: 10_000 }).map((index) => routes[index % routes.length]) },
+          {
+            weight: 1,
+            arbitrary: fc.record({
+              method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
+              path: fc.constantFrom('/api/v2/{a}', '/api/v2/{a}/{b}/{c}', '/{a}', '/api/v1/{a}'),
+            }),
+          },
         ),
         fc.array(segment, { minLength: 1, maxLength: 4 }),
         fc.array(fc.tuple(queryKey, queryValue), { maxLength: 4 }),
@@ -85,7 +147,11 @@ describe('fuzz: never a 5xx, always a JSON error body', function () {
           const reply = await server.raw(method, path, payload, headers);
           assert.ok(reply.status < 500, `${method} ${path} → ${reply.status} ${reply.text.slice(0, 300)}`);
           if (reply.status >= 400) {
-            assert.equal(typeof reply.body?.message, 'string', `${method} ${path} → ${reply.status} non-JSON error: ${reply.text.slice(0, 200)}`);
+            assert.equal(
+              typeof reply.body?.message,
+              'string',
+              `${method} ${path} → ${reply.status} non-JSON error: ${reply.text.slice(0, 200)}`,
+            );
           }
         },
       ),

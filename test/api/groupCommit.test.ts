@@ -19,20 +19,35 @@ describe('concurrent writes in shared commits', () => {
       server.multipart('PUT', '/api/v2/trails/acme/busy', { data_json: JSON.stringify({ name: `trail-${index}` }) }),
     );
     const refused = Array.from({ length: 30 }, (_, index) =>
-      attest(server, 'acme', 'busy', `trail-${index}`, 'generic', { attestation_name: 'check', artifact_fingerprint: fingerprint(`missing-${index}`) }),
+      attest(server, 'acme', 'busy', `trail-${index}`, 'generic', {
+        attestation_name: 'check',
+        artifact_fingerprint: fingerprint(`missing-${index}`),
+      }),
     );
     const statuses = (await Promise.all([...begun, ...refused])).map((reply) => reply.status);
     assert.deepEqual(statuses.slice(0, 30), Array(30).fill(201));
-    assert.ok(statuses.slice(30).every((status) => status === 404), statuses.slice(30).join(','));
+    assert.ok(
+      statuses.slice(30).every((status) => status === 404),
+      statuses.slice(30).join(','),
+    );
     const listed = async () => (await server.get('/api/v2/trails/acme/busy?page=1&per_page=100')).body;
     assert.equal((await listed()).pagination.total, 30);
-    const attested = await Promise.all(Array.from({ length: 30 }, (_, index) => attest(server, 'acme', 'busy', `trail-${index}`, 'generic', { attestation_name: 'check' })));
+    const attested = await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        attest(server, 'acme', 'busy', `trail-${index}`, 'generic', { attestation_name: 'check' }),
+      ),
+    );
     assert.ok(attested.every((reply) => reply.status === 201));
 
     await server.stop({ keepData: true });
     server = await startServer({ args: ['--org', 'acme'], dataDir: server.dataDir });
     const after = await listed();
     assert.equal(after.pagination.total, 30);
-    assert.ok(after.data.every((trail: { events: Array<{ type: string }> }) => trail.events.filter((event) => event.type === 'trail_attestation_reported').length === 1));
+    assert.ok(
+      after.data.every(
+        (trail: { events: Array<{ type: string }> }) =>
+          trail.events.filter((event) => event.type === 'trail_attestation_reported').length === 1,
+      ),
+    );
   });
 });

@@ -79,7 +79,12 @@ export class TestServer {
     return { authorization: `Bearer ${key}` };
   }
 
-  async raw(method: string, path: string, body: string | Uint8Array | FormData | undefined, headers: Record<string, string>): Promise<Reply> {
+  async raw(
+    method: string,
+    path: string,
+    body: string | Uint8Array | FormData | undefined,
+    headers: Record<string, string>,
+  ): Promise<Reply> {
     const response = await request(`${this.url}${path}`, {
       method: method as 'GET',
       body,
@@ -95,7 +100,14 @@ export class TestServer {
     } catch {
       parsed = undefined;
     }
-    const failure = contractFailure(method, path, response.statusCode, String(response.headers['content-type'] ?? ''), parsed, text);
+    const failure = contractFailure(
+      method,
+      path,
+      response.statusCode,
+      String(response.headers['content-type'] ?? ''),
+      parsed,
+      text,
+    );
     if (failure !== undefined) throw new Error(`the answer breaks the wire contract: ${failure}`);
     return { status: response.statusCode, headers: response.headers, text, body: parsed };
   }
@@ -116,7 +128,12 @@ export class TestServer {
     const form = new FormData();
     for (const [name, part] of Object.entries(parts)) {
       if (typeof part === 'string') form.append(name, part);
-      else form.append(name, new Blob([Buffer.from(part.content)], { type: part.type ?? 'application/octet-stream' }), part.filename);
+      else
+        form.append(
+          name,
+          new Blob([Buffer.from(part.content)], { type: part.type ?? 'application/octet-stream' }),
+          part.filename,
+        );
     }
     return this.raw(method, path, form, { ...this.authorization(options), ...options.headers });
   }
@@ -124,7 +141,10 @@ export class TestServer {
   private exited(timeoutMs: number): Promise<number | null> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve(this.child.exitCode);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server pid ${this.pid} did not exit within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`server pid ${this.pid} did not exit within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.child.once('exit', (code) => {
         clearTimeout(timer);
         resolve(code);
@@ -224,7 +244,11 @@ async function engineArgs(options: StartOptions, dataDir: string): Promise<strin
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
   const args = [...serverArgs(options, dataDir), ...(await engineArgs(options, dataDir))];
-  const child = spawn(process.execPath, args, { cwd: root, env: serverEnv(options), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: serverEnv(options),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: string[] = [];
   const timeoutMs = options.timeoutMs ?? 15_000;
   const port = await new Promise<number>((resolve, reject) => {
@@ -234,14 +258,19 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     }, timeoutMs);
     const onData = (chunk: Buffer): void => {
       logs.push(chunk.toString());
-      const url = logs.join('').split('\n').slice(0, -1).map(listenUrlOf).find((found) => found !== undefined);
+      const url = logs
+        .join('')
+        .split('\n')
+        .slice(0, -1)
+        .map(listenUrlOf)
+        .find((found) => found !== undefined);
       if (url !== undefined) {
         clearTimeout(timer);
         resolve(Number(new URL(url).port));
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`server exited (${code ?? signal}) before it was ready:\n${logs.join('')}`));
@@ -263,8 +292,15 @@ function generatedKey(output: string, dataDir: string): string {
 }
 
 /** Runs the server command to completion (for flag errors): exit code and output. */
-export async function runServerCommand(args: string[], timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'serve', ...args], { cwd: root, env: serverEnv({ noApiKey: true }), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runServerCommand(
+  args: string[],
+  timeoutMs = 15_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'serve', ...args], {
+    cwd: root,
+    env: serverEnv({ noApiKey: true }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -20,18 +20,32 @@ describe('API conventions', () => {
     const wrong = await server.get('/api/v2/service-accounts/default', { key: 'not-a-key-at-all' });
     assert.equal(wrong.status, 401);
     assert.deepEqual(wrong.body, { message: 'Invalid API key' });
-    const badScheme = await server.get('/api/v2/service-accounts/default', { key: null, headers: { authorization: 'Token abc' } });
+    const badScheme = await server.get('/api/v2/service-accounts/default', {
+      key: null,
+      headers: { authorization: 'Token abc' },
+    });
     assert.equal(badScheme.status, 401);
   });
 
   it('accepts Basic authentication with the key as username, with or without a password', async () => {
     assert.equal((await server.get('/api/v2/service-accounts/default', { scheme: 'basic' })).status, 200);
     const withPassword = `Basic ${Buffer.from(`${server.key}:ignored`).toString('base64')}`;
-    assert.equal((await server.get('/api/v2/service-accounts/default', { key: null, headers: { authorization: withPassword } })).status, 200);
+    assert.equal(
+      (await server.get('/api/v2/service-accounts/default', { key: null, headers: { authorization: withPassword } }))
+        .status,
+      200,
+    );
   });
 
   it('answers a JSON 404 for unmatched paths, including the removed approvals and deployments APIs (`/` is the landing page)', async () => {
-    for (const path of ['/api/v2/nothing-here', '/api/v2/approvals/default/flow', '/api/v2/deployments/default/flow', '/api/v2/environments/default/prod/deployments', '/api/v1/x', '/api/v2']) {
+    for (const path of [
+      '/api/v2/nothing-here',
+      '/api/v2/approvals/default/flow',
+      '/api/v2/deployments/default/flow',
+      '/api/v2/environments/default/prod/deployments',
+      '/api/v1/x',
+      '/api/v2',
+    ]) {
       const reply = await server.get(path);
       assert.equal(reply.status, 404, path);
       assert.match(String(reply.headers['content-type']), /^application\/json/, path);
@@ -46,14 +60,24 @@ describe('API conventions', () => {
     await createFlow(server, 'default', 'deep');
     await beginTrail(server, 'default', 'deep', 'trail-1');
     const generic = (userData: string) =>
-      server.multipart('POST', '/api/v2/attestations/default/deep/trail/trail-1/generic', { data_json: `{"attestation_name":"g","is_compliant":true,"user_data":${userData}}` });
+      server.multipart('POST', '/api/v2/attestations/default/deep/trail/trail-1/generic', {
+        data_json: `{"attestation_name":"g","is_compliant":true,"user_data":${userData}}`,
+      });
     const part = await generic(nested(6000));
     assert.equal(part.status, 400, part.text);
-    assert.deepEqual(part.body, { message: 'Input payload validation failed', errors: { data_json: 'JSON should be nested at most 1000 levels deep [input: …]' } });
-    const body = await server.raw('PUT', '/api/v2/environments/default', `{"name":"deep","type":"K8S","description":${nested(6000)}}`, {
-      authorization: `Bearer ${server.key}`,
-      'content-type': 'application/json',
+    assert.deepEqual(part.body, {
+      message: 'Input payload validation failed',
+      errors: { data_json: 'JSON should be nested at most 1000 levels deep [input: …]' },
     });
+    const body = await server.raw(
+      'PUT',
+      '/api/v2/environments/default',
+      `{"name":"deep","type":"K8S","description":${nested(6000)}}`,
+      {
+        authorization: `Bearer ${server.key}`,
+        'content-type': 'application/json',
+      },
+    );
     assert.equal(body.status, 400, body.text);
     assert.deepEqual(body.body.errors, { body: 'JSON should be nested at most 1000 levels deep [input: …]' });
     const stored = await server.get('/api/v2/attestations/default/deep/trail/trail-1/g');
@@ -99,7 +123,7 @@ describe('API conventions', () => {
         if (received.includes('\r\n\r\n')) {
           clearTimeout(timer);
           socket.destroy();
-          resolve(received.split('\r\n')[0]!);
+          resolve(received.split('\r\n')[0]);
         }
       });
       socket.on('error', reject);
@@ -112,7 +136,11 @@ describe('API conventions', () => {
   });
 
   it('renders body validation failures as {errors, message} in pydantic wording with the input echoed', async () => {
-    const reply = await server.json('PUT', '/api/v2/flows/default', { name: 'new illegal name', description: 'x', visibility: '' });
+    const reply = await server.json('PUT', '/api/v2/flows/default', {
+      name: 'new illegal name',
+      description: 'x',
+      visibility: '',
+    });
     assert.equal(reply.status, 400);
     assert.deepEqual(reply.body, {
       errors: {
@@ -122,9 +150,14 @@ describe('API conventions', () => {
       message: 'Input payload validation failed',
     });
     const role = await server.json('POST', '/api/v2/service-accounts/default', { name: 'ci', privilege: 'boss' });
-    assert.deepEqual(role.body.errors, { privilege: "Input should be 'admin', 'member', 'snapshotter' or 'reader' [input: boss]" });
+    assert.deepEqual(role.body.errors, {
+      privilege: "Input should be 'admin', 'member', 'snapshotter' or 'reader' [input: boss]",
+    });
     const missing = await server.json('POST', '/api/v2/service-accounts/default', { description: 'x' });
-    assert.deepEqual(missing.body.errors, { name: 'Field required [input: None]', privilege: 'Field required [input: None]' });
+    assert.deepEqual(missing.body.errors, {
+      name: 'Field required [input: None]',
+      privilege: 'Field required [input: None]',
+    });
     const notObject = await server.json('POST', '/api/v2/service-accounts/default', null);
     assert.equal(notObject.status, 400);
     assert.deepEqual(notObject.body.errors, { body: 'Input should be a valid dictionary [input: None]' });
@@ -148,7 +181,9 @@ describe('API conventions', () => {
       ['/trails/{org}/{flow}', 'get'],
       ['/trails/{org}/{flow}/{trail}', 'get'],
       ['/trails/{org}', 'get'],
-      ...['scan', 'generic', 'junit', 'snyk', 'jira', 'pull_request', 'custom', 'system'].map((kind): [string, string] => [`/attestations/{org}/{flow}/trail/{trail}/${kind}`, 'post']),
+      ...['scan', 'generic', 'junit', 'snyk', 'jira', 'pull_request', 'custom', 'system'].map(
+        (kind): [string, string] => [`/attestations/{org}/{flow}/trail/{trail}/${kind}`, 'post'],
+      ),
       ['/attestations/{org}/{flow}/trail/{trail}/override', 'post'],
       ['/attestations/{org}/{flow}', 'get'],
       ['/attestations/{org}', 'get'],
@@ -162,12 +197,26 @@ describe('API conventions', () => {
     ];
     for (const [path, method] of expected) assert.ok(reply.body.paths[path]?.[method], `${method} ${path} documented`);
     assert.ok(reply.body.components.schemas.ScanAttestationPostInput);
-    assert.equal(reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/{kind}'], undefined, 'one operation per type, no generic one');
+    assert.equal(
+      reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/{kind}'],
+      undefined,
+      'one operation per type, no generic one',
+    );
     const scan = reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/scan'].post;
     const scanPart = scan.requestBody.content['multipart/form-data'].schema.properties.data_json;
-    assert.match(JSON.stringify(scanPart), /ScanAttestationPostInput|scan-attestation/, 'the scan endpoint documents its own data_json schema');
-    const junitPart = reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/junit'].post.requestBody.content['multipart/form-data'].schema.properties.data_json;
-    assert.match(JSON.stringify(junitPart), /AttestationPostInput/, 'every other type documents the attestation schema');
+    assert.match(
+      JSON.stringify(scanPart),
+      /ScanAttestationPostInput|scan-attestation/,
+      'the scan endpoint documents its own data_json schema',
+    );
+    const junitPart =
+      reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/junit'].post.requestBody.content['multipart/form-data']
+        .schema.properties.data_json;
+    assert.match(
+      JSON.stringify(junitPart),
+      /AttestationPostInput/,
+      'every other type documents the attestation schema',
+    );
   });
 
   it('serves the shared JSON Schemas under /api/v2/schemas', async () => {

@@ -22,7 +22,14 @@ describe('landing page /', function () {
     configDir = join(tmpdir(), `cev-landing-${process.pid}`);
     mkdirSync(configDir, { recursive: true });
     const config = join(configDir, 'cev.yaml');
-    writeFileSync(config, ['orgs: [{name: acme}, {name: other}]', 'api_keys:', '  - {key: acme-reader-key-1, orgs: [acme], role: reader}'].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'orgs: [{name: acme}, {name: other}]',
+        'api_keys:',
+        '  - {key: acme-reader-key-1, orgs: [acme], role: reader}',
+      ].join('\n'),
+    );
     server = await startServer({ args: ['--config', config] });
   });
   after(async () => {
@@ -34,7 +41,10 @@ describe('landing page /', function () {
     const reply = await server.get('/', { key: null });
     assert.equal(reply.status, 200);
     assert.match(String(reply.headers['content-type']), /^text\/html/);
-    assert.match(String(reply.headers['content-security-policy']), /default-src 'none'.*frame-ancestors 'none'; base-uri 'none'; object-src 'none'/);
+    assert.match(
+      String(reply.headers['content-security-policy']),
+      /default-src 'none'.*frame-ancestors 'none'; base-uri 'none'; object-src 'none'/,
+    );
     assert.equal(reply.headers['x-content-type-options'], 'nosniff');
     assert.equal(reply.headers['referrer-policy'], 'no-referrer');
     assert.match(reply.text, new RegExp(`version ${version.replace(/\./g, '\\.')}`));
@@ -44,7 +54,9 @@ describe('landing page /', function () {
   });
 
   it('refuses a wrong key with 401 and sets no session', async () => {
-    const reply = await server.raw('POST', '/sign-in', 'key=not-a-key-at-all', { 'content-type': 'application/x-www-form-urlencoded' });
+    const reply = await server.raw('POST', '/sign-in', 'key=not-a-key-at-all', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     assert.equal(reply.status, 401);
     assert.equal(reply.headers['set-cookie'], undefined);
     assert.match(reply.text, /not valid here/);
@@ -70,7 +82,9 @@ describe('landing page /', function () {
       await page.getByLabel('API key').fill('acme-reader-key-1');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Your organizations' }).waitFor({ timeout: 15_000 });
-      assert.deepEqual(await page.locator('main ul').first().locator('li').allTextContents(), ['acme: flows, environments']);
+      assert.deepEqual(await page.locator('main ul').first().locator('li').allTextContents(), [
+        'acme: flows, environments',
+      ]);
       assert.doesNotMatch(page.url(), /acme-reader-key-1/);
       const cookies = await page.context().cookies();
       const session = cookies.find((cookie) => cookie.name === 'cev_session');

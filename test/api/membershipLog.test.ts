@@ -13,19 +13,37 @@ describe('membership audit log', () => {
   });
 
   it('records accounts and keys created, changed, rotated, revoked and deleted, oldest first', async () => {
-    assert.equal((await server.json('POST', '/api/v2/service-accounts/default', { name: 'ci', privilege: 'snapshotter' })).status, 201);
+    assert.equal(
+      (await server.json('POST', '/api/v2/service-accounts/default', { name: 'ci', privilege: 'snapshotter' })).status,
+      201,
+    );
     const key = await server.json('POST', '/api/v2/service-accounts/default/ci/api-keys', { description: 'pipeline' });
     assert.equal(key.status, 201);
-    assert.equal((await server.json('PATCH', '/api/v2/service-accounts/default/ci', { privilege: 'member' })).status, 200);
-    const rotated = await server.json('POST', `/api/v2/service-accounts/default/ci/api-keys/${key.body.id}/rotate`, null);
+    assert.equal(
+      (await server.json('PATCH', '/api/v2/service-accounts/default/ci', { privilege: 'member' })).status,
+      200,
+    );
+    const rotated = await server.json(
+      'POST',
+      `/api/v2/service-accounts/default/ci/api-keys/${key.body.id}/rotate`,
+      null,
+    );
     assert.equal(rotated.status, 201);
-    assert.equal((await server.json('DELETE', `/api/v2/service-accounts/default/ci/api-keys/${rotated.body.id}`)).status, 200);
+    assert.equal(
+      (await server.json('DELETE', `/api/v2/service-accounts/default/ci/api-keys/${rotated.body.id}`)).status,
+      200,
+    );
     assert.equal((await server.json('DELETE', '/api/v2/service-accounts/default/ci')).status, 200);
 
     const log = await server.get('/api/v2/membership-audit-log/default');
     assert.equal(log.status, 200);
     assert.deepEqual(
-      log.body.map((event: { type: string; service_account: string; api_key_id: string | null; user: string }) => [event.type, event.service_account, event.api_key_id, event.user]),
+      log.body.map((event: { type: string; service_account: string; api_key_id: string | null; user: string }) => [
+        event.type,
+        event.service_account,
+        event.api_key_id,
+        event.user,
+      ]),
       [
         ['service_account_created', 'ci', null, 'admin'],
         ['api_key_created', 'ci', key.body.id, 'admin'],
@@ -41,7 +59,9 @@ describe('membership audit log', () => {
   });
 
   it('names a missing org and asks for a key', async () => {
-    assert.deepEqual((await server.get('/api/v2/membership-audit-log/ghost')).body, { message: 'Organization not found' });
+    assert.deepEqual((await server.get('/api/v2/membership-audit-log/ghost')).body, {
+      message: 'Organization not found',
+    });
     assert.equal((await server.get('/api/v2/membership-audit-log/default', { key: null })).status, 401);
   });
 });

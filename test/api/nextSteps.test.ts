@@ -15,7 +15,8 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8');
 async function outputWith(server: TestServer, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (!pattern.test(server.output())) {
-    if (Date.now() > deadline) throw new Error(`the server did not print ${pattern} within ${timeoutMs} ms:\n${server.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`the server did not print ${pattern} within ${timeoutMs} ms:\n${server.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return server.output();
@@ -28,19 +29,29 @@ describe('cev serve: next steps after the ready line', () => {
       const output = await outputWith(server, /The key: .*\n/);
       const lines = output.split('\n');
       const ready = lines.findIndex((line) => listenUrlOf(line) !== undefined);
-      assert.match(lines[ready]!, /^Compliance Evidence API listening on http:\/\/127\.0\.0\.1:\d+ /);
-      assert.equal(listenUrlOf(lines[ready]!), server.url);
+      assert.match(lines[ready], /^Compliance Evidence API listening on http:\/\/127\.0\.0\.1:\d+ /);
+      assert.equal(listenUrlOf(lines[ready]), server.url);
       const steps = lines.slice(ready + 1).join('\n');
       assert.match(steps, new RegExp(`^  Web UI +${server.url}/  \\(sign in with the key\\)$`, 'm'));
       assert.match(steps, new RegExp(`^  API reference +${server.url}/api/v2/doc/ `, 'm'));
       assert.match(steps, /^ {2}Quickstart +README\.md, section "Quickstart"/m);
       assert.match(readme, /^## Quickstart/m, 'the section the quickstart line names exists');
-      assert.match(steps, new RegExp(`^  VS Code +set complianceEvidence\\.customUrl to ${server.url} and complianceEvidence\\.org to default,$`, 'm'));
+      assert.match(
+        steps,
+        new RegExp(
+          `^  VS Code +set complianceEvidence\\.customUrl to ${server.url} and complianceEvidence\\.org to default,$`,
+          'm',
+        ),
+      );
       assert.match(steps, /Compliance Evidence: Sign In/);
-      assert.ok(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).contributes.commands.some((command: { title: string }) => command.title === 'Sign In'));
+      assert.ok(
+        JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).contributes.commands.some(
+          (command: { title: string }) => command.title === 'Sign In',
+        ),
+      );
       const keyFile = /kept in (\S+\/admin-key)\)\.$/m.exec(steps)?.[1];
       assert.equal(keyFile, join(server.dataDir, 'admin-key'));
-      assert.equal(readFileSync(keyFile!, 'utf8').trim(), server.key);
+      assert.equal(readFileSync(keyFile, 'utf8').trim(), server.key);
 
       const reference = await server.get('/api/v2/doc/', { key: null });
       assert.equal(reference.status, 200, 'the API reference it names answers');

@@ -15,8 +15,17 @@ describe('list placeholders for records that cannot be rendered', () => {
     await createFlow(server, 'acme', 'damaged');
     for (const name of ['t1', 't2', 't3']) await beginTrail(server, 'acme', 'good', name);
     for (const name of ['a1', 'a2']) await attest(server, 'acme', 'good', 't1', 'generic', { attestation_name: name });
-    for (const [label, trail] of [['x', 't2'], ['y', 't3']]) {
-      await attestArtifact(server, 'acme', 'good', { fingerprint: fingerprint(label!), filename: label!, git_commit: commit(label!), trail_name: trail, template_reference_name: label });
+    for (const [label, trail] of [
+      ['x', 't2'],
+      ['y', 't3'],
+    ]) {
+      await attestArtifact(server, 'acme', 'good', {
+        fingerprint: fingerprint(label),
+        filename: label,
+        git_commit: commit(label),
+        trail_name: trail,
+        template_reference_name: label,
+      });
     }
     db = new DatabaseSync(join(server.dataDir, 'cev.sqlite'));
     db.exec('PRAGMA busy_timeout = 5000');
@@ -26,30 +35,51 @@ describe('list placeholders for records that cannot be rendered', () => {
     await server?.stop();
   });
 
-  const isPlaceholder = (entry: Record<string, unknown>) => entry.placeholder === true && typeof entry.message === 'string' && typeof entry.id === 'string';
+  const isPlaceholder = (entry: Record<string, unknown>) =>
+    entry.placeholder === true && typeof entry.message === 'string' && typeof entry.id === 'string';
 
   it('shows a placeholder for a damaged trail and renders the others', async () => {
-    assert.equal((await server.get('/api/v2/trails/acme/good?page=1&per_page=20')).body.data.length, 3, 'rendered (and kept) before the damage');
+    assert.equal(
+      (await server.get('/api/v2/trails/acme/good?page=1&per_page=20')).body.data.length,
+      3,
+      'rendered (and kept) before the damage',
+    );
     db.prepare("UPDATE trails SET template = '{not json' WHERE name = 't2'").run();
     const page = (await server.get('/api/v2/trails/acme/good?page=1&per_page=20')).body;
     assert.equal(page.pagination.total, 3);
-    assert.deepEqual(page.data.map((entry: Record<string, unknown>) => (isPlaceholder(entry) ? 'placeholder' : entry.name)), ['t3', 'placeholder', 't1']);
-    assert.equal((await server.get('/api/v2/trails/acme?page=1&per_page=20')).body.data.filter(isPlaceholder).length, 1);
+    assert.deepEqual(
+      page.data.map((entry: Record<string, unknown>) => (isPlaceholder(entry) ? 'placeholder' : entry.name)),
+      ['t3', 'placeholder', 't1'],
+    );
+    assert.equal(
+      (await server.get('/api/v2/trails/acme?page=1&per_page=20')).body.data.filter(isPlaceholder).length,
+      1,
+    );
   });
 
   it('shows placeholders for a damaged attestation, artifact and flow', async () => {
     db.prepare("UPDATE trails SET template = (SELECT template FROM trails WHERE name = 't1') WHERE name = 't2'").run();
-    assert.equal((await server.get('/api/v2/trails/acme/good?page=1&per_page=20')).body.data.filter(isPlaceholder).length, 0, 'repaired, rendered again');
+    assert.equal(
+      (await server.get('/api/v2/trails/acme/good?page=1&per_page=20')).body.data.filter(isPlaceholder).length,
+      0,
+      'repaired, rendered again',
+    );
     db.prepare("UPDATE attestations SET body = 'nope' WHERE name = 'a1'").run();
     const attestations = (await server.get('/api/v2/attestations/acme/good')).body;
     assert.equal(attestations.data.length, 2);
     assert.equal(attestations.data.filter(isPlaceholder).length, 1);
-    assert.equal(attestations.data.find((entry: Record<string, unknown>) => !isPlaceholder(entry)).attestation_name, 'a2');
+    assert.equal(
+      attestations.data.find((entry: Record<string, unknown>) => !isPlaceholder(entry)).attestation_name,
+      'a2',
+    );
 
     db.prepare("UPDATE artifacts SET body = '[' WHERE filename = 'x'").run();
     const artifacts = (await server.get('/api/v2/artifacts/acme')).body;
     assert.equal(artifacts.length, 2);
-    assert.deepEqual(artifacts.map((entry: Record<string, unknown>) => (isPlaceholder(entry) ? 'placeholder' : entry.filename)).sort(), ['placeholder', 'y']);
+    assert.deepEqual(
+      artifacts.map((entry: Record<string, unknown>) => (isPlaceholder(entry) ? 'placeholder' : entry.filename)).sort(),
+      ['placeholder', 'y'],
+    );
 
     db.prepare("UPDATE flows SET tags = '{' WHERE name = 'damaged'").run();
     const flows = (await server.get('/api/v2/flows/acme')).body;
@@ -68,7 +98,13 @@ describe('list items read their related rows together, and fail alone', () => {
       await createFlow(server, 'acme', flow);
       for (const trail of [`${flow}-1`, `${flow}-2`]) {
         await beginTrail(server, 'acme', flow, trail);
-        await attestArtifact(server, 'acme', flow, { fingerprint: fingerprint(trail), filename: trail, git_commit: commit(trail), trail_name: trail, template_reference_name: trail });
+        await attestArtifact(server, 'acme', flow, {
+          fingerprint: fingerprint(trail),
+          filename: trail,
+          git_commit: commit(trail),
+          trail_name: trail,
+          template_reference_name: trail,
+        });
         await attest(server, 'acme', flow, trail, 'generic', { attestation_name: `${trail}-check` });
       }
     }
@@ -80,7 +116,8 @@ describe('list items read their related rows together, and fail alone', () => {
     await server?.stop();
   });
 
-  const names = (list: Array<Record<string, unknown>>, field: string) => list.map((entry) => (entry.placeholder === true ? 'placeholder' : entry[field])).sort();
+  const names = (list: Array<Record<string, unknown>>, field: string) =>
+    list.map((entry) => (entry.placeholder === true ? 'placeholder' : entry[field])).sort();
 
   it('a damaged attestation fails the artifacts of its trail and the flow whose latest trail it is, nothing else', async () => {
     const before = (await server.get('/api/v2/artifacts/acme')).body;
@@ -91,6 +128,9 @@ describe('list items read their related rows together, and fail alone', () => {
     assert.deepEqual(names(artifacts, 'filename'), ['first-2', 'placeholder', 'placeholder', 'second-1']);
     const flows = (await server.get('/api/v2/flows/acme?page=1&per_page=10')).body.data;
     assert.deepEqual(names(flows, 'name'), ['first', 'placeholder']);
-    assert.equal(flows.find((entry: Record<string, unknown>) => entry.name === 'first').latest_state !== undefined, true);
+    assert.equal(
+      flows.find((entry: Record<string, unknown>) => entry.name === 'first').latest_state !== undefined,
+      true,
+    );
   });
 });

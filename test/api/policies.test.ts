@@ -26,7 +26,10 @@ describe('policies', () => {
 
   it('creates with 201, adds a version only when the content changes (200), and reads back spec endpoint 11', async () => {
     assert.deepEqual((await server.get('/api/v2/policies/empty')).body, []);
-    const created = await putPolicy({ name: 'prov', description: 'provenance', comment: 'first', type: 'env' }, PROVENANCE);
+    const created = await putPolicy(
+      { name: 'prov', description: 'provenance', comment: 'first', type: 'env' },
+      PROVENANCE,
+    );
     assert.equal(created.status, 201, created.text);
     const same = await putPolicy({ name: 'prov', description: 'provenance', type: 'env' }, PROVENANCE);
     assert.equal(same.status, 200);
@@ -40,15 +43,30 @@ describe('policies', () => {
     assert.equal(typeof policy.created_at, 'number');
     assert.equal(typeof policy.last_modified_at, 'number');
     assert.equal(policy.created_by, 'admin');
-    assert.deepEqual(policy.versions.map((v: any) => [v.version, v.comment]), [[1, 'first'], [2, 'second']]);
+    assert.deepEqual(
+      policy.versions.map((v: any) => [v.version, v.comment]),
+      [
+        [1, 'first'],
+        [2, 'second'],
+      ],
+    );
     assert.equal(policy.versions[0].policy_yaml, PROVENANCE);
-    assert.deepEqual(policy.events.map((e: any) => [e.type, e.data.version]), [['policy_created', 1], ['policy_version_created', 2]]);
+    assert.deepEqual(
+      policy.events.map((e: any) => [e.type, e.data.version]),
+      [
+        ['policy_created', 1],
+        ['policy_version_created', 2],
+      ],
+    );
     for (const event of policy.events) {
       assert.equal(typeof event.timestamp, 'number');
       assert.equal(event.user, 'admin');
     }
     const list = (await server.get('/api/v2/policies/acme')).body;
-    assert.deepEqual(list.map((p: { name: string }) => p.name), ['prov']);
+    assert.deepEqual(
+      list.map((p: { name: string }) => p.name),
+      ['prov'],
+    );
   });
 
   it('answers Policy not found for an unknown policy', async () => {
@@ -60,7 +78,10 @@ describe('policies', () => {
   it('rejects a missing payload, a bad name, YAML syntax errors and schema errors with 400 and field paths, storing nothing', async () => {
     const noPayload = await putPolicy(undefined, PROVENANCE);
     assert.equal(noPayload.status, 400);
-    assert.deepEqual(noPayload.body, { message: 'Input payload validation failed', errors: { payload: 'Field required [input: None]' } });
+    assert.deepEqual(noPayload.body, {
+      message: 'Input payload validation failed',
+      errors: { payload: 'Field required [input: None]' },
+    });
     const noFile = await putPolicy({ name: 'nofile' }, undefined);
     assert.equal(noFile.status, 400);
     assert.equal(noFile.body.errors.policy_file, 'Field required [input: None]');
@@ -76,7 +97,8 @@ describe('policies', () => {
     const schema = await putPolicy({ name: 'wrong' }, `${SCHEMA}\nartifacts:\n  provenance:\n    required: maybe\n`);
     assert.equal(schema.status, 400);
     assert.ok('policy_file.artifacts.provenance.required' in schema.body.errors, JSON.stringify(schema.body));
-    for (const name of ['nofile', 'broken', 'wrong']) assert.equal((await server.get(`/api/v2/policies/acme/${name}`)).status, 404, name);
+    for (const name of ['nofile', 'broken', 'wrong'])
+      assert.equal((await server.get(`/api/v2/policies/acme/${name}`)).status, 404, name);
   });
 
   it('stores a policy whose condition is not a valid expression, as the service does, and fails that rule when it is evaluated', async () => {
@@ -84,21 +106,39 @@ describe('policies', () => {
     const stored = await putPolicy({ name: 'badexpr' }, text);
     assert.equal(stored.status, 201, stored.text);
     assert.equal((await server.get('/api/v2/policies/acme/badexpr')).body.versions[0].policy_yaml, text);
-    assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name: 'exprenv', type: 'server', description: 'e' })).status, 201);
-    await server.json('PUT', '/api/v2/environments/acme/exprenv/report/server', { artifacts: [{ digests: { app: fp('e') }, creationTimestamp: 1 }] });
-    assert.equal((await server.json('POST', '/api/v2/environments/acme/exprenv/policies', { policy_names: ['badexpr'] })).status, 200);
+    assert.equal(
+      (await server.json('PUT', '/api/v2/environments/acme', { name: 'exprenv', type: 'server', description: 'e' }))
+        .status,
+      201,
+    );
+    await server.json('PUT', '/api/v2/environments/acme/exprenv/report/server', {
+      artifacts: [{ digests: { app: fp('e') }, creationTimestamp: 1 }],
+    });
+    assert.equal(
+      (await server.json('POST', '/api/v2/environments/acme/exprenv/policies', { policy_names: ['badexpr'] })).status,
+      200,
+    );
     const [artifact] = (await server.get('/api/v2/snapshots/acme/exprenv/-1')).body.artifacts;
     const [evaluation] = artifact.policy_decisions[0].rule_evaluations;
     assert.equal(artifact.policy_decisions[0].status, 'NON-COMPLIANT');
     assert.equal(evaluation.satisfied, false);
     assert.match(evaluation.error, /^the condition \$\{\{ flow\.name == \}\} is not a valid expression: /);
-    assert.ok(artifact.reasons_for_incompliance.some((reason: string) => reason.includes('is not a valid expression')), JSON.stringify(artifact.reasons_for_incompliance));
+    assert.ok(
+      artifact.reasons_for_incompliance.some((reason: string) => reason.includes('is not a valid expression')),
+      JSON.stringify(artifact.reasons_for_incompliance),
+    );
   });
 
   it('attaches and detaches, re-evaluating the latest snapshot into a new one', async () => {
     await putPolicy({ name: 'lenient' }, NOTHING_REQUIRED);
-    assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name: 'prod', type: 'server', description: 'p' })).status, 201);
-    await server.json('PUT', '/api/v2/environments/acme/prod/report/server', { artifacts: [{ digests: { app: fp('a') }, creationTimestamp: 1 }] });
+    assert.equal(
+      (await server.json('PUT', '/api/v2/environments/acme', { name: 'prod', type: 'server', description: 'p' }))
+        .status,
+      201,
+    );
+    await server.json('PUT', '/api/v2/environments/acme/prod/report/server', {
+      artifacts: [{ digests: { app: fp('a') }, creationTimestamp: 1 }],
+    });
     let latest = (await server.get('/api/v2/snapshots/acme/prod/-1')).body;
     assert.equal(latest.index, 1);
     assert.equal(latest.compliant, false, 'no policy → not compliant');
@@ -113,7 +153,10 @@ describe('policies', () => {
     assert.equal(latest.artifacts[0].policy_decisions[0].status, 'NON-COMPLIANT');
     assert.equal(latest.artifacts[0].policy_decisions[0].rule_evaluations[0].rule.type, 'provenance');
     assert.ok(latest.artifacts[0].reasons_for_incompliance.length > 0);
-    assert.deepEqual(latest.applied_policies.map((p: any) => [p.name, p.version, p.failing_artifacts]), [['prov', 2, [fp('a')]]]);
+    assert.deepEqual(
+      latest.applied_policies.map((p: any) => [p.name, p.version, p.failing_artifacts]),
+      [['prov', 2, [fp('a')]]],
+    );
     assert.equal(latest.applied_policies[0].policy_dump.artifacts.provenance.required, true);
     assert.deepEqual(latest.artifact_compliance_count, { true: 0, false: 1, null: 0 });
     const env = (await server.get('/api/v2/environments/acme/prod')).body;
@@ -124,7 +167,10 @@ describe('policies', () => {
     assert.equal(changed[0].type, 'changed');
     assert.match(changed[0].description, /not evaluated to non-compliant/);
 
-    assert.equal((await server.json('POST', '/api/v2/environments/acme/prod/policies', { policy_names: ['prov'] })).status, 200);
+    assert.equal(
+      (await server.json('POST', '/api/v2/environments/acme/prod/policies', { policy_names: ['prov'] })).status,
+      200,
+    );
     assert.equal((await server.get('/api/v2/snapshots/acme/prod/-1')).body.index, 2, 'attaching again changes nothing');
 
     await server.json('DELETE', '/api/v2/environments/acme/prod/policies', { policy_names: ['prov'] });
@@ -144,7 +190,12 @@ describe('policies', () => {
   });
 
   it('attaches through the environment create and PATCH payloads', async () => {
-    const created = await server.json('PUT', '/api/v2/environments/acme', { name: 'with-policy', type: 'K8S', description: 'w', policies: ['prov'] });
+    const created = await server.json('PUT', '/api/v2/environments/acme', {
+      name: 'with-policy',
+      type: 'K8S',
+      description: 'w',
+      policies: ['prov'],
+    });
     assert.equal(created.status, 201);
     assert.deepEqual((await server.get('/api/v2/environments/acme/with-policy')).body.policies, ['prov']);
     await server.json('PATCH', '/api/v2/environments/acme/with-policy', { policies: ['lenient'] });
@@ -154,8 +205,12 @@ describe('policies', () => {
   it('answers assert-artifact 404 for a fingerprint attested nowhere', async () => {
     const reply = await server.get(`/api/v2/asserts/acme/fingerprint/${fp('9')}`);
     assert.equal(reply.status, 404);
-    assert.deepEqual(reply.body, { message: `Artifact with fingerprint '${fp('9')}' does not exist in organization 'acme'` });
+    assert.deepEqual(reply.body, {
+      message: `Artifact with fingerprint '${fp('9')}' does not exist in organization 'acme'`,
+    });
     const inFlow = await server.get(`/api/v2/asserts/acme/fingerprint/${fp('9')}?flow_name=web`);
-    assert.deepEqual(inFlow.body, { message: `Artifact with fingerprint '${fp('9')}' does not exist in flow 'web' belonging to organization 'acme'` });
+    assert.deepEqual(inFlow.body, {
+      message: `Artifact with fingerprint '${fp('9')}' does not exist in flow 'web' belonging to organization 'acme'`,
+    });
   });
 });

@@ -4,21 +4,47 @@
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from './harness.ts';
 
-const STRICT = '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n';
+const STRICT =
+  '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n';
 const FINGERPRINT = 'c'.repeat(64);
 
 describe('policy archive and unarchive', () => {
   let server: TestServer;
   const putPolicy = (name: string) =>
-    server.multipart('PUT', '/api/v2/policies/default', { payload: JSON.stringify({ name, description: 'provenance', type: 'env' }), policy_file: { filename: 'p.yml', content: STRICT } });
+    server.multipart('PUT', '/api/v2/policies/default', {
+      payload: JSON.stringify({ name, description: 'provenance', type: 'env' }),
+      policy_file: { filename: 'p.yml', content: STRICT },
+    });
   const latest = async () => (await server.get('/api/v2/snapshots/default/prod/-1')).body;
 
   before(async () => {
     server = await startServer();
-    assert.equal((await server.json('PUT', '/api/v2/environments/default', { name: 'prod', type: 'K8S', description: 'production' })).status, 201);
+    assert.equal(
+      (
+        await server.json('PUT', '/api/v2/environments/default', {
+          name: 'prod',
+          type: 'K8S',
+          description: 'production',
+        })
+      ).status,
+      201,
+    );
     assert.equal((await putPolicy('strict')).status, 201);
-    assert.equal((await server.json('POST', '/api/v2/environments/default/prod/policies', { policy_names: ['strict'] })).status, 200);
-    const report = { artifacts: [{ podName: 'p', namespace: 'prod', creationTimestamp: 1700000000, digests: { 'reg/app:1': FINGERPRINT }, owners: [] }] };
+    assert.equal(
+      (await server.json('POST', '/api/v2/environments/default/prod/policies', { policy_names: ['strict'] })).status,
+      200,
+    );
+    const report = {
+      artifacts: [
+        {
+          podName: 'p',
+          namespace: 'prod',
+          creationTimestamp: 1700000000,
+          digests: { 'reg/app:1': FINGERPRINT },
+          owners: [],
+        },
+      ],
+    };
     assert.equal((await server.json('PUT', '/api/v2/environments/default/prod/report/K8S', report)).status, 200);
   });
   after(async () => {
@@ -35,7 +61,9 @@ describe('policy archive and unarchive', () => {
     assert.equal(after.index, before.index + 1);
     assert.deepEqual(after.applied_policies, []);
     assert.equal((await server.get('/api/v2/environments/default/prod')).body.policies.length, 0);
-    assert.deepEqual((await server.json('PUT', '/api/v2/policies/default/strict/archive', null)).body, { message: 'Policy not found' });
+    assert.deepEqual((await server.json('PUT', '/api/v2/policies/default/strict/archive', null)).body, {
+      message: 'Policy not found',
+    });
   });
 
   it('unarchives the last archived policy of the name, with its history, and refuses while a live one has the name', async () => {
@@ -46,7 +74,12 @@ describe('policy archive and unarchive', () => {
     assert.equal((await server.json('PUT', '/api/v2/policies/default/strict/unarchive', null)).status, 200);
     const back = (await server.get('/api/v2/policies/default/strict')).body;
     assert.equal(back.archived, false);
-    assert.deepEqual(back.events.map((event: { type: string }) => event.type), ['policy_created', 'policy_archived', 'policy_unarchived']);
-    assert.deepEqual((await server.json('PUT', '/api/v2/policies/default/nope/unarchive', null)).body, { message: 'Policy not found' });
+    assert.deepEqual(
+      back.events.map((event: { type: string }) => event.type),
+      ['policy_created', 'policy_archived', 'policy_unarchived'],
+    );
+    assert.deepEqual((await server.json('PUT', '/api/v2/policies/default/nope/unarchive', null)).body, {
+      message: 'Policy not found',
+    });
   });
 });

@@ -37,7 +37,9 @@ describe('PostgreSQL: one database, several instances', function () {
     evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
     // Started at once: the migrations take turns under their advisory lock.
     instances.push(
-      ...(await Promise.all([0, 1].map(() => startServer({ args: ['--org', 'acme', '--database', url, '--evidence', evidence] })))),
+      ...(await Promise.all(
+        [0, 1].map(() => startServer({ args: ['--org', 'acme', '--database', url, '--evidence', evidence] })),
+      )),
     );
   });
   after(async () => {
@@ -52,7 +54,11 @@ describe('PostgreSQL: one database, several instances', function () {
     const [a, b] = instances as [TestServer, TestServer];
     assert.equal((await createFlow(a, 'acme', 'shared-flow')).status, 201);
     assert.equal((await b.get('/api/v2/flows/acme/shared-flow')).status, 200);
-    assert.equal((await b.multipart('PUT', '/api/v2/trails/acme/shared-flow', { data_json: JSON.stringify({ name: 'one' }) })).status, 201);
+    assert.equal(
+      (await b.multipart('PUT', '/api/v2/trails/acme/shared-flow', { data_json: JSON.stringify({ name: 'one' }) }))
+        .status,
+      201,
+    );
     const file = 'evidence written through one instance\n'.repeat(1000);
     const attested = await a.multipart('POST', '/api/v2/attestations/acme/shared-flow/trail/one/generic', {
       data_json: JSON.stringify({ attestation_name: 'bar', is_compliant: true }),
@@ -69,24 +75,36 @@ describe('PostgreSQL: one database, several instances', function () {
   it('20 concurrent duplicate creates spread over two instances: one 201, the others 200, one flow, no 5xx', async () => {
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        instances[i % 2]!.multipart('PUT', '/api/v2/flows/acme/template_file', {
+        instances[i % 2].multipart('PUT', '/api/v2/flows/acme/template_file', {
           data_json: JSON.stringify({ name: 'raced-flow', description: 'd' }),
           template_file: 'version: 1',
         }),
       ),
     );
-    assert.deepEqual(replies.filter((reply) => reply.status >= 500), []);
+    assert.deepEqual(
+      replies.filter((reply) => reply.status >= 500),
+      [],
+    );
     assert.equal(replies.filter((reply) => reply.status === 201).length, 1);
     assert.equal(replies.filter((reply) => reply.status === 200).length, 19);
-    assert.equal((await instances[1]!.get('/api/v2/flows/acme')).body.filter((flow: { name: string }) => flow.name === 'raced-flow').length, 1);
+    assert.equal(
+      (await instances[1].get('/api/v2/flows/acme')).body.filter((flow: { name: string }) => flow.name === 'raced-flow')
+        .length,
+      1,
+    );
   });
 
   it('20 concurrent creates of one service account over two instances: one 201, the rest 409', async () => {
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => instances[i % 2]!.json('POST', '/api/v2/service-accounts/acme', { name: 'raced-bot', privilege: 'reader' })),
+      Array.from({ length: 20 }, (_, i) =>
+        instances[i % 2].json('POST', '/api/v2/service-accounts/acme', { name: 'raced-bot', privilege: 'reader' }),
+      ),
     );
     assert.equal(replies.filter((reply) => reply.status === 201).length, 1);
-    assert.deepEqual(new Set(replies.filter((reply) => reply.status !== 201).map((reply) => reply.status)), new Set([409]));
+    assert.deepEqual(
+      new Set(replies.filter((reply) => reply.status !== 201).map((reply) => reply.status)),
+      new Set([409]),
+    );
   });
 
   it('webhooks over two instances: each event delivered once, and a failing receiver retried and recorded once for all', async () => {
@@ -110,31 +128,61 @@ describe('PostgreSQL: one database, several instances', function () {
       for (const flow of ['hooked', 'failing-hooks']) {
         assert.equal((await a.json('PUT', '/api/v2/flows/acme', { name: flow, description: flow })).status, 201);
         const action = await b.json('PUT', '/api/v2/actions/acme/flows', {
-          name: `${flow}-action`, targets: [{ type: 'WEBHOOK', webhook: url }], flows: [flow], triggers: ['ON_STARTED_TRAIL'],
+          name: `${flow}-action`,
+          targets: [{ type: 'WEBHOOK', webhook: url }],
+          flows: [flow],
+          triggers: ['ON_STARTED_TRAIL'],
         });
         assert.equal(action.status, 201, action.text);
       }
       // 20 trails begun at once, alternating instances, then one more on each: deliveries of one
       // action go out in order on each instance, so the last two arriving means all have been sent.
-      const begin = (server: TestServer, name: string) => server.multipart('PUT', '/api/v2/trails/acme/hooked', { data_json: JSON.stringify({ name }) });
-      const begun = await Promise.all(Array.from({ length: 20 }, (_, i) => begin(instances[i % 2]!, `burst-${i}`)));
-      assert.deepEqual(begun.map((reply) => reply.status), Array(20).fill(201));
+      const begin = (server: TestServer, name: string) =>
+        server.multipart('PUT', '/api/v2/trails/acme/hooked', { data_json: JSON.stringify({ name }) });
+      const begun = await Promise.all(Array.from({ length: 20 }, (_, i) => begin(instances[i % 2], `burst-${i}`)));
+      assert.deepEqual(
+        begun.map((reply) => reply.status),
+        Array(20).fill(201),
+      );
       assert.equal((await begin(a, 'last-a')).status, 201);
       assert.equal((await begin(b, 'last-b')).status, 201);
-      const trails = () => received.filter((item) => item.body.flow?.name === 'hooked').map((item) => item.body.trail.name as string);
-      await eventually(async () => trails().includes('last-a') && trails().includes('last-b'), 20_000, 'the last deliveries of both instances');
-      assert.deepEqual(trails().sort(), [...Array.from({ length: 20 }, (_, i) => `burst-${i}`), 'last-a', 'last-b'].sort());
+      const trails = () =>
+        received.filter((item) => item.body.flow?.name === 'hooked').map((item) => item.body.trail.name as string);
+      await eventually(
+        async () => trails().includes('last-a') && trails().includes('last-b'),
+        20_000,
+        'the last deliveries of both instances',
+      );
+      assert.deepEqual(
+        trails().sort(),
+        [...Array.from({ length: 20 }, (_, i) => `burst-${i}`), 'last-a', 'last-b'].sort(),
+      );
 
       // A receiver that keeps failing: the instance that wrote retries it (four attempts), and
       // either instance then shows the action failing.
-      assert.equal((await a.multipart('PUT', '/api/v2/trails/acme/failing-hooks', { data_json: JSON.stringify({ name: 'doomed' }) })).status, 201);
-      const failingAction = (await b.get('/api/v2/actions/acme')).body.find((action: { name: string }) => action.name === 'failing-hooks-action');
-      await eventually(async () => (await b.get(`/api/v2/actions/acme/${failingAction.number}`)).body.is_failing === true, 20_000, 'the failure recorded');
+      assert.equal(
+        (
+          await a.multipart('PUT', '/api/v2/trails/acme/failing-hooks', {
+            data_json: JSON.stringify({ name: 'doomed' }),
+          })
+        ).status,
+        201,
+      );
+      const failingAction = (await b.get('/api/v2/actions/acme')).body.find(
+        (action: { name: string }) => action.name === 'failing-hooks-action',
+      );
+      await eventually(
+        async () => (await b.get(`/api/v2/actions/acme/${failingAction.number}`)).body.is_failing === true,
+        20_000,
+        'the failure recorded',
+      );
       assert.equal(received.filter((item) => item.body.flow?.name === 'failing-hooks').length, 4);
       const seenByA = (await a.get(`/api/v2/actions/acme/${failingAction.number}`)).body;
       assert.equal(seenByA.is_failing, true);
       assert.equal(typeof seenByA.last_failure_timestamp, 'number');
-      const hooked = (await a.get('/api/v2/actions/acme')).body.find((action: { name: string }) => action.name === 'hooked-action');
+      const hooked = (await a.get('/api/v2/actions/acme')).body.find(
+        (action: { name: string }) => action.name === 'hooked-action',
+      );
       assert.equal(hooked.is_failing, false);
       assert.equal(typeof hooked.last_success_timestamp, 'number');
     } finally {
@@ -149,7 +197,9 @@ describe('PostgreSQL: one database, several instances', function () {
     const writes = Array.from({ length: 60 }, async (_, i) => {
       const name = `t${i}`;
       try {
-        const reply = await (i % 2 === 0 ? a : b).multipart('PUT', '/api/v2/trails/acme/burst', { data_json: JSON.stringify({ name }) });
+        const reply = await (i % 2 === 0 ? a : b).multipart('PUT', '/api/v2/trails/acme/burst', {
+          data_json: JSON.stringify({ name }),
+        });
         if (reply.status === 201) acknowledged.push(name);
       } catch {
         // The killed instance's connections break: those writes were never acknowledged.
@@ -172,7 +222,14 @@ describe('PostgreSQL: the database missing or lost', function () {
   it('an unreachable database at start: one line on stderr and exit code 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cev-api-'));
     try {
-      const { code, stderr } = await runServerCommand(['--port', '0', '--data', dir, '--database', 'postgresql://cev@127.0.0.1:1/none']);
+      const { code, stderr } = await runServerCommand([
+        '--port',
+        '0',
+        '--data',
+        dir,
+        '--database',
+        'postgresql://cev@127.0.0.1:1/none',
+      ]);
       assert.equal(code, 2);
       assert.equal(stderr.trim().split('\n').length, 1, stderr);
       assert.match(stderr, /^cev serve: cannot open the database at postgresql:\/\/cev@127\.0\.0\.1:1\/none/);
@@ -196,11 +253,18 @@ describe('PostgreSQL: the database missing or lost', function () {
       const read = await server.get('/api/v2/flows/acme');
       assert.equal(read.status, 503, read.text);
       assert.match(read.body.message, /database is unavailable/);
-      const write = await server.multipart('PUT', '/api/v2/flows/acme/template_file', { data_json: JSON.stringify({ name: 'during' }), template_file: 'version: 1' });
+      const write = await server.multipart('PUT', '/api/v2/flows/acme/template_file', {
+        data_json: JSON.stringify({ name: 'during' }),
+        template_file: 'version: 1',
+      });
       assert.equal(write.status, 503, write.text);
       assert.equal((await server.get('/ready', { key: null })).status, 503);
       postgres = await restartPostgres(postgres);
-      await eventually(async () => (await server.get('/ready', { key: null })).status === 200, 20_000, '/ready after the database came back');
+      await eventually(
+        async () => (await server.get('/ready', { key: null })).status === 200,
+        20_000,
+        '/ready after the database came back',
+      );
       assert.equal((await createFlow(server, 'acme', 'after')).status, 201);
       const names = (await server.get('/api/v2/flows/acme')).body.map((flow: { name: string }) => flow.name);
       assert.deepEqual(names, ['after', 'before']);
@@ -224,7 +288,9 @@ describe('PostgreSQL: the database missing or lost', function () {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE flows IN ACCESS EXCLUSIVE MODE');
       const started = Date.now();
-      const timed = async (request: Promise<{ status: number; body: any }>): Promise<{ status: number; body: any; ms: number }> => {
+      const timed = async (
+        request: Promise<{ status: number; body: any }>,
+      ): Promise<{ status: number; body: any; ms: number }> => {
         const reply = await request;
         return { ...reply, ms: Date.now() - started };
       };
@@ -234,7 +300,12 @@ describe('PostgreSQL: the database missing or lost', function () {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const refused = await Promise.all([
         ...Array.from({ length: 5 }, () => timed(server.get('/api/v2/flows/acme/busy'))),
-        timed(server.multipart('PUT', '/api/v2/flows/acme/template_file', { data_json: JSON.stringify({ name: 'refused' }), template_file: 'version: 1' })),
+        timed(
+          server.multipart('PUT', '/api/v2/flows/acme/template_file', {
+            data_json: JSON.stringify({ name: 'refused' }),
+            template_file: 'version: 1',
+          }),
+        ),
       ]);
       // A read finds no free connection (unavailable); the write has its own connection and meets
       // the table lock, which the lock timeout turns into "busy". Both are the 503 the issue asks for.
@@ -247,7 +318,14 @@ describe('PostgreSQL: the database missing or lost', function () {
       const answered = await Promise.all(held);
       // The first reads: past the pool, 503 "unavailable"; holding a connection, answered once the
       // lock went, or 503 "busy" past the lock timeout. None hung and none failed otherwise.
-      assert.deepEqual(answered.filter((reply) => reply.status !== 200 && !(reply.status === 503 && /database is (unavailable|busy)/.test(reply.body.message))), []);
+      assert.deepEqual(
+        answered.filter(
+          (reply) =>
+            reply.status !== 200 &&
+            !(reply.status === 503 && /database is (unavailable|busy)/.test(reply.body.message)),
+        ),
+        [],
+      );
       for (const reply of answered) assert.ok(reply.ms < 40_000, `a read was answered after ${reply.ms} ms`);
       // Service is back at once, and the refused write changed nothing.
       assert.equal((await server.get('/api/v2/flows/acme/busy')).status, 200);

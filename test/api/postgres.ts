@@ -16,7 +16,7 @@ function binDir(): string {
   const base = '/usr/lib/postgresql';
   const versions = existsSync(base) ? readdirSync(base).filter((name) => /^\d+$/.test(name)) : [];
   if (versions.length === 0) throw new Error('PostgreSQL is not installed: apt-get install postgresql (.ci/run does)');
-  return join(base, versions.sort((a, b) => Number(b) - Number(a))[0]!, 'bin');
+  return join(base, versions.sort((a, b) => Number(b) - Number(a))[0], 'bin');
 }
 
 /** The uid and gid to run the database as: the postgres user when we are root, else ourselves. */
@@ -40,7 +40,10 @@ function freePort(): Promise<number> {
 function exited(child: ChildProcess, timeoutMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`postgres pid ${child.pid} did not stop within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`postgres pid ${child.pid} did not stop within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     child.once('exit', () => {
       clearTimeout(timer);
       resolve();
@@ -115,7 +118,8 @@ export class PostgresServer {
 async function waitReady(url: string, child: ChildProcess, logs: string[]): Promise<void> {
   const deadline = Date.now() + READY_MS;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`postgres exited before it was ready:\n${logs.join('')}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`postgres exited before it was ready:\n${logs.join('')}`);
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
     try {
       await client.connect();
@@ -133,11 +137,24 @@ function spawnPostgres(dir: string, port: number, logs: string[]): ChildProcess 
   const user = databaseUser();
   const child = spawn(
     join(binDir(), 'postgres'),
-    ['-D', join(dir, 'data'), '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'max_connections=300', '-c', 'shared_buffers=64MB'],
+    [
+      '-D',
+      join(dir, 'data'),
+      '-p',
+      String(port),
+      '-h',
+      '127.0.0.1',
+      '-k',
+      dir,
+      '-c',
+      'max_connections=300',
+      '-c',
+      'shared_buffers=64MB',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}) },
   );
-  child.stdout!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
   return child;
 }
 
@@ -146,11 +163,15 @@ export async function startPostgres(): Promise<PostgresServer> {
   const dir = mkdtempSync(join(tmpdir(), 'cev-pg-'));
   const user = databaseUser();
   if (user !== undefined) chownSync(dir, user.uid, user.gid);
-  const init = spawnSync(join(binDir(), 'initdb'), ['-D', join(dir, 'data'), '-U', 'cev', '--auth=trust', '--locale=C', '-E', 'UTF8', '--no-sync'], {
-    encoding: 'utf8',
-    timeout: READY_MS,
-    ...(user ?? {}),
-  });
+  const init = spawnSync(
+    join(binDir(), 'initdb'),
+    ['-D', join(dir, 'data'), '-U', 'cev', '--auth=trust', '--locale=C', '-E', 'UTF8', '--no-sync'],
+    {
+      encoding: 'utf8',
+      timeout: READY_MS,
+      ...(user ?? {}),
+    },
+  );
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed (${init.status ?? init.signal}): ${init.stderr}`);

@@ -9,10 +9,18 @@ const COMMIT = 'c0ffee'.padEnd(40, '0');
 const SCHEMA = '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1';
 const STRICT = `${SCHEMA}\nartifacts:\n  provenance:\n    required: true\n  trail-compliance:\n    required: true\n`;
 const DECISION = `${SCHEMA}\nartifacts:\n  attestations:\n    - name: decision\n      type: decision\n      for_control: ctl\n`;
-const TEMPLATE = 'version: 1\ntrail:\n  artifacts:\n    - name: app\n      attestations:\n        - name: tests\n          type: generic\n';
+const TEMPLATE =
+  'version: 1\ntrail:\n  artifacts:\n    - name: app\n      attestations:\n        - name: tests\n          type: generic\n';
 
 function pods(digests: string[]) {
-  return { artifacts: digests.map((digest, i) => ({ podName: `pod-${i}`, namespace: 'prod', creationTimestamp: 1700000000, digests: { [`reg/app-${digest[0]}:1`]: digest } })) };
+  return {
+    artifacts: digests.map((digest, i) => ({
+      podName: `pod-${i}`,
+      namespace: 'prod',
+      creationTimestamp: 1700000000,
+      digests: { [`reg/app-${digest[0]}:1`]: digest },
+    })),
+  };
 }
 
 describe('running artifacts with provenance', () => {
@@ -24,7 +32,10 @@ describe('running artifacts with provenance', () => {
       template_file: { filename: 'template.yml', content: TEMPLATE },
     });
     assert.equal(flow.status, 201, flow.text);
-    assert.equal((await server.multipart('PUT', '/api/v2/trails/acme/web', { data_json: JSON.stringify({ name: 't1' }) })).status, 201);
+    assert.equal(
+      (await server.multipart('PUT', '/api/v2/trails/acme/web', { data_json: JSON.stringify({ name: 't1' }) })).status,
+      201,
+    );
     const artifact = await server.json('POST', '/api/v2/artifacts/acme/web', {
       fingerprint: fp('a'),
       filename: 'reg/app-a:1',
@@ -36,11 +47,27 @@ describe('running artifacts with provenance', () => {
       repo_info: { name: 'acme/web', url: 'https://git.example/acme/web' },
     });
     assert.ok(artifact.status === 200 || artifact.status === 201, artifact.text);
-    for (const [name, yaml] of [['strict', STRICT], ['needs-decision', DECISION]]) {
-      const put = await server.multipart('PUT', '/api/v2/policies/acme', { payload: JSON.stringify({ name }), policy_file: yaml });
+    for (const [name, yaml] of [
+      ['strict', STRICT],
+      ['needs-decision', DECISION],
+    ]) {
+      const put = await server.multipart('PUT', '/api/v2/policies/acme', {
+        payload: JSON.stringify({ name }),
+        policy_file: yaml,
+      });
       assert.equal(put.status, 201, put.text);
     }
-    assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name: 'prod', type: 'K8S', description: 'p', policies: ['strict'] })).status, 201);
+    assert.equal(
+      (
+        await server.json('PUT', '/api/v2/environments/acme', {
+          name: 'prod',
+          type: 'K8S',
+          description: 'p',
+          policies: ['strict'],
+        })
+      ).status,
+      201,
+    );
   });
   after(async () => {
     await server?.stop();
@@ -60,8 +87,14 @@ describe('running artifacts with provenance', () => {
     assert.equal(a.flow_name, 'web');
     assert.equal(a.git_commit, COMMIT);
     assert.equal(a.commit_url, `https://git.example/acme/web/commit/${COMMIT}`);
-    assert.match(a.html_url, /\/acme\/flows\/web\/artifacts\/a{64}\?artifact_id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}$/);
-    assert.deepEqual(a.flows.map((f: any) => [f.flow_name, f.trail_name, f.template_reference_name, f.repo_name]), [['web', 't1', 'app', 'acme/web']]);
+    assert.match(
+      a.html_url,
+      /\/acme\/flows\/web\/artifacts\/a{64}\?artifact_id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}$/,
+    );
+    assert.deepEqual(
+      a.flows.map((f: any) => [f.flow_name, f.trail_name, f.template_reference_name, f.repo_name]),
+      [['web', 't1', 'app', 'acme/web']],
+    );
     assert.equal(a.compliant, false, 'the trail lacks its tests attestation');
     const trailRule = a.policy_decisions[0].rule_evaluations.find((r: any) => r.rule.type === 'trail-compliance');
     assert.equal(trailRule.resolutions[0].type, 'non_compliant_in_trail');
@@ -97,11 +130,18 @@ describe('running artifacts with provenance', () => {
     assert.equal(snapshot.artifacts[0].annotation.type, 'changed');
     assert.equal(snapshot.artifacts[1].annotation.type, 'unchanged');
     const events = (await server.get('/api/v2/environments/acme/prod/events?interval=NOW')).body;
-    assert.deepEqual(events.map((e: any) => [e.type, e.sha256, e.pipeline]), [['changed', fp('a'), 'web']]);
+    assert.deepEqual(
+      events.map((e: any) => [e.type, e.sha256, e.pipeline]),
+      [['changed', fp('a'), 'web']],
+    );
     assert.match(events[0].description, /non-compliant to compliant/);
 
     const rows = async (query: string) =>
-      (await server.get(`/api/v2/environments/acme/prod/auditlog?${query}`)).text.trim().split('\r\n').slice(1).map((line) => line.split(',')[6]);
+      (await server.get(`/api/v2/environments/acme/prod/auditlog?${query}`)).text
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(',')[6]);
     assert.deepEqual(await rows('flow_names=web'), [fp('a'), fp('a')]);
     assert.deepEqual(await rows('flow_names=no%20provenance'), [fp('b')]);
     assert.deepEqual(await rows('flow_names=web,no%20provenance&event_types=started'), [fp('a'), fp('b')]);
@@ -113,17 +153,34 @@ describe('running artifacts with provenance', () => {
     const flow = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp('a')}?flow_name=web`)).body;
     assert.equal(flow.scope, 'flow');
     assert.equal(flow.compliant, true);
-    assert.deepEqual(flow.flows.map((f: any) => [f.flow, f.trail, f.compliance_status.status]), [['web', 't1', 'COMPLIANT']]);
-    assert.match(flow.html_url, /\/acme\/flows\/web\/artifacts\/a{64}\?artifact_id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}$/);
+    assert.deepEqual(
+      flow.flows.map((f: any) => [f.flow, f.trail, f.compliance_status.status]),
+      [['web', 't1', 'COMPLIANT']],
+    );
+    assert.match(
+      flow.html_url,
+      /\/acme\/flows\/web\/artifacts\/a{64}\?artifact_id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}$/,
+    );
     const environment = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp('a')}?environment_name=prod`)).body;
     assert.equal(environment.scope, 'environment');
     assert.equal(environment.environment, 'prod');
     assert.equal(environment.compliant, true);
-    assert.deepEqual(environment.policy_evaluations.map((p: any) => [p.policy_name, p.status]), [['strict', 'COMPLIANT']]);
-    const policies = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp('a')}?policy_name=strict&policy_name=needs-decision`)).body;
+    assert.deepEqual(
+      environment.policy_evaluations.map((p: any) => [p.policy_name, p.status]),
+      [['strict', 'COMPLIANT']],
+    );
+    const policies = (
+      await server.get(`/api/v2/asserts/acme/fingerprint/${fp('a')}?policy_name=strict&policy_name=needs-decision`)
+    ).body;
     assert.equal(policies.scope, 'policy');
     assert.equal(policies.compliant, false);
-    assert.deepEqual(policies.policy_evaluations.map((p: any) => [p.policy_name, p.status]), [['strict', 'COMPLIANT'], ['needs-decision', 'NON-COMPLIANT']]);
+    assert.deepEqual(
+      policies.policy_evaluations.map((p: any) => [p.policy_name, p.status]),
+      [
+        ['strict', 'COMPLIANT'],
+        ['needs-decision', 'NON-COMPLIANT'],
+      ],
+    );
     const missing = policies.policy_evaluations[1].rule_evaluations[0].resolutions[0];
     assert.deepEqual([missing.type, missing.context.for_control], ['missing_attestation', 'ctl']);
     assert.equal((await server.get(`/api/v2/asserts/acme/fingerprint/${fp('a')}?policy_name=nope`)).status, 404);
@@ -131,11 +188,20 @@ describe('running artifacts with provenance', () => {
   });
 
   it('answers decisions (spec endpoint 7) and evaluates them in policies', async () => {
-    assert.equal((await server.json('POST', '/api/v2/controls/acme', { identifier: 'ctl', name: 'Control' })).status, 201);
+    assert.equal(
+      (await server.json('POST', '/api/v2/controls/acme', { identifier: 'ctl', name: 'Control' })).status,
+      201,
+    );
     const decided = await server.multipart('POST', '/api/v2/attestations/acme/web/trail/t1/system', {
       data_json: JSON.stringify({
-        attestation_name: 'decision', type_name: 'decision', control: 'ctl', attestation_data: { is_compliant: false },
-        artifact_fingerprint: fp('a'), description: 'not yet', origin_url: 'https://ci.example/2', user_data: { reviewer: 'x' },
+        attestation_name: 'decision',
+        type_name: 'decision',
+        control: 'ctl',
+        attestation_data: { is_compliant: false },
+        artifact_fingerprint: fp('a'),
+        description: 'not yet',
+        origin_url: 'https://ci.example/2',
+        user_data: { reviewer: 'x' },
       }),
     });
     assert.equal(decided.status, 201, decided.text);
@@ -144,8 +210,19 @@ describe('running artifacts with provenance', () => {
     const decision = await server.get(`/api/v2/controls/acme/ctl/decisions/${id}`);
     assert.equal(decision.status, 200, decision.text);
     assert.deepEqual(Object.keys(decision.body).sort(), [
-      'artifact_fingerprint', 'artifact_name', 'attestation_name', 'control', 'control_version', 'description', 'evidence_files',
-      'flow_name', 'is_compliant', 'origin_url', 'timestamp', 'trail_name', 'user_data',
+      'artifact_fingerprint',
+      'artifact_name',
+      'attestation_name',
+      'control',
+      'control_version',
+      'description',
+      'evidence_files',
+      'flow_name',
+      'is_compliant',
+      'origin_url',
+      'timestamp',
+      'trail_name',
+      'user_data',
     ]);
     assert.equal(decision.body.control, 'ctl');
     assert.equal(decision.body.is_compliant, false);
@@ -167,7 +244,13 @@ describe('running artifacts with provenance', () => {
   it('records the artifact leaving: exited everywhere', async () => {
     await report([fp('b')]);
     const snapshot = await latest();
-    assert.deepEqual(snapshot.artifacts.map((a: any) => [a.fingerprint[0], a.annotation.type]), [['b', 'unchanged'], ['a', 'exited']]);
+    assert.deepEqual(
+      snapshot.artifacts.map((a: any) => [a.fingerprint[0], a.annotation.type]),
+      [
+        ['b', 'unchanged'],
+        ['a', 'exited'],
+      ],
+    );
     assert.equal(snapshot.artifacts[1].flow_name, 'web', 'an exited artifact keeps its provenance');
     const artifact = (await server.get(`/api/v2/artifacts/acme/web/fingerprint/${fp('a')}`)).body;
     assert.deepEqual(artifact.running, []);
@@ -175,6 +258,8 @@ describe('running artifacts with provenance', () => {
     const search = (await server.get(`/api/v2/search/acme/sha/${fp('a')}`)).body;
     assert.deepEqual(search.artifacts[0].exited_from, ['prod']);
     const trail = (await server.get('/api/v2/trails/acme/web/t1')).body;
-    assert.ok(trail.events.some((e: any) => e.type === 'artifact_stopped_running' && e.snapshot_index === snapshot.index));
+    assert.ok(
+      trail.events.some((e: any) => e.type === 'artifact_stopped_running' && e.snapshot_index === snapshot.index),
+    );
   });
 });

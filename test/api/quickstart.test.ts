@@ -22,7 +22,7 @@ function quickstartSection(text: string): string {
 }
 
 function shellBlocks(section: string): string[] {
-  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
 }
 
 /**
@@ -90,7 +90,7 @@ describe('README quickstart', () => {
       .filter((line) => line.startsWith('STATUS '))
       .map((line) => {
         const [, status, method, url] = line.split(' ');
-        return `${status} ${method} ${new URL(url!).pathname}`;
+        return `${status} ${method} ${new URL(url).pathname}`;
       });
     const fingerprint = /"full_match":"([0-9a-f]{64})"/.exec(run.stdout)?.[1];
     assert.ok(fingerprint !== undefined, `the search answered the artifact's fingerprint:\n${run.stdout}`);
@@ -112,10 +112,15 @@ describe('README quickstart', () => {
     const attestations = await server.get('/api/v2/attestations/default/shop');
     assert.equal(attestations.status, 200);
     assert.deepEqual(
-      attestations.body.data.map((item: { attestation_name: string; attestation_type: string }) => [item.attestation_name, item.attestation_type]),
+      attestations.body.data.map((item: { attestation_name: string; attestation_type: string }) => [
+        item.attestation_name,
+        item.attestation_type,
+      ]),
       [['scan', 'scan']],
     );
-    const evidence = await server.get(`/api/v2/attestations/default/shop/trail/build-1/attestation/${attestations.body.data[0].attestation_id}/evidence`);
+    const evidence = await server.get(
+      `/api/v2/attestations/default/shop/trail/build-1/attestation/${attestations.body.data[0].attestation_id}/evidence`,
+    );
     assert.equal(evidence.status, 200);
     assert.equal(evidence.text, 'coverage 91%, no new issues\n', 'the evidence file is kept as sent');
     const csv = readFileSync(join(workDir, 'quickstart', 'production-auditlog.csv'), 'utf8');
@@ -123,4 +128,3 @@ describe('README quickstart', () => {
     assert.match(run.stdout, /started,production,1,shop:1\.0/, 'the audit log is shown');
   });
 });
-

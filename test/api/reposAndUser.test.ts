@@ -8,9 +8,21 @@ describe('repos and user settings', () => {
   before(async () => {
     server = await startServer({ args: ['--org', 'acme', '--org', 'empty'] });
     await createFlow(server, 'acme', 'flow');
-    await beginTrail(server, 'acme', 'flow', 't', { repo_info: { name: 'app', url: 'https://git.example.test/app', id: 'r-1', provider: 'github' } });
-    await attest(server, 'acme', 'flow', 't', 'generic', { attestation_name: 'a', repo_info: { name: 'lib', url: 'https://git.example.test/lib', provider: 'gitlab' } });
-    await attestArtifact(server, 'acme', 'flow', { fingerprint: fingerprint('r'), filename: 'x', git_commit: commit('r'), trail_name: 't', template_reference_name: 'x', repo_info: { name: 'lib', url: 'https://bb.example.test/lib', provider: 'bitbucket' } });
+    await beginTrail(server, 'acme', 'flow', 't', {
+      repo_info: { name: 'app', url: 'https://git.example.test/app', id: 'r-1', provider: 'github' },
+    });
+    await attest(server, 'acme', 'flow', 't', 'generic', {
+      attestation_name: 'a',
+      repo_info: { name: 'lib', url: 'https://git.example.test/lib', provider: 'gitlab' },
+    });
+    await attestArtifact(server, 'acme', 'flow', {
+      fingerprint: fingerprint('r'),
+      filename: 'x',
+      git_commit: commit('r'),
+      trail_name: 't',
+      template_reference_name: 'x',
+      repo_info: { name: 'lib', url: 'https://bb.example.test/lib', provider: 'bitbucket' },
+    });
   });
   after(async () => {
     await server?.stop();
@@ -18,11 +30,17 @@ describe('repos and user settings', () => {
 
   it('lists the repos the org has sent, paged, filtered, with an empty list for an org without any', async () => {
     const all = (await server.get('/api/v2/repos/acme')).body;
-    assert.deepEqual(all.repos.map((repo: { name: string; provider: string }) => `${repo.name}:${repo.provider}`), ['app:github', 'lib:gitlab', 'lib:bitbucket']);
+    assert.deepEqual(
+      all.repos.map((repo: { name: string; provider: string }) => `${repo.name}:${repo.provider}`),
+      ['app:github', 'lib:gitlab', 'lib:bitbucket'],
+    );
     assert.equal(all.total_count, 3);
     assert.equal(all.total_pages, 1);
     assert.ok(all._links.self.href.includes('/api/v2/repos/acme'));
-    assert.deepEqual((await server.get('/api/v2/repos/acme?provider=github')).body.repos.map((repo: { id: string }) => repo.id), ['r-1']);
+    assert.deepEqual(
+      (await server.get('/api/v2/repos/acme?provider=github')).body.repos.map((repo: { id: string }) => repo.id),
+      ['r-1'],
+    );
     const paged = (await server.get('/api/v2/repos/acme?page=2&per_page=2')).body;
     assert.equal(paged.repos.length, 1);
     assert.equal(paged.total_pages, 2);
@@ -33,13 +51,19 @@ describe('repos and user settings', () => {
 
   it('gets a repo by name, 404s an unknown one and asks for the provider when a name is ambiguous', async () => {
     const app = (await server.get('/api/v2/repos/acme/app')).body;
-    assert.deepEqual([app.id, app.name, app.url, app.provider], ['r-1', 'app', 'https://git.example.test/app', 'github']);
+    assert.deepEqual(
+      [app.id, app.name, app.url, app.provider],
+      ['r-1', 'app', 'https://git.example.test/app', 'github'],
+    );
     const missing = await server.get('/api/v2/repos/acme/non-existing');
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, { message: "Repo 'non-existing' not found" });
     const ambiguous = await server.get('/api/v2/repos/acme/lib');
     assert.equal(ambiguous.status, 400);
-    assert.match(ambiguous.body.message, /^Multiple repos named 'lib' exist \(gitlab, bitbucket\)\. Specify the 'provider'/);
+    assert.match(
+      ambiguous.body.message,
+      /^Multiple repos named 'lib' exist \(gitlab, bitbucket\)\. Specify the 'provider'/,
+    );
     assert.equal((await server.get('/api/v2/repos/acme/lib?provider=gitlab')).body.url, 'https://git.example.test/lib');
   });
 
@@ -50,7 +74,8 @@ describe('repos and user settings', () => {
     assert.equal((await server.json('PUT', '/api/v2/user/empty', null)).status, 200);
     assert.deepEqual((await server.get('/api/v2/user/default-org')).body, { default_org_name: 'empty' });
     await server.json('POST', '/api/v2/service-accounts/acme', { name: 'bot', privilege: 'reader' });
-    const { key } = (await server.json('POST', '/api/v2/service-accounts/acme/bot/api-keys', { description: 'k' })).body;
+    const { key } = (await server.json('POST', '/api/v2/service-accounts/acme/bot/api-keys', { description: 'k' }))
+      .body;
     assert.deepEqual((await server.get('/api/v2/user/default-org', { key })).body, { default_org_name: 'acme' });
     const other = await server.json('PUT', '/api/v2/user/empty', null, { key });
     assert.deepEqual(other.body, { message: 'Access denied to /api/v2/user/empty' });

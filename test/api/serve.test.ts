@@ -11,7 +11,7 @@ function assertOneLineError(result: { code: number | null; stderr: string; stdou
   assert.equal(result.code, 2, `exit code 2 expected:\n${result.stderr}`);
   const lines = result.stderr.trim().split('\n');
   assert.equal(lines.length, 1, `one line expected:\n${result.stderr}`);
-  assert.match(lines[0]!, pattern);
+  assert.match(lines[0], pattern);
   assert.doesNotMatch(result.stderr, /\n\s+at /);
 }
 
@@ -138,7 +138,10 @@ describe('cev serve: start contract', () => {
     const file = join(dir, 'not-a-dir');
     writeFileSync(file, 'x');
     try {
-      assertOneLineError(await runServerCommand(['--port', '0', '--data', file]), /the data directory .* is not usable/);
+      assertOneLineError(
+        await runServerCommand(['--port', '0', '--data', file]),
+        /the data directory .* is not usable/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -148,7 +151,10 @@ describe('cev serve: start contract', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cev-config-'));
     writeFileSync(join(dir, 'cev.yaml'), 'api_keys:\n  - key: abcdefghij\n    orgs: [acme]\n    role: boss\n');
     try {
-      assertOneLineError(await runServerCommand(['--port', '0', '--memory', '--config', join(dir, 'cev.yaml')]), /api_keys\[0\]\.role must be one of/);
+      assertOneLineError(
+        await runServerCommand(['--port', '0', '--memory', '--config', join(dir, 'cev.yaml')]),
+        /api_keys\[0\]\.role must be one of/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -194,7 +200,10 @@ describe('cev serve: start contract', () => {
     const server = await startServer({ memory: true });
     try {
       assert.match(server.output(), /data: in memory/);
-      const created = await server.json('POST', '/api/v2/service-accounts/default', { name: 'ci', privilege: 'member' });
+      const created = await server.json('POST', '/api/v2/service-accounts/default', {
+        name: 'ci',
+        privilege: 'member',
+      });
       assert.equal(created.status, 201);
       assert.equal((await server.get('/api/v2/service-accounts/default')).body.length, 1);
     } finally {

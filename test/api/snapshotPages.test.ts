@@ -8,7 +8,11 @@ describe('snapshot list pages', () => {
   let server: TestServer;
   before(async () => {
     server = await startServer({ args: ['--org', 'acme'] });
-    const env = await server.json('PUT', '/api/v2/environments/acme', { name: 'paged', type: 'server', description: 'paged' });
+    const env = await server.json('PUT', '/api/v2/environments/acme', {
+      name: 'paged',
+      type: 'server',
+      description: 'paged',
+    });
     assert.equal(env.status, 201, env.text);
     for (let i = 1; i <= 7; i++) {
       const reply = await server.json('PUT', '/api/v2/environments/acme/paged/report/server', {

@@ -29,10 +29,29 @@ describe('trail page', function () {
     const config = join(configDir, 'cev.yaml');
     writeFileSync(
       config,
-      ['orgs: [{name: acme}, {name: other}]', 'api_keys:', '  - {key: acme-reader-key-1, orgs: [acme], role: reader}', '  - {key: other-reader-key-1, orgs: [other], role: reader}'].join('\n'),
+      [
+        'orgs: [{name: acme}, {name: other}]',
+        'api_keys:',
+        '  - {key: acme-reader-key-1, orgs: [acme], role: reader}',
+        '  - {key: other-reader-key-1, orgs: [other], role: reader}',
+      ].join('\n'),
     );
     server = await startServer({ args: ['--config', config] });
-    await createFlow(server, 'acme', 'backend', ['version: 1', 'trail:', '  attestations:', '    - name: scan', '      type: scan', '    - name: review', '      type: pull_request', ''].join('\n'));
+    await createFlow(
+      server,
+      'acme',
+      'backend',
+      [
+        'version: 1',
+        'trail:',
+        '  attestations:',
+        '    - name: scan',
+        '      type: scan',
+        '    - name: review',
+        '      type: pull_request',
+        '',
+      ].join('\n'),
+    );
     await beginTrail(server, 'acme', 'backend', 'release-1', {
       description: HOSTILE,
       origin_url: 'javascript:window.pwned=1',
@@ -45,7 +64,13 @@ describe('trail page', function () {
       'backend',
       'release-1',
       'scan',
-      { attestation_name: 'scan', scan_results: scanResults('ERROR'), description: HOSTILE, annotations: { why: HOSTILE }, origin_url: 'javascript:window.pwned=1' },
+      {
+        attestation_name: 'scan',
+        scan_results: scanResults('ERROR'),
+        description: HOSTILE,
+        annotations: { why: HOSTILE },
+        origin_url: 'javascript:window.pwned=1',
+      },
       { filename: 'report.txt', content: 'evidence body' },
     );
     assert.equal(reply.status, 201, reply.text);
@@ -93,29 +118,49 @@ describe('trail page', function () {
       await page.goto(`${server.url}/acme/flows/backend/trails/release-1`);
       await page.getByRole('heading', { name: 'Trail release-1' }).waitFor({ timeout: 15_000 });
       const slots = await page.locator('table').first().locator('tbody tr').allInnerTexts();
-      assert.match(slots.find((row) => row.includes('review'))!, /MISSING/);
-      assert.match(slots.find((row) => row.includes('scan'))!, /NON-COMPLIANT/);
+      assert.match(
+        slots.find((row) => row.includes('review'))!,
+        /MISSING/,
+      );
+      assert.match(
+        slots.find((row) => row.includes('scan'))!,
+        /NON-COMPLIANT/,
+      );
       await page.screenshot({ path: join(outputDir, 'trail.png'), fullPage: true });
 
       await page.getByRole('link', { name: 'scan', exact: true }).click();
       await page.getByRole('heading', { name: 'Attestation scan' }).waitFor({ timeout: 15_000 });
       assert.ok(page.url().includes(`attestation_id=${attestationId}`));
-      const conditions = await page.getByRole('table', { name: 'Quality gate conditions' }).locator('tbody tr').allInnerTexts();
-      assert.match(conditions[0]!, /coverage/);
+      const conditions = await page
+        .getByRole('table', { name: 'Quality gate conditions' })
+        .locator('tbody tr')
+        .allInnerTexts();
+      assert.match(conditions[0], /coverage/);
       await page.screenshot({ path: join(outputDir, 'attestation.png'), fullPage: true });
 
       const main = await page.locator('main').innerText();
-      for (const text of ['<script>window.pwned=1</script>', '<img src=x onerror="window.pwned=1">', '=HYPERLINK', '[click](javascript:window.pwned=1)', '\u202Egnp.exe']) {
+      for (const text of [
+        '<script>window.pwned=1</script>',
+        '<img src=x onerror="window.pwned=1">',
+        '=HYPERLINK',
+        '[click](javascript:window.pwned=1)',
+        '\u202Egnp.exe',
+      ]) {
         assert.ok(main.includes(text), `shown as text: ${text}`);
       }
       assert.equal(await page.locator('main script, main img, main svg, main [onerror], main [onload]').count(), 0);
-      for (const href of await page.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
+      for (const href of await page
+        .locator('a')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
         assert.match(href, /^(\/|https?:)/, href);
       }
       assert.equal(await page.evaluate(() => (globalThis as unknown as { pwned?: unknown }).pwned), undefined);
       assert.deepEqual(dialogs, []);
 
-      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), page.getByRole('link', { name: 'report.txt' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 15_000 }),
+        page.getByRole('link', { name: 'report.txt' }).click(),
+      ]);
       const saved = join(configDir, 'download');
       await download.saveAs(saved);
       assert.equal(readFileSync(saved, 'utf8'), 'evidence body');
@@ -133,10 +178,16 @@ describe('trail page', function () {
         await checked.goto(`${server.url}${path}`);
         await checked.addScriptTag({ content: AXE });
         const violations = await checked.evaluate(async () => {
-          const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }).axe.run();
+          const result = await (
+            globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
+          ).axe.run();
           return result.violations.map(({ id, impact }) => ({ id, impact }));
         });
-        assert.deepEqual(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'), [], path);
+        assert.deepEqual(
+          violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'),
+          [],
+          path,
+        );
       }
       await context.close();
     });

@@ -8,10 +8,13 @@ const PUBLIC = 'https://evidence.example.test';
 describe('trails', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer({ args: ['--org', 'acme', '--org', 'acme-shared', '--org', 'empty', '--public-url', PUBLIC] });
+    server = await startServer({
+      args: ['--org', 'acme', '--org', 'acme-shared', '--org', 'empty', '--public-url', PUBLIC],
+    });
     await createFlow(server, 'acme-shared', 'worked', WORKED_TEMPLATE);
     await createFlow(server, 'acme', 'many');
-    for (let index = 0; index < 45; index++) await beginTrail(server, 'acme', 'many', `trail-${String(index).padStart(2, '0')}`);
+    for (let index = 0; index < 45; index++)
+      await beginTrail(server, 'acme', 'many', `trail-${String(index).padStart(2, '0')}`);
   });
   after(async () => {
     await server?.stop();
@@ -19,21 +22,37 @@ describe('trails', () => {
 
   it('begins a trail (201) and begins it again as an update (200), replacing description only when sent', async () => {
     await createFlow(server, 'acme', 'begin');
-    const first = await server.multipart('PUT', '/api/v2/trails/acme/begin', { data_json: JSON.stringify({ name: 'test-123', description: 'first' }) });
+    const first = await server.multipart('PUT', '/api/v2/trails/acme/begin', {
+      data_json: JSON.stringify({ name: 'test-123', description: 'first' }),
+    });
     assert.equal(first.status, 201);
     assert.equal(typeof first.body, 'string');
-    const again = await server.multipart('PUT', '/api/v2/trails/acme/begin', { data_json: JSON.stringify({ name: 'test-123' }) });
+    const again = await server.multipart('PUT', '/api/v2/trails/acme/begin', {
+      data_json: JSON.stringify({ name: 'test-123' }),
+    });
     assert.equal(again.status, 200);
     const trail = (await server.get('/api/v2/trails/acme/begin/test-123')).body;
     assert.equal(trail.description, 'first');
-    assert.deepEqual(trail.events.map((event: { type: string }) => event.type), ['trail_reported', 'trail_updated']);
-    await server.multipart('PUT', '/api/v2/trails/acme/begin', { data_json: JSON.stringify({ name: 'test-123', description: 'second' }) });
+    assert.deepEqual(
+      trail.events.map((event: { type: string }) => event.type),
+      ['trail_reported', 'trail_updated'],
+    );
+    await server.multipart('PUT', '/api/v2/trails/acme/begin', {
+      data_json: JSON.stringify({ name: 'test-123', description: 'second' }),
+    });
     assert.equal((await server.get('/api/v2/trails/acme/begin/test-123')).body.description, 'second');
   });
 
   it('keeps the trail fields it was given, and refuses them as a JSON body (multipart only, reference §2.2)', async () => {
     await createFlow(server, 'acme', 'json-begin');
-    const git = { sha1: commit('json'), message: 'fix', author: 'dev', branch: 'main', timestamp: 1700000000, url: 'https://git.example.test/c' };
+    const git = {
+      sha1: commit('json'),
+      message: 'fix',
+      author: 'dev',
+      branch: 'main',
+      timestamp: 1700000000,
+      url: 'https://git.example.test/c',
+    };
     const fields = {
       name: 'with-fields',
       git_commit_info: git,
@@ -43,9 +62,18 @@ describe('trails', () => {
     };
     const asJson = await server.json('PUT', '/api/v2/trails/acme/json-begin', fields);
     assert.equal(asJson.status, 400);
-    assert.deepEqual(asJson.body, { errors: { data_json: 'Field required [input: None]' }, message: 'Input payload validation failed' });
-    assert.equal((await server.get('/api/v2/trails/acme/json-begin/with-fields')).status, 404, 'a refused request stores nothing');
-    const reply = await server.multipart('PUT', '/api/v2/trails/acme/json-begin', { data_json: JSON.stringify(fields) });
+    assert.deepEqual(asJson.body, {
+      errors: { data_json: 'Field required [input: None]' },
+      message: 'Input payload validation failed',
+    });
+    assert.equal(
+      (await server.get('/api/v2/trails/acme/json-begin/with-fields')).status,
+      404,
+      'a refused request stores nothing',
+    );
+    const reply = await server.multipart('PUT', '/api/v2/trails/acme/json-begin', {
+      data_json: JSON.stringify(fields),
+    });
     assert.equal(reply.status, 201);
     const trail = (await server.get('/api/v2/trails/acme/json-begin/with-fields')).body;
     assert.deepEqual(trail.git_commit_info, git);
@@ -66,11 +94,18 @@ describe('trails', () => {
     assert.equal(reply.status, 400);
     assert.match(reply.body.message, /^\d+ validation errors? for Template\n/);
     assert.equal((await server.get('/api/v2/trails/acme/bad-template/t')).status, 404);
-    const unknown = await server.multipart('PUT', '/api/v2/trails/acme/no-such-flow', { data_json: JSON.stringify({ name: 't' }) });
+    const unknown = await server.multipart('PUT', '/api/v2/trails/acme/no-such-flow', {
+      data_json: JSON.stringify({ name: 't' }),
+    });
     assert.equal(unknown.status, 404);
     assert.deepEqual(unknown.body, { message: "Flow named 'no-such-flow' does not exist for organization 'acme'" });
-    const noName = await server.multipart('PUT', '/api/v2/trails/acme/bad-template', { data_json: JSON.stringify({ description: 'x' }) });
-    assert.deepEqual(noName.body, { errors: { name: 'Field required [input: None]' }, message: 'Input payload validation failed' });
+    const noName = await server.multipart('PUT', '/api/v2/trails/acme/bad-template', {
+      data_json: JSON.stringify({ description: 'x' }),
+    });
+    assert.deepEqual(noName.body, {
+      errors: { name: 'Field required [input: None]' },
+      message: 'Input payload validation failed',
+    });
   });
 
   it('reads the worked case: INCOMPLETE, bar MISSING, cli MISSING with foo MISSING, one trail_reported event', async () => {
@@ -84,14 +119,37 @@ describe('trails', () => {
     assert.equal(bar.status, 'MISSING');
     const cli = trail.compliance_status.artifacts_statuses.cli;
     assert.equal(cli.status, 'MISSING');
-    assert.deepEqual(cli.attestations_statuses.map((status: { attestation_name: string; status: string }) => [status.attestation_name, status.status]), [['foo', 'MISSING']]);
+    assert.deepEqual(
+      cli.attestations_statuses.map((status: { attestation_name: string; status: string }) => [
+        status.attestation_name,
+        status.status,
+      ]),
+      [['foo', 'MISSING']],
+    );
     assert.equal(trail.events.length, 1);
     assert.equal(trail.events[0].type, 'trail_reported');
     assert.equal(typeof trail.events[0].timestamp, 'number');
     assert.equal(trail.compliance_status.evaluated_at, trail.last_modified_at);
     assert.equal(trail.template.content, WORKED_TEMPLATE);
     assert.equal(trail.template.version, 1);
-    for (const field of ['name', 'last_modified_at', 'created_at', 'compliance_status', 'template', 'compliance_state', 'is_compliant', 'created_by', 'flow', 'html_url', 'description', 'origin_url', 'user_data', 'repo_ids', 'events', 'external_urls']) {
+    for (const field of [
+      'name',
+      'last_modified_at',
+      'created_at',
+      'compliance_status',
+      'template',
+      'compliance_state',
+      'is_compliant',
+      'created_by',
+      'flow',
+      'html_url',
+      'description',
+      'origin_url',
+      'user_data',
+      'repo_ids',
+      'events',
+      'external_urls',
+    ]) {
       assert.ok(field in trail, field);
     }
   });
@@ -124,21 +182,44 @@ describe('trails', () => {
     assert.equal((await page()).data[0].compliance_state, 'NON-COMPLIANT');
     assert.equal((await single()).compliance_state, 'NON-COMPLIANT');
     const fp = fingerprint('fresh');
-    await attestArtifact(server, 'acme', 'fresh', { fingerprint: fp, filename: 'app', git_commit: commit('fresh'), trail_name: 'one', template_reference_name: 'cli' });
+    await attestArtifact(server, 'acme', 'fresh', {
+      fingerprint: fp,
+      filename: 'app',
+      git_commit: commit('fresh'),
+      trail_name: 'one',
+      template_reference_name: 'cli',
+    });
     assert.equal((await page()).data[0].compliance_status.artifacts_statuses.cli.artifact_fingerprint, fp);
     await server.json('PATCH', '/api/v2/tags/acme/flow/fresh', { set_tags: { stage: 'prod' } });
     assert.deepEqual((await page()).data[0].flow.tags, { stage: 'prod' });
     await beginTrail(server, 'acme', 'fresh', 'two');
     assert.equal((await page()).pagination.total, 2);
-    assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name: 'prod-cluster', type: 'K8S', description: 'x' })).status < 300, true);
-    const report = { artifacts: [{ creationTimestamp: 1700000000, digests: { 'registry.example/app:1': fp }, namespace: 'prod', podName: 'app-1' }] };
+    assert.equal(
+      (await server.json('PUT', '/api/v2/environments/acme', { name: 'prod-cluster', type: 'K8S', description: 'x' }))
+        .status < 300,
+      true,
+    );
+    const report = {
+      artifacts: [
+        {
+          creationTimestamp: 1700000000,
+          digests: { 'registry.example/app:1': fp },
+          namespace: 'prod',
+          podName: 'app-1',
+        },
+      ],
+    };
     assert.equal((await server.json('PUT', '/api/v2/environments/acme/prod-cluster/report/K8S', report)).status, 200);
     const trail = (await page()).data.find((entry: { name: string }) => entry.name === 'one');
     const started = trail.events.find((event: { type: string }) => event.type === 'artifact_started_running');
     assert.equal(started?.environment_name, 'prod-cluster');
     const artifact = (await server.get(`/api/v2/artifacts/acme/fresh/fingerprint/${fp}`)).body;
     assert.deepEqual(artifact.running, [{ environment_name: 'prod-cluster', snapshot_index: 1 }]);
-    assert.ok(artifact.history.some((entry: { event: string }) => entry.event === 'Started running in prod-cluster#1 environment'));
+    assert.ok(
+      artifact.history.some(
+        (entry: { event: string }) => entry.event === 'Started running in prod-cluster#1 environment',
+      ),
+    );
     const found = (await server.get(`/api/v2/search/acme/sha/${fp}`)).body.artifacts[0];
     assert.deepEqual(found.running_in, ['prod-cluster']);
   });
@@ -146,7 +227,9 @@ describe('trails', () => {
   it('answers 404 with the exact message for an unknown trail', async () => {
     const reply = await server.get('/api/v2/trails/acme/many/non-existing');
     assert.equal(reply.status, 404);
-    assert.deepEqual(reply.body, { message: "Trail with name 'non-existing' does not exist for Organization 'acme' and Flow 'many'" });
+    assert.deepEqual(reply.body, {
+      message: "Trail with name 'non-existing' does not exist for Organization 'acme' and Flow 'many'",
+    });
   });
 
   it('pages a flow’s trails newest first with exact arithmetic', async () => {
@@ -165,7 +248,8 @@ describe('trails', () => {
     assert.equal(whole.data.length, 45);
     const seen = new Set<string>();
     for (let page = 1; page <= 5; page++) {
-      for (const trail of (await server.get(`/api/v2/trails/acme/many?page=${page}&per_page=10`)).body.data) seen.add(trail.name);
+      for (const trail of (await server.get(`/api/v2/trails/acme/many?page=${page}&per_page=10`)).body.data)
+        seen.add(trail.name);
     }
     assert.equal(seen.size, 45);
     const bare = (await server.get('/api/v2/trails/acme/many')).body;
@@ -178,9 +262,21 @@ describe('trails', () => {
     ['page=-1&per_page=20', 'query.page', 'Input should be greater than or equal to 1 [input: -1]'],
     ['page=1&per_page=0', 'query.per_page', 'Input should be greater than or equal to 1 [input: 0]'],
     ['page=1&per_page=101', 'query.per_page', 'Input should be less than or equal to 100 [input: 101]'],
-    ['page=abc&per_page=20', 'query.page', 'Input should be a valid integer, unable to parse string as an integer [input: abc]'],
-    ['page=1&per_page=', 'query.per_page', 'Input should be a valid integer, unable to parse string as an integer [input: ]'],
-    ['page=1.5&per_page=20', 'query.page', 'Input should be a valid integer, unable to parse string as an integer [input: 1.5]'],
+    [
+      'page=abc&per_page=20',
+      'query.page',
+      'Input should be a valid integer, unable to parse string as an integer [input: abc]',
+    ],
+    [
+      'page=1&per_page=',
+      'query.per_page',
+      'Input should be a valid integer, unable to parse string as an integer [input: ]',
+    ],
+    [
+      'page=1.5&per_page=20',
+      'query.page',
+      'Input should be a valid integer, unable to parse string as an integer [input: 1.5]',
+    ],
   ] as const) {
     it(`validates ${query} → 400 ${key}`, async () => {
       const reply = await server.get(`/api/v2/trails/acme/many?${query}`);
@@ -203,14 +299,26 @@ describe('trails', () => {
     await beginTrail(server, 'acme', 'with-artifact', 'a');
     await beginTrail(server, 'acme', 'with-artifact', 'b');
     const fp = fingerprint('trail-filter');
-    await attestArtifact(server, 'acme', 'with-artifact', { fingerprint: fp, filename: 'app', git_commit: commit('x'), trail_name: 'b', template_reference_name: 'app' });
+    await attestArtifact(server, 'acme', 'with-artifact', {
+      fingerprint: fp,
+      filename: 'app',
+      git_commit: commit('x'),
+      trail_name: 'b',
+      template_reference_name: 'app',
+    });
     const byFingerprint = (await server.get(`/api/v2/trails/acme?fingerprint=${fp}&page=1&per_page=20`)).body;
-    assert.deepEqual(byFingerprint.data.map((trail: { name: string }) => trail.name), ['b']);
+    assert.deepEqual(
+      byFingerprint.data.map((trail: { name: string }) => trail.name),
+      ['b'],
+    );
     assert.equal(byFingerprint.pagination.total, 1);
     await server.json('PATCH', '/api/v2/tags/acme/flow/with-artifact', { set_tags: { team: 'blue' } });
     const byTag = (await server.get('/api/v2/trails/acme?flow_tag=team=blue&page=1&per_page=20')).body;
     assert.deepEqual(byTag.data.map((trail: { name: string }) => trail.name).sort(), ['a', 'b']);
-    assert.equal((await server.get('/api/v2/trails/acme?flow_tag=team=red&page=1&per_page=20')).body.pagination.total, 0);
+    assert.equal(
+      (await server.get('/api/v2/trails/acme?flow_tag=team=red&page=1&per_page=20')).body.pagination.total,
+      0,
+    );
     const withinFlow = (await server.get('/api/v2/trails/acme?flow=many&page=2&per_page=40')).body;
     assert.deepEqual(withinFlow.pagination, { total: 45, page: 2, per_page: 40, page_count: 2 });
   });

@@ -28,7 +28,19 @@ const FP_NEW = 'c3'.repeat(32);
 const APP_FILE = `app${HOSTILE_SHORT}.tgz`;
 const STRAY_IMAGE = `registry.test/stray${HOSTILE_SHORT}:1`;
 const NEW_IMAGE = 'registry.test/new:2';
-const TEMPLATE = ['version: 1', 'trail:', '  attestations:', '    - name: scan', '      type: scan', '  artifacts:', '    - name: app', '      attestations:', '        - name: sbom', '          type: generic', ''].join('\n');
+const TEMPLATE = [
+  'version: 1',
+  'trail:',
+  '  attestations:',
+  '    - name: scan',
+  '      type: scan',
+  '  artifacts:',
+  '    - name: app',
+  '      attestations:',
+  '        - name: sbom',
+  '          type: generic',
+  '',
+].join('\n');
 const POLICY = [
   '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1',
   `# ${HOSTILE_PARTS[0]} ${HOSTILE_PARTS[1]}`,
@@ -47,8 +59,18 @@ function withoutIsolates(text: string): string {
   return text.replace(/[\u2068\u2069]/g, '');
 }
 
-function k8sReport(pods: { pod: string; namespace: string; image: string; fingerprint: string }[]): Record<string, unknown> {
-  return { artifacts: pods.map(({ pod, namespace, image, fingerprint }) => ({ podName: pod, namespace, creationTimestamp: 1_700_000_000, digests: { [image]: fingerprint }, owners: [] })) };
+function k8sReport(
+  pods: { pod: string; namespace: string; image: string; fingerprint: string }[],
+): Record<string, unknown> {
+  return {
+    artifacts: pods.map(({ pod, namespace, image, fingerprint }) => ({
+      podName: pod,
+      namespace,
+      creationTimestamp: 1_700_000_000,
+      digests: { [image]: fingerprint },
+      owners: [],
+    })),
+  };
 }
 
 describe('web pages behind every html_url', function () {
@@ -64,10 +86,16 @@ describe('web pages behind every html_url', function () {
     const config = join(configDir, 'cev.yaml');
     writeFileSync(
       config,
-      ['orgs: [{name: acme}, {name: other}]', 'api_keys:', '  - {key: acme-reader-key-1, orgs: [acme], role: reader}', '  - {key: other-reader-key-1, orgs: [other], role: reader}'].join('\n'),
+      [
+        'orgs: [{name: acme}, {name: other}]',
+        'api_keys:',
+        '  - {key: acme-reader-key-1, orgs: [acme], role: reader}',
+        '  - {key: other-reader-key-1, orgs: [other], role: reader}',
+      ].join('\n'),
     );
     server = await startServer({ args: ['--config', config] });
-    const ok = (reply: { status: number; text: string }, what: string) => assert.ok(reply.status === 200 || reply.status === 201, `${what}: ${reply.status} ${reply.text}`);
+    const ok = (reply: { status: number; text: string }, what: string) =>
+      assert.ok(reply.status === 200 || reply.status === 201, `${what}: ${reply.status} ${reply.text}`);
 
     await createFlow(server, 'acme', 'backend', TEMPLATE, HOSTILE);
     await beginTrail(server, 'acme', 'backend', 'release-1', {
@@ -75,14 +103,30 @@ describe('web pages behind every html_url', function () {
       origin_url: 'javascript:window.pwned=1',
       user_data: { note: HOSTILE },
       external_urls: { build: { href: 'https://ci.example.test/7' }, bad: { href: 'javascript:window.pwned=1' } },
-      git_commit_info: { sha1: commit('release'), message: HOSTILE, author: HOSTILE_SHORT, branch: HOSTILE_SHORT, url: 'javascript:window.pwned=1', timestamp: 1_700_000_000 },
+      git_commit_info: {
+        sha1: commit('release'),
+        message: HOSTILE,
+        author: HOSTILE_SHORT,
+        branch: HOSTILE_SHORT,
+        url: 'javascript:window.pwned=1',
+        timestamp: 1_700_000_000,
+      },
     });
-    for (let index = 1; index <= EXTRA_TRAILS; index++) await beginTrail(server, 'acme', 'backend', `build-${String(index).padStart(2, '0')}`, { description: `build ${index}` });
+    for (let index = 1; index <= EXTRA_TRAILS; index++)
+      await beginTrail(server, 'acme', 'backend', `build-${String(index).padStart(2, '0')}`, {
+        description: `build ${index}`,
+      });
     await attestArtifact(server, 'acme', 'backend', {
       fingerprint: FP_APP,
       filename: APP_FILE,
       git_commit: commit('release'),
-      git_commit_info: { sha1: commit('release'), message: HOSTILE, author: HOSTILE_SHORT, branch: 'main', timestamp: 1_700_000_000 },
+      git_commit_info: {
+        sha1: commit('release'),
+        message: HOSTILE,
+        author: HOSTILE_SHORT,
+        branch: 'main',
+        timestamp: 1_700_000_000,
+      },
       trail_name: 'release-1',
       template_reference_name: 'app',
       build_url: 'javascript:window.pwned=1',
@@ -91,7 +135,13 @@ describe('web pages behind every html_url', function () {
       annotations: { why: HOSTILE },
     });
     // The same build in a second trail: the artifact page shows the record of the trail it came from.
-    await attestArtifact(server, 'acme', 'backend', { fingerprint: FP_APP, filename: 'app.tgz', git_commit: commit('rebuild'), trail_name: 'build-01', template_reference_name: 'app' });
+    await attestArtifact(server, 'acme', 'backend', {
+      fingerprint: FP_APP,
+      filename: 'app.tgz',
+      git_commit: commit('rebuild'),
+      trail_name: 'build-01',
+      template_reference_name: 'app',
+    });
     ok(
       await attest(
         server,
@@ -99,17 +149,47 @@ describe('web pages behind every html_url', function () {
         'backend',
         'release-1',
         'scan',
-        { attestation_name: 'scan', scan_results: scanResults('ERROR'), description: HOSTILE, annotations: { why: HOSTILE }, origin_url: 'javascript:window.pwned=1' },
+        {
+          attestation_name: 'scan',
+          scan_results: scanResults('ERROR'),
+          description: HOSTILE,
+          annotations: { why: HOSTILE },
+          origin_url: 'javascript:window.pwned=1',
+        },
         { filename: 'report.txt', content: 'evidence body' },
       ),
       'scan',
     );
-    ok(await attest(server, 'acme', 'backend', 'release-1', 'generic', { attestation_name: 'sbom', artifact_fingerprint: FP_APP, description: HOSTILE, user_data: { who: HOSTILE } }), 'sbom');
+    ok(
+      await attest(server, 'acme', 'backend', 'release-1', 'generic', {
+        attestation_name: 'sbom',
+        artifact_fingerprint: FP_APP,
+        description: HOSTILE,
+        user_data: { who: HOSTILE },
+      }),
+      'sbom',
+    );
     scanId = (await server.get('/api/v2/attestations/acme?flow=backend&name_regex=^scan$')).body.data[0].attestation_id;
 
-    ok(await server.multipart('PUT', '/api/v2/policies/acme', { payload: JSON.stringify({ name: 'prod-rules', description: HOSTILE, comment: 'first', type: 'env' }), policy_file: { filename: 'policy.yml', content: POLICY } }), 'policy');
-    ok(await server.json('PUT', '/api/v2/environments/acme', { name: 'prod', type: 'K8S', description: HOSTILE }), 'environment');
-    ok(await server.json('PUT', '/api/v2/environments/acme', { name: 'staging', type: 'server', description: 'no snapshots yet' }), 'second environment');
+    ok(
+      await server.multipart('PUT', '/api/v2/policies/acme', {
+        payload: JSON.stringify({ name: 'prod-rules', description: HOSTILE, comment: 'first', type: 'env' }),
+        policy_file: { filename: 'policy.yml', content: POLICY },
+      }),
+      'policy',
+    );
+    ok(
+      await server.json('PUT', '/api/v2/environments/acme', { name: 'prod', type: 'K8S', description: HOSTILE }),
+      'environment',
+    );
+    ok(
+      await server.json('PUT', '/api/v2/environments/acme', {
+        name: 'staging',
+        type: 'server',
+        description: 'no snapshots yet',
+      }),
+      'second environment',
+    );
     // #1 without a policy: both unknown; #2 the policy attached; #3 stray gone, a new one started, app scaled.
     ok(
       await server.json(
@@ -122,7 +202,10 @@ describe('web pages behind every html_url', function () {
       ),
       'report 1',
     );
-    ok(await server.json('POST', '/api/v2/environments/acme/prod/policies', { policy_names: ['prod-rules'] }), 'attach');
+    ok(
+      await server.json('POST', '/api/v2/environments/acme/prod/policies', { policy_names: ['prod-rules'] }),
+      'attach',
+    );
     ok(
       await server.json(
         'PUT',
@@ -139,7 +222,12 @@ describe('web pages behind every html_url', function () {
     apiCounts = [];
     for (let index = 1; index <= count; index++) {
       const snapshot = (await server.get(`/api/v2/snapshots/acme/prod/${index}`)).body;
-      apiCounts.push([index, snapshot.artifact_compliance_count.true, snapshot.artifact_compliance_count.false, snapshot.artifact_compliance_count.null]);
+      apiCounts.push([
+        index,
+        snapshot.artifact_compliance_count.true,
+        snapshot.artifact_compliance_count.false,
+        snapshot.artifact_compliance_count.null,
+      ]);
     }
   });
   after(async () => {
@@ -170,15 +258,21 @@ describe('web pages behind every html_url', function () {
   });
 
   it('sends a signed-out visitor to sign in, and answers every page with the strict headers and no script', async () => {
-    const signedIn = await server.raw('POST', '/sign-in', 'key=acme-reader-key-1', { 'content-type': 'application/x-www-form-urlencoded' });
-    const cookie = String(signedIn.headers['set-cookie']).split(';')[0]!;
+    const signedIn = await server.raw('POST', '/sign-in', 'key=acme-reader-key-1', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0];
     for (const path of PATHS()) {
       const reply = await server.get(path, { key: null });
       assert.equal(reply.status, 303, path);
       assert.equal(reply.headers.location, '/sign-in', path);
       const shown = await server.raw('GET', path, undefined, { cookie });
       assert.equal(shown.status, 200, `${path}: ${shown.status} ${JSON.stringify(shown.headers)}`);
-      assert.match(String(shown.headers['content-security-policy']), /default-src 'none'.*frame-ancestors 'none'; base-uri 'none'; object-src 'none'/, path);
+      assert.match(
+        String(shown.headers['content-security-policy']),
+        /default-src 'none'.*frame-ancestors 'none'; base-uri 'none'; object-src 'none'/,
+        path,
+      );
       assert.equal(shown.headers['x-content-type-options'], 'nosniff', path);
       assert.equal(shown.headers['referrer-policy'], 'no-referrer', path);
       // Markup of our own only: no script element, no handler attribute, no javascript: link.
@@ -187,8 +281,10 @@ describe('web pages behind every html_url', function () {
   });
 
   it('serves a page behind every html_url the API returns', async () => {
-    const signedIn = await server.raw('POST', '/sign-in', 'key=acme-reader-key-1', { 'content-type': 'application/x-www-form-urlencoded' });
-    const cookie = String(signedIn.headers['set-cookie']).split(';')[0]!;
+    const signedIn = await server.raw('POST', '/sign-in', 'key=acme-reader-key-1', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0];
     const artifact = (await server.get(`/api/v2/artifacts/acme/backend/fingerprint/${FP_APP}`)).body;
     const snapshot = (await server.get('/api/v2/snapshots/acme/prod/-1')).body;
     const urls: Record<string, string> = {
@@ -198,7 +294,8 @@ describe('web pages behind every html_url', function () {
       artifact: artifact.html_url,
       environment: (await server.get('/api/v2/environments/acme/prod')).body.html_url,
       snapshot: snapshot.html_url,
-      'snapshot artifact': snapshot.artifacts.find((entry: { fingerprint: string }) => entry.fingerprint === FP_APP).html_url,
+      'snapshot artifact': snapshot.artifacts.find((entry: { fingerprint: string }) => entry.fingerprint === FP_APP)
+        .html_url,
     };
     for (const [what, url] of Object.entries(urls)) {
       const { pathname, search } = new URL(url);
@@ -210,7 +307,10 @@ describe('web pages behind every html_url', function () {
 
   it('answers odd page addresses with a page or a 404, never a server error, and refuses downloads to another org', async () => {
     const session = async (key: string) =>
-      String((await server.raw('POST', '/sign-in', `key=${key}`, { 'content-type': 'application/x-www-form-urlencoded' })).headers['set-cookie']).split(';')[0]!;
+      String(
+        (await server.raw('POST', '/sign-in', `key=${key}`, { 'content-type': 'application/x-www-form-urlencoded' }))
+          .headers['set-cookie'],
+      ).split(';')[0];
     const cookie = await session('acme-reader-key-1');
     const cases: [string, number][] = [
       ['/acme/flows?page=abc', 200],
@@ -237,7 +337,10 @@ describe('web pages behind every html_url', function () {
     assert.match(shown.text, /Previous page/, 'a page past the end links back');
 
     const other = await session('other-reader-key-1');
-    for (const path of ['/acme/environments/prod/auditlog', `/acme/flows/backend/trails/release-1/evidence/${scanId}`]) {
+    for (const path of [
+      '/acme/environments/prod/auditlog',
+      `/acme/flows/backend/trails/release-1/evidence/${scanId}`,
+    ]) {
       assert.equal((await server.raw('GET', path, undefined, { cookie })).status, 200, path);
       const refused = await server.raw('GET', path, undefined, { cookie: other });
       assert.equal(refused.status, 404, path);
@@ -276,9 +379,17 @@ describe('web pages behind every html_url', function () {
       const where = page.url();
       const main = await page.locator('main').innerText();
       for (const text of shown) assert.ok(main.includes(text), `${where} shows as text: ${text.slice(0, 60)}`);
-      assert.equal(await page.locator('main script, main img, main iframe, main object, main [onerror], main [onload], main [style]').count(), 0, where);
+      assert.equal(
+        await page
+          .locator('main script, main img, main iframe, main object, main [onerror], main [onload], main [style]')
+          .count(),
+        0,
+        where,
+      );
       assert.equal(await page.locator('main svg:not(.compliance-chart), main svg svg').count(), 0, where);
-      for (const href of await page.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
+      for (const href of await page
+        .locator('a')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
         assert.match(href, /^(\/|https?:)/, `${where}: ${href}`);
       }
       assert.equal(await page.evaluate(() => (globalThis as unknown as { pwned?: unknown }).pwned), undefined, where);
@@ -301,14 +412,26 @@ describe('web pages behind every html_url', function () {
 
       await page.getByRole('link', { name: 'backend', exact: true }).click();
       await page.getByRole('heading', { name: 'Flow backend' }).waitFor({ timeout: 15_000 });
-      const firstPage = await page.getByRole('table', { name: /Trails of the flow/ }).locator('tbody tr').allInnerTexts();
+      const firstPage = await page
+        .getByRole('table', { name: /Trails of the flow/ })
+        .locator('tbody tr')
+        .allInnerTexts();
       assert.equal(firstPage.length, 20);
-      assert.match(await page.getByRole('navigation', { name: 'Pages of trails' }).innerText(), /Page 1 of 2 \(22 in all\)/);
+      assert.match(
+        await page.getByRole('navigation', { name: 'Pages of trails' }).innerText(),
+        /Page 1 of 2 \(22 in all\)/,
+      );
       await assertInert(HOSTILE_PARTS);
       await shot('flow');
       await page.getByRole('link', { name: 'Next page' }).click();
-      await page.getByRole('navigation', { name: 'Pages of trails' }).getByText('Page 2 of 2').waitFor({ timeout: 15_000 });
-      const secondPage = await page.getByRole('table', { name: /Trails of the flow/ }).locator('tbody tr').allInnerTexts();
+      await page
+        .getByRole('navigation', { name: 'Pages of trails' })
+        .getByText('Page 2 of 2')
+        .waitFor({ timeout: 15_000 });
+      const secondPage = await page
+        .getByRole('table', { name: /Trails of the flow/ })
+        .locator('tbody tr')
+        .allInnerTexts();
       assert.equal(secondPage.length, EXTRA_TRAILS + 1 - 20);
       const everyTrail = [...firstPage, ...secondPage].map((row) => row.split('\t')[0]);
       assert.equal(new Set(everyTrail).size, EXTRA_TRAILS + 1, 'each trail on exactly one page');
@@ -319,7 +442,9 @@ describe('web pages behind every html_url', function () {
       await page.getByRole('link', { name: 'release-1', exact: true }).click();
       await page.getByRole('heading', { name: 'Trail release-1' }).waitFor({ timeout: 15_000 });
       await assertInert(HOSTILE_PARTS);
-      const source = withoutIsolates(await page.getByRole('heading', { name: 'Source' }).locator('xpath=following-sibling::ul[1]').innerText());
+      const source = withoutIsolates(
+        await page.getByRole('heading', { name: 'Source' }).locator('xpath=following-sibling::ul[1]').innerText(),
+      );
       assert.ok(source.includes(`on ${HOSTILE_SHORT} by ${HOSTILE_SHORT}: `), source.slice(0, 200));
       assert.ok(source.includes('(javascript:window.pwned=1)'), 'the commit URL as text');
       await page.getByRole('link', { name: 'scan', exact: true }).click();
@@ -327,7 +452,10 @@ describe('web pages behind every html_url', function () {
       assert.ok(page.url().includes(`attestation_id=${scanId}`));
       await assertInert(HOSTILE_PARTS);
       await shot('attestation');
-      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), page.getByRole('link', { name: 'report.txt' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 15_000 }),
+        page.getByRole('link', { name: 'report.txt' }).click(),
+      ]);
       const saved = join(configDir, 'download');
       await download.saveAs(saved);
       assert.equal(readFileSync(saved, 'utf8'), 'evidence body');
@@ -335,14 +463,27 @@ describe('web pages behind every html_url', function () {
 
     it('shows an artifact: where it runs and ran, its attestations and provenance', async () => {
       await page.goto(`${server.url}/acme/flows/backend/trails/release-1`);
-      await page.getByRole('table', { name: 'Artifacts of the trail' }).getByRole('link', { name: 'app', exact: true }).click();
+      await page
+        .getByRole('table', { name: 'Artifacts of the trail' })
+        .getByRole('link', { name: 'app', exact: true })
+        .click();
       await page.getByRole('heading', { name: /^Artifact \u2068?app/ }).waitFor({ timeout: 15_000 });
       assert.equal(withoutIsolates(await page.getByRole('heading', { level: 1 }).innerText()), `Artifact ${APP_FILE}`);
       assert.ok(page.url().endsWith(`/acme/flows/backend/artifacts/${FP_APP}?trail=release-1`), page.url());
-      assert.deepEqual(await page.getByRole('table', { name: 'Running now' }).locator('tbody tr').allInnerTexts(), ['prod\tprod#1'], 'running since the snapshot it started in');
-      const attestations = await page.getByRole('table', { name: 'Attestations of the artifact' }).locator('tbody tr').allInnerTexts();
+      assert.deepEqual(
+        await page.getByRole('table', { name: 'Running now' }).locator('tbody tr').allInnerTexts(),
+        ['prod\tprod#1'],
+        'running since the snapshot it started in',
+      );
+      const attestations = await page
+        .getByRole('table', { name: 'Attestations of the artifact' })
+        .locator('tbody tr')
+        .allInnerTexts();
       assert.deepEqual(attestations, ['sbom\tCOMPLIANT']);
-      const provenance = await page.getByRole('heading', { name: 'Provenance' }).locator('xpath=following-sibling::ul[1]').innerText();
+      const provenance = await page
+        .getByRole('heading', { name: 'Provenance' })
+        .locator('xpath=following-sibling::ul[1]')
+        .innerText();
       assert.match(provenance, /Flow backend, trail release-1, template artifact app/);
       assert.match(provenance, /build: javascript:window\.pwned=1/, 'a javascript: build URL shown as text');
       assert.equal(await page.getByRole('link', { name: 'javascript:window.pwned=1' }).count(), 0);
@@ -354,14 +495,23 @@ describe('web pages behind every html_url', function () {
       await assertInert(HOSTILE_PARTS);
       await page.goBack();
       await page.goto(`${server.url}/acme/flows/backend/artifacts/${FP_APP}?trail=build-01`);
-      const other = await page.getByRole('heading', { name: 'Provenance' }).locator('xpath=following-sibling::ul[1]').innerText();
+      const other = await page
+        .getByRole('heading', { name: 'Provenance' })
+        .locator('xpath=following-sibling::ul[1]')
+        .innerText();
       assert.match(other, /Flow backend, trail build-01, template artifact app/);
       await page.goBack();
       await page.getByRole('link', { name: 'prod#1' }).click();
       await page.getByRole('heading', { name: 'Snapshot prod#1' }).waitFor({ timeout: 15_000 });
       // Before any policy: no verdicts; the stray's pod is named namespace/pod, as text.
-      const running = await page.getByRole('table', { name: 'Artifacts running in the snapshot' }).locator('tbody tr').allInnerTexts();
-      assert.deepEqual(running.map((row) => row.split('\t')[1]), ['UNKNOWN', 'UNKNOWN']);
+      const running = await page
+        .getByRole('table', { name: 'Artifacts running in the snapshot' })
+        .locator('tbody tr')
+        .allInnerTexts();
+      assert.deepEqual(
+        running.map((row) => row.split('\t')[1]),
+        ['UNKNOWN', 'UNKNOWN'],
+      );
       await assertInert([STRAY_IMAGE, `${HOSTILE_SHORT}/stray-${HOSTILE_SHORT}`]);
       await shot('snapshot-1');
     });
@@ -371,10 +521,13 @@ describe('web pages behind every html_url', function () {
       await page.getByRole('link', { name: 'environments' }).click();
       await page.getByRole('heading', { name: 'Environments of acme' }).waitFor({ timeout: 15_000 });
       const rows = await page.getByRole('table').locator('tbody tr').allInnerTexts();
-      assert.deepEqual(rows.map((row) => row.split('\t').slice(0, 4)), [
-        ['prod', 'K8S', 'NON-COMPLIANT', '3'],
-        ['staging', 'server', 'UNKNOWN', '0'],
-      ]);
+      assert.deepEqual(
+        rows.map((row) => row.split('\t').slice(0, 4)),
+        [
+          ['prod', 'K8S', 'NON-COMPLIANT', '3'],
+          ['staging', 'server', 'UNKNOWN', '0'],
+        ],
+      );
       await shot('environments');
       await page.getByRole('link', { name: 'prod', exact: true }).click();
       await page.getByRole('heading', { name: 'Environment prod' }).waitFor({ timeout: 15_000 });
@@ -382,30 +535,63 @@ describe('web pages behind every html_url', function () {
       const chart = page.locator('figure.chart svg.compliance-chart');
       assert.equal(await chart.count(), 1);
       assert.equal(await chart.getAttribute('role'), 'img');
-      const bars = await chart.locator('g.snapshot').evaluateAll((groups) =>
-        groups.map((group) => ['snapshot', 'compliant', 'non-compliant', 'unknown'].map((key) => Number(group.getAttribute(`data-${key}`)))),
-      );
+      const bars = await chart
+        .locator('g.snapshot')
+        .evaluateAll((groups) =>
+          groups.map((group) =>
+            ['snapshot', 'compliant', 'non-compliant', 'unknown'].map((key) =>
+              Number(group.getAttribute(`data-${key}`)),
+            ),
+          ),
+        );
       assert.deepEqual(bars, apiCounts, 'one bar per snapshot with the API counts');
       // The bars are drawn: each coloured segment has a height in proportion to its count.
-      const segments = await chart.locator('rect.compliant, rect.non-compliant, rect.unknown').evaluateAll((rects) =>
-        rects.map((rect) => [rect.getAttribute('class'), Math.round((rect as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height)]),
+      const segments = await chart
+        .locator('rect.compliant, rect.non-compliant, rect.unknown')
+        .evaluateAll((rects) =>
+          rects.map((rect) => [
+            rect.getAttribute('class'),
+            Math.round(
+              (rect as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height,
+            ),
+          ]),
+        );
+      assert.deepEqual(
+        segments.map(([kind]) => kind),
+        ['unknown', 'compliant', 'non-compliant', 'compliant', 'non-compliant'],
       );
-      assert.deepEqual(segments.map(([kind]) => kind), ['unknown', 'compliant', 'non-compliant', 'compliant', 'non-compliant']);
-      const unit = Number(segments[1]![1]);
+      const unit = Number(segments[1][1]);
       assert.ok(unit > 20, `a visible bar: ${unit}px`);
-      assert.equal(segments[0]![1], unit * 2, 'two unknown artifacts stand twice as tall as one');
-      const table = await page.getByRole('table', { name: /Artifacts by compliance per snapshot/ }).locator('tbody tr').allInnerTexts();
-      assert.deepEqual(table.map((row) => row.split('\t').slice(3, 6).map(Number)), [...apiCounts].reverse().map((count) => count.slice(1)));
+      assert.equal(segments[0][1], unit * 2, 'two unknown artifacts stand twice as tall as one');
+      const table = await page
+        .getByRole('table', { name: /Artifacts by compliance per snapshot/ })
+        .locator('tbody tr')
+        .allInnerTexts();
+      assert.deepEqual(
+        table.map((row) => row.split('\t').slice(3, 6).map(Number)),
+        [...apiCounts].reverse().map((count) => count.slice(1)),
+      );
 
-      const policies = await page.getByRole('table', { name: 'Policies attached to the environment' }).locator('tbody tr').allInnerTexts();
+      const policies = await page
+        .getByRole('table', { name: 'Policies attached to the environment' })
+        .locator('tbody tr')
+        .allInnerTexts();
       assert.equal(policies.length, 1);
-      assert.match(policies[0]!, /^prod-rules\t1\t/);
+      assert.match(policies[0], /^prod-rules\t1\t/);
       await assertInert(HOSTILE_PARTS);
-      assert.ok((await page.locator('main details pre').first().textContent())!.includes(`# ${HOSTILE_PARTS[0]} ${HOSTILE_PARTS[1]}`), 'the policy YAML as text');
+      assert.ok(
+        (await page.locator('main details pre').first().textContent())!.includes(
+          `# ${HOSTILE_PARTS[0]} ${HOSTILE_PARTS[1]}`,
+        ),
+        'the policy YAML as text',
+      );
       await shot('environment');
       await page.locator('figure.chart').screenshot({ path: join(outputDir, 'environment-chart.png') });
 
-      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), page.getByRole('link', { name: 'Audit log (CSV)' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 15_000 }),
+        page.getByRole('link', { name: 'Audit log (CSV)' }).click(),
+      ]);
       const saved = join(configDir, 'auditlog.csv');
       await download.saveAs(saved);
       const csv = readFileSync(saved, 'utf8');
@@ -421,7 +607,10 @@ describe('web pages behind every html_url', function () {
       await page.goto(`${server.url}/acme/environments/prod`);
       await page.getByRole('link', { name: 'prod#3' }).click();
       await page.getByRole('heading', { name: 'Snapshot prod#3' }).waitFor({ timeout: 15_000 });
-      const running = await page.getByRole('table', { name: 'Artifacts running in the snapshot' }).locator('tbody tr').allInnerTexts();
+      const running = await page
+        .getByRole('table', { name: 'Artifacts running in the snapshot' })
+        .locator('tbody tr')
+        .allInnerTexts();
       const app = running.find((row) => row.startsWith('registry.test/app:1'))!;
       const started = running.find((row) => row.startsWith(NEW_IMAGE))!;
       assert.match(app, /\tCOMPLIANT\t\w+ \(1 → 2\)/);
@@ -429,15 +618,21 @@ describe('web pages behind every html_url', function () {
       assert.match(started, /NON-COMPLIANT\tstarted \(0 → 1\)/);
       assert.match(started, /Policy prod-rules \(version 1\), rule provenance: the artifact has no provenance/);
       assert.match(started, /rule attestation sbom \(generic\)/);
-      const exited = await page.getByRole('table', { name: /stopped/ }).locator('tbody tr').allInnerTexts();
+      const exited = await page
+        .getByRole('table', { name: /stopped/ })
+        .locator('tbody tr')
+        .allInnerTexts();
       assert.equal(exited.length, 1);
-      assert.ok(withoutIsolates(exited[0]!).startsWith(STRAY_IMAGE), exited[0]);
+      assert.ok(withoutIsolates(exited[0]).startsWith(STRAY_IMAGE), exited[0]);
       await assertInert([STRAY_IMAGE]);
       await shot('snapshot');
 
       await page.getByRole('link', { name: 'Compare with the previous snapshot' }).click();
       await page.getByRole('heading', { name: 'Snapshot prod#2 compared with prod#3' }).waitFor({ timeout: 15_000 });
-      const section = async (name: string) => (await page.getByRole('table', { name }).locator('tbody tr').allInnerTexts()).map((row) => withoutIsolates(row.split('\n')[0]!));
+      const section = async (name: string) =>
+        (await page.getByRole('table', { name }).locator('tbody tr').allInnerTexts()).map((row) =>
+          withoutIsolates(row.split('\n')[0]),
+        );
       assert.deepEqual(await section('Artifacts that started running'), [NEW_IMAGE]);
       assert.deepEqual(await section('Artifacts that stopped running'), [STRAY_IMAGE]);
       assert.deepEqual(await section('Artifacts whose instance count changed'), ['registry.test/app:1']);
@@ -465,13 +660,17 @@ describe('web pages behind every html_url', function () {
         assert.equal(response?.status(), 200, path);
         await checked.addScriptTag({ content: AXE });
         const violations = await checked.evaluate(async () => {
-          const result = await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }).axe.run();
+          const result = await (
+            globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
+          ).axe.run();
           return result.violations.map(({ id, impact }) => `${id} (${impact})`);
         });
         found[path] = violations;
       }
       await context.close();
-      const serious = Object.entries(found).flatMap(([path, violations]) => violations.filter((text) => /\((serious|critical)\)/.test(text)).map((text) => `${path}: ${text}`));
+      const serious = Object.entries(found).flatMap(([path, violations]) =>
+        violations.filter((text) => /\((serious|critical)\)/.test(text)).map((text) => `${path}: ${text}`),
+      );
       assert.deepEqual(serious, []);
     });
 
@@ -481,7 +680,11 @@ describe('web pages behind every html_url', function () {
       for (const path of PATHS()) {
         const response = await page.goto(`${server.url}${path}`);
         assert.equal(response?.status(), 404, path);
-        assert.doesNotMatch(await page.locator('main').innerText(), /backend|release-1|prod#|COMPLIANT|registry\.test/, path);
+        assert.doesNotMatch(
+          await page.locator('main').innerText(),
+          /backend|release-1|prod#|COMPLIANT|registry\.test/,
+          path,
+        );
       }
       await shot('other-org-refused');
     });

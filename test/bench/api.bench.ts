@@ -34,7 +34,7 @@ async function startBare(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('bare server did not start')), 10_000);
-    child.stdout!.once('data', (chunk: Buffer) => {
+    child.stdout.once('data', (chunk: Buffer) => {
       clearTimeout(timer);
       resolve(chunk.toString().trim());
     });
@@ -44,12 +44,18 @@ async function startBare(): Promise<{ url: string; child: ChildProcess }> {
 
 async function rate(options: autocannon.Options): Promise<{ rps: number; total: number }> {
   const result = await autocannon({ connections: CONNECTIONS, duration: ROUND_S, ...options });
-  if (result.non2xx + result.errors > 0) throw new Error(`${options.method ?? 'GET'} ${String(options.url)}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx + result.errors > 0)
+    throw new Error(
+      `${options.method ?? 'GET'} ${String(options.url)}: ${result.non2xx} non-2xx, ${result.errors} errors`,
+    );
   return { rps: result.requests.average, total: result.requests.total };
 }
 
 /** Alternating rounds of the baseline and the subject: median rates and the median of the per-round ratios. */
-async function compare(baseline: autocannon.Options, subject: autocannon.Options): Promise<{ baseline: number; subject: number; ratio: number; total: number }> {
+async function compare(
+  baseline: autocannon.Options,
+  subject: autocannon.Options,
+): Promise<{ baseline: number; subject: number; ratio: number; total: number }> {
   const rounds: Array<{ baseline: number; subject: number }> = [];
   let total = 0;
   for (let round = 0; round < ROUNDS; round++) {
@@ -72,15 +78,25 @@ function rssMb(pid: number): number {
 }
 
 function line(label: string, value: number, baseline: number, ratio: number, minRatio?: number): boolean {
-  const verdict = minRatio === undefined ? '' : ratio >= minRatio ? `  ok (target ≥ ${minRatio}×)` : `  MISSED (target ≥ ${minRatio}×)`;
-  console.log(`${label}: ${value.toFixed(0)} req/s vs bare node:http ${baseline.toFixed(0)} req/s (medians of ${ROUNDS} alternating ${ROUND_S} s rounds) → ${ratio.toFixed(2)}×${verdict}`);
+  const verdict =
+    minRatio === undefined
+      ? ''
+      : ratio >= minRatio
+        ? `  ok (target ≥ ${minRatio}×)`
+        : `  MISSED (target ≥ ${minRatio}×)`;
+  console.log(
+    `${label}: ${value.toFixed(0)} req/s vs bare node:http ${baseline.toFixed(0)} req/s (medians of ${ROUNDS} alternating ${ROUND_S} s rounds) → ${ratio.toFixed(2)}×${verdict}`,
+  );
   return minRatio === undefined || ratio >= minRatio;
 }
 
 async function seedTrails(server: TestServer): Promise<void> {
   const created = await server.multipart('PUT', '/api/v2/flows/bench/template_file', {
     data_json: JSON.stringify({ name: 'service' }),
-    template_file: { filename: 't.yml', content: 'version: 1\ntrail:\n  attestations:\n    - name: scan-0\n      type: scan\n' },
+    template_file: {
+      filename: 't.yml',
+      content: 'version: 1\ntrail:\n  attestations:\n    - name: scan-0\n      type: scan\n',
+    },
   });
   if (created.status !== 201) throw new Error(`create flow: ${created.status} ${created.text}`);
   let next = 0;
@@ -88,7 +104,9 @@ async function seedTrails(server: TestServer): Promise<void> {
     Array.from({ length: 8 }, async () => {
       while (next < TRAILS) {
         const index = next++;
-        const reply = await server.multipart('PUT', '/api/v2/trails/bench/service', { data_json: JSON.stringify({ name: `build-${index}`, description: `Build ${index}` }) });
+        const reply = await server.multipart('PUT', '/api/v2/trails/bench/service', {
+          data_json: JSON.stringify({ name: `build-${index}`, description: `Build ${index}` }),
+        });
         if (reply.status !== 201) throw new Error(`begin trail: ${reply.status} ${reply.text}`);
       }
     }),
@@ -102,7 +120,10 @@ async function topUpAttestations(server: TestServer, already: number): Promise<v
       while (next < ATTESTATIONS) {
         const index = next++;
         const { body, contentType } = multipart(scanData(index));
-        const reply = await server.raw('POST', '/api/v2/attestations/bench/service/trail/build-1/scan', body, { authorization: `Bearer ${server.key}`, 'content-type': contentType });
+        const reply = await server.raw('POST', '/api/v2/attestations/bench/service/trail/build-1/scan', body, {
+          authorization: `Bearer ${server.key}`,
+          'content-type': contentType,
+        });
         if (reply.status !== 201) throw new Error(`attest: ${reply.status} ${reply.text}`);
       }
     }),
@@ -118,7 +139,8 @@ async function main(): Promise<void> {
     const auth = { authorization: `Bearer ${server.key}` };
     const listUrl = `${server.url}/api/v2/trails/bench/service?page=1&per_page=20`;
     const check = await server.get('/api/v2/trails/bench/service?page=1&per_page=20');
-    if (check.body.pagination.total !== TRAILS || check.body.data.length !== 20) throw new Error('list-trails does not see the 1,000 trails');
+    if (check.body.pagination.total !== TRAILS || check.body.data.length !== 20)
+      throw new Error('list-trails does not see the 1,000 trails');
 
     const list = await compare({ url: bare.url }, { url: listUrl, headers: auth });
     ok = line(`list-trails (per_page 20 of ${TRAILS})`, list.subject, list.baseline, list.ratio, 0.3) && ok;
@@ -126,16 +148,28 @@ async function main(): Promise<void> {
     const { body, contentType } = multipart(scanData(0));
     const scan = await compare(
       { url: bare.url, method: 'POST', body, headers: { 'content-type': contentType } },
-      { url: `${server.url}/api/v2/attestations/bench/service/trail/build-1/scan`, method: 'POST', body, headers: { ...auth, 'content-type': contentType } },
+      {
+        url: `${server.url}/api/v2/attestations/bench/service/trail/build-1/scan`,
+        method: 'POST',
+        body,
+        headers: { ...auth, 'content-type': contentType },
+      },
     );
-    line('scan attestations (multipart, 2 KB data_json, each committed with fsync)', scan.subject, scan.baseline, scan.ratio);
+    line(
+      'scan attestations (multipart, 2 KB data_json, each committed with fsync)',
+      scan.subject,
+      scan.baseline,
+      scan.ratio,
+    );
 
     await topUpAttestations(server, scan.total);
     const stored = (await server.get('/api/v2/attestations/bench/service?per_page=1')).body.pagination.total;
     const rss = rssMb(server.pid);
     const rssOk = rss < 200;
     ok = rssOk && ok;
-    console.log(`server RSS after ${stored} attestations: ${rss.toFixed(1)} MB  ${rssOk ? 'ok' : 'MISSED'} (target < 200 MB)`);
+    console.log(
+      `server RSS after ${stored} attestations: ${rss.toFixed(1)} MB  ${rssOk ? 'ok' : 'MISSED'} (target < 200 MB)`,
+    );
   } finally {
     bare.child.kill('SIGTERM');
     await server.stop();

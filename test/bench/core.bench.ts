@@ -51,9 +51,14 @@ function alternating(text: string, runs: number): { baseline: number; value: num
 }
 
 let ok = true;
-for (const [lines, runs] of [[200, 300], [3000, 40]] as const) {
+for (const [lines, runs] of [
+  [200, 300],
+  [3000, 40],
+] as const) {
   const valid = alternating(templateText(lines), runs);
-  ok = report(`validate ${lines}-line template (median of ${runs})`, valid.value, valid.baseline, 'ms', { max: 1.3 }) && ok;
+  ok =
+    report(`validate ${lines}-line template (median of ${runs})`, valid.value, valid.baseline, 'ms', { max: 1.3 }) &&
+    ok;
   const broken = alternating(templateText(lines, true), runs);
   report(`  same with one finding placed`, broken.value, broken.baseline, 'ms');
 }

@@ -12,7 +12,12 @@ function dataOf(checks: number): Record<string, unknown> {
     name: 'release-gate',
     owner: { team: 'platform', email: 'platform@example.com' },
     tags: ['prod', 'eu', 'pci'],
-    checks: Array.from({ length: checks }, (_, i) => ({ id: `C-${i}`, passed: true, score: 50 + (i % 50), severity: i % 3 === 0 ? 'high' : 'low' })),
+    checks: Array.from({ length: checks }, (_, i) => ({
+      id: `C-${i}`,
+      passed: true,
+      score: 50 + (i % 50),
+      severity: i % 3 === 0 ? 'high' : 'low',
+    })),
   };
 }
 
@@ -21,11 +26,24 @@ const schema = {
   required: ['name', 'owner', 'checks'],
   properties: {
     name: { type: 'string' },
-    owner: { type: 'object', required: ['team'], properties: { team: { type: 'string' }, email: { type: 'string', pattern: '^[^@]+@[^@]+$' } } },
+    owner: {
+      type: 'object',
+      required: ['team'],
+      properties: { team: { type: 'string' }, email: { type: 'string', pattern: '^[^@]+@[^@]+$' } },
+    },
     tags: { type: 'array', items: { type: 'string' } },
     checks: {
       type: 'array',
-      items: { type: 'object', required: ['id', 'passed'], properties: { id: { type: 'string', pattern: '^C-[0-9]+$' }, passed: { type: 'boolean' }, score: { type: 'number' }, severity: { enum: ['high', 'low'] } } },
+      items: {
+        type: 'object',
+        required: ['id', 'passed'],
+        properties: {
+          id: { type: 'string', pattern: '^C-[0-9]+$' },
+          passed: { type: 'boolean' },
+          score: { type: 'number' },
+          severity: { enum: ['high', 'low'] },
+        },
+      },
     },
   },
 };
@@ -65,7 +83,14 @@ let ok = true;
 for (const checks of [10, 200, 2000]) {
   const text = JSON.stringify(dataOf(checks));
   const { parse, schema, rules: judged } = alternating(text, checks >= 2000 ? 60 : 300);
-  ok = report(`5 jq rules, ${checks} checks (${(text.length / 1024).toFixed(0)} KiB) vs JSON.parse of the data`, judged * 1000, parse * 1000, 'µs', { max: 10 }) && ok;
+  ok =
+    report(
+      `5 jq rules, ${checks} checks (${(text.length / 1024).toFixed(0)} KiB) vs JSON.parse of the data`,
+      judged * 1000,
+      parse * 1000,
+      'µs',
+      { max: 10 },
+    ) && ok;
   console.log(`  ajv schema check of the same data: ${(schema * 1000).toFixed(2)} µs`);
 }
 process.exitCode = ok ? 0 : 1;

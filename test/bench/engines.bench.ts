@@ -45,7 +45,7 @@ async function observed(servers: TestServer[], run: () => Promise<Measure>): Pro
   const result = await run();
   const seconds = (performance.now() - started) / 1000;
   const machineAfter = machineTicks();
-  const cpu = servers.reduce((sum, server, i) => sum + cpuSeconds(server.pid) - cpuBefore[i]!, 0);
+  const cpu = servers.reduce((sum, server, i) => sum + cpuSeconds(server.pid) - cpuBefore[i], 0);
   return {
     ...result,
     machineBusy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total),
@@ -87,16 +87,18 @@ async function main(): Promise<void> {
       const prefixes = { sqlite: uniquePrefix(sqliteDir), postgres: await uniquePrefixPostgres(url) };
       const sqlite = await startServer({ args: ['--org', 'acme'], dataDir: sqliteDir, timeoutMs: 120_000 });
       const instances = await Promise.all([0, 1].map(() => startServer({ args: pgArgs, timeoutMs: 120_000 })));
-      console.log(`\n${size.toLocaleString('en')} artifacts; each cell: req/s (ratio to the same engine and instances at 1k)`);
+      console.log(
+        `\n${size.toLocaleString('en')} artifacts; each cell: req/s (ratio to the same engine and instances at 1k)`,
+      );
       try {
         const sqliteRequests = requestsAt(size, prefixes.sqlite);
         const pgRequests = requestsAt(size, prefixes.postgres);
         for (let i = 0; i < sqliteRequests.length; i++) {
-          const label = sqliteRequests[i]![0];
+          const label = sqliteRequests[i][0];
           const results: Record<Config, Observed> = {
-            SQLite: await observed([sqlite], () => measure(sqlite, sqliteRequests[i]![1])),
-            'PG 1 instance': await observed([instances[0]!], () => measure(instances[0]!, pgRequests[i]![1])),
-            'PG 2 instances': await observed(instances, () => measure(instances, pgRequests[i]![1])),
+            SQLite: await observed([sqlite], () => measure(sqlite, sqliteRequests[i][1])),
+            'PG 1 instance': await observed([instances[0]], () => measure(instances[0], pgRequests[i][1])),
+            'PG 2 instances': await observed(instances, () => measure(instances, pgRequests[i][1])),
           };
           console.log(label);
           for (const config of CONFIGS) {
@@ -106,12 +108,16 @@ async function main(): Promise<void> {
             const flatTarget = size >= 100_000 ? 0.5 : 0;
             const flat = ratio >= flatTarget;
             ok = ok && flat;
-            console.log(`  ${config.padEnd(15)} ${cell(results[config], size === sizes[0] ? undefined : base.get(id))}${flat ? '' : '  MISSED (≥ 0.5 of 1k)'}`);
+            console.log(
+              `  ${config.padEnd(15)} ${cell(results[config], size === sizes[0] ? undefined : base.get(id))}${flat ? '' : '  MISSED (≥ 0.5 of 1k)'}`,
+            );
           }
           const spread = results['PG 2 instances'].rps / results['PG 1 instance'].rps;
           const spreadOk = spread >= 1.5;
           ok = ok && spreadOk;
-          console.log(`  2 instances / 1 instance: ${spread.toFixed(2)}×${spreadOk ? '  ok' : '  MISSED'} (target ≥ 1.5×)`);
+          console.log(
+            `  2 instances / 1 instance: ${spread.toFixed(2)}×${spreadOk ? '  ok' : '  MISSED'} (target ≥ 1.5×)`,
+          );
         }
       } finally {
         await sqlite.stop({ keepData: true });
@@ -129,7 +135,7 @@ async function main(): Promise<void> {
     }
     const instances = await Promise.all([0, 1].map(() => startServer({ args: pgArgs })));
     try {
-      writes.set('PG 1 instance', await observed([instances[0]!], () => scanWrites([instances[0]!], 'service-pg-1')));
+      writes.set('PG 1 instance', await observed([instances[0]], () => scanWrites([instances[0]], 'service-pg-1')));
       writes.set('PG 2 instances', await observed(instances, () => scanWrites(instances, 'service-pg-2')));
     } finally {
       for (const instance of instances) await instance.stop();
@@ -141,7 +147,9 @@ async function main(): Promise<void> {
       const target = config === 'SQLite' ? undefined : 0.5;
       const met = target === undefined || ratio >= target;
       ok = ok && met;
-      console.log(`  ${config.padEnd(15)} ${cell(result, undefined)}  ${ratio.toFixed(2)}× of SQLite${target === undefined ? '' : met ? '  ok' : '  MISSED (≥ 0.5×)'}`);
+      console.log(
+        `  ${config.padEnd(15)} ${cell(result, undefined)}  ${ratio.toFixed(2)}× of SQLite${target === undefined ? '' : met ? '  ok' : '  MISSED (≥ 0.5×)'}`,
+      );
     }
   } finally {
     rmSync(sqliteDir, { recursive: true, force: true });

@@ -28,7 +28,16 @@ function k8sReport(variant: number): string {
       namespace: 'prod',
       creationTimestamp: 1_700_000_000 + pod,
       digests: { [`registry.example/app-${image}:1.${variant}`]: digest },
-      owners: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `app-${image}-rs`, uid: `uid-${image}`, controller: true, blockOwnerDeletion: true }],
+      owners: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: `app-${image}-rs`,
+          uid: `uid-${image}`,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     });
   }
   return JSON.stringify({ artifacts });
@@ -37,12 +46,16 @@ function k8sReport(variant: number): string {
 /** A server report whose 2,000 files are all new relative to the previous one: 4,000 events. */
 function serverReport(round: number): string {
   const digests: Record<string, string> = {};
-  for (let file = 0; file < DIGESTS; file++) digests[`bin/file-${round}-${file}`] = hex(10_000_000 + round * DIGESTS + file);
+  for (let file = 0; file < DIGESTS; file++)
+    digests[`bin/file-${round}-${file}`] = hex(10_000_000 + round * DIGESTS + file);
   return JSON.stringify({ artifacts: [{ digests, creationTimestamp: 1_700_000_000 }] });
 }
 
 async function put(server: TestServer, path: string, body: string, expected: number): Promise<void> {
-  const reply = await server.raw('PUT', path, body, { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' });
+  const reply = await server.raw('PUT', path, body, {
+    authorization: `Bearer ${server.key}`,
+    'content-type': 'application/json',
+  });
   if (reply.status !== expected) throw new Error(`PUT ${path}: ${reply.status} ${reply.text.slice(0, 300)}`);
 }
 
@@ -58,25 +71,48 @@ function verdict(value: number, max: number, unit: string): string {
 async function main(): Promise<void> {
   const server = await startServer({ args: ['--org', 'bench'], timeoutMs: 30_000 });
   try {
-    for (const [name, type] of [['cluster', 'K8S'], ['servers', 'server']]) {
+    for (const [name, type] of [
+      ['cluster', 'K8S'],
+      ['servers', 'server'],
+    ]) {
       await put(server, '/api/v2/environments/bench', JSON.stringify({ name, type, description: name }), 201);
     }
     // The absolute targets assume a quiet machine; say how busy this one is.
-    console.log(`machine: ${availableParallelism()} CPUs, load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}`);
+    console.log(
+      `machine: ${availableParallelism()} CPUs, load average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' ')}`,
+    );
     const variants = [k8sReport(1), k8sReport(2)];
-    console.log(`K8S report: ${PODS} pods, ${DIGESTS} digests, ${(variants[0]!.length / 1e6).toFixed(1)} MB of JSON; ${CHANGED} digests differ between runs`);
+    console.log(
+      `K8S report: ${PODS} pods, ${DIGESTS} digests, ${(variants[0].length / 1e6).toFixed(1)} MB of JSON; ${CHANGED} digests differ between runs`,
+    );
 
-    const baseline = await medianMs(() => put(server, '/api/v2/environments/bench/no-such-env/report/K8S', variants[0]!, 404), 15, 3);
-    await put(server, '/api/v2/environments/bench/cluster/report/K8S', variants[0]!, 200);
+    const baseline = await medianMs(
+      () => put(server, '/api/v2/environments/bench/no-such-env/report/K8S', variants[0], 404),
+      15,
+      3,
+    );
+    await put(server, '/api/v2/environments/bench/cluster/report/K8S', variants[0], 200);
     let next = 1;
-    const changed = await medianMs(async () => {
-      await put(server, '/api/v2/environments/bench/cluster/report/K8S', variants[next]!, 200);
-      next = 1 - next;
-    }, 15, 3);
-    const snapshotsAfterChanged = (await server.get('/api/v2/snapshots/bench/cluster?interval=NOW')).body[0].index as number;
-    const same = variants[1 - next]!;
-    const unchanged = await medianMs(() => put(server, '/api/v2/environments/bench/cluster/report/K8S', same, 200), 15, 3);
-    const snapshotsAfterUnchanged = (await server.get('/api/v2/snapshots/bench/cluster?interval=NOW')).body[0].index as number;
+    const changed = await medianMs(
+      async () => {
+        await put(server, '/api/v2/environments/bench/cluster/report/K8S', variants[next], 200);
+        next = 1 - next;
+      },
+      15,
+      3,
+    );
+    const snapshotsAfterChanged = (await server.get('/api/v2/snapshots/bench/cluster?interval=NOW')).body[0]
+      .index as number;
+    const same = variants[1 - next];
+    const unchanged = await medianMs(
+      () => put(server, '/api/v2/environments/bench/cluster/report/K8S', same, 200),
+      15,
+      3,
+    );
+    const snapshotsAfterUnchanged = (await server.get('/api/v2/snapshots/bench/cluster?interval=NOW')).body[0]
+      .index as number;
     if (snapshotsAfterUnchanged !== snapshotsAfterChanged) throw new Error('an unchanged report made a snapshot');
     console.log(`snapshots recorded: ${snapshotsAfterChanged} (one per changed report, none for unchanged ones)`);
     report('report, 1% different (new snapshot)', changed, baseline, 'ms');
@@ -86,14 +122,19 @@ async function main(): Promise<void> {
 
     // 25 reports that each replace all 2,000 files: 2,000 exited + 2,000 started events each.
     const rounds = Math.ceil(EXPORT_EVENTS / (2 * DIGESTS)) + 1;
-    for (let round = 0; round < rounds; round++) await put(server, '/api/v2/environments/bench/servers/report/server', serverReport(round), 200);
-    const events = Number((await server.get('/api/v2/environments/bench/servers/events?per_page=1')).headers['x-total-count']);
+    for (let round = 0; round < rounds; round++)
+      await put(server, '/api/v2/environments/bench/servers/report/server', serverReport(round), 200);
+    const events = Number(
+      (await server.get('/api/v2/environments/bench/servers/events?per_page=1')).headers['x-total-count'],
+    );
 
     const rssBefore = rssKb(server.pid);
     let rssPeak = rssBefore;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssKb(server.pid))), 5);
     const started = performance.now();
-    const response = await request(`${server.url}/api/v2/environments/bench/servers/auditlog`, { headers: { authorization: `Bearer ${server.key}` } });
+    const response = await request(`${server.url}/api/v2/environments/bench/servers/auditlog`, {
+      headers: { authorization: `Bearer ${server.key}` },
+    });
     let bytes = 0;
     let rows = 0;
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
@@ -105,7 +146,9 @@ async function main(): Promise<void> {
     rssPeak = Math.max(rssPeak, rssKb(server.pid));
     const growthMb = (rssPeak - rssBefore) / 1024;
     const csvMb = bytes / 1e6;
-    console.log(`audit log: ${rows - 1} rows of ${events} events, ${csvMb.toFixed(1)} MB of CSV (status ${response.statusCode})`);
+    console.log(
+      `audit log: ${rows - 1} rows of ${events} events, ${csvMb.toFixed(1)} MB of CSV (status ${response.statusCode})`,
+    );
     console.log(`audit-log export: ${exportMs.toFixed(0)} ms — ${verdict(exportMs, 1500, 'ms')}`);
     console.log(
       `server RSS growth during export: ${growthMb.toFixed(1)} MB peak for ${csvMb.toFixed(1)} MB of output ` +

@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fetch } from 'undici';
 import { startServer, type TestServer } from '../api/harness.ts';
-import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint, WORKED_TEMPLATE } from '../api/fixtures.ts';
+import {
+  attest,
+  attestArtifact,
+  beginTrail,
+  commit,
+  createFlow,
+  fingerprint,
+  WORKED_TEMPLATE,
+} from '../api/fixtures.ts';
 import { median } from './stats.ts';
 
 const TRAILS = Number(process.env.CEV_BENCH_IMPACT_TRAILS ?? 10_000);
@@ -17,15 +25,28 @@ const RUNS = 15;
 const TARGET_MS = 1000;
 /** The flow's template with one more trail-level slot: every trail gains a missing attestation. */
 const EDITED = WORKED_TEMPLATE.replace('  artifacts:', '    - name: risk\n      type: generic\n  artifacts:');
-const POLICY = '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n  trail-compliance:\n    required: true\n';
+const POLICY =
+  '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n  trail-compliance:\n    required: true\n';
 
 /** The rows every seeded trail copies, written by the API. */
 async function writeTemplates(server: TestServer): Promise<void> {
   await createFlow(server, 'acme', 'backend', WORKED_TEMPLATE);
   await beginTrail(server, 'acme', 'backend', 'template-trail');
-  await attestArtifact(server, 'acme', 'backend', { fingerprint: fingerprint('seed'), filename: 'cli', git_commit: commit('seed'), trail_name: 'template-trail', template_reference_name: 'cli' });
-  for (const [name, extra] of [['bar', {}], ['foo', { target_artifacts: ['cli'], artifact_fingerprint: fingerprint('seed') }]] as const) {
-    const reply = await attest(server, 'acme', 'backend', 'template-trail', 'generic', { attestation_name: name, ...extra });
+  await attestArtifact(server, 'acme', 'backend', {
+    fingerprint: fingerprint('seed'),
+    filename: 'cli',
+    git_commit: commit('seed'),
+    trail_name: 'template-trail',
+    template_reference_name: 'cli',
+  });
+  for (const [name, extra] of [
+    ['bar', {}],
+    ['foo', { target_artifacts: ['cli'], artifact_fingerprint: fingerprint('seed') }],
+  ] as const) {
+    const reply = await attest(server, 'acme', 'backend', 'template-trail', 'generic', {
+      attestation_name: name,
+      ...extra,
+    });
     if (reply.status !== 201) throw new Error(`seed attestation ${name}: ${reply.status} ${reply.text}`);
   }
 }
@@ -59,11 +80,19 @@ function seed(dataDir: string, count: number): void {
   db.close();
 }
 
-async function timedRequest(server: TestServer, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ ms: number; json: any }> {
+async function timedRequest(
+  server: TestServer,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ ms: number; json: any }> {
   const start = performance.now();
   const response = await fetch(`${server.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${server.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${server.key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -86,8 +115,12 @@ async function main(): Promise<void> {
     const impactPath = '/api/v2/flows/acme/backend/template-impact';
     const warm = await timedRequest(server, 'POST', impactPath, { template: EDITED });
     if (warm.json.trails !== TRAILS) throw new Error(`the impact evaluated ${warm.json.trails} trails, not ${TRAILS}`);
-    const transitions = warm.json.transitions.map((t: { before: string; after: string; count: number }) => `${t.before}→${t.after} ${t.count}`).join(', ');
-    console.log(`impact answer: ${transitions}; ${warm.json.changed_total} changed, ${warm.json.changed.length} listed`);
+    const transitions = warm.json.transitions
+      .map((t: { before: string; after: string; count: number }) => `${t.before}→${t.after} ${t.count}`)
+      .join(', ');
+    console.log(
+      `impact answer: ${transitions}; ${warm.json.changed_total} changed, ${warm.json.changed.length} listed`,
+    );
 
     const impact: number[] = [];
     const pages: number[] = [];
@@ -102,24 +135,36 @@ async function main(): Promise<void> {
     console.log(
       `template impact, ${TRAILS} trails: ${impactMs.toFixed(1)} ms median (max ${Math.max(...impact).toFixed(1)} ms)` +
         ` vs one trail list page of 100: ${pageMs.toFixed(1)} ms → ${(impactMs / pageMs).toFixed(1)}×;` +
-        ` ${(impactMs / TRAILS * 1000).toFixed(1)} µs per trail  ${within ? 'ok' : 'MISSED'} (target ≤ ${TARGET_MS} ms)`,
+        ` ${((impactMs / TRAILS) * 1000).toFixed(1)} µs per trail  ${within ? 'ok' : 'MISSED'} (target ≤ ${TARGET_MS} ms)`,
     );
 
     await server.json('PUT', '/api/v2/environments/acme', { name: 'prod', type: 'K8S', description: 'production' });
     const db = new DatabaseSync(join(dataDir, 'cev.sqlite'), { readOnly: true });
-    const running = db.prepare("SELECT fingerprint FROM artifacts WHERE id LIKE 'artifact-%' LIMIT 100").all() as Array<{ fingerprint: string }>;
+    const running = db
+      .prepare("SELECT fingerprint FROM artifacts WHERE id LIKE 'artifact-%' LIMIT 100")
+      .all() as Array<{ fingerprint: string }>;
     db.close();
-    const pods = running.map((row, index) => ({ podName: `pod-${index}`, namespace: 'prod', creationTimestamp: 1700000000, digests: { [`reg/app-${index}:1`]: row.fingerprint }, owners: [] }));
+    const pods = running.map((row, index) => ({
+      podName: `pod-${index}`,
+      namespace: 'prod',
+      creationTimestamp: 1700000000,
+      digests: { [`reg/app-${index}:1`]: row.fingerprint },
+      owners: [],
+    }));
     await server.json('PUT', '/api/v2/environments/acme/prod/report/K8S', { artifacts: pods });
     const dryRuns: number[] = [];
     const snapshots: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       snapshots.push((await timedRequest(server, 'GET', '/api/v2/snapshots/acme/prod/-1')).ms);
-      dryRuns.push((await timedRequest(server, 'POST', '/api/v2/environments/acme/prod/policy-dry-run', { policy: POLICY })).ms);
+      dryRuns.push(
+        (await timedRequest(server, 'POST', '/api/v2/environments/acme/prod/policy-dry-run', { policy: POLICY })).ms,
+      );
     }
     const dryRunMs = median(dryRuns);
     const snapshotMs = median(snapshots);
-    console.log(`policy dry-run, 100 running artifacts: ${dryRunMs.toFixed(1)} ms median vs reading the latest snapshot: ${snapshotMs.toFixed(1)} ms → ${(dryRunMs / snapshotMs).toFixed(1)}×`);
+    console.log(
+      `policy dry-run, 100 running artifacts: ${dryRunMs.toFixed(1)} ms median vs reading the latest snapshot: ${snapshotMs.toFixed(1)} ms → ${(dryRunMs / snapshotMs).toFixed(1)}×`,
+    );
     if (!within) process.exitCode = 1;
   } finally {
     await server.stop();

@@ -42,7 +42,13 @@ interface Variant {
 function editableTemplate(lines: number): Variant {
   const out = flowTemplateLines(lines);
   const line = out.findIndex((text, index) => index > out.length / 2 && text === '          type: junit');
-  return { text: `${out.join('\n')}\n`, line, character: '          type: '.length, valid: 'junit', broken: 'junit-test' };
+  return {
+    text: `${out.join('\n')}\n`,
+    line,
+    character: '          type: '.length,
+    valid: 'junit',
+    broken: 'junit-test',
+  };
 }
 
 interface Server {
@@ -64,7 +70,7 @@ async function openSession(server: Server, variant: Variant, uri: string): Promi
   await client.initialize();
   await server.configure?.(client);
   const lines = variant.text.split('\n');
-  lines[variant.line] = lines[variant.line]!.slice(0, variant.character) + variant.broken;
+  lines[variant.line] = lines[variant.line].slice(0, variant.character) + variant.broken;
   // Opening the broken variant and waiting for its problems proves the schema is in force.
   const opened = client.nextPublish(uri, (publish) => publish.diagnostics.length > 0, 60_000);
   client.open(uri, 'yaml', lines.join('\n'));
@@ -75,13 +81,20 @@ async function openSession(server: Server, variant: Variant, uri: string): Promi
 /** One edit to the other variant; the time from didChange to the publish that matches it. */
 async function timedEdit(session: Session, variant: Variant, uri: string): Promise<number> {
   const next = session.current === variant.broken ? variant.valid : variant.broken;
-  const published = session.client.nextPublish(uri, (publish) => (publish.diagnostics.length === 0) === (next === variant.valid), 30_000);
+  const published = session.client.nextPublish(
+    uri,
+    (publish) => (publish.diagnostics.length === 0) === (next === variant.valid),
+    30_000,
+  );
   const start = performance.now();
   void session.client.connection.sendNotification('textDocument/didChange', {
     textDocument: { uri, version: ++session.version },
     contentChanges: [
       {
-        range: { start: { line: variant.line, character: variant.character }, end: { line: variant.line, character: variant.character + session.current.length } },
+        range: {
+          start: { line: variant.line, character: variant.character },
+          end: { line: variant.line, character: variant.character + session.current.length },
+        },
         text: next,
       },
     ],
@@ -99,14 +112,16 @@ async function timedEdit(session: Session, variant: Variant, uri: string): Promi
 async function sideBySideMs(ours: Server, theirs: Server, variant: Variant, uri: string): Promise<[number, number]> {
   const sessions = [await openSession(ours, variant, uri), await openSession(theirs, variant, uri)];
   try {
-    for (const session of sessions) for (let edit = 0; edit < warmupEdits; edit++) await timedEdit(session, variant, uri);
+    for (const session of sessions)
+      for (let edit = 0; edit < warmupEdits; edit++) await timedEdit(session, variant, uri);
     while (sessions.some((session) => session.samples.length < measuredEdits)) {
       for (const session of sessions) {
         await timedEdit(session, variant, uri);
-        for (let edit = 0; edit < blockEdits && session.samples.length < measuredEdits; edit++) session.samples.push(await timedEdit(session, variant, uri));
+        for (let edit = 0; edit < blockEdits && session.samples.length < measuredEdits; edit++)
+          session.samples.push(await timedEdit(session, variant, uri));
       }
     }
-    return [median(sessions[0]!.samples), median(sessions[1]!.samples)];
+    return [median(sessions[0].samples), median(sessions[1].samples)];
   } finally {
     for (const session of sessions) await session.client.stop();
   }
@@ -135,7 +150,7 @@ async function typingBursts(server: Server, variant: Variant, uri: string): Prom
     await opened;
     // The attestation name just above the edited type: any text is valid there, so typing never stops.
     const line = variant.line - 1;
-    const end = variant.text.split('\n')[line]!.length;
+    const end = variant.text.split('\n')[line].length;
     let version = 1;
     const latencies: number[] = [];
     const lastVersions: number[] = [];
@@ -143,7 +158,12 @@ async function typingBursts(server: Server, variant: Variant, uri: string): Prom
       const at = typing ? end + key : end + burstKeystrokes - key - 1;
       void client.connection.sendNotification('textDocument/didChange', {
         textDocument: { uri, version: ++version },
-        contentChanges: [{ range: { start: { line, character: at }, end: { line, character: typing ? at : at + 1 } }, text: typing ? 'x' : '' }],
+        contentChanges: [
+          {
+            range: { start: { line, character: at }, end: { line, character: typing ? at : at + 1 } },
+            text: typing ? 'x' : '',
+          },
+        ],
       });
     };
     for (let burst = 0; burst < warmupBursts + measuredBursts; burst++) {
@@ -172,7 +192,8 @@ async function typingBursts(server: Server, variant: Variant, uri: string): Prom
     return {
       latencies,
       lastVersionPublishes: lastVersions.map((last) => versions.filter((published) => published === last).length),
-      outOfOrder: versions.filter((published, index) => versions.slice(0, index).some((earlier) => earlier > published)).length,
+      outOfOrder: versions.filter((published, index) => versions.slice(0, index).some((earlier) => earlier > published))
+        .length,
     };
   } finally {
     await client.stop();
@@ -219,21 +240,45 @@ try {
     const [oursShipped, yamlShipped] = await sideBySideMs(ours(), yaml(yamlBin), variant, uri);
     const [oursEngine, yamlEngine] = await sideBySideMs(ours(0), yaml(zeroDelayLauncher), variant, uri);
     console.log(`\n${lines} lines (median of ${measuredEdits} edits, didChange → matching publish)`);
-    console.log(`  ours, default settings: ${oursShipped.toFixed(2)} ms; yaml-language-server as shipped: ${yamlShipped.toFixed(2)} ms`);
-    console.log(`  ours, debounce 0: ${oursEngine.toFixed(2)} ms; yaml-language-server, delay 0: ${yamlEngine.toFixed(2)} ms`);
-    allMet = report(`  as shipped, ${lines} lines, ours / yaml-language-server`, oursShipped, yamlShipped, 'ms', { max: 0.1 }) && allMet;
+    console.log(
+      `  ours, default settings: ${oursShipped.toFixed(2)} ms; yaml-language-server as shipped: ${yamlShipped.toFixed(2)} ms`,
+    );
+    console.log(
+      `  ours, debounce 0: ${oursEngine.toFixed(2)} ms; yaml-language-server, delay 0: ${yamlEngine.toFixed(2)} ms`,
+    );
+    allMet =
+      report(`  as shipped, ${lines} lines, ours / yaml-language-server`, oursShipped, yamlShipped, 'ms', {
+        max: 0.1,
+      }) && allMet;
     allMet = reportAtMost(`  as shipped, ${lines} lines, ours`, oursShipped, 'ms', 15) && allMet;
-    allMet = report(`  engine, ${lines} lines, ours / yaml-language-server`, oursEngine, yamlEngine, 'ms', { max: lines <= 200 ? 0.5 : 0.75 }) && allMet;
+    allMet =
+      report(`  engine, ${lines} lines, ours / yaml-language-server`, oursEngine, yamlEngine, 'ms', {
+        max: lines <= 200 ? 0.5 : 0.75,
+      }) && allMet;
   }
   {
     const lines = 3000;
-    const bursts = await typingBursts(ours(), editableTemplate(lines), pathToFileURL(join(work, `bursts-${lines}.flow-template.yaml`)).href);
+    const bursts = await typingBursts(
+      ours(),
+      editableTemplate(lines),
+      pathToFileURL(join(work, `bursts-${lines}.flow-template.yaml`)).href,
+    );
     const exact = bursts.lastVersionPublishes.every((count) => count === 1);
-    console.log(`\n${lines} lines, ${measuredBursts} bursts of ${burstKeystrokes} keystrokes ${keystrokeGapMs} ms apart, ours as shipped`);
-    console.log(`  publishes of each burst's last version: ${bursts.lastVersionPublishes.join(' ')}  ${exact ? 'ok' : 'MISSED'} (target: exactly 1 each)`);
-    console.log(`  publishes after a newer version's: ${bursts.outOfOrder}  ${bursts.outOfOrder === 0 ? 'ok' : 'MISSED'} (target: 0)`);
+    console.log(
+      `\n${lines} lines, ${measuredBursts} bursts of ${burstKeystrokes} keystrokes ${keystrokeGapMs} ms apart, ours as shipped`,
+    );
+    console.log(
+      `  publishes of each burst's last version: ${bursts.lastVersionPublishes.join(' ')}  ${exact ? 'ok' : 'MISSED'} (target: exactly 1 each)`,
+    );
+    console.log(
+      `  publishes after a newer version's: ${bursts.outOfOrder}  ${bursts.outOfOrder === 0 ? 'ok' : 'MISSED'} (target: 0)`,
+    );
     console.log(`  last keystroke → its publish, slowest burst: ${Math.max(...bursts.latencies).toFixed(2)} ms`);
-    allMet = reportAtMost('  last keystroke → its publish, median of bursts', median(bursts.latencies), 'ms', 15) && exact && bursts.outOfOrder === 0 && allMet;
+    allMet =
+      reportAtMost('  last keystroke → its publish, median of bursts', median(bursts.latencies), 'ms', 15) &&
+      exact &&
+      bursts.outOfOrder === 0 &&
+      allMet;
   }
   console.log(allMet ? '\nall language server targets met' : '\nsome language server targets missed');
 } finally {

@@ -12,7 +12,17 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { startServer, tempDataDir } from '../api/harness.ts';
-import { CONNECTIONS, measure, requestsAt, rssMb, scanWrites, SECONDS, seedSqlite, uniquePrefix, writeTemplates } from './scaleData.ts';
+import {
+  CONNECTIONS,
+  measure,
+  requestsAt,
+  rssMb,
+  scanWrites,
+  SECONDS,
+  seedSqlite,
+  uniquePrefix,
+  writeTemplates,
+} from './scaleData.ts';
 
 const SIZES = [1_000, 100_000, 1_000_000];
 const maxArgument = process.argv.indexOf('--max');
@@ -64,12 +74,16 @@ async function main(): Promise<void> {
   const base = new Map<string, number>();
   let ok = true;
   let seeded = 0;
-  console.log(`per_page 20, ${CONNECTIONS} connections, ${SECONDS} s per request; ratios to each request's own 1k rate`);
+  console.log(
+    `per_page 20, ${CONNECTIONS} connections, ${SECONDS} s per request; ratios to each request's own 1k rate`,
+  );
   for (const size of sizes) {
     const started = performance.now();
     seedSqlite(dataDir, seeded, size);
     seeded = size;
-    console.log(`\n${size.toLocaleString('en')} artifacts (seeded in ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    console.log(
+      `\n${size.toLocaleString('en')} artifacts (seeded in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+    );
     const prefix = uniquePrefix(dataDir);
     const server = await startServer({ args: ['--org', 'acme'], dataDir, timeoutMs: 120_000 });
     try {
@@ -88,7 +102,9 @@ async function main(): Promise<void> {
       const rss = rssMb(server.pid);
       const rssOk = size < 1_000_000 || rss < 300;
       ok = ok && rssOk;
-      console.log(`server RSS: ${rss.toFixed(0)} MB${size >= 1_000_000 ? (rssOk ? '  ok (target < 300 MB)' : '  MISSED (target < 300 MB)') : ''}`);
+      console.log(
+        `server RSS: ${rss.toFixed(0)} MB${size >= 1_000_000 ? (rssOk ? '  ok (target < 300 MB)' : '  MISSED (target < 300 MB)') : ''}`,
+      );
     } finally {
       await server.stop({ keepData: size !== sizes[sizes.length - 1] });
     }

@@ -7,7 +7,15 @@ import { DatabaseSync } from 'node:sqlite';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import type { TestServer } from '../api/harness.ts';
-import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint, WORKED_TEMPLATE } from '../api/fixtures.ts';
+import {
+  attest,
+  attestArtifact,
+  beginTrail,
+  commit,
+  createFlow,
+  fingerprint,
+  WORKED_TEMPLATE,
+} from '../api/fixtures.ts';
 import { nameSortKey } from '../../server/api/store/sortKey.ts';
 import { multipart, scanData } from './scanBody.ts';
 
@@ -35,7 +43,10 @@ export async function writeTemplates(server: TestServer): Promise<void> {
     trail_name: 'template-trail',
     template_reference_name: 'cli',
   });
-  const reply = await attest(server, 'acme', 'template-flow', 'template-trail', 'generic', { attestation_name: 'bar', is_compliant: true });
+  const reply = await attest(server, 'acme', 'template-flow', 'template-trail', 'generic', {
+    attestation_name: 'bar',
+    is_compliant: true,
+  });
   if (reply.status !== 201) throw new Error(`template attestation: ${reply.status} ${reply.text}`);
 }
 
@@ -90,12 +101,17 @@ export function uniquePrefix(dataDir: string): string {
   const db = new DatabaseSync(join(dataDir, 'cev.sqlite'), { readOnly: true });
   try {
     for (let index = 0; ; index++) {
-      const row = db.prepare("SELECT fingerprint FROM artifacts WHERE id = ?").get(`artifact-${index * 7}`) as { fingerprint: string } | undefined;
+      const row = db.prepare('SELECT fingerprint FROM artifacts WHERE id = ?').get(`artifact-${index * 7}`) as
+        { fingerprint: string } | undefined;
       if (row === undefined) throw new Error('no seeded artifact');
       const prefix = row.fingerprint.slice(0, 8);
       const bound = `${prefix}\u{10FFFF}`;
-      const fingerprints = db.prepare('SELECT count(*) AS n FROM artifacts WHERE fingerprint >= ? AND fingerprint < ?').get(prefix, bound) as { n: number };
-      const commits = db.prepare('SELECT count(*) AS n FROM artifacts WHERE lower(git_commit) >= ? AND lower(git_commit) < ?').get(prefix, bound) as { n: number };
+      const fingerprints = db
+        .prepare('SELECT count(*) AS n FROM artifacts WHERE fingerprint >= ? AND fingerprint < ?')
+        .get(prefix, bound) as { n: number };
+      const commits = db
+        .prepare('SELECT count(*) AS n FROM artifacts WHERE lower(git_commit) >= ? AND lower(git_commit) < ?')
+        .get(prefix, bound) as { n: number };
       if (Number(fingerprints.n) === 1 && Number(commits.n) === 0) return prefix;
     }
   } finally {
@@ -113,16 +129,26 @@ export interface Measure {
  * round down. Several servers share the connections (autocannon spreads them round-robin), so the
  * rate is what the instances answer together.
  */
-export async function measure(servers: TestServer | TestServer[], path: string, connections = CONNECTIONS): Promise<Measure> {
+export async function measure(
+  servers: TestServer | TestServer[],
+  path: string,
+  connections = CONNECTIONS,
+): Promise<Measure> {
   const list = Array.isArray(servers) ? servers : [servers];
   const url = list.map((server) => `${server.url}${path}`);
-  const options = { url: url.length === 1 ? url[0]! : url, headers: { authorization: `Bearer ${list[0]!.key}` }, connections };
+  const options = {
+    url: url.length === 1 ? url[0] : url,
+    headers: { authorization: `Bearer ${list[0].key}` },
+    connections,
+  };
   await autocannon({ ...options, duration: 1 });
   let best: Measure | undefined;
   for (let round = 0; round < 2; round++) {
     const result = await autocannon({ ...options, duration: SECONDS });
-    if (result.non2xx + result.errors > 0) throw new Error(`GET ${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    if (best === undefined || result.requests.average > best.rps) best = { rps: result.requests.average, p99: result.latency.p99 };
+    if (result.non2xx + result.errors > 0)
+      throw new Error(`GET ${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    if (best === undefined || result.requests.average > best.rps)
+      best = { rps: result.requests.average, p99: result.latency.p99 };
   }
   return best!;
 }
@@ -139,7 +165,10 @@ export function requestsAt(size: number, prefix: string): Array<[string, string]
     ['GET /trails/{org}?flow= page 1', `/api/v2/trails/acme?flow=${flow}&page=1&per_page=20`],
     [`GET /trails/{org}?flow= page ${deepPage}`, `/api/v2/trails/acme?flow=${flow}&page=${deepPage}&per_page=20`],
     ['GET /trails/{org}/{flow}', `/api/v2/trails/acme/${flow}?page=1&per_page=20`],
-    ['GET /trails/{org}/{flow}/{trail}', `/api/v2/trails/acme/${flow}/trail-${Math.floor(flows / 2) * TRAILS_PER_FLOW + 7}`],
+    [
+      'GET /trails/{org}/{flow}/{trail}',
+      `/api/v2/trails/acme/${flow}/trail-${Math.floor(flows / 2) * TRAILS_PER_FLOW + 7}`,
+    ],
   ];
 }
 
@@ -215,12 +244,23 @@ export async function uniquePrefixPostgres(url: string): Promise<string> {
   await client.connect();
   try {
     for (let index = 0; ; index++) {
-      const row = (await client.query<{ fingerprint: string }>('SELECT fingerprint FROM artifacts WHERE id = $1', [`artifact-${index * 7}`])).rows[0];
+      const row = (
+        await client.query<{ fingerprint: string }>('SELECT fingerprint FROM artifacts WHERE id = $1', [
+          `artifact-${index * 7}`,
+        ])
+      ).rows[0];
       if (row === undefined) throw new Error('no seeded artifact');
       const prefix = row.fingerprint.slice(0, 8);
       const bound = `${prefix}\u{10FFFF}`;
       const count = async (column: string): Promise<number> =>
-        Number((await client.query(`SELECT count(*) AS n FROM artifacts WHERE ${column} >= $1 AND ${column} < $2`, [prefix, bound])).rows[0].n);
+        Number(
+          (
+            await client.query(`SELECT count(*) AS n FROM artifacts WHERE ${column} >= $1 AND ${column} < $2`, [
+              prefix,
+              bound,
+            ])
+          ).rows[0].n,
+        );
       if ((await count('fingerprint')) === 1 && (await count('lower(git_commit)')) === 0) return prefix;
     }
   } finally {
@@ -233,17 +273,20 @@ export async function uniquePrefixPostgres(url: string): Promise<string> {
  * trail of a flow created for it: req/s and p99, after a one-second warm-up.
  */
 export async function scanWrites(servers: TestServer[], flow: string, connections = 50): Promise<Measure> {
-  const first = servers[0]!;
+  const first = servers[0];
   const created = await first.multipart('PUT', '/api/v2/flows/acme/template_file', {
     data_json: JSON.stringify({ name: flow }),
-    template_file: { filename: 't.yml', content: 'version: 1\ntrail:\n  attestations:\n    - name: scan-0\n      type: scan\n' },
+    template_file: {
+      filename: 't.yml',
+      content: 'version: 1\ntrail:\n  attestations:\n    - name: scan-0\n      type: scan\n',
+    },
   });
   if (created.status !== 201) throw new Error(`create flow: ${created.status} ${created.text}`);
   await beginTrail(first, 'acme', flow, 'build-1');
   const { body, contentType } = multipart(scanData(0));
   const url = servers.map((server) => `${server.url}/api/v2/attestations/acme/${flow}/trail/build-1/scan`);
   const options = {
-    url: url.length === 1 ? url[0]! : url,
+    url: url.length === 1 ? url[0] : url,
     method: 'POST',
     body,
     headers: { authorization: `Bearer ${first.key}`, 'content-type': contentType },
@@ -251,14 +294,15 @@ export async function scanWrites(servers: TestServer[], flow: string, connection
   };
   await autocannon({ ...options, duration: 1 });
   const result = await autocannon({ ...options, duration: SECONDS });
-  if (result.non2xx + result.errors > 0) throw new Error(`scan attestations: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx + result.errors > 0)
+    throw new Error(`scan attestations: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
 /** Busy time of the whole machine (all cores), from /proc/stat: read before and after a measurement. */
 export function machineTicks(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const idle = fields[3]! + fields[4]!;
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = fields[3] + fields[4];
   const total = fields.reduce((sum, value) => sum + value, 0);
   return { busy: total - idle, total };
 }

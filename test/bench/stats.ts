@@ -4,7 +4,7 @@
 export function median(samples: readonly number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Median milliseconds of `runs` calls of `work`, after `warmup` unmeasured calls. */
@@ -20,10 +20,23 @@ export async function medianMs(work: () => unknown, runs: number, warmup = Math.
 }
 
 /** One result line: the figure, the baseline, their ratio and whether the target holds. */
-export function report(label: string, value: number, baseline: number, unit: string, target?: { max: number }): boolean {
+export function report(
+  label: string,
+  value: number,
+  baseline: number,
+  unit: string,
+  target?: { max: number },
+): boolean {
   const ratio = value / baseline;
-  const verdict = target === undefined ? '' : ratio <= target.max ? `  ok (target ≤ ${target.max}×)` : `  MISSED (target ≤ ${target.max}×)`;
-  console.log(`${label}: ${value.toFixed(2)} ${unit} vs baseline ${baseline.toFixed(2)} ${unit} → ${ratio.toFixed(2)}×${verdict}`);
+  const verdict =
+    target === undefined
+      ? ''
+      : ratio <= target.max
+        ? `  ok (target ≤ ${target.max}×)`
+        : `  MISSED (target ≤ ${target.max}×)`;
+  console.log(
+    `${label}: ${value.toFixed(2)} ${unit} vs baseline ${baseline.toFixed(2)} ${unit} → ${ratio.toFixed(2)}×${verdict}`,
+  );
   return target === undefined || ratio <= target.max;
 }
 

@@ -4,7 +4,10 @@
 import { promises as fs } from 'node:fs';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { TelemetryImpl } from 'yaml-language-server/out/src/languageserver/telemetry.js';
-import { schemaRequestHandler, workspaceContext } from 'yaml-language-server/out/src/languageservice/services/schemaRequestHandler.js';
+import {
+  schemaRequestHandler,
+  workspaceContext,
+} from 'yaml-language-server/out/src/languageservice/services/schemaRequestHandler.js';
 import { setupl10nBundle } from 'yaml-language-server/out/src/nodeTranslationSetup.js';
 import { YAMLServerInit } from 'yaml-language-server/out/src/yamlServerInit.js';
 import { SettingsState } from 'yaml-language-server/out/src/yamlSettings.js';
@@ -18,5 +21,20 @@ yamlSettings.validationDelayMs = 0;
 
 const fileSystem = { readFile: async (fsPath, encoding) => (await fs.readFile(fsPath, encoding)).toString() };
 const schemaRequestService = (uri) =>
-  schemaRequestHandler(connection, uri, yamlSettings.workspaceFolders, yamlSettings.workspaceRoot, yamlSettings.useVSCodeContentRequest, fileSystem, false);
-new YAMLServerInit(connection, yamlSettings, workspaceContext, schemaRequestService, new TelemetryImpl(connection), setupl10nBundle).start();
+  schemaRequestHandler(
+    connection,
+    uri,
+    yamlSettings.workspaceFolders,
+    yamlSettings.workspaceRoot,
+    yamlSettings.useVSCodeContentRequest,
+    fileSystem,
+    false,
+  );
+new YAMLServerInit(
+  connection,
+  yamlSettings,
+  workspaceContext,
+  schemaRequestService,
+  new TelemetryImpl(connection),
+  setupl10nBundle,
+).start();

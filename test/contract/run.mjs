@@ -26,14 +26,16 @@ const MAX_EXAMPLES = Number(process.env.CONTRACT_MAX_EXAMPLES ?? 40);
 const SEED = Number(process.env.CONTRACT_SEED ?? 20261124);
 
 function installSchemathesis() {
-  if (existsSync(binary) && spawnSync(binary, ['--version']).stdout?.toString().includes(SCHEMATHESIS.split('==')[1])) return;
+  if (existsSync(binary) && spawnSync(binary, ['--version']).stdout?.toString().includes(SCHEMATHESIS.split('==')[1]))
+    return;
   console.log(`contract: installing ${SCHEMATHESIS} into ${venv}`);
   for (const [command, args] of [
     ['python3', ['-m', 'venv', venv]],
     [join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', SCHEMATHESIS]],
   ]) {
     const result = spawnSync(command, args, { stdio: 'inherit' });
-    if (result.status !== 0) throw new Error(`contract: '${command} ${args.join(' ')}' failed (${result.status ?? result.signal})`);
+    if (result.status !== 0)
+      throw new Error(`contract: '${command} ${args.join(' ')}' failed (${result.status ?? result.signal})`);
   }
 }
 
@@ -43,15 +45,29 @@ function installSchemathesis() {
  */
 function startServer(scratch) {
   const config = join(scratch, 'serve.json');
-  writeFileSync(config, JSON.stringify({ orgs: [{ name: 'default' }], api_keys: [{ key: KEY, role: 'admin', orgs: ['default'] }] }), { mode: 0o600 });
+  writeFileSync(
+    config,
+    JSON.stringify({ orgs: [{ name: 'default' }], api_keys: [{ key: KEY, role: 'admin', orgs: ['default'] }] }),
+    { mode: 0o600 },
+  );
   const args = ['serve', '--host', '127.0.0.1', '--port', '0', '--data', join(scratch, 'data'), '--config', config];
-  const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`contract: the server did not get ready in 20 s:\n${output}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`contract: the server did not get ready in 20 s:\n${output}`)),
+      20_000,
+    );
     const onData = (chunk) => {
       output += chunk;
-      const url = output.split('\n').slice(0, -1).map(listenUrlOf).find((found) => found !== undefined);
+      const url = output
+        .split('\n')
+        .slice(0, -1)
+        .map(listenUrlOf)
+        .find((found) => found !== undefined);
       if (url !== undefined) {
         clearTimeout(timer);
         resolve({ child, url, output: () => output });
@@ -120,18 +136,36 @@ try {
   await seedResources(server.url, KEY);
   const config = join(scratch, 'schemathesis.toml');
   writeFileSync(config, configText(server.url));
-  const run = spawnSync(binary, ['--config-file', config, 'run', `${server.url}/api/v2/openapi.json`, '--checks', 'all', '--exclude-checks', EXCLUDED_CHECKS.join(','), '--seed', String(SEED), '--generation-deterministic', '--no-color'], {
-    cwd: scratch,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 256 * 1024 * 1024,
-    timeout: 15 * 60_000,
-  });
+  const run = spawnSync(
+    binary,
+    [
+      '--config-file',
+      config,
+      'run',
+      `${server.url}/api/v2/openapi.json`,
+      '--checks',
+      'all',
+      '--exclude-checks',
+      EXCLUDED_CHECKS.join(','),
+      '--seed',
+      String(SEED),
+      '--generation-deterministic',
+      '--no-color',
+    ],
+    {
+      cwd: scratch,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 256 * 1024 * 1024,
+      timeout: 15 * 60_000,
+    },
+  );
   const report = run.stdout?.toString() ?? '';
   process.stdout.write(report);
   status = run.status ?? 1;
   if (run.error) console.error(`contract: schemathesis did not finish: ${run.error.message}`);
   console.log(closingLine(report, status));
-  if (/Internal server error|Error: /.test(server.output())) console.error(`contract: the server logged errors:\n${server.output()}`);
+  if (/Internal server error|Error: /.test(server.output()))
+    console.error(`contract: the server logged errors:\n${server.output()}`);
 } finally {
   if (server !== undefined && server.child.exitCode === null) {
     server.child.kill('SIGTERM');

@@ -27,11 +27,23 @@ try {
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: path.join(e2eDir, '.cache', 'suite', 'index.cjs'),
     extensionTestsEnv: { E2E_OUTPUT_DIR: outputDir },
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', path.join(scratch, 'user'), '--extensions-dir', path.join(scratch, 'extensions')],
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--user-data-dir',
+      path.join(scratch, 'user'),
+      '--extensions-dir',
+      path.join(scratch, 'extensions'),
+    ],
   });
 } catch (error) {
-  console.error(`test:vscode: ${error instanceof Error ? error.message : String(error)} (where VS Code cannot be downloaded, run npm run test:e2e)`);
+  console.error(
+    `test:vscode: ${error instanceof Error ? error.message : String(error)} (where VS Code cannot be downloaded, run npm run test:e2e)`,
+  );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
-process.exit(summarize({ outputDir, repoRoot, exitCode: code, elapsed: `${((Date.now() - started) / 1000).toFixed(1)} s` }));
+process.exit(
+  summarize({ outputDir, repoRoot, exitCode: code, elapsed: `${((Date.now() - started) / 1000).toFixed(1)} s` }),
+);

@@ -1,7 +1,17 @@
 // `npm run test:e2e`, after the build and the install step: runs the extension's tests inside a
 // private code-server, with headless Chromium as the workbench. Everything listens on 127.0.0.1;
 // the code-server process group, the browser and the scratch folder are removed whatever happens.
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +35,11 @@ const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 const SUITE_LINE_PREFIX = '[suite] ';
 const say = (message) => console.log(`[e2e ${elapsed()}] ${message}`);
 
-for (const [what, file] of [['the test bundle (node test/e2e/build.mjs)', testsPath], ['code-server (test/e2e/install.sh)', codeServerDir], ['the extension (npm run build)', path.join(repoRoot, 'dist', 'extension.js')]]) {
+for (const [what, file] of [
+  ['the test bundle (node test/e2e/build.mjs)', testsPath],
+  ['code-server (test/e2e/install.sh)', codeServerDir],
+  ['the extension (npm run build)', path.join(repoRoot, 'dist', 'extension.js')],
+]) {
   if (!existsSync(file)) {
     console.error(`e2e: missing ${what}: ${file}`);
     process.exit(2);
@@ -80,7 +94,10 @@ try {
   const outcome = await Promise.race([
     workbench.exitCode.then((exit) => ({ exit })),
     server.exited.then((exit) => ({ error: `code-server exited (${exit}) before the tests ended` })),
-    new Promise((resolve) => (timer = setTimeout(() => resolve({ error: `the tests did not end within ${timeoutMs / 1000} s` }), timeoutMs))),
+    new Promise(
+      (resolve) =>
+        (timer = setTimeout(() => resolve({ error: `the tests did not end within ${timeoutMs / 1000} s` }), timeoutMs)),
+    ),
   ]);
   clearTimeout(timer);
   if (outcome.error) {
@@ -128,7 +145,9 @@ function keepLogs({ logFile, userDataDir }) {
   if (existsSync(logFile)) cpSync(logFile, path.join(logsDir, 'code-server.log'));
   const userLogs = path.join(userDataDir, 'logs');
   if (existsSync(userLogs)) cpSync(userLogs, logsDir, { recursive: true });
-  const hostLogs = filesUnder(logsDir).filter((file) => /exthost\d*\.log$|Compliance Evidence.*\.log$/.test(path.basename(file)));
+  const hostLogs = filesUnder(logsDir).filter((file) =>
+    /exthost\d*\.log$|Compliance Evidence.*\.log$/.test(path.basename(file)),
+  );
   for (const file of hostLogs) {
     console.log(`\n----- ${path.relative(repoRoot, file)} -----`);
     console.log(readFileSync(file, 'utf8').trimEnd());

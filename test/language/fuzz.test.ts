@@ -30,7 +30,33 @@ function positionAt(text: string, offset: number): Position {
   return { line, character: offset - (before.lastIndexOf('\n') + 1) };
 }
 
-const yamlish = ['-', ' ', ':', '\n', '  ', 'name', 'type', 'junit', '${{', '}}', '"', "'", '[', ']', '{', '}', '#', '&a', '*a', '!tag', '|', '>', '\t', 'é', '0'];
+const yamlish = [
+  '-',
+  ' ',
+  ':',
+  '\n',
+  '  ',
+  'name',
+  'type',
+  'junit',
+  '${{',
+  '}}',
+  '"',
+  "'",
+  '[',
+  ']',
+  '{',
+  '}',
+  '#',
+  '&a',
+  '*a',
+  '!tag',
+  '|',
+  '>',
+  '\t',
+  'é',
+  '0',
+];
 
 describe('language server fuzz', function () {
   this.timeout(120_000);
@@ -47,15 +73,23 @@ describe('language server fuzz', function () {
 
   it(`stays up and answers through ${editCount} seeded random edits`, async () => {
     const random = randomOf(seed);
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
     const fixtures = loadFixtures().filter((fixture) => fixture.text.length > 200);
     const documents = [
-      { uri: 'file:///fuzz/demo.flow-template.yaml', text: readFileSync(new URL('./fixtures/demo.flow-template.yaml', import.meta.url), 'utf8') },
-      { uri: 'file:///fuzz/demo.env-policy.yaml', text: readFileSync(new URL('./fixtures/demo.env-policy.yaml', import.meta.url), 'utf8') },
-      ...fixtures.filter((_, index) => index % Math.max(1, Math.floor(fixtures.length / 6)) === 0).map((fixture) => ({
-        uri: `file:///fuzz/${fixture.name.replace(/\//g, '-')}`,
-        text: fixture.text,
-      })),
+      {
+        uri: 'file:///fuzz/demo.flow-template.yaml',
+        text: readFileSync(new URL('./fixtures/demo.flow-template.yaml', import.meta.url), 'utf8'),
+      },
+      {
+        uri: 'file:///fuzz/demo.env-policy.yaml',
+        text: readFileSync(new URL('./fixtures/demo.env-policy.yaml', import.meta.url), 'utf8'),
+      },
+      ...fixtures
+        .filter((_, index) => index % Math.max(1, Math.floor(fixtures.length / 6)) === 0)
+        .map((fixture) => ({
+          uri: `file:///fuzz/${fixture.name.replace(/\//g, '-')}`,
+          text: fixture.text,
+        })),
     ];
     const versions = new Map<string, number>();
     for (const document of documents) {
@@ -81,7 +115,9 @@ describe('language server fuzz', function () {
         const lineEnd = text.indexOf('\n', start);
         inserted = `${text.slice(start, lineEnd < 0 ? text.length : lineEnd)}\n`;
       } else {
-        inserted = String.fromCharCode(...Array.from({ length: 1 + Math.floor(random() * 8) }, () => Math.floor(random() * 65536)));
+        inserted = String.fromCharCode(
+          ...Array.from({ length: 1 + Math.floor(random() * 8) }, () => Math.floor(random() * 65536)),
+        );
       }
       const range = { start: positionAt(text, start), end: positionAt(text, end) };
       document.text = text.slice(0, start) + inserted + text.slice(end);

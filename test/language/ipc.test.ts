@@ -9,14 +9,20 @@ describe('language server over Node IPC', function () {
   this.timeout(30_000);
 
   it('initializes, publishes diagnostics and shuts down', async () => {
-    const child = fork(languageServerPath, ['--node-ipc'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    const child = fork(languageServerPath, ['--node-ipc'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
     const exited = once(child, 'exit');
     const connection = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
     const uri = 'file:///w/ipc.flow-template.yaml';
     const published = new Promise<{ diagnostics: { code: string }[] }>((resolve) => {
-      connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; diagnostics: { code: string }[] }) => {
-        if (params.uri === uri) resolve(params);
-      });
+      connection.onNotification(
+        'textDocument/publishDiagnostics',
+        (params: { uri: string; diagnostics: { code: string }[] }) => {
+          if (params.uri === uri) resolve(params);
+        },
+      );
     });
     connection.listen();
     try {
@@ -28,8 +34,13 @@ describe('language server over Node IPC', function () {
       });
       assert.equal(result.capabilities.hoverProvider, true);
       await connection.sendNotification('initialized', {});
-      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: 'version: 2\n' } });
-      assert.deepEqual((await published).diagnostics.map((d) => d.code), ['template/bad-version']);
+      await connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'yaml', version: 1, text: 'version: 2\n' },
+      });
+      assert.deepEqual(
+        (await published).diagnostics.map((d) => d.code),
+        ['template/bad-version'],
+      );
       await connection.sendRequest('shutdown');
       await connection.sendNotification('exit');
       const [code] = await exited;

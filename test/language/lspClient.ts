@@ -4,7 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const languageServerPath = join(repoRoot, 'dist', 'language-server.js');
@@ -62,8 +67,11 @@ export function startClient(options: StartOptions = {}): LspClient {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  child.stderr!.resume();
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  child.stderr.resume();
+  const connection = createMessageConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
   const publishes: Publish[] = [];
   const logs: { type: number; message: string }[] = [];
   let waiters: Waiter[] = [];
@@ -93,7 +101,10 @@ export function startClient(options: StartOptions = {}): LspClient {
   const exited = once(child, 'exit');
   // A server that dies fails every wait at once instead of at its timeout.
   child.on('exit', (code, signal) => {
-    for (const waiter of waiters) waiter.reject(new Error(`the server exited (code ${code}, signal ${signal}) before publishing for ${waiter.uri}`));
+    for (const waiter of waiters)
+      waiter.reject(
+        new Error(`the server exited (code ${code}, signal ${signal}) before publishing for ${waiter.uri}`),
+      );
     waiters = [];
   });
 
@@ -103,14 +114,21 @@ export function startClient(options: StartOptions = {}): LspClient {
     publishes,
     logs,
     initialize(initializationOptions, capabilities) {
-      return this.request<any>('initialize', {
+      return this.request<any>(
+        'initialize',
+        {
           processId: process.pid,
           rootUri: pathToFileURL(repoRoot).href,
           workspaceFolders: [{ uri: pathToFileURL(repoRoot).href, name: 'repo' }],
           capabilities: capabilities ?? {
             workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
             textDocument: {
-              publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true, dataSupport: true },
+              publishDiagnostics: {
+                relatedInformation: true,
+                versionSupport: true,
+                codeDescriptionSupport: true,
+                dataSupport: true,
+              },
               completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
               hover: { contentFormat: ['markdown', 'plaintext'] },
               documentSymbol: { hierarchicalDocumentSymbolSupport: true },
@@ -118,17 +136,21 @@ export function startClient(options: StartOptions = {}): LspClient {
             },
           },
           initializationOptions,
-        }, 30_000)
-        .then(async (result) => {
-          await connection.sendNotification('initialized', {});
-          return result;
-        });
+        },
+        30_000,
+      ).then(async (result) => {
+        await connection.sendNotification('initialized', {});
+        return result;
+      });
     },
     open(uri, languageId, text, version = 1) {
       void connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
     },
     change(uri, version, text) {
-      void connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+      void connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version },
+        contentChanges: [{ text }],
+      });
     },
     close(uri) {
       void connection.sendNotification('textDocument/didClose', { textDocument: { uri } });

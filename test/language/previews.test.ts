@@ -9,7 +9,19 @@ import { startServer, type TestServer } from '../api/harness.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint } from '../api/fixtures.ts';
 import { startClient, type LspClient } from './lspClient.ts';
 
-const TEMPLATE = ['version: 1', 'trail:', '  attestations:', '    - name: jira', '      type: generic', '  artifacts:', '    - name: app', '      attestations:', '        - name: unit-test', '          type: generic', ''].join('\n');
+const TEMPLATE = [
+  'version: 1',
+  'trail:',
+  '  attestations:',
+  '    - name: jira',
+  '      type: generic',
+  '  artifacts:',
+  '    - name: app',
+  '      attestations:',
+  '        - name: unit-test',
+  '          type: generic',
+  '',
+].join('\n');
 const WITH_RISK = TEMPLATE.replace('  artifacts:', '    - name: risk\n      type: generic\n  artifacts:');
 const POLICY = [
   '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1',
@@ -37,7 +49,12 @@ const CAPABILITIES = {
   textDocument: { codeLens: {}, hover: { contentFormat: ['markdown', 'plaintext'] } },
 };
 
-async function lensesUntil(client: LspClient, uri: string, accept: (titles: string[]) => boolean, what: string): Promise<Lens[]> {
+async function lensesUntil(
+  client: LspClient,
+  uri: string,
+  accept: (titles: string[]) => boolean,
+  what: string,
+): Promise<Lens[]> {
   const deadline = Date.now() + 10_000;
   let titles: string[] = [];
   for (;;) {
@@ -63,17 +80,59 @@ describe('language server: preview lenses against the real API server', function
     await createFlow(server, 'acme', 'backend', TEMPLATE);
     for (const name of ['compliant', 'incomplete', 'non-compliant']) await beginTrail(server, 'acme', 'backend', name);
     await attest(server, 'acme', 'backend', 'compliant', 'generic', { attestation_name: 'jira' });
-    await attestArtifact(server, 'acme', 'backend', { fingerprint: APP, filename: 'app', git_commit: commit('lens'), trail_name: 'compliant', template_reference_name: 'app' });
-    await attest(server, 'acme', 'backend', 'compliant', 'generic', { attestation_name: 'unit-test', artifact_fingerprint: APP });
+    await attestArtifact(server, 'acme', 'backend', {
+      fingerprint: APP,
+      filename: 'app',
+      git_commit: commit('lens'),
+      trail_name: 'compliant',
+      template_reference_name: 'app',
+    });
+    await attest(server, 'acme', 'backend', 'compliant', 'generic', {
+      attestation_name: 'unit-test',
+      artifact_fingerprint: APP,
+    });
     await attest(server, 'acme', 'backend', 'incomplete', 'generic', { attestation_name: 'jira' });
-    await attest(server, 'acme', 'backend', 'non-compliant', 'generic', { attestation_name: 'jira', is_compliant: false });
-    assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name: 'prod', type: 'K8S', description: 'production' })).status, 201);
-    assert.equal((await server.json('PUT', '/api/v2/environments/acme', { name: 'staging', type: 'K8S', description: 'not attached' })).status, 201);
-    const pods = [APP, STRAY].map((digest, index) => ({ podName: `pod-${index}`, namespace: 'prod', creationTimestamp: 1700000000, digests: { [`reg/app-${index}:1`]: digest }, owners: [] }));
-    for (const env of ['prod', 'staging']) assert.ok([200, 201].includes((await server.json('PUT', `/api/v2/environments/acme/${env}/report/K8S`, { artifacts: pods })).status));
-    const created = await server.multipart('PUT', '/api/v2/policies/acme', { payload: JSON.stringify({ name: 'prod-rules', type: 'env' }), policy_file: { filename: 'p.yml', content: POLICY } });
+    await attest(server, 'acme', 'backend', 'non-compliant', 'generic', {
+      attestation_name: 'jira',
+      is_compliant: false,
+    });
+    assert.equal(
+      (await server.json('PUT', '/api/v2/environments/acme', { name: 'prod', type: 'K8S', description: 'production' }))
+        .status,
+      201,
+    );
+    assert.equal(
+      (
+        await server.json('PUT', '/api/v2/environments/acme', {
+          name: 'staging',
+          type: 'K8S',
+          description: 'not attached',
+        })
+      ).status,
+      201,
+    );
+    const pods = [APP, STRAY].map((digest, index) => ({
+      podName: `pod-${index}`,
+      namespace: 'prod',
+      creationTimestamp: 1700000000,
+      digests: { [`reg/app-${index}:1`]: digest },
+      owners: [],
+    }));
+    for (const env of ['prod', 'staging'])
+      assert.ok(
+        [200, 201].includes(
+          (await server.json('PUT', `/api/v2/environments/acme/${env}/report/K8S`, { artifacts: pods })).status,
+        ),
+      );
+    const created = await server.multipart('PUT', '/api/v2/policies/acme', {
+      payload: JSON.stringify({ name: 'prod-rules', type: 'env' }),
+      policy_file: { filename: 'p.yml', content: POLICY },
+    });
     assert.equal(created.status, 201, created.text);
-    assert.equal((await server.json('POST', '/api/v2/environments/acme/prod/policies', { policy_names: ['prod-rules'] })).status, 200);
+    assert.equal(
+      (await server.json('POST', '/api/v2/environments/acme/prod/policies', { policy_names: ['prod-rules'] })).status,
+      200,
+    );
 
     client = startClient();
     client.connection.onRequest('workspace/codeLens/refresh', () => {
@@ -87,9 +146,16 @@ describe('language server: preview lenses against the real API server', function
       shown.push(message);
       return null;
     });
-    const initialized = await client.initialize({ complianceEvidence: { diagnostics: { debounceMs: 0 } } }, CAPABILITIES);
+    const initialized = await client.initialize(
+      { complianceEvidence: { diagnostics: { debounceMs: 0 } } },
+      CAPABILITIES,
+    );
     assert.deepEqual(initialized.capabilities.codeLensProvider, { resolveProvider: false });
-    await client.connection.sendNotification('complianceEvidence/serverAccess', { apiBase: `${server.url}/api/v2`, org: 'acme', key: server.key });
+    await client.connection.sendNotification('complianceEvidence/serverAccess', {
+      apiBase: `${server.url}/api/v2`,
+      org: 'acme',
+      key: server.key,
+    });
   });
   after(async () => {
     await client?.stop();
@@ -100,30 +166,46 @@ describe('language server: preview lenses against the real API server', function
     const before = refreshes;
     client.open(TEMPLATE_URI, 'yaml', WITH_RISK);
     const [lens] = await lensesUntil(client, TEMPLATE_URI, settled, 'for the template');
-    assert.equal(lens!.command.title, 'flow backend · 3 trails: 1 stays INCOMPLETE, 1 becomes INCOMPLETE, 1 stays NON-COMPLIANT');
-    assert.equal(lens!.range.start.line, 0);
-    assert.equal(lens!.command.command, 'complianceEvidence.showPreviewList');
-    const list = lens!.command.arguments![0];
+    assert.equal(
+      lens.command.title,
+      'flow backend · 3 trails: 1 stays INCOMPLETE, 1 becomes INCOMPLETE, 1 stays NON-COMPLIANT',
+    );
+    assert.equal(lens.range.start.line, 0);
+    assert.equal(lens.command.command, 'complianceEvidence.showPreviewList');
+    const list = lens.command.arguments![0];
     assert.equal(list.title, 'Flow backend: trails this template changes');
     const compliant = list.items.find((item: { label: string }) => item.label === 'compliant');
-    assert.deepEqual(compliant, { label: 'compliant', description: 'COMPLIANT → INCOMPLETE', detail: 'risk: — → MISSING' });
+    assert.deepEqual(compliant, {
+      label: 'compliant',
+      description: 'COMPLIANT → INCOMPLETE',
+      detail: 'risk: — → MISSING',
+    });
     assert.ok(refreshes > before, 'the editor was asked to refresh its lenses when the answer arrived');
   });
 
   it('shows "fix N errors first" for a template with errors, never a verdict', async () => {
     client.change(TEMPLATE_URI, 2, WITH_RISK.replace('type: generic', 'type: no-such-type').concat('bogus: 1\n'));
-    const lenses = await lensesUntil(client, TEMPLATE_URI, (titles) => titles[0]?.includes('first') === true, 'with errors');
+    const lenses = await lensesUntil(
+      client,
+      TEMPLATE_URI,
+      (titles) => titles[0]?.includes('first') === true,
+      'with errors',
+    );
     assert.equal(lenses.length, 1);
-    assert.match(lenses[0]!.command.title, /^flow backend · fix \d+ errors? first$/);
-    assert.equal(lenses[0]!.command.command, '');
+    assert.match(lenses[0].command.title, /^flow backend · fix \d+ errors? first$/);
+    assert.equal(lenses[0].command.command, '');
   });
 
   it('answers the latest text of a burst of edits: earlier questions are superseded', async () => {
-    for (let version = 3; version < 13; version++) client.change(TEMPLATE_URI, version, version % 2 === 0 ? TEMPLATE : WITH_RISK);
+    for (let version = 3; version < 13; version++)
+      client.change(TEMPLATE_URI, version, version % 2 === 0 ? TEMPLATE : WITH_RISK);
     client.change(TEMPLATE_URI, 13, TEMPLATE);
     const [lens] = await lensesUntil(client, TEMPLATE_URI, settled, 'after the burst');
-    assert.equal(lens!.command.title, 'flow backend · 3 trails: 1 stays COMPLIANT, 1 stays INCOMPLETE, 1 stays NON-COMPLIANT');
-    assert.deepEqual(lens!.command.arguments![0].items, []);
+    assert.equal(
+      lens.command.title,
+      'flow backend · 3 trails: 1 stays COMPLIANT, 1 stays INCOMPLETE, 1 stays NON-COMPLIANT',
+    );
+    assert.deepEqual(lens.command.arguments![0].items, []);
   });
 
   it('dry-runs a policy on each environment it is attached to, with a lens to pick any other', async () => {
@@ -133,30 +215,46 @@ describe('language server: preview lenses against the real API server', function
       lenses.map((lens) => lens.command.title),
       ['prod · latest snapshot: 1 compliant, 1 would be non-compliant', 'dry-run policy prod-rules on an environment…'],
     );
-    const list = lenses[0]!.command.arguments![0];
+    const list = lenses[0].command.arguments![0];
     assert.equal(list.items[0].label, 'reg/app-1:1');
     assert.equal(list.items[0].description, 'would be non-compliant');
     assert.match(list.items[0].detail, /no provenance/);
-    assert.deepEqual(lenses[1]!.command, { title: 'dry-run policy prod-rules on an environment…', command: 'complianceEvidence.policyDryRun', arguments: [POLICY_URI] });
+    assert.deepEqual(lenses[1].command, {
+      title: 'dry-run policy prod-rules on an environment…',
+      command: 'complianceEvidence.policyDryRun',
+      arguments: [POLICY_URI],
+    });
 
     const environments = await client.request<{ environments: string[] }>('complianceEvidence/environments', {});
     assert.deepEqual(environments.environments.sort(), ['prod', 'staging']);
-    const staging = await client.request<{ title: string; items: Array<{ label: string }> }>('complianceEvidence/policyDryRun', { uri: POLICY_URI, environment: 'staging' });
+    const staging = await client.request<{ title: string; items: Array<{ label: string }> }>(
+      'complianceEvidence/policyDryRun',
+      { uri: POLICY_URI, environment: 'staging' },
+    );
     assert.match(staging.title, /^staging: dry-run of policy prod-rules/);
     assert.equal(staging.items.length, 2);
   });
 
   it('tells on a hover which artifacts a rule fails and why', async () => {
     const ruleLine = POLICY.split('\n').indexOf('    - name: unit-test');
-    const hover = await client.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: POLICY_URI }, position: { line: ruleLine, character: 12 } });
+    const hover = await client.request<{ contents: { value: string } } | null>('textDocument/hover', {
+      textDocument: { uri: POLICY_URI },
+      position: { line: ruleLine, character: 12 },
+    });
     assert.ok(hover, 'a hover on the rule');
     assert.match(hover.contents.value, /Dry-run:\*\* this rule fails 1 artifact/);
     assert.match(hover.contents.value, /prod: reg\/app-1:1 — attestation 'unit-test' of type 'generic' is missing/);
     const provenanceLine = POLICY.split('\n').indexOf('  provenance:');
-    const provenance = await client.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: POLICY_URI }, position: { line: provenanceLine + 1, character: 6 } });
+    const provenance = await client.request<{ contents: { value: string } } | null>('textDocument/hover', {
+      textDocument: { uri: POLICY_URI },
+      position: { line: provenanceLine + 1, character: 6 },
+    });
     assert.match(provenance!.contents.value, /no provenance/);
     const schemaLine = 0;
-    const other = await client.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: POLICY_URI }, position: { line: schemaLine, character: 2 } });
+    const other = await client.request<{ contents: { value: string } } | null>('textDocument/hover', {
+      textDocument: { uri: POLICY_URI },
+      position: { line: schemaLine, character: 2 },
+    });
     assert.doesNotMatch(other?.contents.value ?? '', /Dry-run/);
   });
 
@@ -169,31 +267,52 @@ describe('language server: preview lenses against the real API server', function
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     try {
-      for (const apiBase of [`http://127.0.0.1:${(slow.address() as AddressInfo).port}/api/v2`, `http://127.0.0.1:${closedPort}/api/v2`]) {
-        await client.connection.sendNotification('complianceEvidence/serverAccess', { apiBase, org: 'acme', key: 'k', timeoutMs: 300 });
+      for (const apiBase of [
+        `http://127.0.0.1:${(slow.address() as AddressInfo).port}/api/v2`,
+        `http://127.0.0.1:${closedPort}/api/v2`,
+      ]) {
+        await client.connection.sendNotification('complianceEvidence/serverAccess', {
+          apiBase,
+          org: 'acme',
+          key: 'k',
+          timeoutMs: 300,
+        });
         const [lens] = await lensesUntil(client, TEMPLATE_URI, settled, `from ${apiBase}`);
-        assert.equal(lens!.command.title, 'flow backend · not connected');
+        assert.equal(lens.command.title, 'flow backend · not connected');
         const policy = await lensesUntil(client, POLICY_URI, settled, `policy from ${apiBase}`);
-        assert.deepEqual(policy.map((lens) => lens.command.title), ['policy prod-rules · not connected']);
+        assert.deepEqual(
+          policy.map((lens) => lens.command.title),
+          ['policy prod-rules · not connected'],
+        );
       }
       await client.connection.sendNotification('complianceEvidence/serverAccess', null);
       const [none] = await lensesUntil(client, TEMPLATE_URI, settled, 'without a server');
-      assert.equal(none!.command.title, 'flow backend · not connected');
+      assert.equal(none.command.title, 'flow backend · not connected');
       assert.deepEqual(shown, [], 'no notification, no message box');
       assert.ok(!client.logs.some((log) => log.message.includes(server.key)), 'the key is never logged');
     } finally {
       for (const socket of silent) socket.destroy();
       await new Promise((resolve) => slow.close(resolve));
-      await client.connection.sendNotification('complianceEvidence/serverAccess', { apiBase: `${server.url}/api/v2`, org: 'acme', key: server.key });
+      await client.connection.sendNotification('complianceEvidence/serverAccess', {
+        apiBase: `${server.url}/api/v2`,
+        org: 'acme',
+        key: server.key,
+      });
     }
   });
 
   it('names the file to preview when the template is named for no flow, and says when the flow is not on the server', async () => {
     const untitled = 'file:///w/flow-template.yaml';
     client.open(untitled, 'yaml', TEMPLATE);
-    assert.equal((await lensesUntil(client, untitled, settled, 'for an unnamed template'))[0]!.command.title, 'impact preview · name the file <flow>.flow-template.yml');
+    assert.equal(
+      (await lensesUntil(client, untitled, settled, 'for an unnamed template'))[0].command.title,
+      'impact preview · name the file <flow>.flow-template.yml',
+    );
     const unknown = 'file:///w/frontend.flow-template.yaml';
     client.open(unknown, 'yaml', TEMPLATE);
-    assert.equal((await lensesUntil(client, unknown, settled, 'for an unknown flow'))[0]!.command.title, 'flow frontend · not on the server yet');
+    assert.equal(
+      (await lensesUntil(client, unknown, settled, 'for an unknown flow'))[0].command.title,
+      'flow frontend · not on the server yet',
+    );
   });
 });

@@ -11,7 +11,14 @@ const burst = 20;
 function templateOf(artifacts: number): { text: string; line: number; character: number } {
   const lines = ['version: 1', 'trail:', '  artifacts:'];
   for (let i = 0; i < artifacts; i++) {
-    lines.push(`    - name: artifact-${i}`, '      attestations:', '        - name: unit-test', '          type: junit', '        - name: security-scan', '          type: snyk');
+    lines.push(
+      `    - name: artifact-${i}`,
+      '      attestations:',
+      '        - name: unit-test',
+      '          type: junit',
+      '        - name: security-scan',
+      '          type: snyk',
+    );
   }
   return { text: `${lines.join('\n')}\n`, line: lines.length - 3, character: '          type: '.length };
 }
@@ -21,7 +28,11 @@ const typeAt = (version: number): string => (version % 2 === 0 ? 'juint' : 'juni
 
 function assertMatchesItsVersion(publish: Publish): void {
   const codes = publish.diagnostics.map((diagnostic) => diagnostic.code);
-  assert.deepEqual(codes, publish.version! % 2 === 0 ? ['template/unknown-attestation-type'] : [], `the findings of version ${publish.version}`);
+  assert.deepEqual(
+    codes,
+    publish.version! % 2 === 0 ? ['template/unknown-attestation-type'] : [],
+    `the findings of version ${publish.version}`,
+  );
 }
 
 describe('language server scheduling of checks', function () {
@@ -50,7 +61,9 @@ describe('language server scheduling of checks', function () {
     const edit = (version: number): void => {
       void client.connection.sendNotification('textDocument/didChange', {
         textDocument: { uri, version },
-        contentChanges: [{ range: { start: { line, character }, end: { line, character: character + 5 } }, text: typeAt(version) }],
+        contentChanges: [
+          { range: { start: { line, character }, end: { line, character: character + 5 } }, text: typeAt(version) },
+        ],
       });
     };
     const last = 1 + burst;
@@ -63,8 +76,16 @@ describe('language server scheduling of checks', function () {
     await settled;
     const publishes = client.publishes.filter((publish) => publish.uri === uri);
     const versions = publishes.map((publish) => publish.version!);
-    assert.deepEqual(versions, [...versions].sort((a, b) => a - b), `no publish follows a newer version's: ${versions.join(' ')}`);
-    assert.equal(versions.filter((version) => version === last).length, 1, 'the last version of the burst is published once');
+    assert.deepEqual(
+      versions,
+      [...versions].sort((a, b) => a - b),
+      `no publish follows a newer version's: ${versions.join(' ')}`,
+    );
+    assert.equal(
+      versions.filter((version) => version === last).length,
+      1,
+      'the last version of the burst is published once',
+    );
     for (const publish of publishes) assertMatchesItsVersion(publish);
     client.close(uri);
     return publishes;
@@ -86,7 +107,9 @@ describe('language server scheduling of checks', function () {
   });
 
   it('checks every edit at once when debounceMs is 0, however expensive the document', async () => {
-    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: { complianceEvidence: { diagnostics: { debounceMs: 0 } } } });
+    await client.connection.sendNotification('workspace/didChangeConfiguration', {
+      settings: { complianceEvidence: { diagnostics: { debounceMs: 0 } } },
+    });
     const publishes = await typeBurst('file:///w/every-edit.flow-template.yaml', 10_000);
     assert.deepEqual(
       publishes.map((publish) => publish.version),

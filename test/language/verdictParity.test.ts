@@ -36,9 +36,17 @@ describe('editor, cev validate and the server give one verdict', function () {
       template_file: { filename: 'template.yml', content: 'version: 1\n' },
     });
     assert.equal(created.status, 201, created.text);
-    assert.equal((await server.multipart('PUT', `/api/v2/trails/${ORG}/${FLOW}`, { data_json: JSON.stringify({ name: TRAIL }) })).status, 201);
+    assert.equal(
+      (await server.multipart('PUT', `/api/v2/trails/${ORG}/${FLOW}`, { data_json: JSON.stringify({ name: TRAIL }) }))
+        .status,
+      201,
+    );
     for (const type of reportTypes) {
-      const env = await server.json('PUT', `/api/v2/environments/${ORG}`, { name: envOf(type), type, description: type });
+      const env = await server.json('PUT', `/api/v2/environments/${ORG}`, {
+        name: envOf(type),
+        type,
+        description: type,
+      });
       assert.equal(env.status, 201, env.text);
     }
     const customType = await server.multipart('POST', `/api/v2/custom-attestation-types/${ORG}`, {
@@ -46,7 +54,10 @@ describe('editor, cev validate and the server give one verdict', function () {
       type_schema: { filename: 'schema.json', content: JSON.stringify({ type: 'object' }) },
     });
     assert.ok(customType.status === 201 || customType.status === 200, customType.text);
-    assert.equal((await server.json('POST', `/api/v2/controls/${ORG}`, { identifier: 'ctl-1', name: 'Control' })).status, 201);
+    assert.equal(
+      (await server.json('POST', `/api/v2/controls/${ORG}`, { identifier: 'ctl-1', name: 'Control' })).status,
+      201,
+    );
   });
 
   after(async () => {
@@ -72,40 +83,60 @@ describe('editor, cev validate and the server give one verdict', function () {
         policy_file: { filename: 'policy.yml', content: fixture.text },
       });
     } else if (kind === 'scan-attestation') {
-      reply = await server.multipart('POST', `/api/v2/attestations/${ORG}/${FLOW}/trail/${TRAIL}/scan`, { data_json: fixture.text });
+      reply = await server.multipart('POST', `/api/v2/attestations/${ORG}/${FLOW}/trail/${TRAIL}/scan`, {
+        data_json: fixture.text,
+      });
       // A valid document naming a fingerprint this trail lacks is refused for the trail's state, not the document's.
-      if (reply.status === 404 || (reply.status === 400 && /does not exist in trail/.test(String(reply.body?.message)))) return true;
+      if (reply.status === 404 || (reply.status === 400 && /does not exist in trail/.test(String(reply.body?.message))))
+        return true;
     } else {
       reply = await jsonBody('PUT', `/api/v2/environments/${ORG}/${envOf('K8S')}/report/K8S`, fixture.text);
     }
-    assert.ok([200, 201, 400].includes(reply.status), `${fixture.name}: the server answers ${reply.status} ${reply.text}`);
+    assert.ok(
+      [200, 201, 400].includes(reply.status),
+      `${fixture.name}: the server answers ${reply.status} ${reply.text}`,
+    );
     return reply.status !== 400;
   }
 
   it('on every golden fixture (the expression split aside)', async () => {
     const fixtures = loadFixtures();
-    const cli = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'validate', ...fixtures.map((fixture) => fixture.path)], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const cli = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'dist', 'cli.js'), 'validate', ...fixtures.map((fixture) => fixture.path)],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     const cliErrors = new Map<string, string[]>();
     for (const line of cli.stdout.split('\n')) {
       const match = /^(.*):\d+:\d+: error (\S+) /.exec(line);
-      if (match) cliErrors.set(match[1]!, [...(cliErrors.get(match[1]!) ?? []), match[2]!]);
+      if (match) cliErrors.set(match[1], [...(cliErrors.get(match[1]) ?? []), match[2]]);
     }
     let split = 0;
     for (const [index, fixture] of fixtures.entries()) {
       const uri = pathToFileURL(fixture.path).href;
       const published = client.nextPublish(uri);
       client.open(uri, fixture.path.endsWith('.json') ? 'json' : 'yaml', fixture.text);
-      const editorErrors = (await published).diagnostics.filter((d) => (d.severity ?? 1) === 1).map((d) => String(d.code));
+      const editorErrors = (await published).diagnostics
+        .filter((d) => (d.severity ?? 1) === 1)
+        .map((d) => String(d.code));
       client.close(uri);
       const fromCli = cliErrors.get(fixture.path) ?? cliErrors.get(fixture.path.slice(repoRoot.length + 1)) ?? [];
-      assert.deepEqual(fromCli.sort(), [...editorErrors].sort(), `${fixture.name}: cev validate's errors are the editor's`);
+      assert.deepEqual(
+        fromCli.sort(),
+        [...editorErrors].sort(),
+        `${fixture.name}: cev validate's errors are the editor's`,
+      );
       const uploadErrors = editorErrors.filter((code) => !evaluationTimeCodes.has(code));
       if (uploadErrors.length !== editorErrors.length) split++;
-      assert.equal(await serverAccepts(fixture, index), uploadErrors.length === 0, `${fixture.name}: server verdict, editor errors ${editorErrors.join(', ') || 'none'}`);
+      assert.equal(
+        await serverAccepts(fixture, index),
+        uploadErrors.length === 0,
+        `${fixture.name}: server verdict, editor errors ${editorErrors.join(', ') || 'none'}`,
+      );
     }
     assert.ok(split >= 4, `the expression split is exercised (${split} fixtures)`);
   });
@@ -115,10 +146,18 @@ describe('editor, cev validate and the server give one verdict', function () {
       const text = JSON.stringify(payload.value);
       const reply =
         'report' in payload.target
-          ? await jsonBody('PUT', `/api/v2/environments/${ORG}/${envOf(payload.target.report)}/report/${payload.target.report}`, text)
+          ? await jsonBody(
+              'PUT',
+              `/api/v2/environments/${ORG}/${envOf(payload.target.report)}/report/${payload.target.report}`,
+              text,
+            )
           : payload.target.attestation === 'override'
             ? await jsonBody('POST', `/api/v2/attestations/${ORG}/${FLOW}/trail/${TRAIL}/override`, text)
-            : await server.multipart('POST', `/api/v2/attestations/${ORG}/${FLOW}/trail/${TRAIL}/${payload.target.attestation}`, { data_json: text });
+            : await server.multipart(
+                'POST',
+                `/api/v2/attestations/${ORG}/${FLOW}/trail/${TRAIL}/${payload.target.attestation}`,
+                { data_json: text },
+              );
       const accepted = reply.status === 200 || reply.status === 201;
       assert.ok(accepted || reply.status === 400, `${payload.name}: ${reply.status} ${reply.text}`);
       assert.equal(accepted, payload.accepted, `${payload.name}: ${reply.status} ${reply.text}`);

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { AUDIT_LOG_COLUMNS, auditLogChunks, auditLogLine, csvField, type AuditLogRow } from '../../server/api/views/auditLogCsv.ts';
+import {
+  AUDIT_LOG_COLUMNS,
+  auditLogChunks,
+  auditLogLine,
+  csvField,
+  type AuditLogRow,
+} from '../../server/api/views/auditLogCsv.ts';
 
 // A strict RFC 4180 reader, to check that what is written reads back as written.
 function parseCsv(text: string): string[][] {
@@ -10,17 +16,44 @@ function parseCsv(text: string): string[][] {
   let i = 0;
   let quoted = false;
   while (i < text.length) {
-    const c = text[i]!;
+    const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 2; continue; }
-      if (c === '"') { quoted = false; i += 1; continue; }
-      field += c; i += 1; continue;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+        continue;
+      }
+      if (c === '"') {
+        quoted = false;
+        i += 1;
+        continue;
+      }
+      field += c;
+      i += 1;
+      continue;
     }
-    if (c === '"' && field === '') { quoted = true; i += 1; continue; }
-    if (c === ',') { row.push(field); field = ''; i += 1; continue; }
-    if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i += 2; continue; }
+    if (c === '"' && field === '') {
+      quoted = true;
+      i += 1;
+      continue;
+    }
+    if (c === ',') {
+      row.push(field);
+      field = '';
+      i += 1;
+      continue;
+    }
+    if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i += 2;
+      continue;
+    }
     assert.ok(c !== '"' && c !== '\r' && c !== '\n', `unquoted special character at ${i}`);
-    field += c; i += 1;
+    field += c;
+    i += 1;
   }
   assert.equal(field, '', 'every line ends with CRLF');
   return rows;
@@ -64,23 +97,28 @@ describe('audit-log CSV', () => {
       line,
       `2023-11-14T22:13:20.500Z,1700000000.5,started,prod,3,reg/web:1,${'a'.repeat(64)},web,t1,${'b'.repeat(40)},acme/web,true,false,Started running with 1 instance\r\n`,
     );
-    assert.equal(parseCsv(line)[0]!.length, AUDIT_LOG_COLUMNS.length);
-    const none = parseCsv(auditLogLine(row({ flow_names: [], trail_names: [], git_commit: '', repo_names: [], artifact_compliant: null })))[0]!;
+    assert.equal(parseCsv(line)[0].length, AUDIT_LOG_COLUMNS.length);
+    const none = parseCsv(
+      auditLogLine(row({ flow_names: [], trail_names: [], git_commit: '', repo_names: [], artifact_compliant: null })),
+    )[0];
     assert.deepEqual([none[7], none[8], none[9], none[10], none[11]], ['', '', '', '', '']);
-    const two = parseCsv(auditLogLine(row({ flow_names: ['a', 'b'] })))[0]!;
+    const two = parseCsv(auditLogLine(row({ flow_names: ['a', 'b'] })))[0];
     assert.equal(two[7], 'a;b');
   });
 
   it('reads back what it wrote, whatever the names hold, a formula start behind a quote (property)', () => {
-    const text = fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', '\r', '\t', ' ', 'é', ';', '=', '+', '-', '@'), maxLength: 12 });
+    const text = fc.string({
+      unit: fc.constantFrom('a', ',', '"', '\n', '\r', '\t', ' ', 'é', ';', '=', '+', '-', '@'),
+      maxLength: 12,
+    });
     const shown = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
     fc.assert(
       fc.property(text, text, text, (name, flow, description) => {
         const fields = parseCsv(auditLogLine(row({ artifact_name: name, flow_names: [flow], description })));
         assert.equal(fields.length, 1);
-        assert.equal(fields[0]![5], shown(name));
-        assert.equal(fields[0]![7], shown(flow));
-        assert.equal(fields[0]![13], shown(description));
+        assert.equal(fields[0][5], shown(name));
+        assert.equal(fields[0][7], shown(flow));
+        assert.equal(fields[0][13], shown(description));
       }),
       { seed: 12, numRuns: 300 },
     );
@@ -88,7 +126,7 @@ describe('audit-log CSV', () => {
 
   it('neutralises every cell a spreadsheet would run as a formula (OWASP, CWE-1236)', () => {
     for (const hostile of ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1']) {
-      const field = parseCsv(`${csvField(hostile)}\r\n`)[0]![0]!;
+      const field = parseCsv(`${csvField(hostile)}\r\n`)[0][0];
       assert.equal(field, `'${hostile}`, JSON.stringify(hostile));
     }
     assert.equal(csvField('app=1'), 'app=1', 'only the first character counts');
@@ -97,19 +135,26 @@ describe('audit-log CSV', () => {
   it('streams a header then one chunk per batch, asking for the next batch after the last cursor', async () => {
     const batches = [[row({ snapshot_index: 1 }), row({ snapshot_index: 2 })], [row({ snapshot_index: 3 })], []];
     const cursors: Array<number | undefined> = [];
-    const chunks = await collected(auditLogChunks<number>((after) => {
-      cursors.push(after);
-      const index = after ?? 0;
-      return { rows: batches[index]!, cursor: index + 1 };
-    }));
+    const chunks = await collected(
+      auditLogChunks<number>((after) => {
+        cursors.push(after);
+        const index = after ?? 0;
+        return { rows: batches[index], cursor: index + 1 };
+      }),
+    );
     assert.deepEqual(cursors, [undefined, 1, 2]);
     assert.equal(chunks.length, 3);
     assert.equal(chunks[0], AUDIT_LOG_COLUMNS.join(',') + '\r\n');
     const rows = parseCsv(chunks.join(''));
-    assert.deepEqual(rows.map((r) => r[4]), ['snapshot_index', '1', '2', '3']);
+    assert.deepEqual(
+      rows.map((r) => r[4]),
+      ['snapshot_index', '1', '2', '3'],
+    );
   });
 
   it('writes only the header for an empty log', async () => {
-    assert.deepEqual(await collected(auditLogChunks(() => ({ rows: [], cursor: 0 }))), [AUDIT_LOG_COLUMNS.join(',') + '\r\n']);
+    assert.deepEqual(await collected(auditLogChunks(() => ({ rows: [], cursor: 0 }))), [
+      AUDIT_LOG_COLUMNS.join(',') + '\r\n',
+    ]);
   });
 });

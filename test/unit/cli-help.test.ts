@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { serveFlags } from '../../server/api/options.ts';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 function cev(...args: string[]) {
   const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 30_000 });
@@ -27,7 +29,7 @@ function section(text: string, heading: string): string[] {
 function assertOneLine(stderr: string, pattern: RegExp): void {
   const lines = stderr.trimEnd().split('\n');
   assert.equal(lines.length, 1, `one line expected:\n${stderr}`);
-  assert.match(lines[0]!, pattern);
+  assert.match(lines[0], pattern);
 }
 
 describe('cev help and version (dist/cli.js)', () => {
@@ -50,7 +52,8 @@ describe('cev help and version (dist/cli.js)', () => {
   });
 
   it('--version and -v print the package version', () => {
-    for (const flag of ['--version', '-v']) assert.deepEqual(cev(flag), { code: 0, stdout: `${version}\n`, stderr: '' });
+    for (const flag of ['--version', '-v'])
+      assert.deepEqual(cev(flag), { code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it("'cev help serve', 'cev serve --help' and 'cev serve -h' print the same help, with one line per flag", () => {
@@ -58,10 +61,17 @@ describe('cev help and version (dist/cli.js)', () => {
     assert.equal(help.code, 0);
     assert.deepEqual(cev('serve', '--help'), help);
     assert.deepEqual(cev('serve', '-h'), help);
-    assert.deepEqual(cev('serve', '--port', '0', '--memory', '--help'), help, '--help wins over the other flags and starts nothing');
+    assert.deepEqual(
+      cev('serve', '--port', '0', '--memory', '--help'),
+      help,
+      '--help wins over the other flags and starts nothing',
+    );
     const options = section(help.stdout, 'Options');
     const documented = options.map((line) => /^ {2}(-h, )?--([a-z-]+)/.exec(line)?.[2]);
-    assert.ok(documented.every((flag) => flag !== undefined), `every option line starts with its flag:\n${options.join('\n')}`);
+    assert.ok(
+      documented.every((flag) => flag !== undefined),
+      `every option line starts with its flag:\n${options.join('\n')}`,
+    );
     assert.deepEqual(documented.sort(), [...Object.keys(serveFlags), 'help'].sort());
     for (const line of options) assert.match(line, /^ {2}\S.*\S {3,}\S/, `flag and description on one line: ${line}`);
   });
@@ -71,11 +81,14 @@ describe('cev help and version (dist/cli.js)', () => {
       ['serve', [...Object.keys(serveFlags)]],
       ['validate', ['kind', 'format']],
     ] as const) {
-      const examples = section(cev('help', command).stdout, 'Examples').filter((line) => !line.trimStart().startsWith('#'));
+      const examples = section(cev('help', command).stdout, 'Examples').filter(
+        (line) => !line.trimStart().startsWith('#'),
+      );
       assert.ok(examples.length >= 2, `${command} has examples`);
       for (const example of examples) {
         assert.match(example, new RegExp(`^ {2}cev ${command}\\b`));
-        for (const [, flag] of example.matchAll(/ --([a-z-]+)/g)) assert.ok((flags as readonly string[]).includes(flag!), `${example}: --${flag} is a flag of cev ${command}`);
+        for (const [, flag] of example.matchAll(/ --([a-z-]+)/g))
+          assert.ok((flags as readonly string[]).includes(flag), `${example}: --${flag} is a flag of cev ${command}`);
       }
     }
   });
@@ -84,8 +97,14 @@ describe('cev help and version (dist/cli.js)', () => {
     const help = cev('help', 'validate');
     assert.equal(help.code, 0);
     assert.deepEqual(cev('validate', '--help'), help);
-    assert.deepEqual(section(help.stdout, 'Options').map((line) => line.trim().split(/\s{2,}/)[0]), ['--kind <kind>', '--format <format>', '-h, --help']);
-    assert.match(help.stdout, /--kind <kind> +read every file as this kind: flow-template, env-policy, scan-attestation, k8s-report\n/);
+    assert.deepEqual(
+      section(help.stdout, 'Options').map((line) => line.trim().split(/\s{2,}/)[0]),
+      ['--kind <kind>', '--format <format>', '-h, --help'],
+    );
+    assert.match(
+      help.stdout,
+      /--kind <kind> +read every file as this kind: flow-template, env-policy, scan-attestation, k8s-report\n/,
+    );
     assert.match(help.stdout, /<file>:<line>:<col>: <severity> <code> <message>/);
     assert.match(help.stdout, /--format <format> +print findings as text, json, sarif \(default text\)\n/);
     assert.match(help.stdout, /^--format json: \{"files": /m);
@@ -96,7 +115,10 @@ describe('cev help and version (dist/cli.js)', () => {
   it('an unknown command names the closest one and exits 2', () => {
     const typo = cev('serv');
     assert.equal(typo.code, 2);
-    assertOneLine(typo.stderr, /^cev: unknown command 'serv'; did you mean serve\? Run 'cev --help' for the commands\.$/);
+    assertOneLine(
+      typo.stderr,
+      /^cev: unknown command 'serv'; did you mean serve\? Run 'cev --help' for the commands\.$/,
+    );
     assertOneLine(cev('help', 'valdiate').stderr, /did you mean validate\?/);
     assert.equal(cev('help', 'valdiate').code, 2);
     const far = cev('deploy');
@@ -106,14 +128,26 @@ describe('cev help and version (dist/cli.js)', () => {
 
   it('an unknown option names the closest valid one and exits 2', () => {
     for (const [args, pattern] of [
-      [['serve', '--prot', '1'], /^cev serve: Unknown option '--prot'; did you mean --port\? Run 'cev serve --help' for the options\.$/],
+      [
+        ['serve', '--prot', '1'],
+        /^cev serve: Unknown option '--prot'; did you mean --port\? Run 'cev serve --help' for the options\.$/,
+      ],
       [['serve', '--api_key=secret-key-1'], /Unknown option '--api_key'; did you mean --api-key\?/],
       [['serve', '--memroy'], /did you mean --memory\?/],
-      [['validate', '--knd', 'flow-template', 'x.yml'], /^cev validate: Unknown option '--knd'; did you mean --kind\? Run 'cev validate --help'/],
+      [
+        ['validate', '--knd', 'flow-template', 'x.yml'],
+        /^cev validate: Unknown option '--knd'; did you mean --kind\? Run 'cev validate --help'/,
+      ],
       [['--versoin'], /^cev: Unknown option '--versoin'; did you mean --version\?/],
       [['--hlep'], /did you mean --help\?/],
-      [['validate', '--kind', 'flow-templat', 'x.yml'], /^cev validate: --kind must be one of .*, not 'flow-templat'; did you mean flow-template\?$/],
-      [['validate', '--format', 'sarf', 'x.yml'], /^cev validate: --format must be one of text, json, sarif, not 'sarf'; did you mean sarif\?$/],
+      [
+        ['validate', '--kind', 'flow-templat', 'x.yml'],
+        /^cev validate: --kind must be one of .*, not 'flow-templat'; did you mean flow-template\?$/,
+      ],
+      [
+        ['validate', '--format', 'sarf', 'x.yml'],
+        /^cev validate: --format must be one of text, json, sarif, not 'sarf'; did you mean sarif\?$/,
+      ],
       [['validate', '--formt=json', 'x.yml'], /^cev validate: Unknown option '--formt'; did you mean --format\?/],
       [['serve', '--zzzzzzzz'], /^cev serve: Unknown option '--zzzzzzzz'\. Run 'cev serve --help' for the options\.$/],
     ] as const) {

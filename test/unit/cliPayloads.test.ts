@@ -11,8 +11,14 @@ describe('payloads as the official CLI builds them', () => {
   it('cover every report type, accepted and refused', () => {
     for (const type of reportTypes) {
       const ofType = payloads.filter((payload) => 'report' in payload.target && payload.target.report === type);
-      assert.ok(ofType.some((payload) => payload.accepted), `${type}: an accepted payload`);
-      assert.ok(ofType.some((payload) => !payload.accepted), `${type}: a refused payload`);
+      assert.ok(
+        ofType.some((payload) => payload.accepted),
+        `${type}: an accepted payload`,
+      );
+      assert.ok(
+        ofType.some((payload) => !payload.accepted),
+        `${type}: a refused payload`,
+      );
     }
   });
 
@@ -27,7 +33,9 @@ describe('payloads as the official CLI builds them', () => {
         assert.ok(isAttestationKind(target.attestation), target.attestation);
         issues = checkAttestation(target.attestation, payload.value);
       }
-      const errors = issues.filter((issue) => issue.severity === 'error').map((issue) => `${issue.code} ${issue.path.join('.')}`);
+      const errors = issues
+        .filter((issue) => issue.severity === 'error')
+        .map((issue) => `${issue.code} ${issue.path.join('.')}`);
       if (payload.accepted) assert.deepEqual(errors, [], `${payload.name} is accepted`);
       else assert.ok(errors.length > 0, `${payload.name} is refused`);
     });

@@ -20,7 +20,8 @@ export function loadCliPayloads(): CliPayload[] {
     .sort()
     .flatMap((folder) => {
       const [, family, type] = /^(report|attestation)-(.+)$/.exec(folder) ?? [];
-      if (family === undefined || type === undefined) throw new Error(`cli-payloads/${folder}: not report-<TYPE> or attestation-<kind>`);
+      if (family === undefined || type === undefined)
+        throw new Error(`cli-payloads/${folder}: not report-<TYPE> or attestation-<kind>`);
       return readdirSync(join(dir, folder))
         .sort()
         .map((file) => ({

@@ -20,7 +20,9 @@ describe('per-type attestation compliance', () => {
 
   it('snyk: every count zero', () => {
     const clean = { high_count: 0, medium_count: 0, low_count: 0, high: [], medium: [], low: [] };
-    const data = (results: unknown[]) => ({ snyk_results: { schema_version: '1', tool: { name: 't', version: '1' }, results } });
+    const data = (results: unknown[]) => ({
+      snyk_results: { schema_version: '1', tool: { name: 't', version: '1' }, results },
+    });
     assert.equal(isAttestationCompliant('snyk', data([clean])), true);
     assert.equal(isAttestationCompliant('snyk', data([])), true);
     assert.equal(isAttestationCompliant('snyk', data([clean, { ...clean, low_count: 1 }])), false);
@@ -29,7 +31,9 @@ describe('per-type attestation compliance', () => {
   });
 
   it('scan: quality gate OK', () => {
-    const results = (qualityGate?: unknown) => ({ scan_results: { analysedAt: 'x', revision: 'r', project: { key: 'k', url: 'u' }, qualityGate } });
+    const results = (qualityGate?: unknown) => ({
+      scan_results: { analysedAt: 'x', revision: 'r', project: { key: 'k', url: 'u' }, qualityGate },
+    });
     assert.equal(isAttestationCompliant('scan', results({ status: 'OK', conditions: [] })), true);
     assert.equal(isAttestationCompliant('scan', results({ status: 'ERROR', conditions: [] })), false);
     assert.equal(isAttestationCompliant('scan', results()), false);
@@ -43,7 +47,13 @@ describe('per-type attestation compliance', () => {
   });
 
   it('pull_request: at least one', () => {
-    assert.equal(isAttestationCompliant('pull_request', { git_provider: 'github', pull_requests: [{ url: 'u', state: 'merged' }] }), true);
+    assert.equal(
+      isAttestationCompliant('pull_request', {
+        git_provider: 'github',
+        pull_requests: [{ url: 'u', state: 'merged' }],
+      }),
+      true,
+    );
     assert.equal(isAttestationCompliant('pull_request', { git_provider: 'gitlab', pull_requests: [] }), false);
   });
 
@@ -55,7 +65,11 @@ describe('per-type attestation compliance', () => {
 
   it('decision: attestation_data.is_compliant, under every spelling of the type', () => {
     for (const type of ['system', 'system:decision', 'decision']) {
-      assert.equal(isAttestationCompliant(type, { type_name: 'decision', control: 'C', attestation_data: { is_compliant: true } }), true, type);
+      assert.equal(
+        isAttestationCompliant(type, { type_name: 'decision', control: 'C', attestation_data: { is_compliant: true } }),
+        true,
+        type,
+      );
       assert.equal(isAttestationCompliant(type, { attestation_data: { is_compliant: false } }), false, type);
       assert.equal(isAttestationCompliant(type, {}), false, type);
     }
@@ -67,8 +81,26 @@ describe('per-type attestation compliance', () => {
   });
 
   it('never throws on unreadable data and rejects unknown types', () => {
-    for (const type of ['generic', 'junit', 'snyk', 'scan', 'jira', 'pull_request', 'custom', 'system', 'override', 'nonsense']) {
-      for (const data of [null, undefined, 1, 'x', [], { junit_results: [null], snyk_results: { results: [1] }, jira_results: [null] }]) {
+    for (const type of [
+      'generic',
+      'junit',
+      'snyk',
+      'scan',
+      'jira',
+      'pull_request',
+      'custom',
+      'system',
+      'override',
+      'nonsense',
+    ]) {
+      for (const data of [
+        null,
+        undefined,
+        1,
+        'x',
+        [],
+        { junit_results: [null], snyk_results: { results: [1] }, jira_results: [null] },
+      ]) {
         assert.equal(typeof isAttestationCompliant(type, data), 'boolean');
       }
     }
@@ -76,7 +108,19 @@ describe('per-type attestation compliance', () => {
   });
 
   it('describes every template type for hover', () => {
-    for (const type of ['generic', 'junit', 'snyk', 'scan', 'jira', 'pull_request', 'decision', 'custom:coverage', '*', 'system:decision', 'override']) {
+    for (const type of [
+      'generic',
+      'junit',
+      'snyk',
+      'scan',
+      'jira',
+      'pull_request',
+      'decision',
+      'custom:coverage',
+      '*',
+      'system:decision',
+      'override',
+    ]) {
       assert.match(describeCompliance(type) ?? '', /\w{4,}/, type);
     }
     assert.equal(describeCompliance('not-supported'), undefined);

@@ -1,9 +1,27 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { describeRuleProblem, evaluateRule, JQ_BUILTINS, parseJq, ruleProblems, ruleVerdicts, rulesHold } from '../../shared/customTypes/index.ts';
+import {
+  describeRuleProblem,
+  evaluateRule,
+  JQ_BUILTINS,
+  parseJq,
+  ruleProblems,
+  ruleVerdicts,
+  rulesHold,
+} from '../../shared/customTypes/index.ts';
 import { schemas } from '../../shared/schemas/index.ts';
 
-const person = { name: 'Alice', age: 30, tags: ['x', 'y'], address: { city: 'Oslo', zip: null }, items: [{ ok: true, n: 1 }, { ok: false, n: 2 }], 'odd-key': 7 };
+const person = {
+  name: 'Alice',
+  age: 30,
+  tags: ['x', 'y'],
+  address: { city: 'Oslo', zip: null },
+  items: [
+    { ok: true, n: 1 },
+    { ok: false, n: 2 },
+  ],
+  'odd-key': 7,
+};
 
 /** The outputs of `rule` for `data`, or the runtime error's message prefixed with `error: `. */
 function outputs(rule: string, data: unknown): unknown {
@@ -21,9 +39,9 @@ function outputs(rule: string, data: unknown): unknown {
 function assertRefused(rule: string, marks: string, message: RegExp): void {
   const problems = ruleProblems([rule]);
   assert.equal(problems.length, 1, `${rule} should be refused`);
-  assert.equal(problems[0]!.start, marks.indexOf('^'), `column of the problem in ${rule}: ${problems[0]!.message}`);
-  assert.match(problems[0]!.message, message);
-  assert.equal(describeRuleProblem(problems[0]!), `${problems[0]!.message} at column ${marks.indexOf('^') + 1}`);
+  assert.equal(problems[0].start, marks.indexOf('^'), `column of the problem in ${rule}: ${problems[0].message}`);
+  assert.match(problems[0].message, message);
+  assert.equal(describeRuleProblem(problems[0]), `${problems[0].message} at column ${marks.indexOf('^') + 1}`);
 }
 
 describe('custom type rules: jq subset', () => {
@@ -55,7 +73,8 @@ describe('custom type rules: jq subset', () => {
       ['(.a.b)?', { a: 'text' }, []],
       ['null | .x.y', null, [null]],
     ];
-    for (const [rule, data, expected] of cases) it(`${rule} of ${JSON.stringify(data)}`, () => assert.deepEqual(outputs(rule, data), expected));
+    for (const [rule, data, expected] of cases)
+      it(`${rule} of ${JSON.stringify(data)}`, () => assert.deepEqual(outputs(rule, data), expected));
 
     it('indexing what cannot be indexed is an error, worded like jq', () => {
       assert.equal(outputs('.name.first', person), 'error: Cannot index string with "first"');
@@ -89,17 +108,25 @@ describe('custom type rules: jq subset', () => {
       ['(1, 2) + (10, 20)', null, [11, 12, 21, 22]],
       ['[.tags[] | . + "!"]', person, [['x!', 'y!']]],
       ['[]', null, [[]]],
-      ['{name, "years": .age, (.name): 1, city: .address.city}', person, [{ name: 'Alice', years: 30, Alice: 1, city: 'Oslo' }]],
+      [
+        '{name, "years": .age, (.name): 1, city: .address.city}',
+        person,
+        [{ name: 'Alice', years: 30, Alice: 1, city: 'Oslo' }],
+      ],
       ['{n: .tags | length}', person, [{ n: 2 }]],
       ['{a: (1, 2)}', null, [{ a: 1 }, { a: 2 }]],
       ['{} | .a', null, [null]],
       ['# a comment\n.age', person, [30]],
     ];
-    for (const [rule, data, expected] of cases) it(`${JSON.stringify(rule)}`, () => assert.deepEqual(outputs(rule, data), expected));
+    for (const [rule, data, expected] of cases)
+      it(`${JSON.stringify(rule)}`, () => assert.deepEqual(outputs(rule, data), expected));
 
     it('mismatched operands are errors, worded like jq', () => {
       assert.equal(outputs('.name + 1', person), 'error: string ("Alice") and number (1) cannot be added');
-      assert.equal(outputs('1 / 0', null), 'error: number (1) and number (0) cannot be divided because the divisor is zero');
+      assert.equal(
+        outputs('1 / 0', null),
+        'error: number (1) and number (0) cannot be divided because the divisor is zero',
+      );
       assert.equal(outputs('[] * 3', null), 'error: array ([]) and number (3) cannot be multiplied');
       assert.equal(outputs('"x" * 1e7', null), 'error: Repeat string result too long');
       assert.equal(outputs('{(1): 2}', null), 'error: Object keys must be strings, not number');
@@ -128,7 +155,8 @@ describe('custom type rules: jq subset', () => {
       ['if (true, false) then 1 else 2 end', null, [1, 2]],
     ];
     for (const [rule, data, expected] of cases) {
-      if (expected === 'parse') it(`${rule} is refused (unknown function)`, () => assert.equal(ruleProblems([rule]).length, 1));
+      if (expected === 'parse')
+        it(`${rule} is refused (unknown function)`, () => assert.equal(ruleProblems([rule]).length, 1));
       else it(rule, () => assert.deepEqual(outputs(rule, data), expected));
     }
   });
@@ -174,7 +202,16 @@ describe('custom type rules: jq subset', () => {
       ['ltrimstr("ab"), rtrimstr("bc"), ltrimstr("x")', 'abc', ['c', 'a', 'abc']],
       ['ltrimstr("a")', 1, [1]],
       ['map(values)', [1, null, 2], [[1, 2]]],
-      ['to_entries', { b: 1, a: 2 }, [[{ key: 'b', value: 1 }, { key: 'a', value: 2 }]]],
+      [
+        'to_entries',
+        { b: 1, a: 2 },
+        [
+          [
+            { key: 'b', value: 1 },
+            { key: 'a', value: 2 },
+          ],
+        ],
+      ],
       ['.[] | floor', [3.7, -3.2], [3, -4]],
       ['tojson', { a: [1, 'x'] }, ['{"a":[1,"x"]}']],
       ['.k | in({"a": 1}), in({"b": 1})', { k: 'a' }, [true, false]],
@@ -182,7 +219,8 @@ describe('custom type rules: jq subset', () => {
       ['inside([1, 2])', [1], [true]],
       ['[.[] | select(. > 1)] | length', [1, 2, 3], [2]],
     ];
-    for (const [rule, data, expected] of cases) it(`${rule} of ${JSON.stringify(data)}`, () => assert.deepEqual(outputs(rule, data), expected));
+    for (const [rule, data, expected] of cases)
+      it(`${rule} of ${JSON.stringify(data)}`, () => assert.deepEqual(outputs(rule, data), expected));
 
     it('builtins applied to the wrong type are errors', () => {
       assert.equal(outputs('length', true), 'error: boolean (true) has no length');
@@ -191,7 +229,10 @@ describe('custom type rules: jq subset', () => {
       assert.equal(outputs('startswith(1)', 'a'), 'error: startswith() requires string inputs');
       assert.equal(outputs('test("a")', 1), 'error: number (1) cannot be matched, as it is not a string');
       assert.equal(outputs('tonumber', 'x1'), 'error: string ("x1") cannot be parsed as a number');
-      assert.equal(outputs('contains(1)', 'a'), 'error: string ("a") and number (1) cannot have their containment checked');
+      assert.equal(
+        outputs('contains(1)', 'a'),
+        'error: string ("a") and number (1) cannot have their containment checked',
+      );
       assert.equal(outputs('sort', 'x'), 'error: string ("x") cannot be sorted, as it is not an array');
       assert.equal(outputs('join(",")', [{ a: 1 }]), 'error: string ("") and object ({"a":1}) cannot be added');
       assert.equal(outputs('split(",")', 1), 'error: split input and separator must be strings');
@@ -206,7 +247,11 @@ describe('custom type rules: jq subset', () => {
     });
 
     it('every builtin is documented, and listed where the API describes rules', () => {
-      const rulesDoc = (schemas['custom-type-create'] as { properties: { evaluator: { properties: { rules: { description: string } } } } }).properties.evaluator.properties.rules.description;
+      const rulesDoc = (
+        schemas['custom-type-create'] as {
+          properties: { evaluator: { properties: { rules: { description: string } } } };
+        }
+      ).properties.evaluator.properties.rules.description;
       for (const [name, builtin] of Object.entries(JQ_BUILTINS)) {
         assert.ok(builtin.description.length > 10, name);
         assert.match(rulesDoc, new RegExp(`[ ,]${name}[,.]`), `${name} in the custom-type-create schema`);
@@ -263,16 +308,33 @@ describe('custom type rules: jq subset', () => {
     });
 
     it('never throws on any text, and what it accepts it can run', () => {
-      const alphabet = fc.constantFrom(...'.[]{}()|,:;?$@"\\#=<>!+-*/% abc01_ifthenelseandornot'.split(''), 'and', 'or', ' if ', ' then ', ' end', 'length', 'test(', '//', '..', '"a"');
+      const alphabet = fc.constantFrom(
+        ...'.[]{}()|,:;?$@"\\#=<>!+-*/% abc01_ifthenelseandornot'.split(''),
+        'and',
+        'or',
+        ' if ',
+        ' then ',
+        ' end',
+        'length',
+        'test(',
+        '//',
+        '..',
+        '"a"',
+      );
       fc.assert(
-        fc.property(fc.array(alphabet, { maxLength: 20 }).map((parts) => parts.join('')), (rule) => {
-          const parsed = parseJq(rule);
-          if (parsed.error !== undefined) {
-            assert.ok(parsed.error.start >= 0 && parsed.error.start <= rule.length && parsed.error.end >= parsed.error.start);
-            return;
-          }
-          ruleVerdicts([rule], person);
-        }),
+        fc.property(
+          fc.array(alphabet, { maxLength: 20 }).map((parts) => parts.join('')),
+          (rule) => {
+            const parsed = parseJq(rule);
+            if (parsed.error !== undefined) {
+              assert.ok(
+                parsed.error.start >= 0 && parsed.error.start <= rule.length && parsed.error.end >= parsed.error.start,
+              );
+              return;
+            }
+            ruleVerdicts([rule], person);
+          },
+        ),
         { seed: 2311, numRuns: 400 },
       );
     });
@@ -280,9 +342,25 @@ describe('custom type rules: jq subset', () => {
 
   describe('verdicts', () => {
     it('a rule holds when it has outputs and every one is truthy (anything but false and null)', () => {
-      assert.deepEqual(ruleVerdicts(['.age > 21', '.age', '0', '""', '[]', '.tags[]', '.address.zip', 'false', '.items[].ok', 'empty', '.tags[]?|select(. == "q")'], person), [
-        true, true, true, true, true, true, false, false, false, false, false,
-      ]);
+      assert.deepEqual(
+        ruleVerdicts(
+          [
+            '.age > 21',
+            '.age',
+            '0',
+            '""',
+            '[]',
+            '.tags[]',
+            '.address.zip',
+            'false',
+            '.items[].ok',
+            'empty',
+            '.tags[]?|select(. == "q")',
+          ],
+          person,
+        ),
+        [true, true, true, true, true, true, false, false, false, false, false],
+      );
     });
 
     it('a rule that raises an error, or cannot be read, does not hold', () => {
@@ -298,9 +376,20 @@ describe('custom type rules: jq subset', () => {
     });
 
     it('rules nested past 200 levels are refused, never overflowing the stack; 200 levels still run', () => {
-      for (const deep of ['('.repeat(5000) + '.' + ')'.repeat(5000), '-'.repeat(5000) + '1', Array(5000).fill('.').join(' | '), '1' + ' + 1'.repeat(5000), '.a'.repeat(5000), '{a: '.repeat(5000) + '1' + '}'.repeat(5000)]) {
+      for (const deep of [
+        '('.repeat(5000) + '.' + ')'.repeat(5000),
+        '-'.repeat(5000) + '1',
+        Array(5000).fill('.').join(' | '),
+        '1' + ' + 1'.repeat(5000),
+        '.a'.repeat(5000),
+        '{a: '.repeat(5000) + '1' + '}'.repeat(5000),
+      ]) {
         const [problem] = ruleProblems([deep]);
-        assert.match(problem?.message ?? 'accepted', /^Rule nests too deeply \(more than 200 levels\)$/, deep.slice(0, 20));
+        assert.match(
+          problem?.message ?? 'accepted',
+          /^Rule nests too deeply \(more than 200 levels\)$/,
+          deep.slice(0, 20),
+        );
       }
       assert.deepEqual(evaluateRule(`${'['.repeat(198)}1${']'.repeat(198)} | length`, null), [1]);
     });
@@ -318,7 +407,12 @@ describe('custom type rules: jq subset', () => {
 
     it('keys named like Object.prototype members are plain data', () => {
       const data = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": 2}') as unknown;
-      assert.deepEqual(evaluateRule('.["__proto__"].polluted, .constructor, keys, has("toString")', data), [1, 2, ['__proto__', 'constructor'], false]);
+      assert.deepEqual(evaluateRule('.["__proto__"].polluted, .constructor, keys, has("toString")', data), [
+        1,
+        2,
+        ['__proto__', 'constructor'],
+        false,
+      ]);
       assert.deepEqual(evaluateRule('{"__proto__": 1} | keys', null), [['__proto__']]);
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
     });

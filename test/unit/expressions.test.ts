@@ -25,7 +25,7 @@ function assertErrors(text: string, ...expected: Array<[marks: string, message: 
     want.map(({ start, end }) => ({ start, end })),
     `ranges of ${text}: ${JSON.stringify(errors)}`,
   );
-  errors.forEach((error, index) => assert.match(error.message, want[index]!.message));
+  errors.forEach((error, index) => assert.match(error.message, want[index].message));
 }
 
 function holds(text: string, context: ConditionContext): boolean {
@@ -66,7 +66,11 @@ describe('policy conditions: parsing', () => {
   it('reads flow.tags.<key> with the whole key', () => {
     const { expression } = parseCondition('${{ exists(flow.tags.team-name) }}');
     assert.ok(expression?.kind === 'call');
-    assert.deepEqual(expression.args[0]!.kind === 'context' && expression.args[0]!.path, { scope: 'flow', property: 'tags', key: 'team-name' });
+    assert.deepEqual(expression.args[0].kind === 'context' && expression.args[0].path, {
+      scope: 'flow',
+      property: 'tags',
+      key: 'team-name',
+    });
   });
 
   it('rejects text that is not a ${{ }} condition', () => {
@@ -97,8 +101,14 @@ describe('policy conditions: parsing', () => {
 
   it('reports unknown contexts and properties at the offending segment', () => {
     assertErrors('${{ flow.foo == 1 }}', ['         ^^^', /Unknown property 'foo' of flow; expected name or tags/]);
-    assertErrors('${{ artifact.digest == 1 }}', ['             ^^^^^^', /Unknown property 'digest' of artifact; expected name or fingerprint/]);
-    assertErrors('${{ trail.name == 1 }}', ['    ^^^^^', /Unknown context 'trail'; the contexts are flow and artifact/]);
+    assertErrors('${{ artifact.digest == 1 }}', [
+      '             ^^^^^^',
+      /Unknown property 'digest' of artifact; expected name or fingerprint/,
+    ]);
+    assertErrors('${{ trail.name == 1 }}', [
+      '    ^^^^^',
+      /Unknown context 'trail'; the contexts are flow and artifact/,
+    ]);
     assertErrors('${{ runner == flow.name }}', ['    ^^^^^^', /Unknown name 'runner'.*quoted string/]);
     assertErrors('${{ flow == 1 }}', ['    ^^^^', /'flow' needs a property/]);
     assertErrors('${{ flow. == 1 }}', ['    ^^^^^', /'flow' needs a property/]);
@@ -118,14 +128,23 @@ describe('policy conditions: parsing', () => {
   });
 
   it('reports unknown functions at the name and wrong arity over the call', () => {
-    assertErrors('${{ contains(flow.name, "a") }}', ['    ^^^^^^^^', /Unknown function 'contains'; the functions are exists or matches/]);
+    assertErrors('${{ contains(flow.name, "a") }}', [
+      '    ^^^^^^^^',
+      /Unknown function 'contains'; the functions are exists or matches/,
+    ]);
     assertErrors('${{ exists() }}', ['    ^^^^^^^^', /exists\(\) takes 1 argument, got 0/]);
     assertErrors('${{ exists(flow.name, 1) }}', ['    ^^^^^^^^^^^^^^^^^^^^', /takes 1 argument, got 2/]);
-    assertErrors('${{ matches(artifact.name) }}', ['    ^^^^^^^^^^^^^^^^^^^^^^', /matches\(\) takes 2 arguments, got 1: matches\(text, regex\)/]);
+    assertErrors('${{ matches(artifact.name) }}', [
+      '    ^^^^^^^^^^^^^^^^^^^^^^',
+      /matches\(\) takes 2 arguments, got 1: matches\(text, regex\)/,
+    ]);
   });
 
   it('checks a literal regex of matches() and only a literal one', () => {
-    assertErrors('${{ matches(artifact.name, "acme:(") }}', ['                           ^^^^^^^^', /Invalid regular expression: Unterminated group/]);
+    assertErrors('${{ matches(artifact.name, "acme:(") }}', [
+      '                           ^^^^^^^^',
+      /Invalid regular expression: Unterminated group/,
+    ]);
     assertErrors('${{ matches(artifact.name, 12) }}', ['                           ^^', /string pattern/]);
     assert.deepEqual(parseCondition('${{ matches(artifact.name, flow.tags.pattern) }}').errors, []);
   });
@@ -148,7 +167,10 @@ describe('policy conditions: parsing', () => {
   });
 
   it('reports trailing tokens from the first to the last', () => {
-    assertErrors('${{ flow.name == "x" "y" 1 }}', ['                     ^^^^^', /Unexpected "y" after the end of the expression/]);
+    assertErrors('${{ flow.name == "x" "y" 1 }}', [
+      '                     ^^^^^',
+      /Unexpected "y" after the end of the expression/,
+    ]);
     assertErrors('${{ true false }}', ['         ^^^^^', /Unexpected 'false' after the end/]);
   });
 
@@ -177,15 +199,54 @@ describe('policy conditions: parsing', () => {
 
   it('never throws and keeps every error inside the text (property)', () => {
     const pieces = fc.constantFrom(
-      '${{', '}}', ' ', 'flow', '.', 'name', 'tags', 'artifact', 'fingerprint', '==', '!=', '<', '>=', '=', 'and', 'or',
-      'not', 'in', '(', ')', '[', ']', ',', '"', "'", '\\', 'exists', 'matches', '1', '-2.5', 'true', 'null', '"(a"', '&&', '}',
+      '${{',
+      '}}',
+      ' ',
+      'flow',
+      '.',
+      'name',
+      'tags',
+      'artifact',
+      'fingerprint',
+      '==',
+      '!=',
+      '<',
+      '>=',
+      '=',
+      'and',
+      'or',
+      'not',
+      'in',
+      '(',
+      ')',
+      '[',
+      ']',
+      ',',
+      '"',
+      "'",
+      '\\',
+      'exists',
+      'matches',
+      '1',
+      '-2.5',
+      'true',
+      'null',
+      '"(a"',
+      '&&',
+      '}',
     );
-    const texts = fc.oneof(fc.string(), fc.array(pieces, { maxLength: 24 }).map((parts) => parts.join('')));
+    const texts = fc.oneof(
+      fc.string(),
+      fc.array(pieces, { maxLength: 24 }).map((parts) => parts.join('')),
+    );
     fc.assert(
       fc.property(texts, (text) => {
         const result = parseCondition(text);
         for (const error of result.errors) {
-          assert.ok(error.start >= 0 && error.start <= error.end && error.end <= text.length, JSON.stringify({ text, error }));
+          assert.ok(
+            error.start >= 0 && error.start <= error.end && error.end <= text.length,
+            JSON.stringify({ text, error }),
+          );
           assert.ok(error.message.length > 0);
         }
         assert.equal(result.expression === undefined, result.errors.length > 0);
@@ -251,13 +312,25 @@ describe('policy conditions: evaluation', () => {
 
   it('unescapes strings but keeps unknown escapes for regex patterns', () => {
     assert.equal(holds('${{ matches(artifact.name, "^acme:\\d\\.\\d$") }}', runner), true);
-    assert.equal(holds('${{ "it\'s" == \'it\\\'s\' }}', runner), true);
-    assert.equal(holds('${{ matches(artifact.name, flow.tags.team) }}', { flow: { tags: { team: '(' } }, artifact: { name: 'x' } }), false);
+    assert.equal(holds("${{ \"it's\" == 'it\\'s' }}", runner), true);
+    assert.equal(
+      holds('${{ matches(artifact.name, flow.tags.team) }}', {
+        flow: { tags: { team: '(' } },
+        artifact: { name: 'x' },
+      }),
+      false,
+    );
   });
 
   it('describes every context and function for completion and hover', () => {
-    assert.deepEqual(CONDITION_CONTEXTS.map((context) => context.path), ['flow.name', 'flow.tags.<key>', 'artifact.name', 'artifact.fingerprint']);
-    assert.deepEqual(CONDITION_FUNCTIONS.map((fn) => fn.name), ['exists', 'matches']);
+    assert.deepEqual(
+      CONDITION_CONTEXTS.map((context) => context.path),
+      ['flow.name', 'flow.tags.<key>', 'artifact.name', 'artifact.fingerprint'],
+    );
+    assert.deepEqual(
+      CONDITION_FUNCTIONS.map((fn) => fn.name),
+      ['exists', 'matches'],
+    );
     for (const entry of [...CONDITION_CONTEXTS, ...CONDITION_FUNCTIONS]) assert.ok(entry.description.length > 10);
   });
 });

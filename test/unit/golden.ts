@@ -45,7 +45,7 @@ function wantOf(path: string, text: string): string[] {
   } else {
     text.split('\n').forEach((line, index) => {
       const marker = /#\s*want\s+(.+)$/.exec(line);
-      if (marker) for (const code of marker[1]!.trim().split(/\s+/)) want.push(`${index + 1} ${code}`);
+      if (marker) for (const code of marker[1].trim().split(/\s+/)) want.push(`${index + 1} ${code}`);
     });
   }
   return want.sort();

@@ -48,7 +48,15 @@ describe('kubectl pods → K8S report', () => {
         namespace: 'kube-system',
         creationTimestamp: 1795125600,
         digests: { 'registry.k8s.io/kube-apiserver:v1.31.2': '0123456789abcdef'.repeat(4) },
-        owners: [{ apiVersion: 'v1', kind: 'Node', name: 'control-plane', uid: 'c1d2e3f4-0000-4000-8000-000000000001', controller: true }],
+        owners: [
+          {
+            apiVersion: 'v1',
+            kind: 'Node',
+            name: 'control-plane',
+            uid: 'c1d2e3f4-0000-4000-8000-000000000001',
+            controller: true,
+          },
+        ],
       },
       {
         podName: 'standalone-debug',
@@ -69,13 +77,15 @@ describe('kubectl pods → K8S report', () => {
   it('names the image by the pod spec reference, not the status image', () => {
     const result = k8sReportFromKubectlOutput(podsJson);
     assert.ok('report' in result);
-    assert.ok(!('docker.io/envoyproxy/envoy:v1.31.0' in result.report.artifacts[0]!.digests));
+    assert.ok(!('docker.io/envoyproxy/envoy:v1.31.0' in result.report.artifacts[0].digests));
   });
 
   it('leaves out init containers and lists containers without a digest as skipped', () => {
     const result = k8sReportFromKubectlOutput(podsJson);
     assert.ok('report' in result);
-    assert.ok(result.report.artifacts.every((pod) => !Object.keys(pod.digests).some((image) => image.startsWith('busybox'))));
+    assert.ok(
+      result.report.artifacts.every((pod) => !Object.keys(pod.digests).some((image) => image.startsWith('busybox'))),
+    );
     assert.deepEqual(
       result.skipped.map(({ namespace, podName, container }) => [namespace, podName, container]),
       [
@@ -83,7 +93,7 @@ describe('kubectl pods → K8S report', () => {
         ['batch', 'nightly-report-29012345-q7t9v', 'report'],
       ],
     );
-    assert.match(result.skipped[0]!.reason, /no imageID yet/);
+    assert.match(result.skipped[0].reason, /no imageID yet/);
   });
 
   it('accepts a single pod and lowercases digests', () => {
@@ -95,8 +105,8 @@ describe('kubectl pods → K8S report', () => {
     };
     const result = k8sReportFromPods(pod);
     assert.ok('report' in result);
-    assert.deepEqual(result.report.artifacts[0]!.digests, { 'img:1': 'ab'.repeat(32) });
-    assert.equal(result.report.artifacts[0]!.creationTimestamp, 1767225600);
+    assert.deepEqual(result.report.artifacts[0].digests, { 'img:1': 'ab'.repeat(32) });
+    assert.equal(result.report.artifacts[0].creationTimestamp, 1767225600);
   });
 
   it('skips an imageID without a 64-hex digest and pods without a valid timestamp', () => {
@@ -112,12 +122,21 @@ describe('kubectl pods → K8S report', () => {
     });
     assert.ok('report' in result);
     assert.deepEqual(result.report.artifacts, []);
-    assert.deepEqual(result.skipped.map((entry) => [entry.podName, entry.container]), [['short', 'c'], ['undated', '']]);
-    assert.match(result.skipped[0]!.reason, /imageID has no digest: sha256:abc/);
+    assert.deepEqual(
+      result.skipped.map((entry) => [entry.podName, entry.container]),
+      [
+        ['short', 'c'],
+        ['undated', ''],
+      ],
+    );
+    assert.match(result.skipped[0].reason, /imageID has no digest: sha256:abc/);
   });
 
   it('answers an error, never an exception, for output that is not a pod list', () => {
-    assert.match((k8sReportFromKubectlOutput('error: the server does not have a resource type') as { error: string }).error, /not JSON/);
+    assert.match(
+      (k8sReportFromKubectlOutput('error: the server does not have a resource type') as { error: string }).error,
+      /not JSON/,
+    );
     assert.match((k8sReportFromPods({ kind: 'Service' }) as { error: string }).error, /items/);
     for (const value of [null, 3, 'x', [], { items: [null, 1, 'x', [], { metadata: 5, spec: [], status: 'x' }] }]) {
       assert.doesNotThrow(() => k8sReportFromPods(value));

@@ -3,7 +3,15 @@
 import assert from 'node:assert/strict';
 import { evaluateTrail, trailImpact, type TrailAttestation } from '../../shared/compliance/index.ts';
 import { policyNameFromFile } from '../../shared/documentNames.ts';
-import { errorsTitle, failuresByRule, impactItems, impactTitle, ruleFailureMarkdown, ruleKeyAt, type PolicyDryRun } from '../../server/language/service/previewText.ts';
+import {
+  errorsTitle,
+  failuresByRule,
+  impactItems,
+  impactTitle,
+  ruleFailureMarkdown,
+  ruleKeyAt,
+  type PolicyDryRun,
+} from '../../server/language/service/previewText.ts';
 
 const jira: TrailAttestation = { id: 'a1', name: 'jira', type: 'generic', is_compliant: true, created_at: 1 };
 
@@ -12,7 +20,17 @@ describe('previews: trail impact and lens text', () => {
     const template = { trail: { attestations: [{ name: 'jira', type: 'generic' }] } };
     const before = evaluateTrail(template, [jira], [], 1).compliance_status;
     assert.deepEqual(trailImpact(before, before), { before: 'COMPLIANT', after: 'COMPLIANT', changed_slots: [] });
-    const withArtifact = evaluateTrail({ trail: { attestations: [{ name: 'jira', type: 'generic' }], artifacts: [{ name: 'app', attestations: [{ name: 'unit', type: 'junit' }] }] } }, [jira], [], 1).compliance_status;
+    const withArtifact = evaluateTrail(
+      {
+        trail: {
+          attestations: [{ name: 'jira', type: 'generic' }],
+          artifacts: [{ name: 'app', attestations: [{ name: 'unit', type: 'junit' }] }],
+        },
+      },
+      [jira],
+      [],
+      1,
+    ).compliance_status;
     assert.deepEqual(trailImpact(before, withArtifact), {
       before: 'COMPLIANT',
       after: 'INCOMPLETE',
@@ -22,7 +40,9 @@ describe('previews: trail impact and lens text', () => {
       ],
     });
     const empty = evaluateTrail({}, [jira], [], 1).compliance_status;
-    assert.deepEqual(trailImpact(before, empty).changed_slots, [{ artifact: null, attestation: 'jira', before: 'COMPLIANT', after: 'COMPLIANT (unexpected)' }]);
+    assert.deepEqual(trailImpact(before, empty).changed_slots, [
+      { artifact: null, attestation: 'jira', before: 'COMPLIANT', after: 'COMPLIANT (unexpected)' },
+    ]);
   });
 
   it('titles the impact in the words of the issue, singular and plural', () => {
@@ -38,9 +58,17 @@ describe('previews: trail impact and lens text', () => {
       changed_total: 7,
       changed: [],
     } as const;
-    assert.equal(impactTitle(impact as never), 'flow backend · 37 trails: 30 stay COMPLIANT, 5 become INCOMPLETE, 2 become NON-COMPLIANT');
-    assert.equal(impactTitle({ flow: 'x', trails: 0, transitions: [], changed_total: 0, changed: [] }), 'flow x · no trails yet');
-    assert.deepEqual(impactItems({ flow: 'x', trails: 3, transitions: [], changed_total: 3, changed: [] }), [{ label: '… and 3 more trails' }]);
+    assert.equal(
+      impactTitle(impact as never),
+      'flow backend · 37 trails: 30 stay COMPLIANT, 5 become INCOMPLETE, 2 become NON-COMPLIANT',
+    );
+    assert.equal(
+      impactTitle({ flow: 'x', trails: 0, transitions: [], changed_total: 0, changed: [] }),
+      'flow x · no trails yet',
+    );
+    assert.deepEqual(impactItems({ flow: 'x', trails: 3, transitions: [], changed_total: 3, changed: [] }), [
+      { label: '… and 3 more trails' },
+    ]);
     assert.equal(errorsTitle(1), 'fix 1 error first');
     assert.equal(errorsTitle(3), 'fix 3 errors first');
   });
@@ -51,7 +79,16 @@ describe('previews: trail impact and lens text', () => {
       snapshot_index: 4,
       compliant: 0,
       non_compliant: 1,
-      artifacts: [{ name: '[x](javascript:alert(1))', fingerprint: 'f', compliant: false, allowed: false, recorded_compliant: null, failing_rules: [{ path: ['artifacts', 'attestations', 1], type: 'attestation', reason: 'missing' }] }],
+      artifacts: [
+        {
+          name: '[x](javascript:alert(1))',
+          fingerprint: 'f',
+          compliant: false,
+          allowed: false,
+          recorded_compliant: null,
+          failing_rules: [{ path: ['artifacts', 'attestations', 1], type: 'attestation', reason: 'missing' }],
+        },
+      ],
     };
     const failures = failuresByRule([run]);
     assert.equal(ruleKeyAt(['artifacts', 'attestations', 1, 'name'], failures), '["artifacts","attestations",1]');

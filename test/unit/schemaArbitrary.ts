@@ -20,7 +20,12 @@ function resolve(ref: string, root: Schema): { schema: Schema; root: Schema } {
 }
 
 const plainKey = fc.stringMatching(/^[a-z_][a-z0-9_]{0,8}$/);
-const scalar: Arbitrary<unknown> = fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: -5, max: 1_000_000 }), fc.boolean(), fc.constant(null));
+const scalar: Arbitrary<unknown> = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.integer({ min: -5, max: 1_000_000 }),
+  fc.boolean(),
+  fc.constant(null),
+);
 const anyJson: Arbitrary<unknown> = fc.oneof(
   { maxDepth: 2 },
   scalar,
@@ -36,7 +41,9 @@ function stringArbitrary(schema: Schema): Arbitrary<string> {
   const maxLength = Math.min(schema.maxLength ?? 16, 16);
   const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern) : undefined;
   const drawn = pattern ? fc.stringMatching(pattern) : fc.string({ minLength, maxLength });
-  const common = commonWords.filter((word) => (pattern ? pattern.test(word) : word.length >= minLength && word.length <= maxLength));
+  const common = commonWords.filter((word) =>
+    pattern ? pattern.test(word) : word.length >= minLength && word.length <= maxLength,
+  );
   return common.length === 0 ? drawn : fc.oneof(drawn, fc.constantFrom(...common));
 }
 
@@ -71,7 +78,11 @@ function objectArbitrary(schema: Schema, root: Schema, depth: number): Arbitrary
   if (extra === false || depth > 6) return known;
   const keys = schema.propertyNames?.pattern ? fc.stringMatching(new RegExp(schema.propertyNames.pattern)) : plainKey;
   const values = typeof extra === 'object' ? arbitraryOf(extra, root, depth + 1) : anyJson;
-  const more = fc.dictionary(keys.filter((key) => !(key in properties)), values, { maxKeys: Object.keys(properties).length === 0 ? 3 : 1 });
+  const more = fc.dictionary(
+    keys.filter((key) => !(key in properties)),
+    values,
+    { maxKeys: Object.keys(properties).length === 0 ? 3 : 1 },
+  );
   return fc.tuple(known, more).map(([fixed, open]) => ({ ...open, ...(fixed as object) }));
 }
 
@@ -83,7 +94,10 @@ export function arbitraryOf(schema: Schema, root: Schema = schema, depth = 0): A
   }
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
-  if (Array.isArray(schema.anyOf)) return fc.oneof(...schema.anyOf.map((branch: Schema) => arbitraryOf({ ...schema, anyOf: undefined, ...branch }, root, depth)));
+  if (Array.isArray(schema.anyOf))
+    return fc.oneof(
+      ...schema.anyOf.map((branch: Schema) => arbitraryOf({ ...schema, anyOf: undefined, ...branch }, root, depth)),
+    );
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (types.length === 0) return schema.properties ? objectArbitrary(schema, root, depth) : anyJson;
   return fc.oneof(...types.map((type) => typedArbitrary(type, schema, root, depth)));

@@ -4,14 +4,22 @@ import { diffSnapshot, type ArtifactState } from '../../server/api/rules/snapsho
 
 const fp = (c: string): string => c.repeat(64);
 const art = (c: string, instances = 1, extra: Partial<ArtifactState> = {}): ArtifactState => ({
-  fingerprint: fp(c), name: `img-${c}`, instances, compliant: null, provenanceKey: '', ...extra,
+  fingerprint: fp(c),
+  name: `img-${c}`,
+  instances,
+  compliant: null,
+  provenanceKey: '',
+  ...extra,
 });
 
 describe('diffSnapshot', () => {
   it('records the first report as a new snapshot with every artifact started', () => {
     const diff = diffSnapshot(null, [art('a', 2)]);
     assert.equal(diff.isNew, true);
-    assert.deepEqual(diff.entries.map((e) => [e.annotation, e.event?.type]), [[{ type: 'started', was: 0, now: 2 }, 'started']]);
+    assert.deepEqual(
+      diff.entries.map((e) => [e.annotation, e.event?.type]),
+      [[{ type: 'started', was: 0, now: 2 }, 'started']],
+    );
   });
 
   it('records an empty first report too (the environment has reported)', () => {
@@ -44,24 +52,27 @@ describe('diffSnapshot', () => {
   it('marks changed only for compliance or provenance differences', () => {
     const compliance = diffSnapshot([art('a', 1, { compliant: true })], [art('a', 1, { compliant: false })]);
     assert.equal(compliance.isNew, true);
-    assert.equal(compliance.entries[0]!.event?.type, 'changed');
-    assert.match(compliance.entries[0]!.event!.description, /from compliant to non-compliant/);
+    assert.equal(compliance.entries[0].event?.type, 'changed');
+    assert.match(compliance.entries[0].event.description, /from compliant to non-compliant/);
     const provenance = diffSnapshot([art('a')], [art('a', 1, { provenanceKey: 'flow/trail' })]);
     assert.equal(provenance.isNew, true);
-    assert.equal(provenance.entries[0]!.annotation.type, 'changed');
-    assert.match(provenance.entries[0]!.event!.description, /Provenance changed to flow\/trail/);
+    assert.equal(provenance.entries[0].annotation.type, 'changed');
+    assert.match(provenance.entries[0].event!.description, /Provenance changed to flow\/trail/);
   });
 
   it('does not carry an exited artifact into the next snapshot', () => {
     const previous = [art('a', 1), { ...art('b'), instances: 0 }];
     assert.equal(diffSnapshot(previous, [art('a', 1)]).isNew, false);
-    assert.equal(diffSnapshot(previous, [art('a'), art('b')]).entries[1]!.event?.type, 'started');
+    assert.equal(diffSnapshot(previous, [art('a'), art('b')]).entries[1].event?.type, 'started');
   });
 
   it('records a forced snapshot (policy attached) with unchanged annotations when nothing differs', () => {
     const diff = diffSnapshot([art('a', 2)], [art('a', 2)], true);
     assert.equal(diff.isNew, true);
-    assert.deepEqual(diff.entries.map((e) => [e.annotation.type, e.event]), [['unchanged', null]]);
+    assert.deepEqual(
+      diff.entries.map((e) => [e.annotation.type, e.event]),
+      [['unchanged', null]],
+    );
   });
 
   it('identifies digest-less artifacts by name', () => {
@@ -73,18 +84,29 @@ describe('diffSnapshot', () => {
   it('never makes a snapshot from counts alone, and always from a fingerprint set change (property)', () => {
     const states = fc.uniqueArray(fc.constantFrom(...'abcdefgh'), { minLength: 0, maxLength: 8 });
     fc.assert(
-      fc.property(states, states, fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 8, maxLength: 8 }), (before, after, counts) => {
-        const previous = before.map((c, i) => art(c, counts[i]!));
-        const current = after.map((c, i) => art(c, counts[7 - i]!));
-        const diff = diffSnapshot(previous, current);
-        const sameSet = before.length === after.length && before.every((c) => after.includes(c));
-        assert.equal(diff.isNew, !sameSet);
-        if (diff.isNew) {
-          assert.equal(diff.entries.filter((e) => e.event?.type === 'started').length, after.filter((c) => !before.includes(c)).length);
-          assert.equal(diff.entries.filter((e) => e.event?.type === 'exited').length, before.filter((c) => !after.includes(c)).length);
-          assert.equal(diff.entries.filter((e) => e.event?.type === 'changed').length, 0);
-        }
-      }),
+      fc.property(
+        states,
+        states,
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 8, maxLength: 8 }),
+        (before, after, counts) => {
+          const previous = before.map((c, i) => art(c, counts[i]));
+          const current = after.map((c, i) => art(c, counts[7 - i]));
+          const diff = diffSnapshot(previous, current);
+          const sameSet = before.length === after.length && before.every((c) => after.includes(c));
+          assert.equal(diff.isNew, !sameSet);
+          if (diff.isNew) {
+            assert.equal(
+              diff.entries.filter((e) => e.event?.type === 'started').length,
+              after.filter((c) => !before.includes(c)).length,
+            );
+            assert.equal(
+              diff.entries.filter((e) => e.event?.type === 'exited').length,
+              before.filter((c) => !after.includes(c)).length,
+            );
+            assert.equal(diff.entries.filter((e) => e.event?.type === 'changed').length, 0);
+          }
+        },
+      ),
       { seed: 4, numRuns: 300 },
     );
   });

@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { resolveBound, resolveInterval, resolveSnapshotExpression, splitSnappish, type SnapshotTimeline } from '../../server/api/rules/snapshotExpressions.ts';
+import {
+  resolveBound,
+  resolveInterval,
+  resolveSnapshotExpression,
+  splitSnappish,
+  type SnapshotTimeline,
+} from '../../server/api/rules/snapshotExpressions.ts';
 
 // Three snapshots taken at 1000, 2000 and 3000; "now" is 3600.
 const froms = [1000, 2000, 3000];
@@ -42,15 +48,18 @@ describe('resolveSnapshotExpression', () => {
   it('gives the exact out-of-range messages of the reference', () => {
     assert.deepEqual(resolveSnapshotExpression('acme', 'get-snapshot-empty-env', '-1', empty), {
       status: 400,
-      error: "Org: 'acme'. Snapshot 'get-snapshot-empty-env#-1' resolves to 'get-snapshot-empty-env#0'. len(snapshots) == 0. Indexes are 1-based",
+      error:
+        "Org: 'acme'. Snapshot 'get-snapshot-empty-env#-1' resolves to 'get-snapshot-empty-env#0'. len(snapshots) == 0. Indexes are 1-based",
     });
     assert.deepEqual(resolveSnapshotExpression('acme', 'get-snapshot-env', '#23', three), {
       status: 400,
-      error: "Org: 'acme'. Snapshot 'get-snapshot-env#23' resolves to 'get-snapshot-env#23'. len(snapshots) == 3. Indexes are 1-based",
+      error:
+        "Org: 'acme'. Snapshot 'get-snapshot-env#23' resolves to 'get-snapshot-env#23'. len(snapshots) == 3. Indexes are 1-based",
     });
     assert.deepEqual(resolveSnapshotExpression('acme', 'env1-to-diff', '', empty), {
       status: 400,
-      error: "Org: 'acme'. Snapshot 'env1-to-diff' resolves to 'env1-to-diff#0'. len(snapshots) == 0. Indexes are 1-based",
+      error:
+        "Org: 'acme'. Snapshot 'env1-to-diff' resolves to 'env1-to-diff#0'. len(snapshots) == 0. Indexes are 1-based",
     });
     const before = resolveSnapshotExpression('acme', 'env', '@{1970-01-01T00:00:01}', three);
     assert.ok('error' in before && before.error.includes("Snapshot 'env@{1970-01-01T00:00:01}' resolves to 'env#0'"));

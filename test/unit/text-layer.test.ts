@@ -51,7 +51,11 @@ describe('JSON syntax errors', () => {
   it('points at the first offending character', () => {
     assert.equal(jsonSyntaxErrorOf('{"a": 1}'), undefined);
     assert.equal(jsonSyntaxErrorOf(' [1, 2.5e3, "x\\u00e9", null, true, {}] '), undefined);
-    assert.deepEqual(jsonSyntaxErrorOf('{"a": 1,}'), { start: 7, end: 8, message: "Trailing comma: remove the ',' before '}'" });
+    assert.deepEqual(jsonSyntaxErrorOf('{"a": 1,}'), {
+      start: 7,
+      end: 8,
+      message: "Trailing comma: remove the ',' before '}'",
+    });
     assert.equal(jsonSyntaxErrorOf('[1,]')?.start, 2);
     assert.equal(jsonSyntaxErrorOf('{"a" 1}')?.message, "Expected ':' after the property name");
     assert.equal(jsonSyntaxErrorOf('{"a": "x\ny"}')?.start, 8);
@@ -69,7 +73,10 @@ describe('document kinds', () => {
     assert.equal(kindByFileName('out/scan-attestation.json'), 'scan-attestation');
     assert.equal(kindByFileName('k8s-report-prod.json'), 'k8s-report');
     assert.equal(kindByFileName('flow-template.json'), undefined);
-    assert.equal(kindByFileName('templates/release.yml', { ...defaultKindGlobs, 'flow-template': ['templates/*.yml'] }), 'flow-template');
+    assert.equal(
+      kindByFileName('templates/release.yml', { ...defaultKindGlobs, 'flow-template': ['templates/*.yml'] }),
+      'flow-template',
+    );
     assert.ok(globMatches('**/ci/**/*.{yml,yaml}', 'a/ci/b/c/x.yaml'));
     assert.ok(!globMatches('ci/*.yml', 'ci/b/x.yml'));
   });
@@ -85,17 +92,36 @@ describe('document kinds', () => {
   it('by the $schema forms the docs use: the yaml-language-server modeline, # $schema:, and a top-level $schema key', () => {
     const template = 'https://compliance.example.com/api/v2/schemas/flow-template/v1';
     assert.equal(kindByText(`# yaml-language-server: $schema=${template}\nversion: 1\n`), 'flow-template');
-    assert.equal(kindByText(`# Release flow\n\n# yaml-language-server: $schema=${template}\nversion: 1\n`), 'flow-template', 'any header comment line');
-    assert.equal(kindByText('# yaml-language-server: $schema=https://x.example/schemas/flow-template.json\n'), 'flow-template');
+    assert.equal(
+      kindByText(`# Release flow\n\n# yaml-language-server: $schema=${template}\nversion: 1\n`),
+      'flow-template',
+      'any header comment line',
+    );
+    assert.equal(
+      kindByText('# yaml-language-server: $schema=https://x.example/schemas/flow-template.json\n'),
+      'flow-template',
+    );
     assert.equal(kindByText('# $schema: https://x.example/api/v2/schemas/environment-policy/v1\n'), 'env-policy');
     assert.equal(kindByText('# yaml-language-server: $schema=https://x.example/policy/v1\n'), 'env-policy');
     assert.equal(kindByText(`$schema: ${template}\nversion: 1\n`), 'flow-template');
     assert.equal(kindByText(`{\n  "$schema": "${template}"\n}`), 'flow-template');
-    assert.equal(kindByText(`version: 1\n# yaml-language-server: $schema=${template}\n`), undefined, 'after content it is no header');
+    assert.equal(
+      kindByText(`version: 1\n# yaml-language-server: $schema=${template}\n`),
+      undefined,
+      'after content it is no header',
+    );
     assert.equal(kindByText('# yaml-language-server: $schema=https://x.example/other.json\n'), undefined);
-    assert.equal(kindByText('_schema: https://x.example/schemas/flow-template/v1\n'), undefined, "a policy's _schema declares only a policy");
+    assert.equal(
+      kindByText('_schema: https://x.example/schemas/flow-template/v1\n'),
+      undefined,
+      "a policy's _schema declares only a policy",
+    );
     assert.equal(kindOf('ci/release.yml', `# yaml-language-server: $schema=${template}\n`), 'flow-template');
-    assert.equal(kindOf('x.env-policy.yaml', `# yaml-language-server: $schema=${template}\n`), 'flow-template', 'the declaration wins over the name');
+    assert.equal(
+      kindOf('x.env-policy.yaml', `# yaml-language-server: $schema=${template}\n`),
+      'flow-template',
+      'the declaration wins over the name',
+    );
   });
 });
 

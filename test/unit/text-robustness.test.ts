@@ -26,7 +26,32 @@ function assertInside(kind: DocumentKind, text: string): void {
 const documentLike = fc
   .array(
     fc.oneof(
-      fc.constantFrom('version: 1', 'trail:', '  attestations:', '    - name: a', '      type: junit', '_schema: x/policy/v1', 'artifacts:', '  - &a [1, *a]', '  if: ${{ flow.name == "x" }}', '{"attestation_name": "a",', '"target_artifacts": ["x"]', '}', ']', '[', '{', '"', "'", ': ', '- ', '!tag ', '? ', '---', '#', '\t'),
+      fc.constantFrom(
+        'version: 1',
+        'trail:',
+        '  attestations:',
+        '    - name: a',
+        '      type: junit',
+        '_schema: x/policy/v1',
+        'artifacts:',
+        '  - &a [1, *a]',
+        '  if: ${{ flow.name == "x" }}',
+        '{"attestation_name": "a",',
+        '"target_artifacts": ["x"]',
+        '}',
+        ']',
+        '[',
+        '{',
+        '"',
+        "'",
+        ': ',
+        '- ',
+        '!tag ',
+        '? ',
+        '---',
+        '#',
+        '\t',
+      ),
       fc.string({ maxLength: 12 }),
     ),
     { maxLength: 30 },
@@ -36,22 +61,45 @@ const documentLike = fc
 describe('robustness on any text', () => {
   it('never throws and keeps every range inside the document (fast-check, seeded)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...documentKinds), fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), documentLike), (kind, text) => {
-        assertInside(kind, text);
-      }),
+      fc.property(
+        fc.constantFrom(...documentKinds),
+        fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), documentLike),
+        (kind, text) => {
+          assertInside(kind, text);
+        },
+      ),
       { seed: 20261122, numRuns: 400 },
     );
   });
 
   it('value checkers never throw on any JSON value, and every issue is an error with a code and message (fast-check, seeded)', () => {
-    const checkers = [checkTemplate, checkPolicy, checkScanAttestation, checkK8sReport, ...bodySchemaNames.map((name) => (value: unknown) => checkBody(name, value))];
+    const checkers = [
+      checkTemplate,
+      checkPolicy,
+      checkScanAttestation,
+      checkK8sReport,
+      ...bodySchemaNames.map((name) => (value: unknown) => checkBody(name, value)),
+    ];
     // Values shaped like our documents reach deeper than arbitrary ones.
     const shaped = fc.record(
       {
         version: fc.jsonValue(),
-        trail: fc.record({ attestations: fc.array(fc.record({ name: fc.jsonValue(), type: fc.jsonValue() }, { requiredKeys: [] })), artifacts: fc.jsonValue() }, { requiredKeys: [] }),
+        trail: fc.record(
+          {
+            attestations: fc.array(fc.record({ name: fc.jsonValue(), type: fc.jsonValue() }, { requiredKeys: [] })),
+            artifacts: fc.jsonValue(),
+          },
+          { requiredKeys: [] },
+        ),
         _schema: fc.jsonValue(),
-        artifacts: fc.oneof(fc.jsonValue(), fc.record({ attestations: fc.array(fc.dictionary(fc.constantFrom('name', 'type', 'if', 'for_control', 'x'), fc.jsonValue())) })),
+        artifacts: fc.oneof(
+          fc.jsonValue(),
+          fc.record({
+            attestations: fc.array(
+              fc.dictionary(fc.constantFrom('name', 'type', 'if', 'for_control', 'x'), fc.jsonValue()),
+            ),
+          }),
+        ),
         target_artifacts: fc.jsonValue(),
         artifact_fingerprint: fc.jsonValue(),
         git_commit_info: fc.jsonValue(),
@@ -61,7 +109,10 @@ describe('robustness on any text', () => {
     fc.assert(
       fc.property(fc.constantFrom(...checkers), fc.oneof(fc.jsonValue(), shaped), (check, value) => {
         for (const issue of check(value)) {
-          assert.ok(issue.code.includes('/') && issue.message.length > 0 && Array.isArray(issue.path), JSON.stringify(issue));
+          assert.ok(
+            issue.code.includes('/') && issue.message.length > 0 && Array.isArray(issue.path),
+            JSON.stringify(issue),
+          );
         }
       }),
       { seed: 20261122, numRuns: 500 },
@@ -82,13 +133,20 @@ describe('robustness on any text', () => {
       `version: 1\ntrail:\n  attestations:\n${Array.from({ length: 25_000 }, (_, i) => `    - name: a${i}\n      type: junit`).join('\n')}\n`,
     ];
     // One YAML kind and one JSON kind: the kinds of a format share the parser.
-    for (const text of texts) for (const kind of ['flow-template', 'scan-attestation'] as const) assertInside(kind, text);
+    for (const text of texts)
+      for (const kind of ['flow-template', 'scan-attestation'] as const) assertInside(kind, text);
   });
 
   it('parseTemplate gives the normalized model only for a valid template', () => {
-    assert.deepEqual(parseTemplate('version: 1\n').template, { version: 1, trail: { attestations: [], artifacts: [] } });
+    assert.deepEqual(parseTemplate('version: 1\n').template, {
+      version: 1,
+      trail: { attestations: [], artifacts: [] },
+    });
     const invalid = parseTemplate('version: 2\n');
     assert.equal(invalid.template, undefined);
-    assert.deepEqual(invalid.findings.map((finding) => finding.code), ['template/bad-version']);
+    assert.deepEqual(
+      invalid.findings.map((finding) => finding.code),
+      ['template/bad-version'],
+    );
   });
 });

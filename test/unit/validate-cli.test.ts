@@ -26,7 +26,7 @@ describe('cev validate (dist/cli.js)', () => {
       assert.ok(match, `malformed line: ${row}`);
       const [, file, line, column, , findingCode] = match;
       assert.ok(Number(column) >= 1);
-      got.set(file!, [...(got.get(file!) ?? []), `${line} ${findingCode}`]);
+      got.set(file, [...(got.get(file) ?? []), `${line} ${findingCode}`]);
     }
     for (const fixture of fixtures) assert.deepEqual((got.get(fixture.path) ?? []).sort(), fixture.want, fixture.name);
   });
@@ -41,7 +41,9 @@ describe('cev validate (dist/cli.js)', () => {
   });
 
   it('exits 1 with the exact line for one error', () => {
-    const fixture = fixtures.find((candidate) => candidate.name === 'scan-attestation/targets-without-commit.scan-attestation.json')!;
+    const fixture = fixtures.find(
+      (candidate) => candidate.name === 'scan-attestation/targets-without-commit.scan-attestation.json',
+    )!;
     const { code, stdout } = validate(fixture.path);
     assert.equal(code, 1);
     assert.equal(
@@ -55,7 +57,10 @@ describe('cev validate (dist/cli.js)', () => {
     try {
       const plain = join(dir, 'release.yaml');
       writeFileSync(plain, 'version: 2\n');
-      assert.match(validate('--kind', 'flow-template', plain).stdout, /release\.yaml:1:10: error template\/bad-version/);
+      assert.match(
+        validate('--kind', 'flow-template', plain).stdout,
+        /release\.yaml:1:10: error template\/bad-version/,
+      );
       assert.match(validate(`--kind=env-policy`, plain).stdout, /release\.yaml:1:1: error policy\/missing-schema/);
       const modeline = join(dir, 'modeline.yaml');
       writeFileSync(modeline, '# cev: flow-template\nversion: 1\nextra: 1\n');

@@ -15,7 +15,9 @@ import { fixturesDir, loadFixtures } from './golden.ts';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const require = createRequire(import.meta.url);
-const sarifSchema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as Record<string, unknown>;
+const sarifSchema = JSON.parse(
+  readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
+) as Record<string, unknown>;
 
 function validate(cwd: string, ...args: string[]) {
   const result = spawnSync(process.execPath, [cli, 'validate', ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
@@ -27,7 +29,12 @@ interface SarifResult {
   ruleIndex: number;
   level: string;
   message: { text: string };
-  locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[];
+  locations: {
+    physicalLocation: {
+      artifactLocation: { uri: string };
+      region: { startLine: number; startColumn: number; endLine: number; endColumn: number };
+    };
+  }[];
 }
 
 interface SarifLog {
@@ -36,7 +43,20 @@ interface SarifLog {
 }
 
 interface JsonReport {
-  files: { file: string; kind: string; findings: { severity: string; code: string; message: string; field: string; line: number; column: number; endLine: number; endColumn: number }[] }[];
+  files: {
+    file: string;
+    kind: string;
+    findings: {
+      severity: string;
+      code: string;
+      message: string;
+      field: string;
+      line: number;
+      column: number;
+      endLine: number;
+      endColumn: number;
+    }[];
+  }[];
 }
 
 const levelOf: Record<string, string> = { error: 'error', warning: 'warning', information: 'note', hint: 'note' };
@@ -47,7 +67,7 @@ function textFindings(stdout: string): string[] {
     .trimEnd()
     .split('\n')
     .filter((row) => row !== '')
-    .map((row) => /^(.+?:\d+:\d+: \S+ \S+) /.exec(row)![1]!)
+    .map((row) => /^(.+?:\d+:\d+: \S+ \S+) /.exec(row)![1])
     .sort();
 }
 
@@ -72,24 +92,28 @@ describe('cev validate --format json|sarif (dist/cli.js)', function () {
     assert.equal(log.version, '2.1.0');
     assert.equal(log.runs.length, 1);
     const [run] = log.runs;
-    assert.equal(run!.tool.driver.name, 'cev');
-    const rules = run!.tool.driver.rules.map((rule) => rule.id);
+    assert.equal(run.tool.driver.name, 'cev');
+    const rules = run.tool.driver.rules.map((rule) => rule.id);
     assert.deepEqual(rules, [...new Set(rules)].sort(), 'one rule per code');
-    for (const result of run!.results) assert.equal(rules[result.ruleIndex], result.ruleId);
-    const fromSarif = run!.results
+    for (const result of run.results) assert.equal(rules[result.ruleIndex], result.ruleId);
+    const fromSarif = run.results
       .map((result) => {
-        const { artifactLocation, region } = result.locations[0]!.physicalLocation;
+        const { artifactLocation, region } = result.locations[0].physicalLocation;
         return `${decodeURIComponent(artifactLocation.uri)}:${region.startLine}:${region.startColumn}: ${result.level} ${result.ruleId}`;
       })
       .sort();
-    const fromText = textFindings(text.stdout).map((row) => row.replace(/: (\S+) (\S+)$/, (_, severity: string, code: string) => `: ${levelOf[severity]} ${code}`)).sort();
+    const fromText = textFindings(text.stdout)
+      .map((row) =>
+        row.replace(/: (\S+) (\S+)$/, (_, severity: string, code: string) => `: ${levelOf[severity]} ${code}`),
+      )
+      .sort();
     assert.ok(fromText.length > 50, `${fromText.length} findings in the fixtures`);
     assert.deepEqual(fromSarif, fromText);
   });
 
   it('is a schema the validator holds output to: a malformed log is rejected', () => {
     const log = JSON.parse(validate(fixturesDir, '--format', 'sarif', ...names).stdout) as SarifLog;
-    log.runs[0]!.results[0]!.level = 'fatal';
+    log.runs[0].results[0].level = 'fatal';
     assert.equal(isSarif(log), false);
     assert.equal(isSarif({ version: '2.1.0' }), false, 'runs is required');
   });
@@ -100,12 +124,15 @@ describe('cev validate --format json|sarif (dist/cli.js)', function () {
       writeFileSync(join(dir, 'my flow-template.yaml'), 'version: 2\n');
       const relativeRun = JSON.parse(validate(dir, '--format', 'sarif', 'my flow-template.yaml').stdout) as SarifLog;
       assert.ok(isSarif(relativeRun));
-      const location = relativeRun.runs[0]!.results[0]!.locations[0]!.physicalLocation;
+      const location = relativeRun.runs[0].results[0].locations[0].physicalLocation;
       assert.equal(location.artifactLocation.uri, 'my%20flow-template.yaml');
       assert.deepEqual(location.region, { startLine: 1, startColumn: 10, endLine: 1, endColumn: 11 });
       const absolute = join(dir, 'my flow-template.yaml');
       const absoluteRun = JSON.parse(validate(tmpdir(), '--format=sarif', absolute).stdout) as SarifLog;
-      assert.equal(absoluteRun.runs[0]!.results[0]!.locations[0]!.physicalLocation.artifactLocation.uri, pathToFileURL(absolute).href);
+      assert.equal(
+        absoluteRun.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri,
+        pathToFileURL(absolute).href,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -116,21 +143,43 @@ describe('cev validate --format json|sarif (dist/cli.js)', function () {
     const json = validate(fixturesDir, '--format', 'json', ...names);
     assert.equal(json.code, text.code);
     const report = JSON.parse(json.stdout) as JsonReport;
-    assert.deepEqual(report.files.map((file) => file.file), names, 'every file, in the order given, findings or not');
-    assert.ok(report.files.every((file) => ['flow-template', 'env-policy', 'scan-attestation', 'k8s-report'].includes(file.kind)));
-    const fromJson = report.files.flatMap((file) => file.findings.map((finding) => `${file.file}:${finding.line}:${finding.column}: ${finding.severity} ${finding.code}`)).sort();
+    assert.deepEqual(
+      report.files.map((file) => file.file),
+      names,
+      'every file, in the order given, findings or not',
+    );
+    assert.ok(
+      report.files.every((file) =>
+        ['flow-template', 'env-policy', 'scan-attestation', 'k8s-report'].includes(file.kind),
+      ),
+    );
+    const fromJson = report.files
+      .flatMap((file) =>
+        file.findings.map(
+          (finding) => `${file.file}:${finding.line}:${finding.column}: ${finding.severity} ${finding.code}`,
+        ),
+      )
+      .sort();
     assert.deepEqual(fromJson, textFindings(text.stdout));
-    const messages = report.files.flatMap((file) => file.findings.map((finding) => finding.message.replace(/\s*\n\s*/g, ' ')));
+    const messages = report.files.flatMap((file) =>
+      file.findings.map((finding) => finding.message.replace(/\s*\n\s*/g, ' ')),
+    );
     for (const message of messages) assert.ok(text.stdout.includes(message), message);
     const wrongType = report.files.find((file) => file.file.endsWith('attestations-not-a-list.flow-template.yaml'))!;
-    assert.deepEqual(wrongType.findings.map((finding) => [finding.field, finding.line, finding.endLine]), [['trail.attestations', 4, 4]]);
+    assert.deepEqual(
+      wrongType.findings.map((finding) => [finding.field, finding.line, finding.endLine]),
+      [['trail.attestations', 4, 4]],
+    );
   });
 
   it('keeps the exit codes: 0 for valid documents in every format, 2 for a bad format, text unchanged by --format text', () => {
-    const valid = fixtures.filter((fixture) => fixture.want.length === 0).map((fixture) => relative(fixturesDir, fixture.path));
-    for (const format of ['text', 'json', 'sarif']) assert.equal(validate(fixturesDir, '--format', format, ...valid).code, 0, format);
+    const valid = fixtures
+      .filter((fixture) => fixture.want.length === 0)
+      .map((fixture) => relative(fixturesDir, fixture.path));
+    for (const format of ['text', 'json', 'sarif'])
+      assert.equal(validate(fixturesDir, '--format', format, ...valid).code, 0, format);
     assert.deepEqual(validate(fixturesDir, '--format', 'text', ...names), validate(fixturesDir, ...names));
-    const bad = validate(fixturesDir, '--format', 'xml', names[0]!);
+    const bad = validate(fixturesDir, '--format', 'xml', names[0]);
     assert.equal(bad.code, 2);
     assert.equal(bad.stdout, '');
     assert.match(bad.stderr, /^cev validate: --format must be one of text, json, sarif, not 'xml'/);

@@ -18,13 +18,17 @@ import { arbitraryOf } from './schemaArbitrary.ts';
 
 const runs = { numRuns: 150, seed: 15 };
 
-const textOf = (kind: DocumentKind, value: unknown) => (formatOf(kind) === 'yaml' ? stringify(value) : `${JSON.stringify(value, null, 2)}\n`);
+const textOf = (kind: DocumentKind, value: unknown) =>
+  formatOf(kind) === 'yaml' ? stringify(value) : `${JSON.stringify(value, null, 2)}\n`;
 
 /** Schema-valid draws: the schema's own arbitrary, kept when ajv agrees the schema accepts it. */
-const validDraws = (name: SchemaName) => arbitraryOf(schemas[name]).filter((value) => validatorFor(name)(value) === true);
+const validDraws = (name: SchemaName) =>
+  arbitraryOf(schemas[name]).filter((value) => validatorFor(name)(value) === true);
 
 function uncitedRefusals(findings: readonly Pick<Finding, 'severity' | 'code'>[]): string[] {
-  return findings.filter((finding) => finding.severity === 'error' && !(finding.code in refusalSources)).map((finding) => finding.code);
+  return findings
+    .filter((finding) => finding.severity === 'error' && !(finding.code in refusalSources))
+    .map((finding) => finding.code);
 }
 
 /** Offsets the finding may cover: the named node, from its key when it has one. */
@@ -66,22 +70,36 @@ function assertPlaced(text: string, findings: readonly Finding[]): void {
 function pathsOf(value: unknown, path: (string | number)[] = []): (string | number)[][] {
   const out = [path];
   if (Array.isArray(value)) value.forEach((item, index) => out.push(...pathsOf(item, [...path, index])));
-  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) out.push(...pathsOf(item, [...path, key]));
+  else if (value !== null && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) out.push(...pathsOf(item, [...path, key]));
   return out;
 }
 
-const replacements: unknown[] = [null, 42, 'not valid here', '', [], {}, true, { unknown_key: 1 }, ['x'], '*', 'custom:'];
+const replacements: unknown[] = [
+  null,
+  42,
+  'not valid here',
+  '',
+  [],
+  {},
+  true,
+  { unknown_key: 1 },
+  ['x'],
+  '*',
+  'custom:',
+];
 
 /** A copy of `value` with one node replaced, an unknown key added, or a list entry repeated by reference (an alias in YAML). */
 const mutated = (value: unknown, pick: number, replacement: number, how: number): unknown => {
   const copy = structuredClone(value);
   const paths = pathsOf(copy);
-  const path = paths[pick % paths.length]!;
+  const path = paths[pick % paths.length];
   if (path.length === 0) return how === 0 ? replacements[replacement % replacements.length] : copy;
   const parent = path.slice(0, -1).reduce<any>((node, segment) => node[segment], copy);
-  const last = path[path.length - 1]!;
+  const last = path[path.length - 1];
   if (how === 1 && Array.isArray(parent)) parent.push(parent[last as number]);
-  else if (how === 2 && parent[last] !== null && typeof parent[last] === 'object' && !Array.isArray(parent[last])) parent[last].surplus = 'x';
+  else if (how === 2 && parent[last] !== null && typeof parent[last] === 'object' && !Array.isArray(parent[last]))
+    parent[last].surplus = 'x';
   else parent[last] = replacements[replacement % replacements.length];
   return copy;
 };
@@ -98,7 +116,8 @@ describe('verdict properties on documents drawn from the schemas', function () {
   this.timeout(120_000);
 
   it('every refusal beyond a schema is cited with a spec or reference section', () => {
-    for (const [code, source] of Object.entries(refusalSources)) assert.match(source, /(spec|reference) (§\d|endpoint \d)/, code);
+    for (const [code, source] of Object.entries(refusalSources))
+      assert.match(source, /(spec|reference) (§\d|endpoint \d)/, code);
   });
 
   for (const { kind, schema } of documents) {
@@ -129,11 +148,19 @@ describe('verdict properties on documents drawn from the schemas', function () {
     it(`${type} report: a report the schema accepts is accepted`, () => {
       const name = `${type.toLowerCase()}-report` as SchemaName;
       assert.ok(name in schemas, name);
-      fc.assert(fc.property(validDraws(name), (value) => assert.deepEqual(uncitedRefusals(checkReport(type, value)), [])), runs);
+      fc.assert(
+        fc.property(validDraws(name), (value) => assert.deepEqual(uncitedRefusals(checkReport(type, value)), [])),
+        runs,
+      );
     });
   }
 
   it('a generic attestation the schema accepts is refused only by a cited rule', () => {
-    fc.assert(fc.property(validDraws('attestation'), (value) => assert.deepEqual(uncitedRefusals(checkAttestation('generic', value)), [])), runs);
+    fc.assert(
+      fc.property(validDraws('attestation'), (value) =>
+        assert.deepEqual(uncitedRefusals(checkAttestation('generic', value)), []),
+      ),
+      runs,
+    );
   });
 });

@@ -17,7 +17,10 @@ const FP2 = 'b'.repeat(64);
 const policy: AppliedPolicy = {
   name: 'prod-rules',
   version: 3,
-  policy: normalizePolicy({ _schema: SCHEMA, artifacts: { provenance: { required: true }, attestations: [{ name: 'sbom', type: 'generic' }] } }),
+  policy: normalizePolicy({
+    _schema: SCHEMA,
+    artifacts: { provenance: { required: true }, attestations: [{ name: 'sbom', type: 'generic' }] },
+  }),
 };
 
 function snapshotObject(index: number, isLatest: boolean): Record<string, unknown> {
@@ -25,7 +28,15 @@ function snapshotObject(index: number, isLatest: boolean): Record<string, unknow
     {
       name: 'registry.test/app:1',
       fingerprint: FP,
-      provenance: [{ flow_name: 'backend', trail_name: 'release-1', compliance_state: 'COMPLIANT', attestations: [], artifacts: [{ id: 'x', fingerprint: FP, template_reference_name: 'app', created_at: 1 }] }],
+      provenance: [
+        {
+          flow_name: 'backend',
+          trail_name: 'release-1',
+          compliance_state: 'COMPLIANT',
+          attestations: [],
+          artifacts: [{ id: 'x', fingerprint: FP, template_reference_name: 'app', created_at: 1 }],
+        },
+      ],
     },
     [policy],
   );
@@ -48,10 +59,32 @@ function snapshotObject(index: number, isLatest: boolean): Record<string, unknow
         reasons_for_incompliance: reasonsForIncompliance(attested),
         pods: { 'app-7d': { namespace: 'shop', creationTimestamp: 1, owners: null } },
         annotation: { type: 'started', was: 0, now: 1 },
-        flows: [{ flow_name: 'backend', trail_name: 'release-1', git_commit: 'abc', commit_url: 'https://git.test/c/abc', build_url: 'javascript:alert(1)' }],
+        flows: [
+          {
+            flow_name: 'backend',
+            trail_name: 'release-1',
+            git_commit: 'abc',
+            commit_url: 'https://git.test/c/abc',
+            build_url: 'javascript:alert(1)',
+          },
+        ],
       },
-      { name: 'registry.test/stray:9', fingerprint: FP2, compliant: false, policy_decisions: stray, reasons_for_incompliance: reasonsForIncompliance(stray), annotation: { type: 'unchanged', was: 2, now: 2 }, flows: [] },
-      { name: 'registry.test/old:0', fingerprint: 'c'.repeat(64), compliant: null, annotation: { type: 'exited', was: 1, now: 0 }, flows: [] },
+      {
+        name: 'registry.test/stray:9',
+        fingerprint: FP2,
+        compliant: false,
+        policy_decisions: stray,
+        reasons_for_incompliance: reasonsForIncompliance(stray),
+        annotation: { type: 'unchanged', was: 2, now: 2 },
+        flows: [],
+      },
+      {
+        name: 'registry.test/old:0',
+        fingerprint: 'c'.repeat(64),
+        compliant: null,
+        annotation: { type: 'exited', was: 1, now: 0 },
+        flows: [],
+      },
     ],
   };
 }
@@ -63,26 +96,37 @@ describe('snapshot view model', () => {
     assert.equal(display.title, 'prod#3');
     assert.equal(display.compliance, 'NON-COMPLIANT');
     assert.deepEqual(display.counts, { compliant: 0, nonCompliant: 2, unknown: 0 });
-    assert.deepEqual(display.running.map((artifact) => [artifact.name, artifact.compliance, artifact.change]), [
-      ['registry.test/app:1', 'NON-COMPLIANT', 'started'],
-      ['registry.test/stray:9', 'NON-COMPLIANT', 'unchanged'],
-    ]);
+    assert.deepEqual(
+      display.running.map((artifact) => [artifact.name, artifact.compliance, artifact.change]),
+      [
+        ['registry.test/app:1', 'NON-COMPLIANT', 'started'],
+        ['registry.test/stray:9', 'NON-COMPLIANT', 'unchanged'],
+      ],
+    );
     const [app, stray] = display.running;
-    assert.deepEqual(app!.failedRules, [
-      { policy: 'prod-rules', version: 3, rule: 'attestation sbom (generic)', reason: "attestation 'sbom' of type 'generic' is missing in trail 'release-1' of flow 'backend'" },
+    assert.deepEqual(app.failedRules, [
+      {
+        policy: 'prod-rules',
+        version: 3,
+        rule: 'attestation sbom (generic)',
+        reason: "attestation 'sbom' of type 'generic' is missing in trail 'release-1' of flow 'backend'",
+      },
     ]);
-    assert.deepEqual(stray!.failedRules.map((rule) => rule.rule), ['provenance', 'attestation sbom (generic)']);
+    assert.deepEqual(
+      stray.failedRules.map((rule) => rule.rule),
+      ['provenance', 'attestation sbom (generic)'],
+    );
     // The same words as the server's reasons, rule by rule.
     assert.deepEqual(
-      stray!.failedRules.map((rule) => `Policy '${rule.policy}' (version ${rule.version}): ${rule.reason}`),
-      stray!.reasons,
+      stray.failedRules.map((rule) => `Policy '${rule.policy}' (version ${rule.version}): ${rule.reason}`),
+      stray.reasons,
     );
-    assert.deepEqual(app!.pods, ['shop/app-7d']);
-    assert.deepEqual(app!.instances, { was: 0, now: 1 });
-    assert.deepEqual(app!.ref, { kind: 'artifact', flow: 'backend', fingerprint: FP });
-    assert.equal(stray!.ref, null, 'no provenance, no artifact page');
-    assert.deepEqual(app!.provenance[0]!.trailRef, { kind: 'trail', flow: 'backend', trail: 'release-1' });
-    assert.equal(app!.provenance[0]!.buildUrl?.ref, null, 'a javascript: URL is no link');
+    assert.deepEqual(app.pods, ['shop/app-7d']);
+    assert.deepEqual(app.instances, { was: 0, now: 1 });
+    assert.deepEqual(app.ref, { kind: 'artifact', flow: 'backend', fingerprint: FP });
+    assert.equal(stray.ref, null, 'no provenance, no artifact page');
+    assert.deepEqual(app.provenance[0].trailRef, { kind: 'trail', flow: 'backend', trail: 'release-1' });
+    assert.equal(app.provenance[0].buildUrl?.ref, null, 'a javascript: URL is no link');
   });
 
   it('names a rule that could not be evaluated by its error', () => {
@@ -94,20 +138,47 @@ describe('snapshot view model', () => {
           fingerprint: FP,
           compliant: false,
           policy_decisions: [
-            { policy_name: 'p', policy_version: 1, status: 'NON-COMPLIANT', rule_evaluations: [{ rule: { type: 'attestation', definition: { name: 'a', type: 'generic' } }, satisfied: false, ignored: false, resolutions: [], error: 'the condition ${{ x == }} is not a valid expression: unexpected end' }] },
+            {
+              policy_name: 'p',
+              policy_version: 1,
+              status: 'NON-COMPLIANT',
+              rule_evaluations: [
+                {
+                  rule: { type: 'attestation', definition: { name: 'a', type: 'generic' } },
+                  satisfied: false,
+                  ignored: false,
+                  resolutions: [],
+                  error: 'the condition ${{ x == }} is not a valid expression: unexpected end',
+                },
+              ],
+            },
           ],
         },
       ],
     });
-    assert.deepEqual(broken.running[0]!.failedRules, [{ policy: 'p', version: 1, rule: 'attestation a (generic)', reason: 'the condition ${{ x == }} is not a valid expression: unexpected end' }]);
+    assert.deepEqual(broken.running[0].failedRules, [
+      {
+        policy: 'p',
+        version: 1,
+        rule: 'attestation a (generic)',
+        reason: 'the condition ${{ x == }} is not a valid expression: unexpected end',
+      },
+    ]);
   });
 
   it('keeps what exited apart, and links the neighbours and the comparison with the one before', () => {
-    assert.deepEqual(display.exited.map((artifact) => [artifact.name, artifact.instances.now]), [['registry.test/old:0', 0]]);
+    assert.deepEqual(
+      display.exited.map((artifact) => [artifact.name, artifact.instances.now]),
+      [['registry.test/old:0', 0]],
+    );
     assert.deepEqual(display.policies, [{ name: 'prod-rules', version: 3, failingArtifacts: [FP, FP2] }]);
     assert.deepEqual(display.previous, { kind: 'snapshot', environment: 'prod', index: 2 });
     assert.deepEqual(display.next, { kind: 'snapshot', environment: 'prod', index: 4 });
-    assert.deepEqual(display.comparedWithPrevious, { kind: 'comparison', from: { environment: 'prod', index: 2 }, to: { environment: 'prod', index: 3 } });
+    assert.deepEqual(display.comparedWithPrevious, {
+      kind: 'comparison',
+      from: { environment: 'prod', index: 2 },
+      to: { environment: 'prod', index: 3 },
+    });
     const first = snapshotDisplay('prod', snapshotObject(1, true));
     assert.deepEqual([first.previous, first.next, first.comparedWithPrevious], [null, null, null]);
   });
@@ -116,23 +187,64 @@ describe('snapshot view model', () => {
 describe('snapshot comparison view model', () => {
   it('reads started, exited and changed from the diff', () => {
     const display = snapshotComparisonDisplay({
-      snappish1: { snapshot_id: 'prod#2', artifacts: [{ fingerprint: FP2, name: 'gone', most_recent_timestamp: 5, flow: '', commit_url: '', instance_count: 2 }] },
-      snappish2: { snapshot_id: 'prod#3', artifacts: [{ fingerprint: FP, name: 'new', most_recent_timestamp: 6, flow: 'backend', commit_url: 'https://git.test/c', instance_count: 1 }] },
-      changed: { artifacts: [{ fingerprint: 'c'.repeat(64), name: 'scaled', flow: 'backend', instance_count: 3, s1_instance_count: 1, s2_instance_count: 3 }] },
+      snappish1: {
+        snapshot_id: 'prod#2',
+        artifacts: [
+          { fingerprint: FP2, name: 'gone', most_recent_timestamp: 5, flow: '', commit_url: '', instance_count: 2 },
+        ],
+      },
+      snappish2: {
+        snapshot_id: 'prod#3',
+        artifacts: [
+          {
+            fingerprint: FP,
+            name: 'new',
+            most_recent_timestamp: 6,
+            flow: 'backend',
+            commit_url: 'https://git.test/c',
+            instance_count: 1,
+          },
+        ],
+      },
+      changed: {
+        artifacts: [
+          {
+            fingerprint: 'c'.repeat(64),
+            name: 'scaled',
+            flow: 'backend',
+            instance_count: 3,
+            s1_instance_count: 1,
+            s2_instance_count: 3,
+          },
+        ],
+      },
       'not-changed': { artifacts: [{ fingerprint: 'd'.repeat(64), name: 'same', flow: 'backend', instance_count: 1 }] },
     });
     assert.deepEqual([display.from, display.to], ['prod#2', 'prod#3']);
     assert.deepEqual(display.fromRef, { kind: 'snapshot', environment: 'prod', index: 2 });
-    assert.deepEqual(display.started.map((a) => [a.name, a.was, a.now, a.ref?.kind ?? null]), [['new', 0, 1, 'artifact']]);
-    assert.deepEqual(display.exited.map((a) => [a.name, a.was, a.now, a.ref]), [['gone', 2, 0, null]]);
-    assert.deepEqual(display.changed.map((a) => [a.name, a.was, a.now]), [['scaled', 1, 3]]);
-    assert.deepEqual(display.unchanged.map((a) => a.name), ['same']);
-    assert.equal(display.started[0]!.startedAt, '1970-01-01T00:00:06.000Z');
+    assert.deepEqual(
+      display.started.map((a) => [a.name, a.was, a.now, a.ref?.kind ?? null]),
+      [['new', 0, 1, 'artifact']],
+    );
+    assert.deepEqual(
+      display.exited.map((a) => [a.name, a.was, a.now, a.ref]),
+      [['gone', 2, 0, null]],
+    );
+    assert.deepEqual(
+      display.changed.map((a) => [a.name, a.was, a.now]),
+      [['scaled', 1, 3]],
+    );
+    assert.deepEqual(
+      display.unchanged.map((a) => a.name),
+      ['same'],
+    );
+    assert.equal(display.started[0].startedAt, '1970-01-01T00:00:06.000Z');
   });
 
   it('reads snapshot ids whose environment name holds a hash sign from the last one', () => {
     assert.deepEqual(snapshotIdOf('a#b#12'), { environment: 'a#b', index: 12 });
-    for (const bad of ['prod', 'prod#', '#3', 'prod#0', 'prod#x', 7]) assert.equal(snapshotIdOf(bad), null, String(bad));
+    for (const bad of ['prod', 'prod#', '#3', 'prod#0', 'prod#x', 7])
+      assert.equal(snapshotIdOf(bad), null, String(bad));
   });
 });
 
@@ -147,37 +259,62 @@ describe('environment view model and chart', () => {
     included_environments: [],
     snapshot_count: 3,
   };
-  const snapshots = [1, 3, 2].map((index) => ({ ...snapshotObject(index, index === 3), artifact_compliance_count: { true: index, false: 3 - index, null: 1 } }));
+  const snapshots = [1, 3, 2].map((index) => ({
+    ...snapshotObject(index, index === 3),
+    artifact_compliance_count: { true: index, false: 3 - index, null: 1 },
+  }));
   const display = environmentDisplay(environment, snapshots, [
-    { name: 'prod-rules', description: 'what runs in prod', versions: [3, 4].map((version) => ({ version, policy_yaml: `# v${version}`, timestamp: version })) },
+    {
+      name: 'prod-rules',
+      description: 'what runs in prod',
+      versions: [3, 4].map((version) => ({ version, policy_yaml: `# v${version}`, timestamp: version })),
+    },
   ]);
 
   it('lists snapshots newest first with their counts, and the policies with the version applied', () => {
-    assert.deepEqual(display.snapshots.map((row) => [row.index, row.counts.compliant, row.counts.nonCompliant, row.counts.unknown]), [
-      [3, 3, 0, 1],
-      [2, 2, 1, 1],
-      [1, 1, 2, 1],
-    ]);
+    assert.deepEqual(
+      display.snapshots.map((row) => [row.index, row.counts.compliant, row.counts.nonCompliant, row.counts.unknown]),
+      [
+        [3, 3, 0, 1],
+        [2, 2, 1, 1],
+        [1, 1, 2, 1],
+      ],
+    );
     assert.deepEqual(display.policies, [
       { name: 'prod-rules', version: 3, description: 'what runs in prod', yaml: '# v3' },
       { name: 'detached-later', version: null, description: '', yaml: null },
     ]);
     assert.equal(display.compliance, 'NON-COMPLIANT');
     assert.deepEqual(display.latest, { kind: 'snapshot', environment: 'prod', index: 3 });
-    assert.deepEqual(display.snapshots[0]!.comparedWithPrevious, { kind: 'comparison', from: { environment: 'prod', index: 2 }, to: { environment: 'prod', index: 3 } });
+    assert.deepEqual(display.snapshots[0].comparedWithPrevious, {
+      kind: 'comparison',
+      from: { environment: 'prod', index: 2 },
+      to: { environment: 'prod', index: 3 },
+    });
   });
 
   it('draws one stacked bar per snapshot, in index order, with its counts', () => {
-    const bars = [...display.chart.matchAll(/data-snapshot="(\d+)" data-compliant="(\d+)" data-non-compliant="(\d+)" data-unknown="(\d+)"/g)].map((match) => match.slice(1).map(Number));
+    const bars = [
+      ...display.chart.matchAll(
+        /data-snapshot="(\d+)" data-compliant="(\d+)" data-non-compliant="(\d+)" data-unknown="(\d+)"/g,
+      ),
+    ].map((match) => match.slice(1).map(Number));
     assert.deepEqual(bars, [
       [1, 1, 2, 1],
       [2, 2, 1, 1],
       [3, 3, 0, 1],
     ]);
-    assert.match(display.chart, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]* role="img" aria-label="prod: artifacts by compliance per snapshot\. 3 snapshots/);
+    assert.match(
+      display.chart,
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]* role="img" aria-label="prod: artifacts by compliance per snapshot\. 3 snapshots/,
+    );
     assert.match(display.chart, /<title>#2: 2 compliant, 1 non-compliant, 1 unknown<\/title>/);
     // Bar heights are proportional: 4 artifacts fill the plot, each segment a share of it.
-    const heights = [...display.chart.matchAll(/<rect class="(compliant|non-compliant|unknown)" x="[\d.]+" y="[\d.]+" width="24" height="([\d.]+)"/g)].map((match) => [match[1], Number(match[2])]);
+    const heights = [
+      ...display.chart.matchAll(
+        /<rect class="(compliant|non-compliant|unknown)" x="[\d.]+" y="[\d.]+" width="24" height="([\d.]+)"/g,
+      ),
+    ].map((match) => [match[1], Number(match[2])]);
     assert.deepEqual(heights.slice(0, 3), [
       ['compliant', 44],
       ['non-compliant', 88],
@@ -203,11 +340,21 @@ describe('environment view model and chart', () => {
       total_count: 5,
       _links: {},
     });
-    assert.deepEqual(paged.environments.map((row) => [row.name, row.compliance, row.problem]), [
-      ['prod', 'NON-COMPLIANT', null],
-      ['broken', 'UNKNOWN', 'could not be read'],
-    ]);
+    assert.deepEqual(
+      paged.environments.map((row) => [row.name, row.compliance, row.problem]),
+      [
+        ['prod', 'NON-COMPLIANT', null],
+        ['broken', 'UNKNOWN', 'could not be read'],
+      ],
+    );
     assert.deepEqual(paged.paging, { page: 2, perPage: 2, total: 5, pageCount: 3, previous: 1, next: 3 });
-    assert.deepEqual(environmentListDisplay([environment]).paging, { page: 1, perPage: 1, total: 1, pageCount: 1, previous: null, next: null });
+    assert.deepEqual(environmentListDisplay([environment]).paging, {
+      page: 1,
+      perPage: 1,
+      total: 1,
+      pageCount: 1,
+      previous: null,
+      next: null,
+    });
   });
 });

@@ -38,7 +38,13 @@ function trailObject(): Record<string, unknown> {
     ...evaluation,
     flow: { name: 'backend', tags: {} },
     origin_url: 'javascript:alert(1)',
-    git_commit_info: { sha1: 'abc', message: 'fix', author: 'dev', branch: 'main', url: 'https://git.example.test/c/abc' },
+    git_commit_info: {
+      sha1: 'abc',
+      message: 'fix',
+      author: 'dev',
+      branch: 'main',
+      url: 'https://git.example.test/c/abc',
+    },
     user_data: { ticket: '<b>1</b>' },
     external_urls: { build: { href: 'https://ci.example.test/7' }, bad: 'data:text/html,x' },
     events: [{ type: 'trail_started', timestamp: 1, user: 'ci' }],
@@ -64,7 +70,12 @@ describe('trail view model', () => {
       ],
     );
     assert.equal(slot('tests').why, 'non-compliant by junit attestation tests (a-tests)');
-    assert.deepEqual(slot('tests').attestation, { kind: 'attestation', flow: 'backend', trail: 'release-1', attestationId: 'a-tests' });
+    assert.deepEqual(slot('tests').attestation, {
+      kind: 'attestation',
+      flow: 'backend',
+      trail: 'release-1',
+      attestationId: 'a-tests',
+    });
     assert.equal(slot('review').why, 'no pull_request attestation named review has been reported');
     assert.equal(slot('review').attestation, null);
     assert.match(slot('scan').why, /^compliant by attestation a-scan-2, overriding attestation a-scan$/);
@@ -73,7 +84,14 @@ describe('trail view model', () => {
 
   it('shows the artifacts, commit, links only for http(s), user data and events as text', () => {
     assert.deepEqual(display.artifacts, [
-      { name: 'cli', status: 'INCOMPLETE', why: 'an attestation the template asks of the artifact is missing', fingerprint: FP, unexpected: false, ref: { kind: 'artifact', flow: 'backend', fingerprint: FP, trail: 'release-1' } },
+      {
+        name: 'cli',
+        status: 'INCOMPLETE',
+        why: 'an attestation the template asks of the artifact is missing',
+        fingerprint: FP,
+        unexpected: false,
+        ref: { kind: 'artifact', flow: 'backend', fingerprint: FP, trail: 'release-1' },
+      },
     ]);
     assert.equal(display.commit?.sha, 'abc');
     assert.deepEqual(display.commit?.url?.ref, { kind: 'external', url: 'https://git.example.test/c/abc' });
@@ -86,28 +104,47 @@ describe('trail view model', () => {
       ],
     );
     assert.equal(display.userData, '{\n  "ticket": "<b>1</b>"\n}');
-    assert.deepEqual(display.events, [{ time: '1970-01-01T00:00:01.000Z', type: 'trail_started', details: '{\n  "user": "ci"\n}' }]);
+    assert.deepEqual(display.events, [
+      { time: '1970-01-01T00:00:01.000Z', type: 'trail_started', details: '{\n  "user": "ci"\n}' },
+    ]);
   });
 
   it('reads a trail with no template and no optional fields', () => {
     const bare = trailDisplay({ name: 't', flow: { name: 'f' }, compliance_state: 'COMPLIANT', is_compliant: true });
-    assert.deepEqual([bare.slots, bare.artifacts, bare.commit, bare.origin, bare.userData, bare.events], [[], [], null, null, null, []]);
+    assert.deepEqual(
+      [bare.slots, bare.artifacts, bare.commit, bare.origin, bare.userData, bare.events],
+      [[], [], null, null, null, []],
+    );
   });
 });
 
 describe('attestation view model', () => {
-  const base = { attestation_id: 'a1', attestation_name: 'checks', flow_name: 'backend', trail_name: 'release-1', created_at: 2, reported_by: 'ci' };
+  const base = {
+    attestation_id: 'a1',
+    attestation_name: 'checks',
+    flow_name: 'backend',
+    trail_name: 'release-1',
+    created_at: 2,
+    reported_by: 'ci',
+  };
 
   it('tables a scan quality gate and its conditions', () => {
     const display = attestationDisplay({
       ...base,
       attestation_type: 'scan',
       is_compliant: false,
-      scan_results: { qualityGate: { status: 'ERROR', conditions: [{ metric: 'coverage', status: 'ERROR', actualValue: '41', comparator: 'LT', errorThreshold: '80' }] } },
+      scan_results: {
+        qualityGate: {
+          status: 'ERROR',
+          conditions: [
+            { metric: 'coverage', status: 'ERROR', actualValue: '41', comparator: 'LT', errorThreshold: '80' },
+          ],
+        },
+      },
     });
     assert.equal(display.status, 'NON-COMPLIANT');
     assert.equal(display.summary, 'Quality gate ERROR');
-    assert.deepEqual(display.tables[0]!.rows, [['coverage', 'ERROR', '41', 'LT', '80']]);
+    assert.deepEqual(display.tables[0].rows, [['coverage', 'ERROR', '41', 'LT', '80']]);
   });
 
   it('totals junit suites', () => {
@@ -120,7 +157,7 @@ describe('attestation view model', () => {
       ],
     });
     assert.equal(display.summary, '11 tests, 1 failure, 0 errors, 2 skipped');
-    assert.deepEqual(display.tables[0]!.rows[0], ['unit', '10', '1', '0', '2', '1.5']);
+    assert.deepEqual(display.tables[0].rows[0], ['unit', '10', '1', '0', '2', '1.5']);
   });
 
   it('lists pull-request approvals in both forms', () => {
@@ -128,12 +165,20 @@ describe('attestation view model', () => {
       ...base,
       attestation_type: 'pull_request',
       pull_requests: [
-        { url: 'https://git.example.test/pr/1', state: 'merged', author: 'dev', approvers: [{ username: 'lead', state: 'APPROVED' }] },
+        {
+          url: 'https://git.example.test/pr/1',
+          state: 'merged',
+          author: 'dev',
+          approvers: [{ username: 'lead', state: 'APPROVED' }],
+        },
         { url: 'https://git.example.test/pr/2', state: 'open', approvers: ['old'] },
       ],
     });
     assert.equal(display.summary, '2 pull requests');
-    assert.deepEqual(display.tables[0]!.rows.map((row) => row[3]), ['lead (APPROVED)', 'old']);
+    assert.deepEqual(
+      display.tables[0].rows.map((row) => row[3]),
+      ['lead (APPROVED)', 'old'],
+    );
   });
 
   it('shows custom data with its summary, annotations, evidence and artifact', () => {
@@ -150,7 +195,10 @@ describe('attestation view model', () => {
     assert.equal(display.summary, 'signed off');
     assert.equal(display.data, '{\n  "summary": "signed off",\n  "who": "lead"\n}');
     assert.equal(display.annotations, '{\n  "note": "<script>"\n}');
-    assert.deepEqual(display.evidence, { name: 'report.zip', ref: { kind: 'evidence', flow: 'backend', trail: 'release-1', attestationId: 'a1' } });
+    assert.deepEqual(display.evidence, {
+      name: 'report.zip',
+      ref: { kind: 'evidence', flow: 'backend', trail: 'release-1', attestationId: 'a1' },
+    });
     assert.deepEqual(display.artifact, { kind: 'artifact', flow: 'backend', fingerprint: FP, trail: 'release-1' });
     assert.equal(display.origin?.ref?.kind, 'external');
   });
@@ -159,6 +207,7 @@ describe('attestation view model', () => {
 describe('external links', () => {
   it('admit only absolute http(s) URLs', () => {
     for (const url of ['https://a.test/x', 'HTTP://a.test']) assert.notEqual(externalRef(url), null, url);
-    for (const url of ['javascript:alert(1)', ' https://a.test', 'data:x', '//a.test', '/relative', 'https:// x', 42]) assert.equal(externalRef(url), null, String(url));
+    for (const url of ['javascript:alert(1)', ' https://a.test', 'data:x', '//a.test', '/relative', 'https:// x', 42])
+      assert.equal(externalRef(url), null, String(url));
   });
 });

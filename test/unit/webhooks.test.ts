@@ -40,12 +40,12 @@ describe('webhook sender', () => {
     sender.send({ org: 'acme', actionNumber: 7, url: receiver.url, payload: { event: 'ON_STARTED_ARTIFACT', n: 1 } });
     await sender.settled();
     assert.equal(receiver.received.length, 1);
-    assert.deepEqual(receiver.received[0]!.body, { event: 'ON_STARTED_ARTIFACT', n: 1 });
-    assert.equal(receiver.received[0]!.headers['content-type'], 'application/json');
+    assert.deepEqual(receiver.received[0].body, { event: 'ON_STARTED_ARTIFACT', n: 1 });
+    assert.equal(receiver.received[0].headers['content-type'], 'application/json');
     assert.equal(outcomes.length, 1);
-    assert.equal(outcomes[0]!.ok, true);
-    assert.equal(outcomes[0]!.attempts, 1);
-    assert.equal(outcomes[0]!.actionNumber, 7);
+    assert.equal(outcomes[0].ok, true);
+    assert.equal(outcomes[0].attempts, 1);
+    assert.equal(outcomes[0].actionNumber, 7);
     await sender.close();
   });
 
@@ -59,7 +59,10 @@ describe('webhook sender', () => {
     await sender.settled();
     assert.ok(performance.now() - started >= 20 + 40 - 5, 'waited 20 ms then 40 ms between attempts');
     assert.equal(receiver.received.length, 3);
-    assert.deepEqual(outcomes.map((o) => [o.ok, o.attempts]), [[true, 3]]);
+    assert.deepEqual(
+      outcomes.map((o) => [o.ok, o.attempts]),
+      [[true, 3]],
+    );
     await sender.close();
   });
 
@@ -71,7 +74,10 @@ describe('webhook sender', () => {
     sender.send({ org: 'acme', actionNumber: 2, url: receiver.url, payload: {} });
     await sender.settled();
     assert.equal(receiver.received.length, 3);
-    assert.deepEqual(outcomes.map((o) => [o.ok, o.attempts, o.error]), [[false, 3, 'HTTP 500']]);
+    assert.deepEqual(
+      outcomes.map((o) => [o.ok, o.attempts, o.error]),
+      [[false, 3, 'HTTP 500']],
+    );
     await sender.close();
   });
 
@@ -83,7 +89,10 @@ describe('webhook sender', () => {
     sender.send({ org: 'acme', actionNumber: 3, url: receiver.url, payload: {} });
     await sender.settled();
     assert.equal(receiver.received.length, 1);
-    assert.deepEqual(outcomes.map((o) => [o.ok, o.attempts, o.error]), [[false, 1, 'HTTP 404']]);
+    assert.deepEqual(
+      outcomes.map((o) => [o.ok, o.attempts, o.error]),
+      [[false, 1, 'HTTP 404']],
+    );
     await sender.close();
   });
 
@@ -96,8 +105,8 @@ describe('webhook sender', () => {
     sender.send({ org: 'acme', actionNumber: 4, url, payload: {} });
     await sender.settled();
     assert.equal(outcomes.length, 1);
-    assert.equal(outcomes[0]!.ok, false);
-    assert.equal(outcomes[0]!.attempts, 2);
+    assert.equal(outcomes[0].ok, false);
+    assert.equal(outcomes[0].attempts, 2);
     await sender.close();
   });
 
@@ -108,8 +117,14 @@ describe('webhook sender', () => {
     const sender = createWebhookSender({ backoffMs: 20, onOutcome: (o) => outcomes.push(o) });
     for (let n = 1; n <= 3; n++) sender.send({ org: 'acme', actionNumber: 6, url: receiver.url, payload: { n } });
     await sender.settled();
-    assert.deepEqual(receiver.received.map((r) => (r.body as { n: number }).n), [1, 1, 2, 3]);
-    assert.deepEqual(outcomes.map((o) => o.ok), [true, true, true]);
+    assert.deepEqual(
+      receiver.received.map((r) => (r.body as { n: number }).n),
+      [1, 1, 2, 3],
+    );
+    assert.deepEqual(
+      outcomes.map((o) => o.ok),
+      [true, true, true],
+    );
     await sender.close();
   });
 
@@ -120,7 +135,8 @@ describe('webhook sender', () => {
     const sender = createWebhookSender({ backoffMs: 60_000, onOutcome: (o) => outcomes.push(o) });
     sender.send({ org: 'acme', actionNumber: 5, url: receiver.url, payload: {} });
     const deadline = Date.now() + 5000;
-    while (receiver.received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+    while (receiver.received.length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setImmediate(resolve));
     await sender.close();
     assert.deepEqual(outcomes, []);
     sender.send({ org: 'acme', actionNumber: 5, url: receiver.url, payload: {} });

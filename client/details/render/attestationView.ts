@@ -4,7 +4,18 @@
 import { html } from '../../../shared/html.ts';
 import type { AttestationDisplay } from '../../../shared/views/attestation.ts';
 import type { SlotDisplay } from '../../../shared/views/trail.ts';
-import { action, facts, jsonBlock, open, pagedTable, refLink, status, urlItem, type DetailPage, type Pages } from './parts.ts';
+import {
+  action,
+  facts,
+  jsonBlock,
+  open,
+  pagedTable,
+  refLink,
+  status,
+  urlItem,
+  type DetailPage,
+  type Pages,
+} from './parts.ts';
 
 export function attestationPage(attestation: AttestationDisplay, pages: Pages): DetailPage {
   const lists: Record<string, number> = {};
@@ -17,17 +28,26 @@ ${attestation.summary === '' ? '' : html`<p class="summary">${attestation.summar
 ${facts([
   ['Reported', attestation.createdAt ?? ''],
   ['Reported by', attestation.reportedBy],
-  ['Artifact', attestation.artifact === null ? '' : refLink(attestation.artifact, attestation.artifact.kind === 'artifact' ? attestation.artifact.fingerprint : '')],
+  [
+    'Artifact',
+    attestation.artifact === null
+      ? ''
+      : refLink(attestation.artifact, attestation.artifact.kind === 'artifact' ? attestation.artifact.fingerprint : ''),
+  ],
   ['Origin', attestation.origin ? refLink(attestation.origin.ref, attestation.origin.url) : ''],
 ])}
 ${attestation.tables.map((entry, index) => html`<h2>${entry.caption}</h2>${pagedTable(`table${index}`, entry.caption, entry.columns, entry.rows, pages, lists)}`)}
 ${jsonBlock('Data', attestation.data)}
-${evidence === null || evidenceRef === null ? '' : html`<h2>Evidence</h2>
+${
+  evidence === null || evidenceRef === null
+    ? ''
+    : html`<h2>Evidence</h2>
 <p><code>${evidence.name}</code></p>
 <ul class="actions">
 <li>${action('Open evidence', { type: 'evidence', action: 'open', flow: evidenceRef.flow, trail: evidenceRef.trail, attestationId: evidenceRef.attestationId }, 'button')}</li>
 <li>${action('Save evidence…', { type: 'evidence', action: 'save', flow: evidenceRef.flow, trail: evidenceRef.trail, attestationId: evidenceRef.attestationId }, 'button')}</li>
-</ul>`}
+</ul>`
+}
 ${attestation.externalUrls.length === 0 ? '' : html`<h2>External URLs</h2><ul>${attestation.externalUrls.map(urlItem)}</ul>`}
 ${jsonBlock('Annotations', attestation.annotations)}
 ${jsonBlock('User data', attestation.userData)}`;
@@ -35,7 +55,12 @@ ${jsonBlock('User data', attestation.userData)}`;
 }
 
 /** A template slot with no attestation in it yet. */
-export function missingAttestationPage(flow: string, trail: string, name: string, slot: SlotDisplay | undefined): DetailPage {
+export function missingAttestationPage(
+  flow: string,
+  trail: string,
+  name: string,
+  slot: SlotDisplay | undefined,
+): DetailPage {
   const body = html`<h1>Attestation ${name}</h1>
 <p class="subtitle">${status('MISSING')} · trail ${open(trail, { kind: 'trail', flow, trail })} of flow ${flow}</p>
 <p>${slot?.why ?? `No attestation named ${name} has been reported in this trail.`}</p>`;

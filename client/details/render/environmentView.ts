@@ -20,7 +20,10 @@ export function auditEntriesOf(events: readonly Record<string, unknown>[]): Audi
   return events.map((event) => ({
     time: timeOf(event.reported_at) ?? '',
     type: textOf(event.type),
-    snapshot: typeof event.snapshot_index === 'number' && Number.isSafeInteger(event.snapshot_index) && event.snapshot_index > 0 ? event.snapshot_index : null,
+    snapshot:
+      typeof event.snapshot_index === 'number' && Number.isSafeInteger(event.snapshot_index) && event.snapshot_index > 0
+        ? event.snapshot_index
+        : null,
     artifact: textOf(event.artifact_name),
     fingerprint: textOf(event.sha256),
     description: textOf(event.description),
@@ -37,36 +40,67 @@ ${facts([
   ['Last report', environment.lastReportedAt ?? ''],
   ['Last change', environment.lastChangedAt ?? ''],
   ['Snapshots', String(environment.snapshotCount)],
-  ['Latest', environment.latest === null ? '' : refLink(environment.latest, `${environment.name}#${environment.snapshotCount}`)],
-  ['Includes', environment.includedEnvironments.length === 0 ? '' : html`${environment.includedEnvironments.map((included, index) => html`${index === 0 ? '' : ', '}${refLink(included.ref, included.name)}`)}`],
+  [
+    'Latest',
+    environment.latest === null ? '' : refLink(environment.latest, `${environment.name}#${environment.snapshotCount}`),
+  ],
+  [
+    'Includes',
+    environment.includedEnvironments.length === 0
+      ? ''
+      : html`${environment.includedEnvironments.map((included, index) => html`${index === 0 ? '' : ', '}${refLink(included.ref, included.name)}`)}`,
+  ],
 ])}
 <h2>Compliance over time</h2>
 <p class="empty">${shown < environment.snapshotCount ? `The latest ${shown} of ${environment.snapshotCount} snapshots.` : `All ${shown} snapshots.`}</p>
 <figure class="chart">${new SafeHtml(environment.chart)}</figure>
-${pagedTable('snapshots', 'Artifacts by compliance per snapshot', ['Snapshot', 'Taken', 'Compliance', 'Compliant', 'Non-compliant', 'Unknown', ''], environment.snapshots.map((row) => [
-  refLink(row.ref, row.title),
-  row.time ?? '',
-  status(row.compliance),
-  String(row.counts.compliant),
-  String(row.counts.nonCompliant),
-  String(row.counts.unknown),
-  row.comparedWithPrevious === null ? '' : refLink(row.comparedWithPrevious, 'compare with previous'),
-]), pages, lists)}
+${pagedTable(
+  'snapshots',
+  'Artifacts by compliance per snapshot',
+  ['Snapshot', 'Taken', 'Compliance', 'Compliant', 'Non-compliant', 'Unknown', ''],
+  environment.snapshots.map((row) => [
+    refLink(row.ref, row.title),
+    row.time ?? '',
+    status(row.compliance),
+    String(row.counts.compliant),
+    String(row.counts.nonCompliant),
+    String(row.counts.unknown),
+    row.comparedWithPrevious === null ? '' : refLink(row.comparedWithPrevious, 'compare with previous'),
+  ]),
+  pages,
+  lists,
+)}
 <h2>Attached policies</h2>
-${pagedTable('policies', 'Policies attached to the environment', ['Policy', 'Version applied last', 'Description', 'Rules'], environment.policies.map((policy) => [
-  policy.name,
-  policy.version === null ? '' : String(policy.version),
-  policy.description,
-  policy.yaml === null ? '' : html`<details><summary>YAML</summary><pre>${policy.yaml}</pre></details>`,
-]), pages, lists)}
+${pagedTable(
+  'policies',
+  'Policies attached to the environment',
+  ['Policy', 'Version applied last', 'Description', 'Rules'],
+  environment.policies.map((policy) => [
+    policy.name,
+    policy.version === null ? '' : String(policy.version),
+    policy.description,
+    policy.yaml === null ? '' : html`<details><summary>YAML</summary><pre>${policy.yaml}</pre></details>`,
+  ]),
+  pages,
+  lists,
+)}
 <h2>Audit log</h2>
-${pagedTable('audit', 'What started, changed and exited, newest first', ['Time', 'Event', 'Snapshot', 'Artifact', 'Fingerprint', 'Description'], audit.map((entry) => [
-  entry.time,
-  entry.type,
-  entry.snapshot === null ? '' : open(`#${entry.snapshot}`, { kind: 'snapshot', environment: environment.name, index: entry.snapshot }),
-  entry.artifact,
-  html`<code>${entry.fingerprint}</code>`,
-  entry.description,
-]), pages, lists)}`;
+${pagedTable(
+  'audit',
+  'What started, changed and exited, newest first',
+  ['Time', 'Event', 'Snapshot', 'Artifact', 'Fingerprint', 'Description'],
+  audit.map((entry) => [
+    entry.time,
+    entry.type,
+    entry.snapshot === null
+      ? ''
+      : open(`#${entry.snapshot}`, { kind: 'snapshot', environment: environment.name, index: entry.snapshot }),
+    entry.artifact,
+    html`<code>${entry.fingerprint}</code>`,
+    entry.description,
+  ]),
+  pages,
+  lists,
+)}`;
   return { title: `Environment ${environment.name}`, body, lists };
 }

@@ -43,18 +43,33 @@ export function refLink(ref: ViewRef | null, label: HtmlValue): SafeHtml {
     case 'attestation':
       return open(label, { kind: 'attestation', flow: ref.flow, trail: ref.trail, attestationId: ref.attestationId });
     case 'artifact':
-      return open(label, ref.trail === undefined ? { kind: 'artifact', flow: ref.flow, fingerprint: ref.fingerprint } : { kind: 'artifact', flow: ref.flow, fingerprint: ref.fingerprint, trail: ref.trail });
+      return open(
+        label,
+        ref.trail === undefined
+          ? { kind: 'artifact', flow: ref.flow, fingerprint: ref.fingerprint }
+          : { kind: 'artifact', flow: ref.flow, fingerprint: ref.fingerprint, trail: ref.trail },
+      );
     case 'evidence':
-      return action(label, { type: 'evidence', action: 'open', flow: ref.flow, trail: ref.trail, attestationId: ref.attestationId });
+      return action(label, {
+        type: 'evidence',
+        action: 'open',
+        flow: ref.flow,
+        trail: ref.trail,
+        attestationId: ref.attestationId,
+      });
     case 'external':
       return action(label, { type: 'external', url: ref.url });
     case 'environment':
       return open(label, { kind: 'environment', environment: ref.environment });
     case 'snapshot':
-      return ref.index >= 1 ? open(label, { kind: 'snapshot', environment: ref.environment, index: ref.index }) : html`${label}`;
+      return ref.index >= 1
+        ? open(label, { kind: 'snapshot', environment: ref.environment, index: ref.index })
+        : html`${label}`;
     case 'comparison':
       // The views compare two snapshots of one environment; across environments it stays text.
-      return ref.from.environment === ref.to.environment ? open(label, { kind: 'compare', environment: ref.from.environment, from: ref.from.index, to: ref.to.index }) : html`${label}`;
+      return ref.from.environment === ref.to.environment
+        ? open(label, { kind: 'compare', environment: ref.from.environment, from: ref.from.index, to: ref.to.index })
+        : html`${label}`;
     default:
       return html`${label}`;
   }
@@ -88,7 +103,14 @@ export function table(caption: string, columns: readonly string[], rows: readonl
  * The page of `rows` that list `name` shows, as a table with Previous/Next under it; records the
  * list's page count in `lists` so the panel accepts page requests for it and no other.
  */
-export function pagedTable(name: string, caption: string, columns: readonly string[], rows: readonly (readonly HtmlValue[])[], pages: Pages, lists: Record<string, number>): SafeHtml {
+export function pagedTable(
+  name: string,
+  caption: string,
+  columns: readonly string[],
+  rows: readonly (readonly HtmlValue[])[],
+  pages: Pages,
+  lists: Record<string, number>,
+): SafeHtml {
   const pageCount = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
   lists[name] = pageCount;
   const page = Math.min(Math.max(1, pages[name] ?? 1), pageCount);

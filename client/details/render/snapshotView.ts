@@ -7,7 +7,9 @@ import type { SnapshotArtifactDisplay, SnapshotDisplay } from '../../../shared/v
 import { facts, pagedTable, refLink, status, type DetailPage, type Pages } from './parts.ts';
 
 function whyCell(artifact: SnapshotArtifactDisplay): SafeHtml {
-  const rules = artifact.failedRules.map((rule) => html`<li>${rule.policy} v${rule.version}, ${rule.rule}: ${rule.reason}</li>`);
+  const rules = artifact.failedRules.map(
+    (rule) => html`<li>${rule.policy} v${rule.version}, ${rule.rule}: ${rule.reason}</li>`,
+  );
   const reasons = artifact.failedRules.length === 0 ? artifact.reasons.map((reason) => html`<li>${reason}</li>`) : [];
   return rules.length + reasons.length === 0 ? html`` : html`<ul class="why">${rules}${reasons}</ul>`;
 }
@@ -40,14 +42,24 @@ ${snapshot.next === null ? '' : refLink(snapshot.next, 'Next snapshot')}
 </nav>
 ${facts([
   ['Taken', snapshot.time ?? ''],
-  ['Artifacts', `${snapshot.counts.compliant} compliant, ${snapshot.counts.nonCompliant} non-compliant, ${snapshot.counts.unknown} unknown`],
+  [
+    'Artifacts',
+    `${snapshot.counts.compliant} compliant, ${snapshot.counts.nonCompliant} non-compliant, ${snapshot.counts.unknown} unknown`,
+  ],
 ])}
 <h2>Running</h2>
 ${pagedTable('running', 'What runs in this snapshot', columns, artifactRows(snapshot.running), pages, lists)}
 <h2>Exited</h2>
 ${pagedTable('exited', 'What ran in the snapshot before and stopped', columns, artifactRows(snapshot.exited), pages, lists)}
 <h2>Policies applied</h2>
-${pagedTable('policies', 'Policies this snapshot was judged by', ['Policy', 'Version', 'Failing artifacts'], snapshot.policies.map((policy) => [policy.name, String(policy.version), policy.failingArtifacts.join(', ')]), pages, lists)}`;
+${pagedTable(
+  'policies',
+  'Policies this snapshot was judged by',
+  ['Policy', 'Version', 'Failing artifacts'],
+  snapshot.policies.map((policy) => [policy.name, String(policy.version), policy.failingArtifacts.join(', ')]),
+  pages,
+  lists,
+)}`;
   return { title: `Snapshot ${snapshot.title}`, body, lists };
 }
 

@@ -14,29 +14,55 @@ ${trail.description === '' ? '' : html`<p>${trail.description}</p>`}
 ${facts([
   ['Created', trail.createdAt ?? ''],
   ['Created by', trail.createdBy],
-  ['Commit', commit === null ? '' : html`<code>${commit.sha}</code>${commit.branch === '' ? '' : html` on ${commit.branch}`}${commit.author === '' ? '' : html` by ${commit.author}`}`],
+  [
+    'Commit',
+    commit === null
+      ? ''
+      : html`<code>${commit.sha}</code>${commit.branch === '' ? '' : html` on ${commit.branch}`}${commit.author === '' ? '' : html` by ${commit.author}`}`,
+  ],
   ['Commit message', commit?.message ?? ''],
   ['Commit URL', commit?.url ? refLink(commit.url.ref, commit.url.url) : ''],
   ['Origin', trail.origin ? refLink(trail.origin.ref, trail.origin.url) : ''],
 ])}
 <h2>Template slots</h2>
-${pagedTable('slots', 'Attestations the template asks for, and any others reported', ['Artifact', 'Attestation', 'Type', 'Status', 'Why'], trail.slots.map((slot) => [
-  slot.artifact ?? '(trail)',
-  slot.attestation === null ? slot.name : refLink(slot.attestation, slot.name),
-  slot.type,
-  status(slot.status),
-  html`${slot.why}${slot.overridden === null ? '' : html` (${refLink(slot.overridden, 'the overridden attestation')})`}`,
-]), pages, lists)}
+${pagedTable(
+  'slots',
+  'Attestations the template asks for, and any others reported',
+  ['Artifact', 'Attestation', 'Type', 'Status', 'Why'],
+  trail.slots.map((slot) => [
+    slot.artifact ?? '(trail)',
+    slot.attestation === null ? slot.name : refLink(slot.attestation, slot.name),
+    slot.type,
+    status(slot.status),
+    html`${slot.why}${slot.overridden === null ? '' : html` (${refLink(slot.overridden, 'the overridden attestation')})`}`,
+  ]),
+  pages,
+  lists,
+)}
 <h2>Artifacts</h2>
-${pagedTable('artifacts', 'Artifacts of the trail', ['Name', 'Status', 'Fingerprint', 'Why'], trail.artifacts.map((artifact) => [
-  artifact.ref === null ? artifact.name : refLink(artifact.ref, artifact.name),
-  status(artifact.status),
-  artifact.fingerprint === null ? '' : html`<code>${artifact.fingerprint}</code>`,
-  artifact.why,
-]), pages, lists)}
+${pagedTable(
+  'artifacts',
+  'Artifacts of the trail',
+  ['Name', 'Status', 'Fingerprint', 'Why'],
+  trail.artifacts.map((artifact) => [
+    artifact.ref === null ? artifact.name : refLink(artifact.ref, artifact.name),
+    status(artifact.status),
+    artifact.fingerprint === null ? '' : html`<code>${artifact.fingerprint}</code>`,
+    artifact.why,
+  ]),
+  pages,
+  lists,
+)}
 ${trail.externalUrls.length === 0 ? '' : html`<h2>External URLs</h2><ul>${trail.externalUrls.map(urlItem)}</ul>`}
 ${jsonBlock('User data', trail.userData)}
 <h2>Events</h2>
-${pagedTable('events', 'Events of the trail', ['Time', 'Event', 'Details'], trail.events.map((event) => [event.time ?? '', event.type, html`<pre>${event.details ?? ''}</pre>`]), pages, lists)}`;
+${pagedTable(
+  'events',
+  'Events of the trail',
+  ['Time', 'Event', 'Details'],
+  trail.events.map((event) => [event.time ?? '', event.type, html`<pre>${event.details ?? ''}</pre>`]),
+  pages,
+  lists,
+)}`;
   return { title: `Trail ${trail.title}`, body, lists };
 }

@@ -7,7 +7,10 @@ import { htmlUrl } from '../views/urls.ts';
 import { createWebhookSender, type WebhookDelivery, type WebhookSender } from './webhooks.ts';
 import type { Org } from '../store/orgs.ts';
 
-import { environmentTriggers as ENVIRONMENT_TRIGGERS, flowTriggers as FLOW_TRIGGERS } from '../../../shared/schemas/actionParts.ts';
+import {
+  environmentTriggers as ENVIRONMENT_TRIGGERS,
+  flowTriggers as FLOW_TRIGGERS,
+} from '../../../shared/schemas/actionParts.ts';
 
 /** The triggers the action bodies accept (reference §2.12), written once in their shared schema parts. */
 export { ENVIRONMENT_TRIGGERS, FLOW_TRIGGERS };
@@ -30,7 +33,9 @@ function senderOf(context: AppContext): WebhookSender {
       onOutcome: async (outcome) => {
         const org = await context.store.orgs.byName(outcome.org);
         if (org === undefined) return;
-        await context.store.transaction(async (tx) => tx.actions.recordOutcome(org.id, outcome.actionNumber, outcome.ok, outcome.timestamp));
+        await context.store.transaction(async (tx) =>
+          tx.actions.recordOutcome(org.id, outcome.actionNumber, outcome.ok, outcome.timestamp),
+        );
       },
     });
     senders.set(context, sender);
@@ -58,7 +63,13 @@ export async function deliveriesFor(
         org: org.name,
         actionNumber: action.number,
         url: target.webhook,
-        payload: { trigger, org: org.name, action: { name: action.name, number: action.number }, timestamp: nowSeconds(), ...payload },
+        payload: {
+          trigger,
+          org: org.name,
+          action: { name: action.name, number: action.number },
+          timestamp: nowSeconds(),
+          ...payload,
+        },
       });
     }
   }
@@ -86,7 +97,12 @@ function trailPayload(context: AppContext, org: Org, flowName: string, trailName
 }
 
 /** ON_STARTED_TRAIL, after the trail was begun (committed). */
-export async function notifyTrailStarted(context: AppContext, org: Org, flowName: string, trailName: string): Promise<void> {
+export async function notifyTrailStarted(
+  context: AppContext,
+  org: Org,
+  flowName: string,
+  trailName: string,
+): Promise<void> {
   dispatch(
     context,
     await deliveriesFor(context, org, 'flow', flowName, 'ON_STARTED_TRAIL', {
@@ -101,7 +117,15 @@ export async function notifyTrailStarted(context: AppContext, org: Org, flowName
 export async function notifyAttestation(
   context: AppContext,
   org: Org,
-  attestation: { id: string; name: string; type: string; isCompliant: boolean; artifactFingerprint: string | null; flowName: string; trailName: string },
+  attestation: {
+    id: string;
+    name: string;
+    type: string;
+    isCompliant: boolean;
+    artifactFingerprint: string | null;
+    flowName: string;
+    trailName: string;
+  },
 ): Promise<void> {
   dispatch(
     context,
@@ -115,7 +139,13 @@ export async function notifyAttestation(
         type: attestation.type,
         is_compliant: attestation.isCompliant,
         artifact_fingerprint: attestation.artifactFingerprint,
-        html_url: htmlUrl.attestation(context.publicUrl(), org.name, attestation.flowName, attestation.trailName, attestation.id),
+        html_url: htmlUrl.attestation(
+          context.publicUrl(),
+          org.name,
+          attestation.flowName,
+          attestation.trailName,
+          attestation.id,
+        ),
       },
     }),
   );
@@ -125,7 +155,14 @@ export async function notifyAttestation(
 export async function notifyArtifactAttested(
   context: AppContext,
   org: Org,
-  artifact: { flowName: string; trailName: string; fingerprint: string; filename: string; templateReferenceName: string; gitCommit: string },
+  artifact: {
+    flowName: string;
+    trailName: string;
+    fingerprint: string;
+    filename: string;
+    templateReferenceName: string;
+    gitCommit: string;
+  },
 ): Promise<void> {
   dispatch(
     context,

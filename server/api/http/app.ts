@@ -75,14 +75,20 @@ interface Rendered {
 
 function renderError(error: unknown): Rendered {
   if (error instanceof ApiError) return { status: error.statusCode, body: error.body };
-  const fastifyError = error as { validation?: unknown; validationContext?: string; statusCode?: unknown; message?: unknown };
+  const fastifyError = error as {
+    validation?: unknown;
+    validationContext?: string;
+    statusCode?: unknown;
+    message?: unknown;
+  };
   if (Array.isArray(fastifyError.validation)) {
     const failure = validationFailure(fastifyError.validation, fastifyError.validationContext);
     return { status: failure.statusCode, body: failure.body };
   }
   if (isUniqueViolation(error)) return { status: 409, body: { message: CONCURRENT_DUPLICATE } };
   const fault = storageFaultOf(error);
-  if (fault !== undefined) return { status: fault.status, body: { message: fault.message }, retryAfter: fault.retryAfter };
+  if (fault !== undefined)
+    return { status: fault.status, body: { message: fault.message }, retryAfter: fault.retryAfter };
   if (isDatabaseUnavailable(error)) return { status: 503, body: { message: DATABASE_UNAVAILABLE }, retryAfter: 1 };
   if (isUnstorableText(error)) return { status: 400, body: { message: UNSTORABLE_TEXT } };
   const status = typeof fastifyError.statusCode === 'number' ? fastifyError.statusCode : 500;
@@ -91,7 +97,14 @@ function renderError(error: unknown): Rendered {
 }
 
 /** Fastify's own ajv settings (coercion of query strings, defaults), plus every error with its input. */
-const validators = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: true, verbose: true, strict: false });
+const validators = new Ajv({
+  coerceTypes: 'array',
+  useDefaults: true,
+  removeAdditional: true,
+  allErrors: true,
+  verbose: true,
+  strict: false,
+});
 addFormats(validators);
 validators.addKeyword('x-checked-by-route');
 
@@ -133,12 +146,15 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
   applyWireContract(app);
   app.setErrorHandler((error, request, reply) => {
     const { status, body, retryAfter } = renderError(error);
-    if (status >= 500) console.error(`${request.method} ${request.url.split('?')[0]} → ${status}: ${body.message}\n`, error);
+    if (status >= 500)
+      console.error(`${request.method} ${request.url.split('?')[0]} → ${status}: ${body.message}\n`, error);
     if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ message: `Not Found. You have requested this URI [${request.url.split('?')[0]}] but it does not exist on this server.` }),
+    reply.code(404).send({
+      message: `Not Found. You have requested this URI [${request.url.split('?')[0]}] but it does not exist on this server.`,
+    }),
   );
 
   await app.register(fastifyMultipart, {
@@ -156,12 +172,25 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
         },
       },
       security: [{ bearer: [] }, { basic: [] }],
-      tags: [{ name: PROJECT_EXTENSION, description: 'Operations this server adds to the Compliance Evidence Service API v2: read-only previews for the editor.' }],
+      tags: [
+        {
+          name: PROJECT_EXTENSION,
+          description:
+            'Operations this server adds to the Compliance Evidence Service API v2: read-only previews for the editor.',
+        },
+      ],
     },
     // Components named by the schemas' titles (ControlPostInput, CreateEnvironmentPutInput, ...).
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.title ?? `def-${index}`).replace(/[^A-Za-z0-9._-]/g, '') },
-    transform: ({ schema, url }) => ({ schema, url: url.startsWith('/api/v2') ? url.slice('/api/v2'.length) || '/' : url }),
-    transformObject: (document) => ('openapiObject' in document ? documentOptionalBodies(document.openapiObject) : document.swaggerObject),
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, index) =>
+        String(json.title ?? `def-${index}`).replace(/[^A-Za-z0-9._-]/g, ''),
+    },
+    transform: ({ schema, url }) => ({
+      schema,
+      url: url.startsWith('/api/v2') ? url.slice('/api/v2'.length) || '/' : url,
+    }),
+    transformObject: (document) =>
+      'openapiObject' in document ? documentOptionalBodies(document.openapiObject) : document.swaggerObject,
   });
 
   // Before any schema check walks a JSON body (multipart JSON parts are checked where they are read).

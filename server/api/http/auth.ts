@@ -46,7 +46,10 @@ export function keyHash(key: string): string {
 }
 
 /** Answers the principal a presented key stands for: configured keys first, then service accounts. */
-export function keyringOf(configured: readonly ConfiguredKey[], store: Store): (key: string) => Promise<Principal | undefined> {
+export function keyringOf(
+  configured: readonly ConfiguredKey[],
+  store: Store,
+): (key: string) => Promise<Principal | undefined> {
   const byHash = new Map<string, Principal>();
   let numbered = 0;
   configured.forEach((entry) => {
@@ -62,7 +65,9 @@ export function keyringOf(configured: readonly ConfiguredKey[], store: Store): (
     const known = byHash.get(hash);
     if (known !== undefined) return known;
     const account = await store.serviceAccounts.principalForKeyHash(hash, Date.now() / 1000);
-    return account === undefined ? undefined : { name: account.accountName, role: account.privilege, orgs: new Set([account.orgName]) };
+    return account === undefined
+      ? undefined
+      : { name: account.accountName, role: account.privilege, orgs: new Set([account.orgName]) };
   };
 }
 
@@ -71,8 +76,8 @@ function presentedKey(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const match = /^\s*(\S+)\s+(.*?)\s*$/.exec(header);
   if (match === null) return undefined;
-  const scheme = match[1]!.toLowerCase();
-  const value = match[2]!;
+  const scheme = match[1].toLowerCase();
+  const value = match[2];
   if (scheme === 'bearer') return value === '' ? undefined : value;
   if (scheme !== 'basic') return undefined;
   const decoded = Buffer.from(value, 'base64').toString('utf8');
@@ -87,7 +92,11 @@ function accessOf(request: FastifyRequest): Access {
   return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
 }
 
-export function registerAuth(app: FastifyInstance, resolveKey: (key: string) => Promise<Principal | undefined>, store: Store): void {
+export function registerAuth(
+  app: FastifyInstance,
+  resolveKey: (key: string) => Promise<Principal | undefined>,
+  store: Store,
+): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('org', null);
   app.addHook('onRequest', async (request) => {

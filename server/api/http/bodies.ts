@@ -25,7 +25,12 @@ function echoedInput(issue: Issue, value: unknown, rootInput: unknown): unknown 
  * input echoed; an issue of the whole value is keyed `emptyKey` and echoes `rootInput` (a
  * template's text rather than what it parsed to).
  */
-export function fieldErrorsOf(issues: readonly Issue[], value: unknown, emptyKey = 'body', rootInput: unknown = value): FieldErrors {
+export function fieldErrorsOf(
+  issues: readonly Issue[],
+  value: unknown,
+  emptyKey = 'body',
+  rootInput: unknown = value,
+): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
     if (!refusesUpload(issue)) continue;
@@ -50,10 +55,12 @@ export function checkedBody<N extends BodySchemaName>(name: N, value: unknown, e
 
 /** The schema of a body, for a route's `schema.body` (validated through `checkBody`, documented in OpenAPI). */
 export function bodySchema(name: BodySchemaName): Record<string, unknown> {
-  return bodySchemas[name] as Record<string, unknown>;
+  return bodySchemas[name];
 }
 
-const bodyNameById = new Map<string, BodySchemaName>(Object.entries(bodySchemas).map(([name, schema]) => [schema.$id, name as BodySchemaName]));
+const bodyNameById = new Map<string, BodySchemaName>(
+  Object.entries(bodySchemas).map(([name, schema]) => [schema.$id, name as BodySchemaName]),
+);
 
 /** The body schema name of a route schema, if it is one of the shared body schemas. */
 export function bodySchemaNameOf(schema: unknown): BodySchemaName | undefined {

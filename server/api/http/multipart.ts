@@ -35,7 +35,8 @@ export async function readMultipart(request: FastifyRequest, jsonPartName: strin
         const bytes = await part.toBuffer();
         body.files.set(part.fieldname, { filename: part.filename, bytes });
       } else {
-        if (part.valueTruncated || part.fieldnameTruncated) throw new ApiError(413, `Multipart part '${part.fieldname}' is too large`);
+        if (part.valueTruncated || part.fieldnameTruncated)
+          throw new ApiError(413, `Multipart part '${part.fieldname}' is too large`);
         body.fields.set(part.fieldname, typeof part.value === 'string' ? part.value : JSON.stringify(part.value));
       }
     }
@@ -43,7 +44,11 @@ export async function readMultipart(request: FastifyRequest, jsonPartName: strin
     if (error instanceof ApiError) throw error;
     const status = statusOf(error);
     const message = error instanceof Error ? error.message : String(error);
-    if (status === 413) throw new ApiError(413, `Request part too large: files are limited to ${MAX_FILE_BYTES / 1024 / 1024} MB (${message})`);
+    if (status === 413)
+      throw new ApiError(
+        413,
+        `Request part too large: files are limited to ${MAX_FILE_BYTES / 1024 / 1024} MB (${message})`,
+      );
     if (status !== undefined && status >= 400 && status < 500) throw new ApiError(status, message);
     throw new ApiError(400, `Malformed multipart body: ${message}`);
   }
@@ -66,7 +71,9 @@ export function jsonPart(body: MultipartBody, name: string): unknown {
     value = JSON.parse(text) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw invalid({ [name]: withInput(`Invalid JSON: ${reason}`, text.length > 200 ? `${text.slice(0, 200)}…` : text) });
+    throw invalid({
+      [name]: withInput(`Invalid JSON: ${reason}`, text.length > 200 ? `${text.slice(0, 200)}…` : text),
+    });
   }
   refuseDeepJson(value, name);
   return value;
@@ -86,5 +93,7 @@ export function routeCheckedJsonBody(description: string, schema: object) {
 }
 
 export function isCheckedByRoute(schema: unknown): boolean {
-  return typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)['x-checked-by-route'] === true;
+  return (
+    typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)['x-checked-by-route'] === true
+  );
 }

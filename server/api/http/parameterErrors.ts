@@ -29,9 +29,13 @@ function typeMessage(expected: string, data: unknown): string {
   const fromString = typeof data === 'string';
   switch (expected) {
     case 'integer':
-      return fromString ? 'Input should be a valid integer, unable to parse string as an integer' : 'Input should be a valid integer';
+      return fromString
+        ? 'Input should be a valid integer, unable to parse string as an integer'
+        : 'Input should be a valid integer';
     case 'number':
-      return fromString ? 'Input should be a valid number, unable to parse string as a number' : 'Input should be a valid number';
+      return fromString
+        ? 'Input should be a valid number, unable to parse string as a number'
+        : 'Input should be a valid number';
     case 'boolean':
       return 'Input should be a valid boolean, unable to interpret input';
     case 'object':
@@ -63,7 +67,7 @@ function pydanticError(error: ErrorObject): { path: PathSegment[]; message: stri
       return { path: [...path, extra], message: 'Extra inputs are not permitted', input: value };
     }
     case 'type':
-      return { path, message: typeMessage(String(params.type).split(',')[0]!, data), input: data };
+      return { path, message: typeMessage(String(params.type).split(',')[0], data), input: data };
     case 'minimum':
       return { path, message: `Input should be greater than or equal to ${String(params.limit)}`, input: data };
     case 'exclusiveMinimum':
@@ -83,9 +87,17 @@ function pydanticError(error: ErrorObject): { path: PathSegment[]; message: stri
     case 'maxLength':
       return { path, message: `String should have at most ${plural(Number(params.limit), 'character')}`, input: data };
     case 'minItems':
-      return { path, message: `List should have at least ${plural(Number(params.limit), 'item')} after validation`, input: data };
+      return {
+        path,
+        message: `List should have at least ${plural(Number(params.limit), 'item')} after validation`,
+        input: data,
+      };
     case 'maxItems':
-      return { path, message: `List should have at most ${plural(Number(params.limit), 'item')} after validation`, input: data };
+      return {
+        path,
+        message: `List should have at most ${plural(Number(params.limit), 'item')} after validation`,
+        input: data,
+      };
     default:
       return { path, message: error.message ?? 'Input is not valid', input: data };
   }

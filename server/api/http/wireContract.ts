@@ -12,11 +12,16 @@ export function applyWireContract(app: FastifyInstance): void {
     const key = operationKeyOf(String(method), route.url);
     const operation = key === undefined ? undefined : operations[key];
     if (operation === undefined) return;
-    route.schema = { ...route.schema, summary: operation.summary, response: { ...operation.responses, ...errorResponses } };
+    route.schema = {
+      ...route.schema,
+      summary: operation.summary,
+      response: { ...operation.responses, ...errorResponses },
+    };
     if (operation.deprecated === true) route.schema.deprecated = true;
     if (operation.extension === true) {
       route.schema.tags = [PROJECT_EXTENSION];
-      route.schema.description = 'Not part of the Compliance Evidence Service API v2: an addition of this server, read-only, with the access of reading trails and snapshots.';
+      route.schema.description =
+        'Not part of the Compliance Evidence Service API v2: an addition of this server, read-only, with the access of reading trails and snapshots.';
     }
   });
   // Bodies stay encoded by JSON.stringify, not by a serializer compiled from the response schemas:
@@ -25,7 +30,10 @@ export function applyWireContract(app: FastifyInstance): void {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 }
 
-type Operations = Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> } } | undefined>;
+type Operations = Record<
+  string,
+  { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> } } | undefined
+>;
 
 /**
  * The OpenAPI document as the contract has it: fastify's generator marks every body required, but

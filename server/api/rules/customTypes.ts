@@ -5,7 +5,13 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { issuesFromErrors } from '../../../shared/schemas/issues.ts';
 import type { Issue } from '../../../shared/findings.ts';
-import { describeRuleProblem, ruleProblems, rulesHold, summaryOf, type SummaryValue } from '../../../shared/customTypes/index.ts';
+import {
+  describeRuleProblem,
+  ruleProblems,
+  rulesHold,
+  summaryOf,
+  type SummaryValue,
+} from '../../../shared/customTypes/index.ts';
 import { notFound, withInput } from '../errors.ts';
 import type { CustomType } from '../store/customTypes.ts';
 import type { Store } from '../store/index.ts';
@@ -16,7 +22,8 @@ const compiled = new Map<string, ValidateFunction>();
 
 /** Whether `schema` is a JSON Schema ajv can use; the error text otherwise. */
 export function schemaProblem(schema: unknown): string | undefined {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'Input should be a valid dictionary';
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+    return 'Input should be a valid dictionary';
   try {
     ajv.compile(schema as Record<string, unknown>);
     return undefined;
@@ -39,7 +46,10 @@ function validatorOf(type: CustomType): ValidateFunction {
 export function customDataIssues(type: CustomType, data: unknown): Issue[] {
   const validate = validatorOf(type);
   if (validate(data)) return [];
-  return issuesFromErrors(validate.errors ?? [], data, 'custom').map((issue) => ({ ...issue, path: ['attestation_data', ...issue.path] }));
+  return issuesFromErrors(validate.errors ?? [], data, 'custom').map((issue) => ({
+    ...issue,
+    path: ['attestation_data', ...issue.path],
+  }));
 }
 
 /** Whether every jq rule of the type holds for the attestation data (no rules: true). */
@@ -49,14 +59,22 @@ export function customRulesPassed(type: CustomType, data: unknown): boolean {
 
 /** Each rule the shared jq subset cannot evaluate, as an `errors` entry keyed by its field path. */
 export function ruleErrors(rules: readonly string[]): Record<string, string> {
-  return Object.fromEntries(ruleProblems(rules).map((problem) => [`evaluator.rules[${problem.index}]`, withInput(describeRuleProblem(problem), rules[problem.index])]));
+  return Object.fromEntries(
+    ruleProblems(rules).map((problem) => [
+      `evaluator.rules[${problem.index}]`,
+      withInput(describeRuleProblem(problem), rules[problem.index]),
+    ]),
+  );
 }
 
 /** Each summary expression the jq subset cannot evaluate, keyed by its field path, as rules are. */
 export function summaryErrors(summary: ReadonlyArray<{ expression: string }>): Record<string, string> {
   const expressions = summary.map((entry) => entry.expression);
   return Object.fromEntries(
-    ruleProblems(expressions).map((problem) => [`summary[${problem.index}].expression`, withInput(describeRuleProblem(problem), expressions[problem.index])]),
+    ruleProblems(expressions).map((problem) => [
+      `summary[${problem.index}].expression`,
+      withInput(describeRuleProblem(problem), expressions[problem.index]),
+    ]),
   );
 }
 
@@ -73,6 +91,7 @@ export async function customTypeNamed(store: Store, org: Org, typeName: string):
   if (latest === undefined) throw notFound(`Custom attestation type '${name}' does not exist for org '${org.name}'`);
   if (versioned === null) return latest;
   const type = await store.customTypes.version(org.id, name, Number(versioned[2]));
-  if (type === undefined) throw notFound(`version ${versioned[2]} does not exist for custom attestation type '${name}'`);
+  if (type === undefined)
+    throw notFound(`version ${versioned[2]} does not exist for custom attestation type '${name}'`);
   return type;
 }

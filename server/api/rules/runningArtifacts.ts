@@ -81,7 +81,9 @@ export function runningArtifactsOf(type: ReportType, body: unknown): RunningArti
 function reportItems(body: unknown): Item[] {
   if (body === null || typeof body !== 'object') return [];
   const artifacts = (body as Item).artifacts;
-  return Array.isArray(artifacts) ? artifacts.filter((item): item is Item => item !== null && typeof item === 'object') : [];
+  return Array.isArray(artifacts)
+    ? artifacts.filter((item): item is Item => item !== null && typeof item === 'object')
+    : [];
 }
 
 function pick(item: Item, fields: readonly string[]): Record<string, unknown> {

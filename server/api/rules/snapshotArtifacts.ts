@@ -33,10 +33,17 @@ export interface EvaluatedArtifact extends ArtifactState {
 
 /** The stable key of where a fingerprint is attested: sorted `flow/trail`, comma separated. */
 function provenanceKeyOf(provenance: readonly ArtifactProvenance[]): string {
-  return provenance.map((p) => `${p.flow_name}/${p.trail_name}`).sort().join(',');
+  return provenance
+    .map((p) => `${p.flow_name}/${p.trail_name}`)
+    .sort()
+    .join(',');
 }
 
-export function evaluatedArtifactOf(running: RunningArtifact, provenance: ArtifactProvenance[], verdict: ArtifactVerdict): EvaluatedArtifact {
+export function evaluatedArtifactOf(
+  running: RunningArtifact,
+  provenance: ArtifactProvenance[],
+  verdict: ArtifactVerdict,
+): EvaluatedArtifact {
   return {
     fingerprint: running.fingerprint,
     name: running.name,

@@ -98,7 +98,11 @@ export function diffSnapshot<C extends ArtifactState, P extends ArtifactState>(
         event: { type: 'changed', description: changeDescription(old, artifact) },
       });
     } else {
-      entries.push({ artifact, annotation: { type: 'unchanged', was: old.instances, now: artifact.instances }, event: null });
+      entries.push({
+        artifact,
+        annotation: { type: 'unchanged', was: old.instances, now: artifact.instances },
+        event: null,
+      });
     }
   }
   for (const [key, old] of before) {

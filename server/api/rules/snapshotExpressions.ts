@@ -13,23 +13,43 @@ export interface SnapshotTimeline {
 
 export type Resolution = { index: number } | { error: string; status: 400 };
 
-type Bound = { kind: 'index'; index: number } | { kind: 'back'; back: number } | { kind: 'latest' } | { kind: 'time'; timestamp: number };
+type Bound =
+  | { kind: 'index'; index: number }
+  | { kind: 'back'; back: number }
+  | { kind: 'latest' }
+  | { kind: 'time'; timestamp: number };
 
 type Expression = Bound & { quoted: string };
 
 const UNIT_SECONDS: Record<string, number> = {
-  s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
-  m: 60, min: 60, mins: 60, minute: 60, minutes: 60,
-  h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600,
-  d: 86400, day: 86400, days: 86400,
-  w: 604800, week: 604800, weeks: 604800,
+  s: 1,
+  sec: 1,
+  secs: 1,
+  second: 1,
+  seconds: 1,
+  m: 60,
+  min: 60,
+  mins: 60,
+  minute: 60,
+  minutes: 60,
+  h: 3600,
+  hr: 3600,
+  hrs: 3600,
+  hour: 3600,
+  hours: 3600,
+  d: 86400,
+  day: 86400,
+  days: 86400,
+  w: 604800,
+  week: 604800,
+  weeks: 604800,
 };
 
 /** Seconds of a duration such as `1hour`, `30min`, `2 days`; undefined when it is not one. */
 function durationSeconds(text: string, separator: RegExp): number | undefined {
   const match = new RegExp(`^(\\d+)${separator.source}([a-z]+)$`).exec(text);
   if (match === null) return undefined;
-  const unit = UNIT_SECONDS[match[2]!];
+  const unit = UNIT_SECONDS[match[2]];
   return unit === undefined ? undefined : Number(match[1]) * unit;
 }
 
@@ -38,7 +58,7 @@ function timeOf(inner: string, now: number): number | undefined {
   if (inner === 'now') return now;
   const ago = /^(.+)\.ago$/.exec(inner);
   if (ago !== null) {
-    const seconds = durationSeconds(ago[1]!, /\./);
+    const seconds = durationSeconds(ago[1], /\./);
     return seconds === undefined ? undefined : now - seconds;
   }
   // `YYYY-MM-DDTHH:MM:SS` is UTC (reference §1.5); the date alone means its midnight.
@@ -53,18 +73,22 @@ function parseExpression(env: string, expr: string, now: number): Expression | u
   if (/^-?\d+$/.test(expr)) {
     // Integer forms are normalised to `#k` when quoted (reference §2.7).
     const n = Number(expr);
-    return n < 0 ? { kind: 'back', back: -n - 1, quoted: `${env}#${expr}` } : { kind: 'index', index: n, quoted: `${env}#${expr}` };
+    return n < 0
+      ? { kind: 'back', back: -n - 1, quoted: `${env}#${expr}` }
+      : { kind: 'index', index: n, quoted: `${env}#${expr}` };
   }
   let match = /^#(-?\d+)$/.exec(expr);
   if (match !== null) {
     const n = Number(match[1]);
-    return n < 0 ? { kind: 'back', back: -n - 1, quoted: `${env}${expr}` } : { kind: 'index', index: n, quoted: `${env}${expr}` };
+    return n < 0
+      ? { kind: 'back', back: -n - 1, quoted: `${env}${expr}` }
+      : { kind: 'index', index: n, quoted: `${env}${expr}` };
   }
   match = /^~(\d+)$/.exec(expr);
   if (match !== null) return { kind: 'back', back: Number(match[1]), quoted: `${env}${expr}` };
   match = /^@\{(.+)\}$/.exec(expr);
   if (match !== null) {
-    const inner = match[1]!;
+    const inner = match[1];
     if (inner === 'now') return { kind: 'latest', quoted: `${env}${expr}` };
     const timestamp = timeOf(inner, now);
     return timestamp === undefined ? undefined : { kind: 'time', timestamp, quoted: `${env}${expr}` };
@@ -80,8 +104,14 @@ function outOfRange(org: string, quoted: string, env: string, index: number, cou
  * The snapshot index an expression (`N`, `-1`, `#N`, `~N`, `@{…}`, or '' for the latest) names in
  * environment `env`, or the service's 400 message when it is out of range or unreadable.
  */
-export function resolveSnapshotExpression(org: string, env: string, expr: string, timeline: SnapshotTimeline): Resolution {
-  const expression: Expression | undefined = expr === '' ? { kind: 'latest', quoted: env } : parseExpression(env, expr, timeline.now);
+export function resolveSnapshotExpression(
+  org: string,
+  env: string,
+  expr: string,
+  timeline: SnapshotTimeline,
+): Resolution {
+  const expression: Expression | undefined =
+    expr === '' ? { kind: 'latest', quoted: env } : parseExpression(env, expr, timeline.now);
   if (expression === undefined) return { error: `Bad snappish ${env}${expr}`, status: 400 };
   const index = boundIndex(expression, timeline);
   if (index < 1 || index > timeline.count) {
@@ -94,7 +124,7 @@ export function resolveSnapshotExpression(org: string, env: string, expr: string
 export function splitSnappish(snappish: string): { env: string; expr: string } | undefined {
   const match = /^([a-zA-Z0-9][a-zA-Z0-9.\-_]*)(.*)$/.exec(snappish);
   if (match === null) return undefined;
-  return { env: match[1]!, expr: match[2]! };
+  return { env: match[1], expr: match[2] };
 }
 
 /** One end of an interval: `N`, `~N`, `NOW`, or a duration before now such as `1hour`. */
@@ -133,7 +163,10 @@ function invalid(value: string): { error: string; status: 400 } {
 }
 
 /** The index range of one bound given alone as `start` or `end` of the events query. */
-export function resolveBound(text: string, timeline: SnapshotTimeline): { index: number } | { error: string; status: 400 } {
+export function resolveBound(
+  text: string,
+  timeline: SnapshotTimeline,
+): { index: number } | { error: string; status: 400 } {
   const bound = parseBound(text.trim(), timeline.now);
   return bound === undefined ? invalid(text) : { index: boundIndex(bound, timeline) };
 }
@@ -153,7 +186,7 @@ export function resolveInterval(text: string, timeline: SnapshotTimeline): Inter
     if ('error' in resolved) return invalid(part);
     bounds.push(resolved.index);
   }
-  const first = Math.max(1, bounds[0]!);
-  const last = Math.min(timeline.count, bounds[bounds.length - 1]!);
+  const first = Math.max(1, bounds[0]);
+  const last = Math.min(timeline.count, bounds[bounds.length - 1]);
   return { range: { first, last } };
 }

@@ -1,6 +1,11 @@
 // The next snapshot of an environment, if the rules call for one: the diff decides, then the
 // artifact objects, compliance and events are assembled for the store to write in one go.
-import { snapshotArtifactOf, exitedArtifactOf, type EvaluatedArtifact, type SnapshotArtifact } from './snapshotArtifacts.ts';
+import {
+  snapshotArtifactOf,
+  exitedArtifactOf,
+  type EvaluatedArtifact,
+  type SnapshotArtifact,
+} from './snapshotArtifacts.ts';
 import { artifactComplianceCount, snapshotCompliance } from '../../../shared/compliance/index.ts';
 import { diffSnapshot, type ArtifactState, type EnvironmentEventType } from './snapshotDiff.ts';
 
@@ -45,12 +50,14 @@ export function nextSnapshotOf(
   const diff = diffSnapshot(latest === null ? null : latest.states, current, force);
   if (!diff.isNew) return null;
 
-  const exited = diff.entries.filter((entry) => entry.annotation.type === 'exited').map((entry) => identityOf(entry.artifact));
+  const exited = diff.entries
+    .filter((entry) => entry.annotation.type === 'exited')
+    .map((entry) => identityOf(entry.artifact));
   const previousByIdentity = new Map<string, SnapshotArtifact>();
   if (exited.length > 0) {
     const positions = new Map(latest!.states.map((state, position) => [identityOf(state), position]));
     const wanted = exited.map((identity) => positions.get(identity)!);
-    latest!.artifactsAt(wanted).forEach((artifact, i) => previousByIdentity.set(exited[i]!, artifact));
+    latest!.artifactsAt(wanted).forEach((artifact, i) => previousByIdentity.set(exited[i], artifact));
   }
 
   const artifacts: SnapshotArtifact[] = [];

@@ -10,7 +10,8 @@ import type { StoredTemplate } from '../store/flows.ts';
 
 export const EMPTY_TEMPLATE = 'version: 1\n';
 
-export type TemplateVerdict = { template: StoredTemplate; errors?: undefined } | { template?: undefined; errors: FieldErrors };
+export type TemplateVerdict =
+  { template: StoredTemplate; errors?: undefined } | { template?: undefined; errors: FieldErrors };
 
 /** Parses and checks a template text; errors are keyed by field path (`trail.attestations[0].name`). */
 export function templateFromText(text: string, emptyKey = 'template_file'): TemplateVerdict {
@@ -31,6 +32,8 @@ export function templateOrInvalid(text: string): StoredTemplate {
  * attestations are the other listed names, of any type.
  */
 export function legacyTemplateText(names: readonly string[]): string {
-  const attestations = [...new Set(names.map((name) => name.trim()))].filter((name) => name !== '' && name !== 'artifact').map((name) => ({ name, type: '*' }));
+  const attestations = [...new Set(names.map((name) => name.trim()))]
+    .filter((name) => name !== '' && name !== 'artifact')
+    .map((name) => ({ name, type: '*' }));
   return stringify({ version: 1, trail: { artifacts: [{ name: 'artifact', attestations }] } });
 }

@@ -2,7 +2,12 @@
 // resolve what it is about, decide its compliance with the shared rules, write its evidence, then
 // its row and trail event in one transaction.
 import { isAttestationCompliant } from '../../../shared/compliance/index.ts';
-import { checkAttestation, checkScanAttestation, commitOrFingerprintRequired, type AttestationKind } from '../../../shared/payloads/index.ts';
+import {
+  checkAttestation,
+  checkScanAttestation,
+  commitOrFingerprintRequired,
+  type AttestationKind,
+} from '../../../shared/payloads/index.ts';
 import { fieldErrorsOf } from '../http/bodies.ts';
 import { invalid, notFound } from '../errors.ts';
 import { newId, nowSeconds } from '../ids.ts';
@@ -33,7 +38,9 @@ function checked(kind: UrlKind, data: unknown): Record<string, unknown> {
   if (Object.keys(errors).length === 0) return data as Record<string, unknown>;
   // The hosted service checks this rule on the whole payload, so its text is the message clients
   // match (reference §1.2), not only one field's error.
-  const unbound = issues.find((issue) => issue.severity === 'error' && issue.message.includes(commitOrFingerprintRequired));
+  const unbound = issues.find(
+    (issue) => issue.severity === 'error' && issue.message.includes(commitOrFingerprintRequired),
+  );
   throw invalid(errors, unbound?.message);
 }
 
@@ -50,8 +57,13 @@ async function typeAndVerdict(
       const errors = fieldErrorsOf(customDataIssues(type, data.attestation_data), data, 'data_json');
       if (Object.keys(errors).length > 0) throw invalid(errors);
       const rulesPassed = customRulesPassed(type, data.attestation_data);
-      const summary = type.summary === null || type.summary.length === 0 ? undefined : customSummary(type, data.attestation_data);
-      return { type: `custom:${type.name}`, isCompliant: isAttestationCompliant(`custom:${type.name}`, data, { customRulesPassed: rulesPassed }), summary };
+      const summary =
+        type.summary === null || type.summary.length === 0 ? undefined : customSummary(type, data.attestation_data);
+      return {
+        type: `custom:${type.name}`,
+        isCompliant: isAttestationCompliant(`custom:${type.name}`, data, { customRulesPassed: rulesPassed }),
+        summary,
+      };
     }
     case 'system':
       return { type: 'system:decision', isCompliant: isAttestationCompliant('system:decision', data) };
@@ -92,40 +104,61 @@ export async function recordAttestation(store: Store, request: AttestRequest): P
   // The file is complete on disk before the row that points to it; if the row then fails, a file
   // only this write needed goes again, so a refused request leaves nothing behind.
   const held = request.attachment === undefined ? undefined : await store.evidence.put(request.attachment.bytes);
-  const evidence: Evidence | null = held === undefined ? null : { sha256: held.sha256, filename: request.attachment?.filename || 'evidence' };
-  return await settling(held, store.transaction(async () => {
-    const place = await request.resolve();
-    await fingerprintMissing(place.trailId, place);
-    const now = nowSeconds();
-    const targetArtifact = targets[0] ?? null;
-    const attestation: Attestation = {
-      id: newId(),
-      orgId: request.org.id,
-      flowId: place.flowId,
-      trailId: place.trailId,
-      name: String(data.attestation_name),
-      type,
-      isOverride: request.kind === 'override',
-      isCompliant,
-      artifactFingerprint: fingerprint,
-      targetArtifact,
-      evidence,
-      // The summary is evaluated once, against the type version the attestation was checked with.
-      body: summary === undefined ? data : { ...data, summary },
-      reportedBy: request.reportedBy,
-      createdAt: now,
-      flowName: place.flowName,
-      trailName: place.trailName,
-    };
-    await store.attestations.create(attestation);
-    const attestationType = request.kind === 'override' ? 'override' : type;
-    const common = { attestation_type: attestationType, template_reference_name: attestation.name, attestation_id: attestation.id, is_compliant: isCompliant };
-    if (fingerprint !== null || targetArtifact !== null) {
-      const slot = targetArtifact ?? (await store.artifacts.inTrail(place.trailId)).find((artifact) => artifact.fingerprint === fingerprint)?.templateReferenceName;
-      await store.trails.appendEvent(place.trailId, { type: 'artifact_attestation_reported', timestamp: now, ...common, target_artifact: slot ?? null });
-    } else {
-      await store.trails.appendEvent(place.trailId, { type: 'trail_attestation_reported', timestamp: now, ...common });
-    }
-    return attestation;
-  }));
+  const evidence: Evidence | null =
+    held === undefined ? null : { sha256: held.sha256, filename: request.attachment?.filename || 'evidence' };
+  return await settling(
+    held,
+    store.transaction(async () => {
+      const place = await request.resolve();
+      await fingerprintMissing(place.trailId, place);
+      const now = nowSeconds();
+      const targetArtifact = targets[0] ?? null;
+      const attestation: Attestation = {
+        id: newId(),
+        orgId: request.org.id,
+        flowId: place.flowId,
+        trailId: place.trailId,
+        name: String(data.attestation_name),
+        type,
+        isOverride: request.kind === 'override',
+        isCompliant,
+        artifactFingerprint: fingerprint,
+        targetArtifact,
+        evidence,
+        // The summary is evaluated once, against the type version the attestation was checked with.
+        body: summary === undefined ? data : { ...data, summary },
+        reportedBy: request.reportedBy,
+        createdAt: now,
+        flowName: place.flowName,
+        trailName: place.trailName,
+      };
+      await store.attestations.create(attestation);
+      const attestationType = request.kind === 'override' ? 'override' : type;
+      const common = {
+        attestation_type: attestationType,
+        template_reference_name: attestation.name,
+        attestation_id: attestation.id,
+        is_compliant: isCompliant,
+      };
+      if (fingerprint !== null || targetArtifact !== null) {
+        const slot =
+          targetArtifact ??
+          (await store.artifacts.inTrail(place.trailId)).find((artifact) => artifact.fingerprint === fingerprint)
+            ?.templateReferenceName;
+        await store.trails.appendEvent(place.trailId, {
+          type: 'artifact_attestation_reported',
+          timestamp: now,
+          ...common,
+          target_artifact: slot ?? null,
+        });
+      } else {
+        await store.trails.appendEvent(place.trailId, {
+          type: 'trail_attestation_reported',
+          timestamp: now,
+          ...common,
+        });
+      }
+      return attestation;
+    }),
+  );
 }

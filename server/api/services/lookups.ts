@@ -15,7 +15,10 @@ export async function flowOr404(store: Store, org: Org, flowName: string): Promi
 
 export async function trailOr404(store: Store, org: Org, flow: Flow, trailName: string): Promise<Trail> {
   const trail = await store.trails.byName(flow.id, trailName);
-  if (trail === undefined) throw notFound(`Trail with name '${trailName}' does not exist for Organization '${org.name}' and Flow '${flow.name}'`);
+  if (trail === undefined)
+    throw notFound(
+      `Trail with name '${trailName}' does not exist for Organization '${org.name}' and Flow '${flow.name}'`,
+    );
   return trail;
 }
 

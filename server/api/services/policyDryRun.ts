@@ -1,7 +1,15 @@
 // Policy dry-run (project extension): the artifacts running in an environment's latest snapshot,
 // judged by the shared policy evaluator under an edited policy text alone, with each failing
 // rule's place in the document and the reason. Reads only; nothing is stored.
-import { evaluatePolicies, evaluateTrail, ruleFailure, rulePathsOf, type ArtifactProvenance, type ComplianceState, type RuleType } from '../../../shared/compliance/index.ts';
+import {
+  evaluatePolicies,
+  evaluateTrail,
+  ruleFailure,
+  rulePathsOf,
+  type ArtifactProvenance,
+  type ComplianceState,
+  type RuleType,
+} from '../../../shared/compliance/index.ts';
 import { normalizePolicy } from '../../../shared/policies/model.ts';
 import { policyValueOrInvalid } from '../rules/policyText.ts';
 import type { Environment } from '../store/environments.ts';
@@ -19,35 +27,70 @@ export interface PolicyDryRun {
   snapshot_index: number | null;
   compliant: number;
   non_compliant: number;
-  artifacts: Array<{ name: string; fingerprint: string; compliant: boolean; allowed: boolean; recorded_compliant: boolean | null; failing_rules: FailingRule[] }>;
+  artifacts: Array<{
+    name: string;
+    fingerprint: string;
+    compliant: boolean;
+    allowed: boolean;
+    recorded_compliant: boolean | null;
+    failing_rules: FailingRule[];
+  }>;
 }
 
 /** The name the dry-run gives the edited policy in its evaluation. */
 const DRY_RUN_POLICY = 'dry-run';
 
 /** What `policyText` would say about what runs now in `environment`; a policy with errors answers 400 with them, keyed under `policy`. */
-export async function policyDryRunOf(store: Store, org: Org, environment: Environment, policyText: string, now: number): Promise<PolicyDryRun> {
+export async function policyDryRunOf(
+  store: Store,
+  org: Org,
+  environment: Environment,
+  policyText: string,
+  now: number,
+): Promise<PolicyDryRun> {
   const model = normalizePolicy(policyValueOrInvalid(policyText, 'policy', (finding) => finding.severity === 'error'));
   const paths = rulePathsOf(model);
   const latest = await store.snapshots.latest(environment.id);
-  if (latest === undefined) return { environment: environment.name, snapshot_index: null, compliant: 0, non_compliant: 0, artifacts: [] };
-  const running = latest.artifactsAt(latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : [])));
+  if (latest === undefined)
+    return { environment: environment.name, snapshot_index: null, compliant: 0, non_compliant: 0, artifacts: [] };
+  const running = latest.artifactsAt(
+    latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : [])),
+  );
   const allowed = await store.environments.allowedIn(environment.id);
-  const origins = await store.provenance.originsOf(org.id, running.map((artifact) => artifact.fingerprint).filter((fingerprint) => fingerprint !== ''));
+  const origins = await store.provenance.originsOf(
+    org.id,
+    running.map((artifact) => artifact.fingerprint).filter((fingerprint) => fingerprint !== ''),
+  );
   const trailStates = new Map<string, ComplianceState>();
   const artifacts = running.map((artifact) => {
     const provenance: ArtifactProvenance[] = (origins.get(artifact.fingerprint) ?? []).map((origin) => {
       let state = trailStates.get(origin.trailId);
       if (state === undefined) {
-        state = evaluateTrail(origin.trailTemplate, origin.attestations, origin.artifacts, now, origin.flowTemplateId).compliance_state;
+        state = evaluateTrail(
+          origin.trailTemplate,
+          origin.attestations,
+          origin.artifacts,
+          now,
+          origin.flowTemplateId,
+        ).compliance_state;
         trailStates.set(origin.trailId, state);
       }
-      return { flow_name: origin.flowName, flow_tags: origin.flowTags, trail_name: origin.trailName, compliance_state: state, attestations: origin.attestations, artifacts: origin.artifacts };
+      return {
+        flow_name: origin.flowName,
+        flow_tags: origin.flowTags,
+        trail_name: origin.trailName,
+        compliance_state: state,
+        attestations: origin.attestations,
+        artifacts: origin.artifacts,
+      };
     });
-    const [decision] = evaluatePolicies({ name: artifact.name, fingerprint: artifact.fingerprint, provenance }, [{ name: DRY_RUN_POLICY, version: 0, policy: model }]);
+    const [decision] = evaluatePolicies({ name: artifact.name, fingerprint: artifact.fingerprint, provenance }, [
+      { name: DRY_RUN_POLICY, version: 0, policy: model },
+    ]);
     const failing: FailingRule[] = [];
-    decision!.rule_evaluations.forEach((evaluation, position) => {
-      if (!evaluation.satisfied) failing.push({ path: paths[position]!, type: evaluation.rule.type, reason: ruleFailure(evaluation) });
+    decision.rule_evaluations.forEach((evaluation, position) => {
+      if (!evaluation.satisfied)
+        failing.push({ path: paths[position], type: evaluation.rule.type, reason: ruleFailure(evaluation) });
     });
     const isAllowed = allowed.has(artifact.fingerprint);
     return {
@@ -60,5 +103,11 @@ export async function policyDryRunOf(store: Store, org: Org, environment: Enviro
     };
   });
   const compliant = artifacts.filter((artifact) => artifact.compliant).length;
-  return { environment: environment.name, snapshot_index: latest.index, compliant, non_compliant: artifacts.length - compliant, artifacts };
+  return {
+    environment: environment.name,
+    snapshot_index: latest.index,
+    compliant,
+    non_compliant: artifacts.length - compliant,
+    artifacts,
+  };
 }

@@ -17,7 +17,12 @@ import { parseYaml } from '../../../shared/text/parse.ts';
 import type { AppContext } from '../http/context.ts';
 import type { ReportType } from '../../../shared/reports/check.ts';
 import { runningArtifactsOf, type RunningArtifact } from '../rules/runningArtifacts.ts';
-import { evaluatedArtifactOf, type ArtifactProvenance, type EvaluatedArtifact, type SnapshotArtifact } from '../rules/snapshotArtifacts.ts';
+import {
+  evaluatedArtifactOf,
+  type ArtifactProvenance,
+  type EvaluatedArtifact,
+  type SnapshotArtifact,
+} from '../rules/snapshotArtifacts.ts';
 import { nextSnapshotOf, type NextSnapshot, type SnapshotEvent } from '../rules/snapshots.ts';
 import { htmlUrl } from '../views/urls.ts';
 import type { WebhookDelivery } from '../delivery/webhooks.ts';
@@ -55,11 +60,21 @@ export function appliedPoliciesOf(current: readonly CurrentPolicy[]): AppliedPol
 
 async function policiesOf(context: AppContext, environmentId: number): Promise<Policies> {
   const current = await context.store.policies.attachedTo(environmentId);
-  return { current, applied: appliedPoliciesOf(current), allowed: await context.store.environments.allowedIn(environmentId) };
+  return {
+    current,
+    applied: appliedPoliciesOf(current),
+    allowed: await context.store.environments.allowedIn(environmentId),
+  };
 }
 
 /** Each running artifact with its provenance and the attached policies' verdict. */
-async function evaluatedArtifactsOf(context: AppContext, org: Org, running: readonly RunningArtifact[], policies: Policies, now: number): Promise<EvaluatedArtifact[]> {
+async function evaluatedArtifactsOf(
+  context: AppContext,
+  org: Org,
+  running: readonly RunningArtifact[],
+  policies: Policies,
+  now: number,
+): Promise<EvaluatedArtifact[]> {
   const fingerprints = running.map((artifact) => artifact.fingerprint).filter((fingerprint) => fingerprint !== '');
   const origins = await context.store.provenance.originsOf(org.id, fingerprints);
   const trailStates = new Map<string, ComplianceState>();
@@ -69,7 +84,13 @@ async function evaluatedArtifactsOf(context: AppContext, org: Org, running: read
     const forPolicies: PolicyProvenance[] = found.map((origin) => {
       let state = trailStates.get(origin.trailId);
       if (state === undefined) {
-        state = evaluateTrail(origin.trailTemplate, origin.attestations, origin.artifacts, now, origin.flowTemplateId).compliance_state;
+        state = evaluateTrail(
+          origin.trailTemplate,
+          origin.attestations,
+          origin.artifacts,
+          now,
+          origin.flowTemplateId,
+        ).compliance_state;
         trailStates.set(origin.trailId, state);
       }
       return {
@@ -96,7 +117,12 @@ async function evaluatedArtifactsOf(context: AppContext, org: Org, running: read
       };
     });
     const decisions: PolicyDecision[] =
-      policies.applied.length === 0 ? [] : evaluatePolicies({ name: artifact.name, fingerprint: artifact.fingerprint, provenance: forPolicies }, policies.applied);
+      policies.applied.length === 0
+        ? []
+        : evaluatePolicies(
+            { name: artifact.name, fingerprint: artifact.fingerprint, provenance: forPolicies },
+            policies.applied,
+          );
     // An allowed artifact counts as compliant; its policy decisions still show what the rules say.
     const allowed = policies.allowed.has(artifact.fingerprint);
     return evaluatedArtifactOf(artifact, shown, {
@@ -113,12 +139,15 @@ function appliedPoliciesView(policies: Policies, artifacts: readonly SnapshotArt
     id: String(policy.id),
     name: policy.name,
     version: policy.version,
-    policy_dump: policies.applied[position]!.policy,
+    policy_dump: policies.applied[position].policy,
     failing_artifacts: artifacts
-      .filter((artifact) =>
-        artifact.annotation.now > 0 &&
-        !policies.allowed.has(artifact.fingerprint) &&
-        (artifact.policy_decisions as PolicyDecision[]).some((decision) => decision.policy_name === policy.name && decision.status !== 'COMPLIANT'),
+      .filter(
+        (artifact) =>
+          artifact.annotation.now > 0 &&
+          !policies.allowed.has(artifact.fingerprint) &&
+          (artifact.policy_decisions as PolicyDecision[]).some(
+            (decision) => decision.policy_name === policy.name && decision.status !== 'COMPLIANT',
+          ),
       )
       .map((artifact) => artifact.fingerprint),
   }));
@@ -149,7 +178,13 @@ function artifactPayload(artifact: SnapshotArtifact) {
 }
 
 /** ON_ALLOWED_ARTIFACT: an artifact runs in the environment because it is allowed there. */
-async function allowedDeliveries(context: AppContext, org: Org, environmentName: string, environmentPayload: object, artifact: SnapshotArtifact): Promise<WebhookDelivery[]> {
+async function allowedDeliveries(
+  context: AppContext,
+  org: Org,
+  environmentName: string,
+  environmentPayload: object,
+  artifact: SnapshotArtifact,
+): Promise<WebhookDelivery[]> {
   return await deliveriesFor(context, org, 'environment', environmentName, 'ON_ALLOWED_ARTIFACT', {
     event_type: 'allowed',
     description: `${artifact.name} runs as an allowed artifact`,
@@ -183,12 +218,19 @@ async function recordSnapshot(
     if (event.type !== 'changed') {
       const type = event.type === 'started' ? 'artifact_started_running' : 'artifact_stopped_running';
       for (const flow of event.artifact.flows) {
-        await store.provenance.addTrailEvent(org.id, flow.flow_name, flow.trail_name, type, {
-          template_reference_name: flow.template_reference_name,
-          artifact_fingerprint: event.artifact.fingerprint,
-          environment_name: environment.name,
-          snapshot_index: index,
-        }, now);
+        await store.provenance.addTrailEvent(
+          org.id,
+          flow.flow_name,
+          flow.trail_name,
+          type,
+          {
+            template_reference_name: flow.template_reference_name,
+            artifact_fingerprint: event.artifact.fingerprint,
+            environment_name: environment.name,
+            snapshot_index: index,
+          },
+          now,
+        );
       }
     }
     deliveries.push(
@@ -205,12 +247,19 @@ async function recordSnapshot(
   }
   if (previousCompliant !== undefined && previousCompliant !== next.compliant) {
     deliveries.push(
-      ...(await deliveriesFor(context, org, 'environment', environment.name, next.compliant ? 'ON_COMPLIANT_ENV' : 'ON_NON_COMPLIANT_ENV', {
-        event_type: 'compliance_changed',
-        description: `Environment became ${next.compliant ? 'compliant' : 'non-compliant'}`,
-        environment: environmentPayload,
-        previous_compliant: previousCompliant,
-      })),
+      ...(await deliveriesFor(
+        context,
+        org,
+        'environment',
+        environment.name,
+        next.compliant ? 'ON_COMPLIANT_ENV' : 'ON_NON_COMPLIANT_ENV',
+        {
+          event_type: 'compliance_changed',
+          description: `Environment became ${next.compliant ? 'compliant' : 'non-compliant'}`,
+          environment: environmentPayload,
+          previous_compliant: previousCompliant,
+        },
+      )),
     );
   }
   return deliveries;
@@ -220,7 +269,14 @@ async function recordSnapshot(
  * Takes a validated report into the environment: it always counts as reported; it makes a
  * snapshot only when the snapshot rules say the environment changed.
  */
-export async function ingestReport(context: AppContext, org: Org, environment: Environment, type: ReportType, body: unknown, now: number): Promise<WebhookDelivery[]> {
+export async function ingestReport(
+  context: AppContext,
+  org: Org,
+  environment: Environment,
+  type: ReportType,
+  body: unknown,
+  now: number,
+): Promise<WebhookDelivery[]> {
   const { store } = context;
   await store.environments.markReported(environment.id, now);
   const policies = await policiesOf(context, environment.id);
@@ -229,7 +285,8 @@ export async function ingestReport(context: AppContext, org: Org, environment: E
   const next = nextSnapshotOf(latest ?? null, evaluated, policies.applied.length);
   if (next === null) return [];
   const deliveries = await recordSnapshot(context, org, environment, next, policies, latest?.compliant, now);
-  for (const logical of await store.environments.logicalIncluding(environment.id)) deliveries.push(...(await recordCombinedSnapshot(context, org, logical, now)));
+  for (const logical of await store.environments.logicalIncluding(environment.id))
+    deliveries.push(...(await recordCombinedSnapshot(context, org, logical, now)));
   return deliveries;
 }
 
@@ -247,7 +304,12 @@ function mergedRunning(groups: ReadonlyArray<{ environment: string; running: Run
   for (const { environment, running } of groups) {
     for (const artifact of running) {
       // Pod names are per cluster: keep them apart by the environment they run in.
-      const pods = artifact.pods === null ? null : Object.fromEntries(Object.entries(artifact.pods).map(([pod, instance]) => [`${environment}/${pod}`, instance]));
+      const pods =
+        artifact.pods === null
+          ? null
+          : Object.fromEntries(
+              Object.entries(artifact.pods).map(([pod, instance]) => [`${environment}/${pod}`, instance]),
+            );
       const key = `${artifact.fingerprint}\u0000${artifact.name}`;
       const seen = byKey.get(key);
       if (seen === undefined) {
@@ -257,7 +319,8 @@ function mergedRunning(groups: ReadonlyArray<{ environment: string; running: Run
       seen.creationTimestamps.push(...artifact.creationTimestamps);
       if (pods !== null) seen.pods = { ...(seen.pods ?? {}), ...pods };
       if (artifact.ecsContext !== null) seen.ecsContext = [...(seen.ecsContext ?? []), ...artifact.ecsContext];
-      if (artifact.instanceContext !== null) seen.instanceContext = [...(seen.instanceContext ?? []), ...artifact.instanceContext];
+      if (artifact.instanceContext !== null)
+        seen.instanceContext = [...(seen.instanceContext ?? []), ...artifact.instanceContext];
     }
   }
   return [...byKey.values()];
@@ -268,12 +331,18 @@ function mergedRunning(groups: ReadonlyArray<{ environment: string; running: Run
  * judged under the logical environment's own policies and allowlist, and recorded by the same
  * snapshot rules as any report, so it changes only when what runs there changes.
  */
-export async function recordCombinedSnapshot(context: AppContext, org: Org, logical: Environment, now: number): Promise<WebhookDelivery[]> {
+export async function recordCombinedSnapshot(
+  context: AppContext,
+  org: Org,
+  logical: Environment,
+  now: number,
+): Promise<WebhookDelivery[]> {
   const { store } = context;
   const groups: Array<{ environment: string; running: RunningArtifact[] }> = [];
   for (const name of logical.included) {
     const physical = await store.environments.byName(org.id, name);
-    if (physical !== undefined) groups.push({ environment: physical.name, running: await runningNowIn(context, physical.id) });
+    if (physical !== undefined)
+      groups.push({ environment: physical.name, running: await runningNowIn(context, physical.id) });
   }
   const policies = await policiesOf(context, logical.id);
   const evaluated = await evaluatedArtifactsOf(context, org, mergedRunning(groups), policies, now);
@@ -311,7 +380,12 @@ export async function changePolicies(
   const { store } = context;
   const before = (await store.policies.attachedTo(environment.id)).map((policy) => policy.id);
   const attach = mode === 'detach' ? [] : policyIds.filter((id) => !before.includes(id));
-  const detach = mode === 'attach' ? [] : mode === 'detach' ? policyIds.filter((id) => before.includes(id)) : before.filter((id) => !policyIds.includes(id));
+  const detach =
+    mode === 'attach'
+      ? []
+      : mode === 'detach'
+        ? policyIds.filter((id) => before.includes(id))
+        : before.filter((id) => !policyIds.includes(id));
   if (attach.length === 0 && detach.length === 0) return [];
   await store.policies.detach(environment.id, environment.name, detach, user, now);
   await store.policies.attach(environment.id, environment.name, attach, user, now);
@@ -337,12 +411,26 @@ async function reevaluateLatest(
   const running = latest.artifactsAt(runningPositions).map(runningOf);
   if (!wanted(running)) return { deliveries: [], next: undefined, policies: undefined };
   const policies = await policiesOf(context, environment.id);
-  const next = nextSnapshotOf(latest, await evaluatedArtifactsOf(context, org, running, policies, now), policies.applied.length, true)!;
-  return { deliveries: await recordSnapshot(context, org, environment, next, policies, latest.compliant, now), next, policies };
+  const next = nextSnapshotOf(
+    latest,
+    await evaluatedArtifactsOf(context, org, running, policies, now),
+    policies.applied.length,
+    true,
+  )!;
+  return {
+    deliveries: await recordSnapshot(context, org, environment, next, policies, latest.compliant, now),
+    next,
+    policies,
+  };
 }
 
 /** The environment's latest snapshot judged again, now that a policy it uses was archived or unarchived. */
-export async function reevaluateEnvironment(context: AppContext, org: Org, environment: Environment, now: number): Promise<WebhookDelivery[]> {
+export async function reevaluateEnvironment(
+  context: AppContext,
+  org: Org,
+  environment: Environment,
+  now: number,
+): Promise<WebhookDelivery[]> {
   return (await reevaluateLatest(context, org, environment, () => true, now)).deliveries;
 }
 
@@ -359,11 +447,19 @@ export async function allowArtifact(
   now: number,
 ): Promise<WebhookDelivery[]> {
   await context.store.environments.allow(environment.id, entry, now);
-  const runs = (running: readonly RunningArtifact[]) => running.some((artifact) => artifact.fingerprint === entry.artifactFingerprint);
+  const runs = (running: readonly RunningArtifact[]) =>
+    running.some((artifact) => artifact.fingerprint === entry.artifactFingerprint);
   const { deliveries, next } = await reevaluateLatest(context, org, environment, runs, now);
-  const allowed = next?.artifacts.find((artifact) => artifact.fingerprint === entry.artifactFingerprint && artifact.annotation.now > 0);
+  const allowed = next?.artifacts.find(
+    (artifact) => artifact.fingerprint === entry.artifactFingerprint && artifact.annotation.now > 0,
+  );
   if (next === undefined || allowed === undefined) return deliveries;
   const environmentUrl = htmlUrl.environment(context.publicUrl(), org.name, environment.name);
-  const environmentPayload = { name: environment.name, type: environment.type, snapshot_compliant: next.compliant, html_url: environmentUrl };
+  const environmentPayload = {
+    name: environment.name,
+    type: environment.type,
+    snapshot_compliant: next.compliant,
+    html_url: environmentUrl,
+  };
   return [...deliveries, ...(await allowedDeliveries(context, org, environment.name, environmentPayload, allowed))];
 }

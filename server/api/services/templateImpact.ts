@@ -1,7 +1,13 @@
 // Template impact preview (project extension): every trail of a flow evaluated twice by the shared
 // core, under the template it was begun with and under an edited template text, page by page, so
 // a flow of any size is answered in bounded memory. Reads only; nothing is stored.
-import { evaluateTrail, trailImpact, type ComplianceState, type TrailImpact, type TrailTemplate } from '../../../shared/compliance/index.ts';
+import {
+  evaluateTrail,
+  trailImpact,
+  type ComplianceState,
+  type TrailImpact,
+  type TrailTemplate,
+} from '../../../shared/compliance/index.ts';
 import { invalid } from '../errors.ts';
 import { templateFromText } from '../rules/templates.ts';
 import type { Flow } from '../store/flows.ts';
@@ -20,7 +26,12 @@ export interface TemplateImpact {
 }
 
 /** What `templateText` would do to the flow's trails; a template with errors answers 400 with them, keyed under `template`. */
-export async function templateImpactOf(store: Store, flow: Flow, templateText: string, listLimit: number): Promise<TemplateImpact> {
+export async function templateImpactOf(
+  store: Store,
+  flow: Flow,
+  templateText: string,
+  listLimit: number,
+): Promise<TemplateImpact> {
   const verdict = templateFromText(templateText, 'template');
   if (verdict.errors !== undefined) throw invalid(verdict.errors);
   const edited = verdict.template.parsed as TrailTemplate;
@@ -36,8 +47,20 @@ export async function templateImpactOf(store: Store, flow: Flow, templateText: s
     const page = await store.trailEvaluations.pageOfFlow(flow.id, PAGE_SIZE, cursor);
     cursor = page.next;
     for (const trail of page.trails) {
-      const now = evaluateTrail(trail.template, trail.attestations, trail.artifacts, trail.lastModifiedAt, trail.templateId).compliance_status;
-      const next = evaluateTrail(edited, trail.attestations, trail.artifacts, trail.lastModifiedAt, verdict.template.id).compliance_status;
+      const now = evaluateTrail(
+        trail.template,
+        trail.attestations,
+        trail.artifacts,
+        trail.lastModifiedAt,
+        trail.templateId,
+      ).compliance_status;
+      const next = evaluateTrail(
+        edited,
+        trail.attestations,
+        trail.artifacts,
+        trail.lastModifiedAt,
+        verdict.template.id,
+      ).compliance_status;
       const impact = trailImpact(now, next);
       trails += 1;
       const key = `${impact.before}>${impact.after}`;

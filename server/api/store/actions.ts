@@ -38,7 +38,13 @@ export interface ActionStore {
   /** Live actions of an org with this trigger for this environment (kind `environment`) or flow (`flow`). */
   triggered(orgId: number, kind: 'environment' | 'flow', resourceName: string, trigger: string): Promise<Action[]>;
   /** Keeps actions watching an environment or flow when it is renamed. */
-  renameWatched(orgId: number, kind: 'environment' | 'flow', oldName: string, newName: string, now: number): Promise<void>;
+  renameWatched(
+    orgId: number,
+    kind: 'environment' | 'flow',
+    oldName: string,
+    newName: string,
+    now: number,
+  ): Promise<void>;
   /** Bookkeeping of one delivery's final outcome. */
   recordOutcome(orgId: number, number: number, ok: boolean, timestamp: number): Promise<void>;
 }
@@ -83,18 +89,34 @@ function toAction(row: ActionRow): Action {
 export function sqliteActionStore(sql: Statements): ActionStore {
   return {
     async list(orgId) {
-      return decodeEach(await sql.all<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL ORDER BY number', orgId), toAction);
+      return decodeEach(
+        await sql.all<ActionRow>(
+          'SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL ORDER BY number',
+          orgId,
+        ),
+        toAction,
+      );
     },
     async byNumber(orgId, number) {
-      const row = await sql.get<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND number = ? AND deleted_at IS NULL', orgId, number);
+      const row = await sql.get<ActionRow>(
+        'SELECT * FROM actions WHERE org_id = ? AND number = ? AND deleted_at IS NULL',
+        orgId,
+        number,
+      );
       return row === undefined ? undefined : toAction(row);
     },
     async byName(orgId, name) {
-      const row = await sql.get<ActionRow>('SELECT * FROM actions WHERE org_id = ? AND name = ? AND deleted_at IS NULL', orgId, name);
+      const row = await sql.get<ActionRow>(
+        'SELECT * FROM actions WHERE org_id = ? AND name = ? AND deleted_at IS NULL',
+        orgId,
+        name,
+      );
       return row === undefined ? undefined : toAction(row);
     },
     async create(orgId, input, createdBy, now) {
-      const number = ((await sql.get<{ n: number | null }>('SELECT max(number) AS n FROM actions WHERE org_id = ?', orgId))!.n ?? 0) + 1;
+      const number =
+        ((await sql.get<{ n: number | null }>('SELECT max(number) AS n FROM actions WHERE org_id = ?', orgId))!.n ??
+          0) + 1;
       await sql.run(
         `INSERT INTO actions (org_id, number, name, type, targets, triggers, environments, flows, created_by, created_at, last_modified_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -129,8 +151,8 @@ export function sqliteActionStore(sql: Statements): ActionStore {
     },
     async triggered(orgId, kind, resourceName, trigger) {
       const column = kind === 'environment' ? 'environments' : 'flows';
-      return (await sql
-        .all<ActionRow>(
+      return (
+        await sql.all<ActionRow>(
           `SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL AND type = ?
              AND EXISTS (SELECT 1 FROM json_each(actions.${column}) WHERE value = ?)
              AND EXISTS (SELECT 1 FROM json_each(actions.triggers) WHERE value = ?)
@@ -139,8 +161,8 @@ export function sqliteActionStore(sql: Statements): ActionStore {
           kind,
           resourceName,
           trigger,
-        ))
-        .map(toAction);
+        )
+      ).map(toAction);
     },
     async renameWatched(orgId, kind, oldName, newName, now) {
       const column = kind === 'environment' ? 'environments' : 'flows';
@@ -151,14 +173,29 @@ export function sqliteActionStore(sql: Statements): ActionStore {
       );
       for (const row of watching) {
         const names = (JSON.parse(row[column]) as string[]).map((name) => (name === oldName ? newName : name));
-        await sql.run(`UPDATE actions SET ${column} = ?, last_modified_at = ? WHERE id = ?`, JSON.stringify(names), now, row.id);
+        await sql.run(
+          `UPDATE actions SET ${column} = ?, last_modified_at = ? WHERE id = ?`,
+          JSON.stringify(names),
+          now,
+          row.id,
+        );
       }
     },
     async recordOutcome(orgId, number, ok, timestamp) {
       if (ok) {
-        await sql.run('UPDATE actions SET is_failing = 0, last_success_timestamp = ? WHERE org_id = ? AND number = ?', timestamp, orgId, number);
+        await sql.run(
+          'UPDATE actions SET is_failing = 0, last_success_timestamp = ? WHERE org_id = ? AND number = ?',
+          timestamp,
+          orgId,
+          number,
+        );
       } else {
-        await sql.run('UPDATE actions SET is_failing = 1, last_failure_timestamp = ? WHERE org_id = ? AND number = ?', timestamp, orgId, number);
+        await sql.run(
+          'UPDATE actions SET is_failing = 1, last_failure_timestamp = ? WHERE org_id = ? AND number = ?',
+          timestamp,
+          orgId,
+          number,
+        );
       }
     },
   };

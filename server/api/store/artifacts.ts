@@ -1,4 +1,12 @@
-import { placeholderList, rowsByKey, decodeEach, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
+import {
+  placeholderList,
+  rowsByKey,
+  decodeEach,
+  parseJson,
+  type Param,
+  type Statements,
+  type Unreadable,
+} from './db.ts';
 
 export interface Artifact {
   id: string;
@@ -28,7 +36,11 @@ export interface ArtifactFilter {
 
 export interface ArtifactStore {
   create(artifact: NewArtifact): Promise<void>;
-  update(id: string, changes: { filename: string; gitCommit: string; repoName: string | null; body: Record<string, unknown> }, now: number): Promise<void>;
+  update(
+    id: string,
+    changes: { filename: string; gitCommit: string; repoName: string | null; body: Record<string, unknown> },
+    now: number,
+  ): Promise<void>;
   inTrailUnder(trailId: string, fingerprint: string, templateReferenceName: string): Promise<Artifact | undefined>;
   inTrail(trailId: string): Promise<Artifact[]>;
   /** inTrail for several trails in a few statements. */
@@ -93,8 +105,18 @@ function pastPrefix(prefix: string): string {
 
 export function sqliteArtifactStore(sql: Statements): ArtifactStore {
   /** The live artifacts of the org matching `filter` in `order`, at most `limit` after `offset`. */
-  const listed = async (orgId: number, filter: Array<[string, Param[]]>, order: string, limit = -1, offset = 0): Promise<ArtifactRow[]> => {
-    const conditions = ['a.org_id = ?', '(SELECT archived_at FROM flows WHERE id = a.flow_id) IS NULL', ...filter.map(([condition]) => condition)];
+  const listed = async (
+    orgId: number,
+    filter: Array<[string, Param[]]>,
+    order: string,
+    limit = -1,
+    offset = 0,
+  ): Promise<ArtifactRow[]> => {
+    const conditions = [
+      'a.org_id = ?',
+      '(SELECT archived_at FROM flows WHERE id = a.flow_id) IS NULL',
+      ...filter.map(([condition]) => condition),
+    ];
     return await sql.all<ArtifactRow>(
       `${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
       orgId,
@@ -104,7 +126,12 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
     );
   };
   /** Newest first, the live artifacts whose `column` starts with `prefix`. */
-  const byPrefix = async (column: 'a.fingerprint' | 'lower(a.git_commit)', orgId: number, prefix: string, flowId: string | undefined): Promise<Artifact[]> => {
+  const byPrefix = async (
+    column: 'a.fingerprint' | 'lower(a.git_commit)',
+    orgId: number,
+    prefix: string,
+    flowId: string | undefined,
+  ): Promise<Artifact[]> => {
     const filter: Array<[string, Param[]]> = [[`${column} >= ? AND ${column} < ?`, [prefix, pastPrefix(prefix)]]];
     if (flowId !== undefined) filter.push(['a.flow_id = ?', [flowId]]);
     return (await listed(orgId, filter, 'a.seq DESC')).map(toArtifact);
@@ -140,13 +167,22 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
       );
     },
     async inTrailUnder(trailId, fingerprint, templateReferenceName) {
-      const row = await sql.get<ArtifactRow>(`${SELECT} WHERE a.trail_id = ? AND a.fingerprint = ? AND a.template_reference_name = ?`, trailId, fingerprint, templateReferenceName);
+      const row = await sql.get<ArtifactRow>(
+        `${SELECT} WHERE a.trail_id = ? AND a.fingerprint = ? AND a.template_reference_name = ?`,
+        trailId,
+        fingerprint,
+        templateReferenceName,
+      );
       return row === undefined ? undefined : toArtifact(row);
     },
     async inTrails(trailIds) {
       return rowsByKey(
         trailIds,
-        (keys) => sql.all<ArtifactRow>(`${SELECT} WHERE a.trail_id IN (${placeholderList(keys.length)}) ORDER BY a.trail_id, a.seq`, ...keys),
+        (keys) =>
+          sql.all<ArtifactRow>(
+            `${SELECT} WHERE a.trail_id IN (${placeholderList(keys.length)}) ORDER BY a.trail_id, a.seq`,
+            ...keys,
+          ),
         (row) => row.trail_id,
         toArtifact,
       );
@@ -167,7 +203,13 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
       return decodeEach(await listed(orgId, conditions, 'a.created_at DESC, a.seq DESC', limit, offset), toArtifact);
     },
     async repoExists(orgId, repoName) {
-      return await sql.get('SELECT 1 AS found FROM artifacts WHERE org_id = ? AND repo_name = ? LIMIT 1', orgId, repoName) !== undefined;
+      return (
+        (await sql.get(
+          'SELECT 1 AS found FROM artifacts WHERE org_id = ? AND repo_name = ? LIMIT 1',
+          orgId,
+          repoName,
+        )) !== undefined
+      );
     },
   };
 }

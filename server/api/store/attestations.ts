@@ -1,4 +1,12 @@
-import { placeholderList, rowsByKey, decodeEach, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
+import {
+  placeholderList,
+  rowsByKey,
+  decodeEach,
+  parseJson,
+  type Param,
+  type Statements,
+  type Unreadable,
+} from './db.ts';
 
 export interface Evidence {
   sha256: string;
@@ -53,7 +61,12 @@ export interface AttestationStore {
   /** Every version of a name in a trail, newest first. */
   versions(trailId: string, name: string): Promise<Attestation[]>;
   /** A flow's attestations in a time window, newest first. */
-  pageOfFlow(flowId: string, window: { from?: number; to?: number }, limit: number, offset: number): Promise<{ total: number; attestations: Array<Attestation | Unreadable> }>;
+  pageOfFlow(
+    flowId: string,
+    window: { from?: number; to?: number },
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; attestations: Array<Attestation | Unreadable> }>;
   /** The org's attestations matching `query`, oldest first, at most `limit`. */
   query(orgId: number, query: AttestationQuery, limit: number): Promise<Attestation[]>;
 }
@@ -92,7 +105,10 @@ function toAttestation(row: AttestationRow): Attestation {
     isCompliant: row.is_compliant === 1,
     artifactFingerprint: row.artifact_fingerprint,
     targetArtifact: row.target_artifact,
-    evidence: row.evidence_sha256 === null ? null : { sha256: row.evidence_sha256, filename: row.evidence_filename ?? 'evidence' },
+    evidence:
+      row.evidence_sha256 === null
+        ? null
+        : { sha256: row.evidence_sha256, filename: row.evidence_filename ?? 'evidence' },
     body: parseJson(row.body, {}),
     reportedBy: row.reported_by,
     createdAt: row.created_at,
@@ -139,16 +155,28 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
     async inTrails(trailIds) {
       return rowsByKey(
         trailIds,
-        (keys) => sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id IN (${placeholderList(keys.length)}) ORDER BY a.trail_id, a.seq`, ...keys),
+        (keys) =>
+          sql.all<AttestationRow>(
+            `${SELECT} WHERE a.trail_id IN (${placeholderList(keys.length)}) ORDER BY a.trail_id, a.seq`,
+            ...keys,
+          ),
         (row) => row.trail_id,
         toAttestation,
       );
     },
     async inTrail(trailId) {
-      return (await sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId)).map(toAttestation);
+      return (await sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId)).map(
+        toAttestation,
+      );
     },
     async versions(trailId, name) {
-      return (await sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? AND a.name = ? ORDER BY a.seq DESC`, trailId, name)).map(toAttestation);
+      return (
+        await sql.all<AttestationRow>(
+          `${SELECT} WHERE a.trail_id = ? AND a.name = ? ORDER BY a.seq DESC`,
+          trailId,
+          name,
+        )
+      ).map(toAttestation);
     },
     async pageOfFlow(flowId, window, limit, offset) {
       const conditions = ['a.flow_id = ?'];
@@ -162,8 +190,15 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
         params.push(window.to);
       }
       const clause = conditions.join(' AND ');
-      const total = Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM attestations a WHERE ${clause}`, ...params))!.n);
-      const rows = await sql.all<AttestationRow>(`${SELECT} WHERE ${clause} ORDER BY a.seq DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
+      const total = Number(
+        (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM attestations a WHERE ${clause}`, ...params))!.n,
+      );
+      const rows = await sql.all<AttestationRow>(
+        `${SELECT} WHERE ${clause} ORDER BY a.seq DESC LIMIT ? OFFSET ?`,
+        ...params,
+        limit,
+        offset,
+      );
       return { total, attestations: decodeEach(rows, toAttestation) };
     },
     async query(orgId, query, limit) {
@@ -183,7 +218,13 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
       add('a.created_at >= ?', query.from);
       add('a.created_at <= ?', query.to);
       add('a.seq > (SELECT seq FROM attestations WHERE id = ?)', query.afterId);
-      return (await sql.all<AttestationRow>(`${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq LIMIT ?`, ...params, limit)).map(toAttestation);
+      return (
+        await sql.all<AttestationRow>(
+          `${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq LIMIT ?`,
+          ...params,
+          limit,
+        )
+      ).map(toAttestation);
     },
   };
 }

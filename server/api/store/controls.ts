@@ -47,7 +47,17 @@ export interface ControlStore {
    * decoded (marked unreadable, whatever the search or tag), and their number.
    */
   page(orgId: number, query: ControlQuery, limit: number, offset: number): Promise<ControlPage>;
-  create(orgId: number, control: { identifier: string; name: string; description: string; links: Record<string, string>; createdBy: string }, now: number): Promise<void>;
+  create(
+    orgId: number,
+    control: {
+      identifier: string;
+      name: string;
+      description: string;
+      links: Record<string, string>;
+      createdBy: string;
+    },
+    now: number,
+  ): Promise<void>;
   /** Applies the changes as version + 1. */
   update(id: number, changes: ControlChanges, now: number): Promise<void>;
   setArchived(id: number, archived: boolean, now: number): Promise<void>;
@@ -88,7 +98,11 @@ function toControl(row: ControlRow): Control {
 export function sqliteControlStore(sql: Statements): ControlStore {
   return {
     async byIdentifier(orgId, identifier) {
-      const row = await sql.get<ControlRow>('SELECT * FROM controls WHERE org_id = ? AND identifier = ?', orgId, identifier);
+      const row = await sql.get<ControlRow>(
+        'SELECT * FROM controls WHERE org_id = ? AND identifier = ?',
+        orgId,
+        identifier,
+      );
       return row === undefined ? undefined : toControl(row);
     },
     async page(orgId, query, limit, offset) {
@@ -109,11 +123,19 @@ export function sqliteControlStore(sql: Statements): ControlStore {
       }
       const conditions = where.join(' AND ');
       const unreadable = `${scope} AND NOT (json_valid(links) AND json_valid(tags))`;
-      const unreadableCount = async () => Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM controls WHERE ${unreadable}`, orgId))!.n);
-      const selectedCount = async () => Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM controls WHERE ${conditions}`, ...params))!.n);
+      const unreadableCount = async () =>
+        Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM controls WHERE ${unreadable}`, orgId))!.n);
+      const selectedCount = async () =>
+        Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM controls WHERE ${conditions}`, ...params))!.n);
       // Unfiltered, the total is the org's counts kept on write (migration 202): every control in scope.
-      const counts = await sql.get<{ live: number; archived: number }>('SELECT live_controls AS live, archived_controls AS archived FROM orgs WHERE id = ?', orgId);
-      const total = where.length === 3 ? Number(counts!.live) + (query.archived ? Number(counts!.archived) : 0) : (await selectedCount()) + (await unreadableCount());
+      const counts = await sql.get<{ live: number; archived: number }>(
+        'SELECT live_controls AS live, archived_controls AS archived FROM orgs WHERE id = ?',
+        orgId,
+      );
+      const total =
+        where.length === 3
+          ? Number(counts!.live) + (query.archived ? Number(counts!.archived) : 0)
+          : (await selectedCount()) + (await unreadableCount());
       const rows = await sql.all<ControlRow>(
         `SELECT * FROM controls WHERE ${conditions} ORDER BY identifier ${query.descending ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
         ...params,
@@ -124,7 +146,12 @@ export function sqliteControlStore(sql: Statements): ControlStore {
       const left = limit - rows.length;
       if (left === 0) return { total, controls: decodeEach(rows, toControl) };
       const selected = rows.length > 0 || offset === 0 ? offset + rows.length : await selectedCount();
-      const damaged = await sql.all<ControlRow>(`SELECT * FROM controls WHERE ${unreadable} ORDER BY identifier LIMIT ? OFFSET ?`, orgId, left, Math.max(0, offset - selected));
+      const damaged = await sql.all<ControlRow>(
+        `SELECT * FROM controls WHERE ${unreadable} ORDER BY identifier LIMIT ? OFFSET ?`,
+        orgId,
+        left,
+        Math.max(0, offset - selected),
+      );
       return { total, controls: decodeEach([...rows, ...damaged], toControl) };
     },
     async create(orgId, control, now) {
@@ -143,9 +170,17 @@ export function sqliteControlStore(sql: Statements): ControlStore {
       );
     },
     async update(id, changes, now) {
-      if (changes.name !== undefined) await sql.run('UPDATE controls SET name = ?, name_folded = ? WHERE id = ?', changes.name, changes.name.toLowerCase(), id);
-      if (changes.description !== undefined) await sql.run('UPDATE controls SET description = ? WHERE id = ?', changes.description, id);
-      if (changes.links !== undefined) await sql.run('UPDATE controls SET links = ? WHERE id = ?', JSON.stringify(changes.links), id);
+      if (changes.name !== undefined)
+        await sql.run(
+          'UPDATE controls SET name = ?, name_folded = ? WHERE id = ?',
+          changes.name,
+          changes.name.toLowerCase(),
+          id,
+        );
+      if (changes.description !== undefined)
+        await sql.run('UPDATE controls SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.links !== undefined)
+        await sql.run('UPDATE controls SET links = ? WHERE id = ?', JSON.stringify(changes.links), id);
       await sql.run('UPDATE controls SET version = version + 1, last_modified_at = ? WHERE id = ?', now, id);
     },
     async setArchived(id, archived, now) {

@@ -62,9 +62,17 @@ export function sqliteCustomTypeStore(sql: Statements): CustomTypeStore {
   };
   return {
     async createVersion(type) {
-      const previous = await sql.get<{ v: number | null }>('SELECT max(version) AS v FROM custom_attestation_types WHERE org_id = ? AND name = ?', type.orgId, type.name);
+      const previous = await sql.get<{ v: number | null }>(
+        'SELECT max(version) AS v FROM custom_attestation_types WHERE org_id = ? AND name = ?',
+        type.orgId,
+        type.name,
+      );
       const version = Number(previous?.v ?? 0) + 1;
-      await sql.run('UPDATE custom_attestation_types SET archived_at = NULL WHERE org_id = ? AND name = ?', type.orgId, type.name);
+      await sql.run(
+        'UPDATE custom_attestation_types SET archived_at = NULL WHERE org_id = ? AND name = ?',
+        type.orgId,
+        type.name,
+      );
       await sql.run(
         `INSERT INTO custom_attestation_types (org_id, name, version, description, schema, evaluator, summary, created_by, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -82,21 +90,31 @@ export function sqliteCustomTypeStore(sql: Statements): CustomTypeStore {
     },
     latest: async (orgId, name) => latest(orgId, name),
     async version(orgId, name, version) {
-      const row = await sql.get<CustomTypeRow>('SELECT * FROM custom_attestation_types WHERE org_id = ? AND name = ? AND version = ? AND archived_at IS NULL', orgId, name, version);
+      const row = await sql.get<CustomTypeRow>(
+        'SELECT * FROM custom_attestation_types WHERE org_id = ? AND name = ? AND version = ? AND archived_at IS NULL',
+        orgId,
+        name,
+        version,
+      );
       return row === undefined ? undefined : toType(row);
     },
     async list(orgId) {
-      return (await sql
-        .all<CustomTypeRow>(
+      return (
+        await sql.all<CustomTypeRow>(
           `SELECT * FROM custom_attestation_types c WHERE org_id = ? AND archived_at IS NULL
              AND version = (SELECT max(version) FROM custom_attestation_types WHERE org_id = c.org_id AND name = c.name)
            ORDER BY name`,
           orgId,
-        ))
-        .map(toType);
+        )
+      ).map(toType);
     },
     async archive(orgId, name, now) {
-      await sql.run('UPDATE custom_attestation_types SET archived_at = ? WHERE org_id = ? AND name = ? AND archived_at IS NULL', now, orgId, name);
+      await sql.run(
+        'UPDATE custom_attestation_types SET archived_at = ? WHERE org_id = ? AND name = ? AND archived_at IS NULL',
+        now,
+        orgId,
+        name,
+      );
     },
   };
 }

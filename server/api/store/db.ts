@@ -53,7 +53,9 @@ export class Sql {
     // the store outgrows it, so each request read them again from the operating system. 32 MB
     // keeps a busy list's pages in memory at any store size, within the server's memory target.
     if (readOnly) this.db.exec('PRAGMA cache_size = -32768');
-    this.db.function('js_regexp_test', { deterministic: true }, (pattern, text) => (regExpOf(String(pattern)).test(String(text)) ? 1 : 0));
+    this.db.function('js_regexp_test', { deterministic: true }, (pattern, text) =>
+      regExpOf(String(pattern)).test(String(text)) ? 1 : 0,
+    );
   }
 
   private statement(sql: string): StatementSync {
@@ -335,24 +337,38 @@ export function isUnreadable(item: unknown): item is Unreadable {
 }
 
 /** Decodes each row on its own, so one bad row does not take the whole list down. */
-export function decodeEach<R extends { id?: unknown }, T>(rows: readonly R[], decode: (row: R) => T): Array<T | Unreadable> {
+export function decodeEach<R extends { id?: unknown }, T>(
+  rows: readonly R[],
+  decode: (row: R) => T,
+): Array<T | Unreadable> {
   return rows.map((row) => {
     try {
       return decode(row);
     } catch (error) {
-      return { unreadable: true, id: String(row.id ?? ''), reason: error instanceof Error ? error.message : String(error) };
+      return {
+        unreadable: true,
+        id: String(row.id ?? ''),
+        reason: error instanceof Error ? error.message : String(error),
+      };
     }
   });
 }
 
 /** decodeEach for a decoder that reads more rows. */
-export async function decodeEachAsync<R extends { id?: unknown }, T>(rows: readonly R[], decode: (row: R) => Promise<T>): Promise<Array<T | Unreadable>> {
+export async function decodeEachAsync<R extends { id?: unknown }, T>(
+  rows: readonly R[],
+  decode: (row: R) => Promise<T>,
+): Promise<Array<T | Unreadable>> {
   return Promise.all(
     rows.map(async (row) => {
       try {
         return await decode(row);
       } catch (error) {
-        return { unreadable: true as const, id: String(row.id ?? ''), reason: error instanceof Error ? error.message : String(error) };
+        return {
+          unreadable: true as const,
+          id: String(row.id ?? ''),
+          reason: error instanceof Error ? error.message : String(error),
+        };
       }
     }),
   );

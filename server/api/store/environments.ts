@@ -79,7 +79,11 @@ export interface EnvironmentStore {
   /** Replaces the physical environments a logical one includes. */
   setIncluded(logicalId: number, physicalIds: readonly number[], now: number): Promise<void>;
   /** Allows an artifact in an environment; allowing it again replaces its name and description. */
-  allow(environmentId: number, entry: { artifactFingerprint: string; artifactName: string; description: string; createdBy: string }, now: number): Promise<void>;
+  allow(
+    environmentId: number,
+    entry: { artifactFingerprint: string; artifactName: string; description: string; createdBy: string },
+    now: number,
+  ): Promise<void>;
   /** Allowed artifacts in the org's live environments, by environment then time. */
   allowlist(orgId: number): Promise<AllowlistEntry[]>;
   /** The fingerprints allowed in one environment. */
@@ -147,7 +151,11 @@ function toEnvironment(row: EnvironmentRow): Environment {
 export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
   return {
     async byName(orgId, name) {
-      const row = await sql.get<EnvironmentRow>(`${SELECT} WHERE e.org_id = ? AND e.name = ? AND e.archived_at IS NULL`, orgId, name);
+      const row = await sql.get<EnvironmentRow>(
+        `${SELECT} WHERE e.org_id = ? AND e.name = ? AND e.archived_at IS NULL`,
+        orgId,
+        name,
+      );
       return row === undefined ? undefined : toEnvironment(row);
     },
     async byId(id) {
@@ -181,18 +189,44 @@ export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
               ? `e.last_modified_at ${direction}, e.name_key ${direction}`
               : `coalesce(e.last_changed_at, 0) ${direction}, e.name_key ${direction}`;
       const unreadable = 'e.org_id = ? AND e.archived_at IS NULL AND NOT json_valid(e.tags)';
-      const unreadableCount = async () => Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM environments e WHERE ${unreadable}`, orgId))!.n);
+      const unreadableCount = async () =>
+        Number(
+          (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM environments e WHERE ${unreadable}`, orgId))!.n,
+        );
       // Unfiltered, the total is the org's count kept on write (migration 202): every live one.
       const total =
         where.length === 3
           ? Number((await sql.get<{ n: number }>('SELECT live_environments AS n FROM orgs WHERE id = ?', orgId))!.n)
-          : Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM environments e WHERE ${where.join(' AND ')}`, ...params))!.n) + (await unreadableCount());
-      const rows = await sql.all<EnvironmentRow>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`, ...params, limit, offset);
+          : Number(
+              (await sql.get<{ n: number }>(
+                `SELECT count(*) AS n FROM environments e WHERE ${where.join(' AND ')}`,
+                ...params,
+              ))!.n,
+            ) + (await unreadableCount());
+      const rows = await sql.all<EnvironmentRow>(
+        `${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        ...params,
+        limit,
+        offset,
+      );
       // The unreadable rows follow the selected ones: the page takes those its window reaches.
       const left = limit === -1 ? -1 : limit - rows.length;
       if (left === 0) return { total, environments: decodeEach(rows, toEnvironment) };
-      const selected = rows.length > 0 || offset === 0 ? offset + rows.length : Number((await sql.get<{ n: number }>(`SELECT count(*) AS n FROM environments e WHERE ${where.join(' AND ')}`, ...params))!.n);
-      const damaged = await sql.all<EnvironmentRow>(`${SELECT} WHERE ${unreadable} ORDER BY e.name LIMIT ? OFFSET ?`, orgId, left, Math.max(0, offset - selected));
+      const selected =
+        rows.length > 0 || offset === 0
+          ? offset + rows.length
+          : Number(
+              (await sql.get<{ n: number }>(
+                `SELECT count(*) AS n FROM environments e WHERE ${where.join(' AND ')}`,
+                ...params,
+              ))!.n,
+            );
+      const damaged = await sql.all<EnvironmentRow>(
+        `${SELECT} WHERE ${unreadable} ORDER BY e.name LIMIT ? OFFSET ?`,
+        orgId,
+        left,
+        Math.max(0, offset - selected),
+      );
       return { total, environments: decodeEach([...rows, ...damaged], toEnvironment) };
     },
     async create(environment, now) {
@@ -211,20 +245,36 @@ export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
       ))!.id;
     },
     async update(id, changes, now) {
-      if (changes.description !== undefined) await sql.run('UPDATE environments SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.description !== undefined)
+        await sql.run('UPDATE environments SET description = ? WHERE id = ?', changes.description, id);
       if (changes.requireProvenance !== undefined) {
-        await sql.run('UPDATE environments SET require_provenance = ? WHERE id = ?', changes.requireProvenance ? 1 : 0, id);
+        await sql.run(
+          'UPDATE environments SET require_provenance = ? WHERE id = ?',
+          changes.requireProvenance ? 1 : 0,
+          id,
+        );
       }
       await sql.run('UPDATE environments SET last_modified_at = ? WHERE id = ?', now, id);
     },
     async rename(id, newName, now) {
-      await sql.run('UPDATE environments SET name = ?, name_key = ?, last_modified_at = ? WHERE id = ?', newName, nameSortKey(newName), now, id);
+      await sql.run(
+        'UPDATE environments SET name = ?, name_key = ?, last_modified_at = ? WHERE id = ?',
+        newName,
+        nameSortKey(newName),
+        now,
+        id,
+      );
     },
     async archive(id, now) {
       await sql.run('UPDATE environments SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
     },
     async setTags(id, tags, now) {
-      await sql.run('UPDATE environments SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
+      await sql.run(
+        'UPDATE environments SET tags = ?, last_modified_at = ? WHERE id = ?',
+        JSON.stringify(tags),
+        now,
+        id,
+      );
     },
     async setIncluded(logicalId, physicalIds, now) {
       await sql.run('DELETE FROM environment_includes WHERE logical_id = ?', logicalId);
@@ -252,24 +302,34 @@ export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
       );
     },
     async allowlist(orgId) {
-      return (await sql
-        .all<{ name: string; artifact_fingerprint: string; artifact_name: string; description: string; created_by: string; created_at: number }>(
+      return (
+        await sql.all<{
+          name: string;
+          artifact_fingerprint: string;
+          artifact_name: string;
+          description: string;
+          created_by: string;
+          created_at: number;
+        }>(
           `SELECT e.name, a.artifact_fingerprint, a.artifact_name, a.description, a.created_by, a.created_at
            FROM allowlist_entries a JOIN environments e ON e.id = a.environment_id
            WHERE e.org_id = ? AND e.archived_at IS NULL ORDER BY e.name, a.created_at`,
           orgId,
-        ))
-        .map((row) => ({
-          environmentName: row.name,
-          artifactFingerprint: row.artifact_fingerprint,
-          artifactName: row.artifact_name,
-          description: row.description,
-          createdBy: row.created_by,
-          createdAt: row.created_at,
-        }));
+        )
+      ).map((row) => ({
+        environmentName: row.name,
+        artifactFingerprint: row.artifact_fingerprint,
+        artifactName: row.artifact_name,
+        description: row.description,
+        createdBy: row.created_by,
+        createdAt: row.created_at,
+      }));
     },
     async allowedIn(environmentId) {
-      const rows = await sql.all<{ artifact_fingerprint: string }>('SELECT artifact_fingerprint FROM allowlist_entries WHERE environment_id = ?', environmentId);
+      const rows = await sql.all<{ artifact_fingerprint: string }>(
+        'SELECT artifact_fingerprint FROM allowlist_entries WHERE environment_id = ?',
+        environmentId,
+      );
       return new Set(rows.map((row) => row.artifact_fingerprint));
     },
     async logicalIncluding(physicalId) {

@@ -120,8 +120,10 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
       );
     },
     async update(id, changes, now) {
-      if (changes.description !== undefined) await sql.run('UPDATE flows SET description = ? WHERE id = ?', changes.description, id);
-      if (changes.visibility !== undefined) await sql.run('UPDATE flows SET visibility = ? WHERE id = ?', changes.visibility, id);
+      if (changes.description !== undefined)
+        await sql.run('UPDATE flows SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.visibility !== undefined)
+        await sql.run('UPDATE flows SET visibility = ? WHERE id = ?', changes.visibility, id);
       if (changes.template !== undefined) {
         await sql.run(
           'UPDATE flows SET template_id = ?, template_content = ?, template = ? WHERE id = ?',
@@ -134,18 +136,29 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
       await sql.run('UPDATE flows SET last_modified_at = ? WHERE id = ?', now, id);
     },
     async byName(orgId, name) {
-      const row = await sql.get<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
+      const row = await sql.get<FlowRow>(
+        'SELECT * FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL',
+        orgId,
+        name,
+      );
       return row === undefined ? undefined : toFlow(row);
     },
     async versionOf(orgId, name) {
-      return await sql.get<{ id: string; version: number }>('SELECT id, version FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
+      return await sql.get<{ id: string; version: number }>(
+        'SELECT id, version FROM flows WHERE org_id = ? AND name = ? AND archived_at IS NULL',
+        orgId,
+        name,
+      );
     },
     async byId(id) {
       const row = await sql.get<FlowRow>('SELECT * FROM flows WHERE id = ?', id);
       return row === undefined ? undefined : toFlow(row);
     },
     async list(orgId) {
-      return decodeEach(await sql.all<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId), toFlow);
+      return decodeEach(
+        await sql.all<FlowRow>('SELECT * FROM flows WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId),
+        toFlow,
+      );
     },
     async page(orgId, query, limit, offset) {
       const where = ['org_id = ?', 'archived_at IS NULL'];
@@ -160,7 +173,8 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
         params.push(...condition.params);
       }
       const direction = query.descending ? 'DESC' : 'ASC';
-      const order = query.sort === 'name' ? `name_key ${direction}` : `coalesce(latest_activity_at, 0) ${direction}, name_key`;
+      const order =
+        query.sort === 'name' ? `name_key ${direction}` : `coalesce(latest_activity_at, 0) ${direction}, name_key`;
       const conditions = where.join(' AND ');
       // Unfiltered, the total is the org's count kept on write (migration 007).
       const total = Number(
@@ -168,14 +182,25 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
           ? (await sql.get<{ n: number }>('SELECT live_flows AS n FROM orgs WHERE id = ?', orgId))!.n
           : (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM flows WHERE ${conditions}`, ...params))!.n,
       );
-      const rows = await sql.all<FlowRow>(`SELECT * FROM flows WHERE ${conditions} ORDER BY ${order} LIMIT ? OFFSET ?`, ...params, limit, offset);
+      const rows = await sql.all<FlowRow>(
+        `SELECT * FROM flows WHERE ${conditions} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        ...params,
+        limit,
+        offset,
+      );
       return { total, flows: decodeEach(rows, toFlow) };
     },
     async archive(id, now) {
       await sql.run('UPDATE flows SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
     },
     async rename(id, newName, now) {
-      await sql.run('UPDATE flows SET name = ?, name_key = ?, last_modified_at = ? WHERE id = ?', newName, nameSortKey(newName), now, id);
+      await sql.run(
+        'UPDATE flows SET name = ?, name_key = ?, last_modified_at = ? WHERE id = ?',
+        newName,
+        nameSortKey(newName),
+        now,
+        id,
+      );
     },
     async setTags(id, tags, now) {
       await sql.run('UPDATE flows SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);

@@ -2,7 +2,12 @@ import type { Statements } from './db.ts';
 
 /** A change to who may use an org: a service account or one of its keys (reference §2.18). */
 export interface MembershipEvent {
-  type: 'service_account_created' | 'service_account_updated' | 'service_account_deleted' | 'api_key_created' | 'api_key_revoked';
+  type:
+    | 'service_account_created'
+    | 'service_account_updated'
+    | 'service_account_deleted'
+    | 'api_key_created'
+    | 'api_key_revoked';
   account: string;
   keyId: string | null;
   user: string;
@@ -31,12 +36,26 @@ export function sqliteMembershipStore(sql: Statements): MembershipStore {
       );
     },
     async events(orgId) {
-      return (await sql
-        .all<{ type: MembershipEvent['type']; account: string; key_id: string | null; user: string; data: string; timestamp: number }>(
+      return (
+        await sql.all<{
+          type: MembershipEvent['type'];
+          account: string;
+          key_id: string | null;
+          user: string;
+          data: string;
+          timestamp: number;
+        }>(
           'SELECT type, account, key_id, "user", data, timestamp FROM membership_events WHERE org_id = ? ORDER BY timestamp, id',
           orgId,
-        ))
-        .map((row) => ({ type: row.type, account: row.account, keyId: row.key_id, user: row.user, data: JSON.parse(row.data) as Record<string, unknown>, timestamp: row.timestamp }));
+        )
+      ).map((row) => ({
+        type: row.type,
+        account: row.account,
+        keyId: row.key_id,
+        user: row.user,
+        data: JSON.parse(row.data) as Record<string, unknown>,
+        timestamp: row.timestamp,
+      }));
     },
   };
 }

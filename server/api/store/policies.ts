@@ -50,7 +50,14 @@ export interface PolicyStore {
   byName(orgId: number, name: string): Promise<Policy | undefined>;
   /** Live policies by name; a row that cannot be decoded is marked unreadable. */
   list(orgId: number): Promise<Array<Policy | Unreadable>>;
-  create(orgId: number, name: string, description: string, type: string, first: NewPolicyVersion, now: number): Promise<number>;
+  create(
+    orgId: number,
+    name: string,
+    description: string,
+    type: string,
+    first: NewPolicyVersion,
+    now: number,
+  ): Promise<number>;
   /** Adds a version and its history event; returns the new version number. */
   addVersion(policyId: number, version: NewPolicyVersion, now: number): Promise<number>;
   setDescription(policyId: number, description: string, now: number): Promise<void>;
@@ -59,8 +66,20 @@ export interface PolicyStore {
   /** Current versions of the policies attached to an environment, in attach order. */
   attachedTo(environmentId: number): Promise<CurrentPolicy[]>;
   /** Attaches policies not yet attached (keeping order) and records the history event. */
-  attach(environmentId: number, environmentName: string, policyIds: readonly number[], user: string, now: number): Promise<void>;
-  detach(environmentId: number, environmentName: string, policyIds: readonly number[], user: string, now: number): Promise<void>;
+  attach(
+    environmentId: number,
+    environmentName: string,
+    policyIds: readonly number[],
+    user: string,
+    now: number,
+  ): Promise<void>;
+  detach(
+    environmentId: number,
+    environmentName: string,
+    policyIds: readonly number[],
+    user: string,
+    now: number,
+  ): Promise<void>;
   /** Archives a live policy (its name is free again) and records the history event. */
   archive(policyId: number, user: string, now: number): Promise<void>;
   /** The most recently archived policy of that name, if any. */
@@ -108,31 +127,49 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
       createdAt: row.created_at,
       lastModifiedAt: row.last_modified_at,
       archived: row.archived_at !== null,
-      versions: (await sql.all<VersionRow>('SELECT * FROM policy_versions WHERE policy_id = ? ORDER BY version', row.id)).map((v) => ({
+      versions: (
+        await sql.all<VersionRow>('SELECT * FROM policy_versions WHERE policy_id = ? ORDER BY version', row.id)
+      ).map((v) => ({
         version: v.version,
         policyYaml: v.policy_yaml,
         comment: v.comment,
         createdBy: v.created_by,
         timestamp: v.timestamp,
       })),
-      events: (await sql
-        .all<{ type: string; timestamp: number; user: string; data: string }>('SELECT * FROM policy_events WHERE policy_id = ? ORDER BY id', row.id))
-        .map((e) => ({ type: e.type, timestamp: e.timestamp, user: e.user, data: JSON.parse(e.data) as Record<string, unknown> })),
-      consumingEnvs: (await sql
-        .all<{ name: string }>(
+      events: (
+        await sql.all<{ type: string; timestamp: number; user: string; data: string }>(
+          'SELECT * FROM policy_events WHERE policy_id = ? ORDER BY id',
+          row.id,
+        )
+      ).map((e) => ({
+        type: e.type,
+        timestamp: e.timestamp,
+        user: e.user,
+        data: JSON.parse(e.data) as Record<string, unknown>,
+      })),
+      consumingEnvs: (
+        await sql.all<{ name: string }>(
           `SELECT e.name FROM environment_policies ep JOIN environments e ON e.id = ep.environment_id
            WHERE ep.policy_id = ? AND e.archived_at IS NULL ORDER BY e.name`,
           row.id,
-        ))
-        .map((e) => e.name),
+        )
+      ).map((e) => e.name),
     };
   }
 
   async function currentVersion(policyId: number): Promise<number> {
-    return (await sql.get<{ v: number }>('SELECT max(version) AS v FROM policy_versions WHERE policy_id = ?', policyId))!.v;
+    return (await sql.get<{ v: number }>(
+      'SELECT max(version) AS v FROM policy_versions WHERE policy_id = ?',
+      policyId,
+    ))!.v;
   }
 
-  async function insertVersion(policyId: number, version: number, content: NewPolicyVersion, now: number): Promise<void> {
+  async function insertVersion(
+    policyId: number,
+    version: number,
+    content: NewPolicyVersion,
+    now: number,
+  ): Promise<void> {
     await sql.run(
       'INSERT INTO policy_versions (policy_id, version, policy_yaml, comment, created_by, timestamp, controls) VALUES (?, ?, ?, ?, ?, ?, ?)',
       policyId,
@@ -145,8 +182,21 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
     );
   }
 
-  async function addEvent(policyId: number, type: string, user: string, data: Record<string, unknown>, now: number): Promise<void> {
-    await sql.run('INSERT INTO policy_events (policy_id, type, timestamp, "user", data) VALUES (?, ?, ?, ?, ?)', policyId, type, now, user, JSON.stringify(data));
+  async function addEvent(
+    policyId: number,
+    type: string,
+    user: string,
+    data: Record<string, unknown>,
+    now: number,
+  ): Promise<void> {
+    await sql.run(
+      'INSERT INTO policy_events (policy_id, type, timestamp, "user", data) VALUES (?, ?, ?, ?, ?)',
+      policyId,
+      type,
+      now,
+      user,
+      JSON.stringify(data),
+    );
   }
 
   function toCurrent(row: { id: number; name: string; version: number; policy_yaml: string }): CurrentPolicy {
@@ -155,11 +205,21 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
 
   return {
     async byName(orgId, name) {
-      const row = await sql.get<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND name = ? AND archived_at IS NULL', orgId, name);
+      const row = await sql.get<PolicyRow>(
+        'SELECT * FROM policies WHERE org_id = ? AND name = ? AND archived_at IS NULL',
+        orgId,
+        name,
+      );
       return row === undefined ? undefined : await toPolicy(row);
     },
     async list(orgId) {
-      return decodeEachAsync(await sql.all<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND archived_at IS NULL ORDER BY name', orgId), toPolicy);
+      return decodeEachAsync(
+        await sql.all<PolicyRow>(
+          'SELECT * FROM policies WHERE org_id = ? AND archived_at IS NULL ORDER BY name',
+          orgId,
+        ),
+        toPolicy,
+      );
     },
     async create(orgId, name, description, type, first, now) {
       const id = (await sql.get<{ id: number }>(
@@ -177,7 +237,7 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
       return id;
     },
     async addVersion(policyId, content, now) {
-      const version = await currentVersion(policyId) + 1;
+      const version = (await currentVersion(policyId)) + 1;
       await insertVersion(policyId, version, content, now);
       await addEvent(policyId, 'policy_version_created', content.createdBy, { version }, now);
       await sql.run('UPDATE policies SET last_modified_at = ? WHERE id = ?', now, policyId);
@@ -188,7 +248,11 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
       await addEvent(policyId, 'policy_archived', user, { version: await currentVersion(policyId) }, now);
     },
     async lastArchived(orgId, name) {
-      const row = await sql.get<PolicyRow>('SELECT * FROM policies WHERE org_id = ? AND name = ? AND archived_at IS NOT NULL ORDER BY archived_at DESC, id DESC LIMIT 1', orgId, name);
+      const row = await sql.get<PolicyRow>(
+        'SELECT * FROM policies WHERE org_id = ? AND name = ? AND archived_at IS NOT NULL ORDER BY archived_at DESC, id DESC LIMIT 1',
+        orgId,
+        name,
+      );
       return row === undefined ? undefined : await toPolicy(row);
     },
     async unarchive(policyId, user, now) {
@@ -196,53 +260,86 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
       await addEvent(policyId, 'policy_unarchived', user, { version: await currentVersion(policyId) }, now);
     },
     async setDescription(policyId, description, now) {
-      await sql.run('UPDATE policies SET description = ?, last_modified_at = ? WHERE id = ?', description, now, policyId);
+      await sql.run(
+        'UPDATE policies SET description = ?, last_modified_at = ? WHERE id = ?',
+        description,
+        now,
+        policyId,
+      );
     },
     async currentByNames(orgId, names) {
       const byName = new Map(
-        (await sql.all<{ id: number; name: string; version: number; policy_yaml: string }>(`${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL`, orgId)).map((row) => [
-          row.name,
-          toCurrent(row),
-        ]),
+        (
+          await sql.all<{ id: number; name: string; version: number; policy_yaml: string }>(
+            `${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL`,
+            orgId,
+          )
+        ).map((row) => [row.name, toCurrent(row)]),
       );
       return names.flatMap((name) => byName.get(name) ?? []);
     },
     async attachedTo(environmentId) {
-      return (await sql
-        .all<{ id: number; name: string; version: number; policy_yaml: string }>(
+      return (
+        await sql.all<{ id: number; name: string; version: number; policy_yaml: string }>(
           `${CURRENT} JOIN environment_policies ep ON ep.policy_id = p.id
            WHERE ep.environment_id = ? AND p.archived_at IS NULL ORDER BY ep.position`,
           environmentId,
-        ))
-        .map(toCurrent);
+        )
+      ).map(toCurrent);
     },
     async attach(environmentId, environmentName, policyIds, user, now) {
-      let position = (await sql.get<{ n: number | null }>('SELECT max(position) AS n FROM environment_policies WHERE environment_id = ?', environmentId))!.n ?? -1;
+      let position =
+        (await sql.get<{ n: number | null }>(
+          'SELECT max(position) AS n FROM environment_policies WHERE environment_id = ?',
+          environmentId,
+        ))!.n ?? -1;
       for (const policyId of policyIds) {
         position += 1;
-        const added = (await sql.run(
-          'INSERT INTO environment_policies (environment_id, policy_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-          environmentId,
-          policyId,
-          position,
-        )).changes;
-        if (added > 0) await addEvent(policyId, 'policy_attached', user, { version: await currentVersion(policyId), environment: environmentName }, now);
+        const added = (
+          await sql.run(
+            'INSERT INTO environment_policies (environment_id, policy_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+            environmentId,
+            policyId,
+            position,
+          )
+        ).changes;
+        if (added > 0)
+          await addEvent(
+            policyId,
+            'policy_attached',
+            user,
+            { version: await currentVersion(policyId), environment: environmentName },
+            now,
+          );
       }
     },
     async detach(environmentId, environmentName, policyIds, user, now) {
       for (const policyId of policyIds) {
-        const removed = (await sql.run('DELETE FROM environment_policies WHERE environment_id = ? AND policy_id = ?', environmentId, policyId)).changes;
-        if (removed > 0) await addEvent(policyId, 'policy_detached', user, { version: await currentVersion(policyId), environment: environmentName }, now);
+        const removed = (
+          await sql.run(
+            'DELETE FROM environment_policies WHERE environment_id = ? AND policy_id = ?',
+            environmentId,
+            policyId,
+          )
+        ).changes;
+        if (removed > 0)
+          await addEvent(
+            policyId,
+            'policy_detached',
+            user,
+            { version: await currentVersion(policyId), environment: environmentName },
+            now,
+          );
       }
     },
     async referencingControl(orgId, identifier) {
-      return (await sql
-        .all<{ name: string }>(
+      return (
+        await sql.all<{ name: string }>(
           `${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL AND EXISTS (SELECT 1 FROM json_each(v.controls) WHERE value = ?) ORDER BY p.name`,
           orgId,
           identifier,
-        ))
-        .map((row) => row.name);
+        )
+      ).map((row) => row.name);
     },
   };
 }

@@ -32,7 +32,14 @@ export interface ProvenanceStore {
   /** Origins by fingerprint, for the fingerprints that have any; trails in order of attestation. */
   originsOf(orgId: number, fingerprints: readonly string[]): Promise<Map<string, Origin[]>>;
   /** Adds an event to a live flow's trail, when both still exist. */
-  addTrailEvent(orgId: number, flowName: string, trailName: string, type: string, data: Record<string, unknown>, now: number): Promise<void>;
+  addTrailEvent(
+    orgId: number,
+    flowName: string,
+    trailName: string,
+    type: string,
+    data: Record<string, unknown>,
+    now: number,
+  ): Promise<void>;
 }
 
 interface OriginRow {
@@ -55,7 +62,16 @@ interface OriginRow {
 /** The attestation columns compliance needs, read in one query across all of an artifact's trails. */
 type AttestationRow = Pick<
   StoredAttestationRow,
-  'trail_id' | 'id' | 'name' | 'type' | 'is_override' | 'is_compliant' | 'artifact_fingerprint' | 'target_artifact' | 'body' | 'created_at'
+  | 'trail_id'
+  | 'id'
+  | 'name'
+  | 'type'
+  | 'is_override'
+  | 'is_compliant'
+  | 'artifact_fingerprint'
+  | 'target_artifact'
+  | 'body'
+  | 'created_at'
 >;
 
 interface ArtifactRow {

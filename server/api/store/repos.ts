@@ -33,7 +33,11 @@ export function sqliteRepoStore(sql: Statements): RepoStore {
       return [...repos.values()];
     },
     async tags(orgId, repoId) {
-      const row = await sql.get<{ tags: string }>('SELECT tags FROM repo_tags WHERE org_id = ? AND repo_id = ?', orgId, repoId);
+      const row = await sql.get<{ tags: string }>(
+        'SELECT tags FROM repo_tags WHERE org_id = ? AND repo_id = ?',
+        orgId,
+        repoId,
+      );
       return row === undefined ? {} : (JSON.parse(row.tags) as Record<string, string>);
     },
     async setTags(orgId, repoId, tags, now) {

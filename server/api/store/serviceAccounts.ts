@@ -105,15 +105,23 @@ export function sqliteServiceAccountStore(sql: Statements): ServiceAccountStore 
       );
     },
     async list(orgId) {
-      return (await sql.all<AccountRow>('SELECT * FROM service_accounts WHERE org_id = ? ORDER BY name', orgId)).map(toAccount);
+      return (await sql.all<AccountRow>('SELECT * FROM service_accounts WHERE org_id = ? ORDER BY name', orgId)).map(
+        toAccount,
+      );
     },
     async byName(orgId, name) {
-      const row = await sql.get<AccountRow>('SELECT * FROM service_accounts WHERE org_id = ? AND name = ?', orgId, name);
+      const row = await sql.get<AccountRow>(
+        'SELECT * FROM service_accounts WHERE org_id = ? AND name = ?',
+        orgId,
+        name,
+      );
       return row === undefined ? undefined : toAccount(row);
     },
     async update(id, changes, now) {
-      if (changes.description !== undefined) await sql.run('UPDATE service_accounts SET description = ? WHERE id = ?', changes.description, id);
-      if (changes.privilege !== undefined) await sql.run('UPDATE service_accounts SET privilege = ? WHERE id = ?', changes.privilege, id);
+      if (changes.description !== undefined)
+        await sql.run('UPDATE service_accounts SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.privilege !== undefined)
+        await sql.run('UPDATE service_accounts SET privilege = ? WHERE id = ?', changes.privilege, id);
       await sql.run('UPDATE service_accounts SET last_modified_at = ? WHERE id = ?', now, id);
     },
     async remove(id) {
@@ -131,19 +139,37 @@ export function sqliteServiceAccountStore(sql: Statements): ServiceAccountStore 
       );
     },
     async keys(accountId) {
-      return (await sql
-        .all<KeyRow>('SELECT * FROM service_account_keys WHERE account_id = ? ORDER BY created_at, id', accountId))
-        .map(toKey);
+      return (
+        await sql.all<KeyRow>(
+          'SELECT * FROM service_account_keys WHERE account_id = ? ORDER BY created_at, id',
+          accountId,
+        )
+      ).map(toKey);
     },
     async keyById(accountId, keyId) {
-      const row = await sql.get<KeyRow>('SELECT * FROM service_account_keys WHERE account_id = ? AND id = ?', accountId, keyId);
+      const row = await sql.get<KeyRow>(
+        'SELECT * FROM service_account_keys WHERE account_id = ? AND id = ?',
+        accountId,
+        keyId,
+      );
       return row === undefined ? undefined : toKey(row);
     },
     async revokeKey(keyId, at) {
-      await sql.run('UPDATE service_account_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)', at, keyId, at);
+      await sql.run(
+        'UPDATE service_account_keys SET revoked_at = ? WHERE id = ? AND (revoked_at IS NULL OR revoked_at > ?)',
+        at,
+        keyId,
+        at,
+      );
     },
     async principalForKeyHash(keyHash, now) {
-      const row = await sql.get<{ account: string; org: string; privilege: Role; expires_at: number | null; revoked_at: number | null }>(
+      const row = await sql.get<{
+        account: string;
+        org: string;
+        privilege: Role;
+        expires_at: number | null;
+        revoked_at: number | null;
+      }>(
         `SELECT a.name AS account, o.name AS org, a.privilege, k.expires_at, k.revoked_at
            FROM service_account_keys k JOIN service_accounts a ON a.id = k.account_id JOIN orgs o ON o.id = a.org_id
           WHERE k.key_hash = ?`,

@@ -83,12 +83,24 @@ export interface SnapshotStore {
   indexAt(environmentId: number, timestamp: number): Promise<number>;
   get(environmentId: number, index: number): Promise<StoredSnapshot | undefined>;
   /** Snapshots with index in [first, last], ascending or, with `reverse`, descending; one page of them when `page` is given. */
-  list(environmentId: number, first: number, last: number, reverse: boolean, page?: { limit: number; offset: number }): Promise<SnapshotSummary[]>;
+  list(
+    environmentId: number,
+    first: number,
+    last: number,
+    reverse: boolean,
+    page?: { limit: number; offset: number },
+  ): Promise<SnapshotSummary[]>;
   /** Writes the next snapshot, closes the previous one and records its events. */
   record(environmentId: number, snapshot: NextSnapshot, appliedPolicies: unknown[], now: number): Promise<number>;
   events(environmentId: number, query: EventQuery): Promise<{ events: EnvironmentEvent[]; total: number }>;
   /** One batch of the audit log, oldest first, after event id `after`. */
-  auditLogBatch(environmentId: number, environmentName: string, filter: AuditLogFilter, after: number, limit: number): Promise<{ rows: AuditLogRow[]; cursor: number }>;
+  auditLogBatch(
+    environmentId: number,
+    environmentName: string,
+    filter: AuditLogFilter,
+    after: number,
+    limit: number,
+  ): Promise<{ rows: AuditLogRow[]; cursor: number }>;
 }
 
 interface SnapshotRow {
@@ -159,7 +171,11 @@ function artifactsOf(lines: string): SnapshotArtifact[] {
 }
 
 /** Adds the optional `reported_at` bounds (inclusive) of a query to its conditions. */
-function reportedWithin(where: string[], params: Param[], range: { fromTimestamp?: number; toTimestamp?: number }): void {
+function reportedWithin(
+  where: string[],
+  params: Param[],
+  range: { fromTimestamp?: number; toTimestamp?: number },
+): void {
   if (range.fromTimestamp !== undefined) {
     where.push('reported_at >= ?');
     params.push(range.fromTimestamp);
@@ -208,16 +224,24 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         states: JSON.parse(row.states) as ArtifactState[],
         artifactsAt: (positions) => {
           const lines = row.artifacts.split('\n');
-          return positions.map((position) => JSON.parse(lines[position]!) as SnapshotArtifact);
+          return positions.map((position) => JSON.parse(lines[position]) as SnapshotArtifact);
         },
       };
     },
     async indexAt(environmentId, timestamp) {
-      const row = await sql.get<{ idx: number | null }>('SELECT max(idx) AS idx FROM snapshots WHERE environment_id = ? AND started_at <= ?', environmentId, timestamp);
+      const row = await sql.get<{ idx: number | null }>(
+        'SELECT max(idx) AS idx FROM snapshots WHERE environment_id = ? AND started_at <= ?',
+        environmentId,
+        timestamp,
+      );
       return row?.idx ?? 0;
     },
     async get(environmentId, index) {
-      const row = await sql.get<SnapshotRow>('SELECT * FROM snapshots WHERE environment_id = ? AND idx = ?', environmentId, index);
+      const row = await sql.get<SnapshotRow>(
+        'SELECT * FROM snapshots WHERE environment_id = ? AND idx = ?',
+        environmentId,
+        index,
+      );
       if (row === undefined) return undefined;
       return {
         index: row.idx,
@@ -232,8 +256,8 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
     },
     async list(environmentId, first, last, reverse, page) {
       // A page is read from the (environment_id, idx) key, however many snapshots the environment has recorded.
-      return (await sql
-        .all<SnapshotRow>(
+      return (
+        await sql.all<SnapshotRow>(
           `SELECT idx, started_at, ended_at, compliant FROM snapshots WHERE environment_id = ? AND idx BETWEEN ? AND ?
            ORDER BY idx ${reverse ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
           environmentId,
@@ -241,13 +265,26 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
           last,
           page?.limit ?? -1,
           page?.offset ?? 0,
-        ))
-        .map((row) => ({ index: row.idx, startedAt: row.started_at, endedAt: row.ended_at, compliant: row.compliant === 1 }));
+        )
+      ).map((row) => ({
+        index: row.idx,
+        startedAt: row.started_at,
+        endedAt: row.ended_at,
+        compliant: row.compliant === 1,
+      }));
     },
     async record(environmentId, snapshot, appliedPolicies, now) {
-      const previous = (await sql.get<{ snapshot_count: number }>('SELECT snapshot_count FROM environments WHERE id = ?', environmentId))!.snapshot_count;
+      const previous = (await sql.get<{ snapshot_count: number }>(
+        'SELECT snapshot_count FROM environments WHERE id = ?',
+        environmentId,
+      ))!.snapshot_count;
       const index = previous + 1;
-      await sql.run('UPDATE snapshots SET ended_at = ? WHERE environment_id = ? AND idx = ?', now, environmentId, previous);
+      await sql.run(
+        'UPDATE snapshots SET ended_at = ? WHERE environment_id = ? AND idx = ?',
+        now,
+        environmentId,
+        previous,
+      );
       await sql.run(
         `INSERT INTO snapshots (environment_id, idx, started_at, compliant, compliance_count, applied_policies, states, artifacts)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -260,7 +297,12 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         JSON.stringify(snapshot.states),
         snapshot.artifacts.map((artifact) => JSON.stringify(artifact)).join('\n'),
       );
-      await sql.run('UPDATE environments SET snapshot_count = ?, last_changed_at = ? WHERE id = ?', index, now, environmentId);
+      await sql.run(
+        'UPDATE environments SET snapshot_count = ?, last_changed_at = ? WHERE id = ?',
+        index,
+        now,
+        environmentId,
+      );
       for (const event of snapshot.events) {
         const flows = event.artifact.flows;
         await sql.run(
@@ -290,11 +332,16 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
       const params: Param[] = [environmentId, query.first, query.last];
       reportedWithin(where, params, query);
       if (query.repoNames !== undefined && query.repoNames.length > 0) {
-        where.push(`EXISTS (SELECT 1 FROM json_each(repo_names) WHERE value IN (${placeholders(query.repoNames.length)}))`);
+        where.push(
+          `EXISTS (SELECT 1 FROM json_each(repo_names) WHERE value IN (${placeholders(query.repoNames.length)}))`,
+        );
         params.push(...query.repoNames);
       }
       const condition = where.join(' AND ');
-      const total = (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM environment_events WHERE ${condition}`, ...params))!.n;
+      const total = (await sql.get<{ n: number }>(
+        `SELECT count(*) AS n FROM environment_events WHERE ${condition}`,
+        ...params,
+      ))!.n;
       const order = query.reverse ? 'DESC' : 'ASC';
       const rows = await sql.all<EventRow>(
         `SELECT * FROM environment_events WHERE ${condition} ORDER BY snapshot_idx ${order}, id ${order} LIMIT ? OFFSET ?`,
@@ -323,7 +370,9 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         where.push(`(${either.join(' OR ')})`);
       }
       if (filter.repoNames !== undefined) {
-        where.push(`EXISTS (SELECT 1 FROM json_each(repo_names) WHERE value IN (${placeholders(filter.repoNames.length)}))`);
+        where.push(
+          `EXISTS (SELECT 1 FROM json_each(repo_names) WHERE value IN (${placeholders(filter.repoNames.length)}))`,
+        );
         params.push(...filter.repoNames);
       }
       const rows = await sql.all<EventRow>(

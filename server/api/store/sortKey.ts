@@ -12,7 +12,7 @@ const ranks = (() => {
   let primary = 0;
   let variant = 0;
   chars.forEach((char, index) => {
-    if (index > 0 && base.compare(chars[index - 1]!, char) !== 0) {
+    if (index > 0 && base.compare(chars[index - 1], char) !== 0) {
       primary += 1;
       variant = 0;
     } else if (index > 0) variant += 1;

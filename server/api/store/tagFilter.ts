@@ -10,5 +10,8 @@ export function tagCondition(column: string, filter: string, separator: ':' | '=
   const tags = `json_each(CASE WHEN json_valid(${column}) THEN ${column} ELSE '{}' END)`;
   const at = filter.indexOf(separator);
   if (at === -1) return { sql: `EXISTS (SELECT 1 FROM ${tags} WHERE key = ?)`, params: [filter] };
-  return { sql: `EXISTS (SELECT 1 FROM ${tags} WHERE key = ? AND CAST(value AS TEXT) = ?)`, params: [filter.slice(0, at), filter.slice(at + 1)] };
+  return {
+    sql: `EXISTS (SELECT 1 FROM ${tags} WHERE key = ? AND CAST(value AS TEXT) = ?)`,
+    params: [filter.slice(0, at), filter.slice(at + 1)],
+  };
 }

@@ -26,7 +26,11 @@ export interface TrailEvaluationStore {
    * A page of the flow's trails, newest first (as the trail list orders them), with their rows,
    * after `cursor` (from the start without one); `next` is undefined on the last page.
    */
-  pageOfFlow(flowId: string, limit: number, cursor: TrailCursor | undefined): Promise<{ trails: TrailRows[]; next: TrailCursor | undefined }>;
+  pageOfFlow(
+    flowId: string,
+    limit: number,
+    cursor: TrailCursor | undefined,
+  ): Promise<{ trails: TrailRows[]; next: TrailCursor | undefined }>;
 }
 
 interface TrailRow {
@@ -95,7 +99,15 @@ export function sqliteTrailEvaluationStore(sql: Statements): TrailEvaluationStor
           template = parseJson<TrailTemplate>(row.template, {});
           templates.set(row.template_id, template);
         }
-        byId.set(row.id, { id: row.id, name: row.name, templateId: row.template_id, template, lastModifiedAt: row.last_modified_at, attestations: [], artifacts: [] });
+        byId.set(row.id, {
+          id: row.id,
+          name: row.name,
+          templateId: row.template_id,
+          template,
+          lastModifiedAt: row.last_modified_at,
+          attestations: [],
+          artifacts: [],
+        });
       }
       for (const row of attestations) {
         byId.get(row.trail_id)?.attestations.push({
@@ -110,10 +122,18 @@ export function sqliteTrailEvaluationStore(sql: Statements): TrailEvaluationStor
         });
       }
       for (const row of artifacts) {
-        byId.get(row.trail_id)?.artifacts.push({ id: row.id, fingerprint: row.fingerprint, template_reference_name: row.template_reference_name, created_at: row.created_at });
+        byId.get(row.trail_id)?.artifacts.push({
+          id: row.id,
+          fingerprint: row.fingerprint,
+          template_reference_name: row.template_reference_name,
+          created_at: row.created_at,
+        });
       }
-      const last = trails[trails.length - 1]!;
-      return { trails: [...byId.values()], next: trails.length < limit ? undefined : { createdAt: last.created_at, rowid: Number(last.rowid) } };
+      const last = trails[trails.length - 1];
+      return {
+        trails: [...byId.values()],
+        next: trails.length < limit ? undefined : { createdAt: last.created_at, rowid: Number(last.rowid) },
+      };
     },
   };
 }

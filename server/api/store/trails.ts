@@ -67,11 +67,14 @@ export interface TrailStore {
 }
 
 /** The one row of each key, or the error that stands for it. */
-function single<T>(grouped: Map<string, T[] | Error>, missing: (key: string) => Error | undefined): Map<string, T | Error> {
+function single<T>(
+  grouped: Map<string, T[] | Error>,
+  missing: (key: string) => Error | undefined,
+): Map<string, T | Error> {
   const result = new Map<string, T | Error>();
   for (const [key, rows] of grouped) {
     if (rows instanceof Error) result.set(key, rows);
-    else if (rows.length > 0) result.set(key, rows[0]!);
+    else if (rows.length > 0) result.set(key, rows[0]);
     else {
       const error = missing(key);
       if (error !== undefined) result.set(key, error);
@@ -145,8 +148,10 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
       );
     },
     async update(id, changes, now) {
-      if (changes.description !== undefined) await sql.run('UPDATE trails SET description = ? WHERE id = ?', changes.description, id);
-      if (changes.body !== undefined) await sql.run('UPDATE trails SET body = ? WHERE id = ?', JSON.stringify(changes.body), id);
+      if (changes.description !== undefined)
+        await sql.run('UPDATE trails SET description = ? WHERE id = ?', changes.description, id);
+      if (changes.body !== undefined)
+        await sql.run('UPDATE trails SET body = ? WHERE id = ?', JSON.stringify(changes.body), id);
       await sql.run('UPDATE trails SET last_modified_at = ? WHERE id = ?', now, id);
     },
     async byName(flowId, name) {
@@ -158,14 +163,24 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
       return row === undefined ? undefined : toTrail(row);
     },
     async pageOfFlow(flowId, limit, offset) {
-      const total = Number((await sql.get<{ n: number }>('SELECT trail_count AS n FROM flows WHERE id = ?', flowId))?.n ?? 0);
-      const trails = (await sql
-        .all<RefRow>('SELECT id, flow_id, version FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?', flowId, limit, offset))
-        .map(toRef);
+      const total = Number(
+        (await sql.get<{ n: number }>('SELECT trail_count AS n FROM flows WHERE id = ?', flowId))?.n ?? 0,
+      );
+      const trails = (
+        await sql.all<RefRow>(
+          'SELECT id, flow_id, version FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?',
+          flowId,
+          limit,
+          offset,
+        )
+      ).map(toRef);
       return { total, trails };
     },
     async latestActive(flowId) {
-      const row = await sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? ORDER BY last_modified_at DESC, rowid DESC LIMIT 1', flowId);
+      const row = await sql.get<TrailRow>(
+        'SELECT * FROM trails WHERE flow_id = ? ORDER BY last_modified_at DESC, rowid DESC LIMIT 1',
+        flowId,
+      );
       return row === undefined ? undefined : toTrail(row);
     },
     async pageOfOrg(orgId, filter, limit, offset) {
@@ -193,15 +208,29 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
         filter.flowTag !== undefined || filter.fingerprint !== undefined
           ? undefined
           : filter.flowId !== undefined
-            ? await sql.get<{ n: number }>('SELECT trail_count AS n FROM flows WHERE id = ? AND archived_at IS NULL', filter.flowId)
+            ? await sql.get<{ n: number }>(
+                'SELECT trail_count AS n FROM flows WHERE id = ? AND archived_at IS NULL',
+                filter.flowId,
+              )
             : await sql.get<{ n: number }>('SELECT live_trails AS n FROM orgs WHERE id = ?', orgId);
       const total = Number((kept ?? (await sql.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params))!).n);
-      const rows = await sql.all<RefRow>(`SELECT t.id, t.flow_id, t.version ${from} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?`, ...params, limit, offset);
+      const rows = await sql.all<RefRow>(
+        `SELECT t.id, t.flow_id, t.version ${from} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?`,
+        ...params,
+        limit,
+        offset,
+      );
       return { total, trails: rows.map(toRef) };
     },
     async appendEvent(trailId, event) {
       const { type, timestamp, ...data } = event;
-      await sql.run('INSERT INTO trail_events (trail_id, type, timestamp, data) VALUES (?, ?, ?, ?)', trailId, type, timestamp, JSON.stringify(data));
+      await sql.run(
+        'INSERT INTO trail_events (trail_id, type, timestamp, data) VALUES (?, ?, ?, ?)',
+        trailId,
+        type,
+        timestamp,
+        JSON.stringify(data),
+      );
       await sql.run('UPDATE trails SET last_modified_at = max(last_modified_at, ?) WHERE id = ?', timestamp, trailId);
     },
     async byIds(ids) {
@@ -233,13 +262,24 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
             ...keys,
           ),
         (row) => row.trail_id,
-        (row): TrailEvent => ({ type: row.type, timestamp: row.timestamp, ...parseJson<Record<string, unknown>>(row.data, {}) }),
+        (row): TrailEvent => ({
+          type: row.type,
+          timestamp: row.timestamp,
+          ...parseJson<Record<string, unknown>>(row.data, {}),
+        }),
       );
     },
     async events(trailId) {
-      return (await sql
-        .all<{ type: string; timestamp: number; data: string }>('SELECT type, timestamp, data FROM trail_events WHERE trail_id = ? ORDER BY seq', trailId))
-        .map((row) => ({ type: row.type, timestamp: row.timestamp, ...parseJson<Record<string, unknown>>(row.data, {}) }));
+      return (
+        await sql.all<{ type: string; timestamp: number; data: string }>(
+          'SELECT type, timestamp, data FROM trail_events WHERE trail_id = ? ORDER BY seq',
+          trailId,
+        )
+      ).map((row) => ({
+        type: row.type,
+        timestamp: row.timestamp,
+        ...parseJson<Record<string, unknown>>(row.data, {}),
+      }));
     },
   };
 }

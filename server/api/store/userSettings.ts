@@ -8,10 +8,16 @@ export interface UserSettingsStore {
 export function sqliteUserSettingsStore(sql: Statements): UserSettingsStore {
   return {
     async defaultOrg(principal) {
-      return (await sql.get<{ default_org: string }>('SELECT default_org FROM user_settings WHERE principal = ?', principal))?.default_org;
+      return (
+        await sql.get<{ default_org: string }>('SELECT default_org FROM user_settings WHERE principal = ?', principal)
+      )?.default_org;
     },
     async setDefaultOrg(principal, org) {
-      await sql.run('INSERT INTO user_settings (principal, default_org) VALUES (?, ?) ON CONFLICT (principal) DO UPDATE SET default_org = excluded.default_org', principal, org);
+      await sql.run(
+        'INSERT INTO user_settings (principal, default_org) VALUES (?, ?) ON CONFLICT (principal) DO UPDATE SET default_org = excluded.default_org',
+        principal,
+        org,
+      );
     },
   };
 }

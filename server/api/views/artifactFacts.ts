@@ -13,7 +13,10 @@ function ok<T>(value: T | Error | undefined, what: string): T {
   return value;
 }
 
-export function artifactFactsReader(store: Store, listed: readonly Artifact[] = []): (artifact: Artifact) => Promise<ArtifactFacts> {
+export function artifactFactsReader(
+  store: Store,
+  listed: readonly Artifact[] = [],
+): (artifact: Artifact) => Promise<ArtifactFacts> {
   const byTrail = new Map<string, ArtifactFacts>();
   let batch: Promise<(trailId: string) => Promise<ArtifactFacts>> | undefined;
   const readBatch = async (): Promise<(trailId: string) => Promise<ArtifactFacts>> => {
@@ -27,7 +30,12 @@ export function artifactFactsReader(store: Store, listed: readonly Artifact[] = 
     return async (trailId) => {
       const inTrail = ok(attestations.get(trailId), `attestations of trail ${trailId}`);
       return {
-        evaluation: await evaluationOf(store, ok(trails.get(trailId), `trail ${trailId}`), inTrail, ok(artifacts.get(trailId), `artifacts of trail ${trailId}`)),
+        evaluation: await evaluationOf(
+          store,
+          ok(trails.get(trailId), `trail ${trailId}`),
+          inTrail,
+          ok(artifacts.get(trailId), `artifacts of trail ${trailId}`),
+        ),
         events: ok(events.get(trailId), `events of trail ${trailId}`),
         attestations: inTrail,
       };
@@ -42,7 +50,11 @@ export function artifactFactsReader(store: Store, listed: readonly Artifact[] = 
       } else {
         const trail = (await store.trails.byId(artifact.trailId))!;
         const attestations = await store.attestations.inTrail(trail.id);
-        facts = { evaluation: await evaluationOf(store, trail, attestations), events: await store.trails.events(trail.id), attestations };
+        facts = {
+          evaluation: await evaluationOf(store, trail, attestations),
+          events: await store.trails.events(trail.id),
+          attestations,
+        };
       }
       byTrail.set(artifact.trailId, facts);
     }

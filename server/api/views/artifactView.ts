@@ -19,17 +19,24 @@ export interface ArtifactFacts {
 }
 
 function concerns(artifact: Artifact, event: TrailEvent): boolean {
-  if (event.template_reference_name !== undefined && event.template_reference_name !== artifact.templateReferenceName) return false;
+  if (event.template_reference_name !== undefined && event.template_reference_name !== artifact.templateReferenceName)
+    return false;
   return event.artifact_fingerprint === undefined || event.artifact_fingerprint === artifact.fingerprint;
 }
 
 /** Environments the artifact runs in now, and those it left (latest snapshot index each). */
-function placementsOf(artifact: Artifact, events: readonly TrailEvent[]): { running: Placement[]; exited: Placement[] } {
+function placementsOf(
+  artifact: Artifact,
+  events: readonly TrailEvent[],
+): { running: Placement[]; exited: Placement[] } {
   const latest = new Map<string, { running: boolean; index: number }>();
   for (const event of events) {
     if (event.type !== 'artifact_started_running' && event.type !== 'artifact_stopped_running') continue;
     if (!concerns(artifact, event) || typeof event.environment_name !== 'string') continue;
-    latest.set(event.environment_name, { running: event.type === 'artifact_started_running', index: Number(event.snapshot_index ?? 0) });
+    latest.set(event.environment_name, {
+      running: event.type === 'artifact_started_running',
+      index: Number(event.snapshot_index ?? 0),
+    });
   }
   const running: Placement[] = [];
   const exited: Placement[] = [];
@@ -42,7 +49,9 @@ function placementsOf(artifact: Artifact, events: readonly TrailEvent[]): { runn
 /** Attestations that speak about this artifact: by fingerprint, or through its template slot. */
 export function attestationsOf(artifact: Artifact, attestations: readonly Attestation[]): Attestation[] {
   return attestations.filter(
-    (attestation) => attestation.artifactFingerprint === artifact.fingerprint || (attestation.artifactFingerprint === null && attestation.targetArtifact === artifact.templateReferenceName),
+    (attestation) =>
+      attestation.artifactFingerprint === artifact.fingerprint ||
+      (attestation.artifactFingerprint === null && attestation.targetArtifact === artifact.templateReferenceName),
   );
 }
 
@@ -54,8 +63,10 @@ function historyOf(artifact: Artifact, facts: ArtifactFacts): Array<{ event: str
   for (const event of facts.events) {
     if (!concerns(artifact, event) || typeof event.environment_name !== 'string') continue;
     const where = `${event.environment_name}#${Number(event.snapshot_index ?? 0)}`;
-    if (event.type === 'artifact_started_running') history.push({ event: `Started running in ${where} environment`, timestamp: event.timestamp });
-    if (event.type === 'artifact_stopped_running') history.push({ event: `No longer running in ${where} environment`, timestamp: event.timestamp });
+    if (event.type === 'artifact_started_running')
+      history.push({ event: `Started running in ${where} environment`, timestamp: event.timestamp });
+    if (event.type === 'artifact_stopped_running')
+      history.push({ event: `No longer running in ${where} environment`, timestamp: event.timestamp });
   }
   return history.sort((a, b) => a.timestamp - b.timestamp);
 }
@@ -64,7 +75,12 @@ function seconds(value: number): string {
   return String(value);
 }
 
-export function artifactView(host: string, orgName: string, artifact: Artifact, facts: ArtifactFacts): Record<string, unknown> {
+export function artifactView(
+  host: string,
+  orgName: string,
+  artifact: Artifact,
+  facts: ArtifactFacts,
+): Record<string, unknown> {
   const body = artifact.body;
   const { running, exited } = placementsOf(artifact, facts.events);
   return {
@@ -101,7 +117,12 @@ export function artifactView(host: string, orgName: string, artifact: Artifact, 
   };
 }
 
-export function searchItemView(host: string, orgName: string, artifact: Artifact, facts: ArtifactFacts): Record<string, unknown> {
+export function searchItemView(
+  host: string,
+  orgName: string,
+  artifact: Artifact,
+  facts: ArtifactFacts,
+): Record<string, unknown> {
   const body = artifact.body;
   const { running, exited } = placementsOf(artifact, facts.events);
   return {

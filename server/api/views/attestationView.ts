@@ -12,7 +12,9 @@ export function attestationView(host: string, orgName: string, attestation: Atte
   const body = attestation.body;
   const links: Record<string, { href: string }> = { self: { href: apiUrl.attestation(host, orgName, attestation.id) } };
   if (attestation.evidence !== null) {
-    links.evidence = { href: apiUrl.evidence(host, orgName, attestation.flowName, attestation.trailName, attestation.id) };
+    links.evidence = {
+      href: apiUrl.evidence(host, orgName, attestation.flowName, attestation.trailName, attestation.id),
+    };
   }
   return {
     ...body,
@@ -30,7 +32,8 @@ export function attestationView(host: string, orgName: string, attestation: Atte
     user_data: body.user_data ?? {},
     annotations: body.annotations ?? {},
     external_urls: body.external_urls ?? {},
-    evidence_archive_path: attestation.evidence === null ? null : `evidence/${attestation.evidence.sha256}/${attestation.evidence.filename}`,
+    evidence_archive_path:
+      attestation.evidence === null ? null : `evidence/${attestation.evidence.sha256}/${attestation.evidence.filename}`,
     created_at: attestation.createdAt,
     reported_by: attestation.reportedBy,
     flow_name: attestation.flowName,
@@ -40,7 +43,11 @@ export function attestationView(host: string, orgName: string, attestation: Atte
   };
 }
 
-export function flowAttestationRecord(host: string, orgName: string, attestation: Attestation): Record<string, unknown> {
+export function flowAttestationRecord(
+  host: string,
+  orgName: string,
+  attestation: Attestation,
+): Record<string, unknown> {
   const body = attestation.body;
   return {
     attestation_id: attestation.id,

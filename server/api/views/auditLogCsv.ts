@@ -63,29 +63,33 @@ function listField(values: readonly string[]): string {
 
 /** One data line of the audit log, CRLF included. */
 export function auditLogLine(row: AuditLogRow): string {
-  return [
-    new Date(row.reported_at * 1000).toISOString(),
-    String(row.reported_at),
-    csvField(row.event_type),
-    csvField(row.environment),
-    String(row.snapshot_index),
-    csvField(row.artifact_name),
-    csvField(row.fingerprint),
-    listField(row.flow_names),
-    listField(row.trail_names),
-    csvField(row.git_commit),
-    listField(row.repo_names),
-    booleanField(row.artifact_compliant),
-    booleanField(row.snapshot_compliant),
-    csvField(row.description),
-  ].join(',') + '\r\n';
+  return (
+    [
+      new Date(row.reported_at * 1000).toISOString(),
+      String(row.reported_at),
+      csvField(row.event_type),
+      csvField(row.environment),
+      String(row.snapshot_index),
+      csvField(row.artifact_name),
+      csvField(row.fingerprint),
+      listField(row.flow_names),
+      listField(row.trail_names),
+      csvField(row.git_commit),
+      listField(row.repo_names),
+      booleanField(row.artifact_compliant),
+      booleanField(row.snapshot_compliant),
+      csvField(row.description),
+    ].join(',') + '\r\n'
+  );
 }
 
 /**
  * Reads the rows in batches: given the cursor of the last row of the previous batch (undefined at
  * the start), returns the next batch and its cursor. An empty batch ends the log.
  */
-export type AuditLogBatches<Cursor> = (after: Cursor | undefined) => Promise<{ rows: AuditLogRow[]; cursor: Cursor }> | { rows: AuditLogRow[]; cursor: Cursor };
+export type AuditLogBatches<Cursor> = (
+  after: Cursor | undefined,
+) => Promise<{ rows: AuditLogRow[]; cursor: Cursor }> | { rows: AuditLogRow[]; cursor: Cursor };
 
 /** The CSV text in chunks: the header, then one chunk per batch of rows. */
 export async function* auditLogChunks<Cursor>(nextBatch: AuditLogBatches<Cursor>): AsyncGenerator<string> {

@@ -13,21 +13,25 @@ const LINE_CHARACTERS = 95;
 
 /** Text as a PDF string literal in the font's WinAnsi encoding: outside Latin-1 becomes '?'. */
 function pdfString(text: string): string {
-  const latin1 = [...text].map((character) => (character.codePointAt(0)! <= 0xff && character.codePointAt(0)! >= 0x20 ? character : '?')).join('');
+  const latin1 = [...text]
+    .map((character) => (character.codePointAt(0)! <= 0xff && character.codePointAt(0)! >= 0x20 ? character : '?'))
+    .join('');
   return `(${latin1.replace(/[\\()]/g, (character) => `\\${character}`)})`;
 }
 
 function wrapped(line: string): string[] {
   if (line.length <= LINE_CHARACTERS) return [line];
   const parts: string[] = [];
-  for (let start = 0; start < line.length; start += LINE_CHARACTERS) parts.push((start === 0 ? '' : '  ') + line.slice(start, start + LINE_CHARACTERS));
+  for (let start = 0; start < line.length; start += LINE_CHARACTERS)
+    parts.push((start === 0 ? '' : '  ') + line.slice(start, start + LINE_CHARACTERS));
   return parts;
 }
 
 export function pdfOfLines(lines: readonly string[]): Buffer {
   const all = lines.flatMap(wrapped);
   const pages: string[][] = [];
-  for (let start = 0; start < Math.max(all.length, 1); start += LINES_PER_PAGE) pages.push(all.slice(start, start + LINES_PER_PAGE));
+  for (let start = 0; start < Math.max(all.length, 1); start += LINES_PER_PAGE)
+    pages.push(all.slice(start, start + LINES_PER_PAGE));
   // Objects: 1 catalog, 2 pages, 3 font, then a page and its content stream for each page.
   const objects: string[] = [];
   const pageIds = pages.map((_, index) => 4 + index * 2);
@@ -35,10 +39,11 @@ export function pdfOfLines(lines: readonly string[]): Buffer {
   objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`;
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
   pages.forEach((pageLines, index) => {
-    const pageId = pageIds[index]!;
+    const pageId = pageIds[index];
     const text = pageLines.map((line) => `${pdfString(line)} Tj T*`).join('\n');
     const stream = `BT /F1 ${FONT_SIZE} Tf ${LEADING} TL ${MARGIN} ${PAGE_HEIGHT - MARGIN} Td\n${text}\nET`;
-    objects[pageId] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
+    objects[pageId] =
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
     objects[pageId + 1] = `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`;
   });
   let body = '%PDF-1.4\n';

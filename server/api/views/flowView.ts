@@ -5,7 +5,13 @@ import type { Trail } from '../store/trails.ts';
 import { evaluationOf } from '../rules/compliance.ts';
 import { htmlUrl } from './urls.ts';
 
-function viewOf(host: string, orgName: string, flow: Flow, latest: Trail | undefined, latestState: string | null): Record<string, unknown> {
+function viewOf(
+  host: string,
+  orgName: string,
+  flow: Flow,
+  latest: Trail | undefined,
+  latestState: string | null,
+): Record<string, unknown> {
   return {
     id: flow.id,
     name: flow.name,
@@ -24,9 +30,20 @@ function viewOf(host: string, orgName: string, flow: Flow, latest: Trail | undef
   };
 }
 
-export async function flowView(store: Store, host: string, orgName: string, flow: Flow): Promise<Record<string, unknown>> {
+export async function flowView(
+  store: Store,
+  host: string,
+  orgName: string,
+  flow: Flow,
+): Promise<Record<string, unknown>> {
   const latest = await store.trails.latestActive(flow.id);
-  return viewOf(host, orgName, flow, latest, latest === undefined ? null : (await evaluationOf(store, latest)).compliance_state);
+  return viewOf(
+    host,
+    orgName,
+    flow,
+    latest,
+    latest === undefined ? null : (await evaluationOf(store, latest)).compliance_state,
+  );
 }
 
 /**
@@ -34,10 +51,18 @@ export async function flowView(store: Store, host: string, orgName: string, flow
  * artifacts, are read in three statements for the whole page instead of three per flow. A render
  * of one flow fails alone (its placeholder) when a row it needs cannot be read.
  */
-export async function flowViewsReader(store: Store, host: string, orgName: string, flows: readonly Flow[]): Promise<(flow: Flow) => Promise<Record<string, unknown>>> {
+export async function flowViewsReader(
+  store: Store,
+  host: string,
+  orgName: string,
+  flows: readonly Flow[],
+): Promise<(flow: Flow) => Promise<Record<string, unknown>>> {
   const latest = await store.trails.latestActiveOf(flows.map((flow) => flow.id));
   const trailIds = [...latest.values()].flatMap((trail) => (trail instanceof Error ? [] : [trail.id]));
-  const [attestations, artifacts] = await Promise.all([store.attestations.inTrails(trailIds), store.artifacts.inTrails(trailIds)]);
+  const [attestations, artifacts] = await Promise.all([
+    store.attestations.inTrails(trailIds),
+    store.artifacts.inTrails(trailIds),
+  ]);
   return async (flow) => {
     const trail = latest.get(flow.id);
     if (trail instanceof Error) throw trail;
@@ -46,6 +71,12 @@ export async function flowViewsReader(store: Store, host: string, orgName: strin
     const artifactsInTrail = artifacts.get(trail.id);
     if (inTrail instanceof Error) throw inTrail;
     if (artifactsInTrail instanceof Error) throw artifactsInTrail;
-    return viewOf(host, orgName, flow, trail, (await evaluationOf(store, trail, inTrail, artifactsInTrail)).compliance_state);
+    return viewOf(
+      host,
+      orgName,
+      flow,
+      trail,
+      (await evaluationOf(store, trail, inTrail, artifactsInTrail)).compliance_state,
+    );
   };
 }

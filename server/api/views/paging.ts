@@ -22,7 +22,10 @@ export interface PageParams {
 }
 
 /** Page and size with defaults (1, 20); `requested` says whether the client asked for paging at all. */
-export function pageOf(query: PageParams, defaultPerPage = 20): { page: number; perPage: number; offset: number; requested: boolean } {
+export function pageOf(
+  query: PageParams,
+  defaultPerPage = 20,
+): { page: number; perPage: number; offset: number; requested: boolean } {
   const page = query.page ?? 1;
   const perPage = query.per_page ?? defaultPerPage;
   // A page far past the end is an empty page, not a number too large for the database to bind.
@@ -35,7 +38,11 @@ export function pageOf(query: PageParams, defaultPerPage = 20): { page: number; 
  * the neighbours that exist. Every other query parameter of the request is kept as sent, in its
  * order; page and per_page come last.
  */
-export function pageLinks(baseUrl: string, requestUrl: string, pagination: Pagination): Record<string, { href: string }> {
+export function pageLinks(
+  baseUrl: string,
+  requestUrl: string,
+  pagination: Pagination,
+): Record<string, { href: string }> {
   const url = new URL(requestUrl, baseUrl);
   url.searchParams.delete('page');
   url.searchParams.delete('per_page');

@@ -5,7 +5,13 @@ import type { Trail, TrailRef } from '../store/trails.ts';
 import { evaluationOf } from '../rules/compliance.ts';
 import { htmlUrl } from './urls.ts';
 
-export async function trailView(store: Store, host: string, orgName: string, flow: Flow, trail: Trail): Promise<Record<string, unknown>> {
+export async function trailView(
+  store: Store,
+  host: string,
+  orgName: string,
+  flow: Flow,
+  trail: Trail,
+): Promise<Record<string, unknown>> {
   const evaluation = await evaluationOf(store, trail);
   const body = trail.body;
   const view: Record<string, unknown> = {
@@ -54,13 +60,18 @@ const CACHED_TRAILS = 4000;
  * migration 003) and its flow's name and tags stay the same. Lists of trails are then mostly
  * buffer copies, with nothing to encode again.
  */
-export function trailJsonCache(store: Store, host: () => string): (orgName: string, flow: Flow, trail: TrailRef) => Promise<Buffer> {
+export function trailJsonCache(
+  store: Store,
+  host: () => string,
+): (orgName: string, flow: Flow, trail: TrailRef) => Promise<Buffer> {
   const rendered = new Map<string, { version: number; flowKey: string; json: Buffer }>();
   return async (orgName, flow, trail) => {
     const flowKey = `${flow.name}\u0000${JSON.stringify(flow.tags)}`;
     const hit = rendered.get(trail.id);
     if (hit !== undefined && hit.version === trail.version && hit.flowKey === flowKey) return hit.json;
-    const json = Buffer.from(JSON.stringify(await trailView(store, host(), orgName, flow, (await store.trails.byId(trail.id))!)));
+    const json = Buffer.from(
+      JSON.stringify(await trailView(store, host(), orgName, flow, (await store.trails.byId(trail.id))!)),
+    );
     rendered.delete(trail.id);
     rendered.set(trail.id, { version: trail.version, flowKey, json });
     if (rendered.size > CACHED_TRAILS) rendered.delete(rendered.keys().next().value!);

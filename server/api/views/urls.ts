@@ -3,7 +3,8 @@ const seg = encodeURIComponent;
 
 export const htmlUrl = {
   flow: (host: string, org: string, flow: string) => `${host}/${seg(org)}/flows/${seg(flow)}`,
-  trail: (host: string, org: string, flow: string, trail: string) => `${host}/${seg(org)}/flows/${seg(flow)}/trails/${seg(trail)}`,
+  trail: (host: string, org: string, flow: string, trail: string) =>
+    `${host}/${seg(org)}/flows/${seg(flow)}/trails/${seg(trail)}`,
   attestation: (host: string, org: string, flow: string, trail: string, id: string) =>
     `${host}/${seg(org)}/flows/${seg(flow)}/trails/${seg(trail)}?attestation_id=${id}`,
   artifact: (host: string, org: string, flow: string, fingerprint: string, id: string) =>
@@ -14,7 +15,8 @@ export const htmlUrl = {
 export const apiUrl = {
   artifact: (host: string, org: string, flow: string, fingerprint: string) =>
     `${host}/api/v2/artifacts/${seg(org)}/${seg(flow)}/fingerprint/${fingerprint}`,
-  attestation: (host: string, org: string, id: string) => `${host}/api/v2/attestations/${seg(org)}?attestation_id=${id}`,
+  attestation: (host: string, org: string, id: string) =>
+    `${host}/api/v2/attestations/${seg(org)}?attestation_id=${id}`,
   evidence: (host: string, org: string, flow: string, trail: string, id: string) =>
     `${host}/api/v2/attestations/${seg(org)}/${seg(flow)}/trail/${seg(trail)}/attestation/${id}/evidence`,
 };

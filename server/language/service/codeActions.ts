@@ -1,6 +1,6 @@
 // Quick fixes, keyed by finding code, built from the facts the shared core put in `data`.
 import { isMap, isScalar, isSeq } from 'yaml';
-import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver';
+import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { formatOf, type DocumentKind } from '../../../shared/validate.ts';
 import { diagnosticSource, type FindingData } from './diagnostics.ts';
@@ -31,7 +31,11 @@ const fixesByCode: Record<string, Fix> = {
   'template/duplicate-name': renameDuplicate,
 };
 
-export function codeActionsFor(kind: DocumentKind, document: TextDocument, diagnostics: readonly Diagnostic[]): CodeAction[] {
+export function codeActionsFor(
+  kind: DocumentKind,
+  document: TextDocument,
+  diagnostics: readonly Diagnostic[],
+): CodeAction[] {
   const actions: CodeAction[] = [];
   const json = formatOf(kind) === 'json';
   for (const diagnostic of diagnostics) {
@@ -61,7 +65,12 @@ function replaceWithSuggestions(what: 'key' | 'type'): Fix {
     return suggestions
       .filter((suggestion): suggestion is string => typeof suggestion === 'string')
       .map((suggestion, index) =>
-        action(`Change ${what} to '${suggestion}'`, context, [{ range: context.diagnostic.range, newText: written(suggestion, context) }], index === 0),
+        action(
+          `Change ${what} to '${suggestion}'`,
+          context,
+          [{ range: context.diagnostic.range, newText: written(suggestion, context) }],
+          index === 0,
+        ),
       );
   };
 }
@@ -82,7 +91,14 @@ function insertExpectedLine(title: string): Fix {
     const text = context.document.getText();
     const line = /^#\s*cev:/.test(text) ? 1 : 0;
     const at = { line, character: 0 };
-    return [action(title, context, [{ range: { start: at, end: at }, newText: `${expected.key}: ${expected.value}\n` }], true)];
+    return [
+      action(
+        title,
+        context,
+        [{ range: { start: at, end: at }, newText: `${expected.key}: ${expected.value}\n` }],
+        true,
+      ),
+    ];
   };
 }
 
@@ -99,7 +115,7 @@ function renameDuplicate(context: FixContext): CodeAction[] {
   if (typeof name !== 'string') return [];
   // A duplicate written as an alias (`- *a`) is placed on the alias: writing a name there would
   // replace the whole entry with a string, so it has no rename.
-  if (context.document.getText(context.diagnostic.range as Range).startsWith('*')) return [];
+  if (context.document.getText(context.diagnostic.range).startsWith('*')) return [];
   const list = nodeAt(treeOf(context.document), context.data.path.slice(0, -2));
   const taken = new Set<string>();
   if (isSeq(list)) {
@@ -111,7 +127,14 @@ function renameDuplicate(context: FixContext): CodeAction[] {
   let n = 2;
   while (taken.has(`${name}-${n}`)) n++;
   const renamed = `${name}-${n}`;
-  return [action(`Rename to '${renamed}'`, context, [{ range: context.diagnostic.range as Range, newText: written(renamed, context) }], true)];
+  return [
+    action(
+      `Rename to '${renamed}'`,
+      context,
+      [{ range: context.diagnostic.range, newText: written(renamed, context) }],
+      true,
+    ),
+  ];
 }
 
 function written(value: string, context: FixContext): string {

@@ -34,17 +34,25 @@ export const completionTriggerCharacters = ['.', ':', ' ', '-', '"'];
 export function completionsAt(kind: DocumentKind, document: TextDocument, position: Position): CompletionList {
   const text = document.getText();
   const offset = document.offsetAt(position);
-  if (isInsideCondition(text, offset)) return { isIncomplete: false, items: conditionCompletions(document, text, offset) };
+  if (isInsideCondition(text, offset))
+    return { isIncomplete: false, items: conditionCompletions(document, text, offset) };
   const root = schemaOfKind(kind);
   const context = cursorContextAt(text, offset);
   if (root === undefined || context === undefined) return { isIncomplete: false, items: [] };
   const range = { start: document.positionAt(context.replace.start), end: document.positionAt(context.replace.end) };
   const column = context.replace.start - (text.lastIndexOf('\n', context.replace.start - 1) + 1);
   const continuation = ' '.repeat(Math.max(0, column - context.indent));
-  const items = context.role === 'key' ? keyCompletions(schemaIndex, root, context, continuation) : valueCompletions(schemaIndex, root, context);
+  const items =
+    context.role === 'key'
+      ? keyCompletions(schemaIndex, root, context, continuation)
+      : valueCompletions(schemaIndex, root, context);
   return {
     isIncomplete: false,
-    items: items.map((item) => ({ ...item, insertText: undefined, textEdit: { range, newText: item.insertText ?? item.label } })),
+    items: items.map((item) => ({
+      ...item,
+      insertText: undefined,
+      textEdit: { range, newText: item.insertText ?? item.label },
+    })),
   };
 }
 
@@ -55,7 +63,12 @@ function conditionCompletions(document: TextDocument, text: string, offset: numb
     .filter((entry) => entry.kind !== 'operator')
     .map((entry) => ({
       label: entry.label,
-      kind: entry.kind === 'context' ? CompletionItemKind.Variable : entry.kind === 'function' ? CompletionItemKind.Function : CompletionItemKind.Keyword,
+      kind:
+        entry.kind === 'context'
+          ? CompletionItemKind.Variable
+          : entry.kind === 'function'
+            ? CompletionItemKind.Function
+            : CompletionItemKind.Keyword,
       detail: entry.detail,
       documentation: { kind: MarkupKind.Markdown, value: entry.description },
       insertTextFormat: InsertTextFormat.Snippet,
@@ -63,7 +76,12 @@ function conditionCompletions(document: TextDocument, text: string, offset: numb
     }));
 }
 
-function keyCompletions(index: SchemaIndex, root: Schema, context: CursorContext, continuation: string): CompletionItem[] {
+function keyCompletions(
+  index: SchemaIndex,
+  root: Schema,
+  context: CursorContext,
+  continuation: string,
+): CompletionItem[] {
   const parent = schemasAt(index, root, context.path);
   const required = requiredOf(parent);
   const items: CompletionItem[] = [];
@@ -76,7 +94,11 @@ function keyCompletions(index: SchemaIndex, root: Schema, context: CursorContext
       documentation: markdown(descriptionOf(schemas)),
       sortText: `${required.has(key) ? 0 : 1}${key}`,
       insertTextFormat: InsertTextFormat.Snippet,
-      insertText: context.json ? (context.quoted ? key : JSON.stringify(key)) : keySnippet(index, key, schemas, continuation, { next: 1 }),
+      insertText: context.json
+        ? context.quoted
+          ? key
+          : JSON.stringify(key)
+        : keySnippet(index, key, schemas, continuation, { next: 1 }),
     });
   }
   if (context.json || context.siblings.length > 0) return items;
@@ -113,7 +135,11 @@ function valueCompletions(index: SchemaIndex, root: Schema, context: CursorConte
     label: String(choice.value),
     kind: CompletionItemKind.EnumMember,
     documentation: markdown(choice.description),
-    insertText: !context.json ? yamlScalarText(choice.value) : context.quoted && typeof choice.value === 'string' ? choice.value : JSON.stringify(choice.value),
+    insertText: !context.json
+      ? yamlScalarText(choice.value)
+      : context.quoted && typeof choice.value === 'string'
+        ? choice.value
+        : JSON.stringify(choice.value),
   }));
   for (const prefix of valuePrefixesOf(schemas)) {
     items.push({
@@ -136,7 +162,13 @@ function keySnippet(index: SchemaIndex, key: string, schemas: Schema[], continua
 }
 
 // The text after `key:` — a choice, a nested object, a list with one whole entry, or a tab stop.
-function valueSnippet(index: SchemaIndex, schemas: Schema[], continuation: string, tabs: TabStops, depth: number): string {
+function valueSnippet(
+  index: SchemaIndex,
+  schemas: Schema[],
+  continuation: string,
+  tabs: TabStops,
+  depth: number,
+): string {
   const choices = choicesOf(schemas);
   if (choices.length > 0) {
     return ` \${${tabs.next++}|${choices.map((choice) => escapeChoice(yamlScalarText(choice.value))).join(',')}|}`;
@@ -158,11 +190,18 @@ function valueSnippet(index: SchemaIndex, schemas: Schema[], continuation: strin
 }
 
 // The required keys of an object (and its lists of objects, one level down), one per line.
-function objectSnippet(index: SchemaIndex, schemas: Schema[], continuation: string, tabs: TabStops, depth: number): string {
+function objectSnippet(
+  index: SchemaIndex,
+  schemas: Schema[],
+  continuation: string,
+  tabs: TabStops,
+  depth: number,
+): string {
   const required = requiredOf(schemas);
   const lines: string[] = [];
   for (const [key, sub] of propertiesAt(index, schemas)) {
-    const wanted = required.has(key) || (depth === 0 && isArraySchema(sub) && isObjectSchema(expand(index, itemsOf(sub))));
+    const wanted =
+      required.has(key) || (depth === 0 && isArraySchema(sub) && isObjectSchema(expand(index, itemsOf(sub))));
     if (wanted) lines.push(keySnippet(index, key, sub, continuation, tabs));
   }
   if (lines.length === 0) return `\${${tabs.next++}}`;
@@ -170,7 +209,9 @@ function objectSnippet(index: SchemaIndex, schemas: Schema[], continuation: stri
 }
 
 function itemsOf(schemas: readonly Schema[]): Schema[] {
-  return schemas.map((schema) => schema.items).filter((item): item is Schema => typeof item === 'object' && item !== null);
+  return schemas
+    .map((schema) => schema.items)
+    .filter((item): item is Schema => typeof item === 'object' && item !== null);
 }
 
 function escapeChoice(text: string): string {

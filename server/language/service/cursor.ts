@@ -55,11 +55,11 @@ export function cursorContextAt(text: string, offset: number): CursorContext | u
     const valueLine = /^\s*(?:-\s+)*(?:"[^"]*"|'[^']*'|[^\s:#'"][^:#]*?)\s*:\s+(["']?)([\w$.*:/-]*)$/.exec(before);
     const trailing = /^[\w$.*:/-]*/.exec(after)![0];
     if (valueLine !== null) {
-      start = offset - valueLine[2]!.length;
+      start = offset - valueLine[2].length;
       end = offset + trailing.length;
       probe = text.slice(0, start) + marker + text.slice(end);
     } else if (keyLine !== null) {
-      start = offset - keyLine[3]!.length;
+      start = offset - keyLine[3].length;
       const keyTail = /^[\w$.*-]*/.exec(after)![0];
       end = offset + keyTail.length;
       const hasColon = /^\s*:/.test(text.slice(end, lineEnd));
@@ -75,16 +75,23 @@ export function cursorContextAt(text: string, offset: number): CursorContext | u
   return { ...found, replace: { start, end }, startsItem, indent, json, quoted };
 }
 
-function findMarker(node: unknown, path: PathSegment[], depth = 0): Pick<CursorContext, 'role' | 'path' | 'siblings'> | undefined {
+function findMarker(
+  node: unknown,
+  path: PathSegment[],
+  depth = 0,
+): Pick<CursorContext, 'role' | 'path' | 'siblings'> | undefined {
   if (depth > 200) return undefined;
   if (isMap(node)) {
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? pair.key.value : undefined;
       if (key === marker) {
-        const siblings = node.items.map((item) => (isPair(item) && isScalar(item.key) ? String(item.key.value) : '')).filter((name) => name !== marker && name !== '');
+        const siblings = node.items
+          .map((item) => (isPair(item) && isScalar(item.key) ? String(item.key.value) : ''))
+          .filter((name) => name !== marker && name !== '');
         return { role: 'key', path, siblings };
       }
-      if (isScalar(pair.value) && pair.value.value === marker) return { role: 'value', path: [...path, String(key)], siblings: [] };
+      if (isScalar(pair.value) && pair.value.value === marker)
+        return { role: 'value', path: [...path, String(key)], siblings: [] };
       const inner = findMarker(pair.value, [...path, String(key)], depth + 1);
       if (inner !== undefined) return inner;
     }

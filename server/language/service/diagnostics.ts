@@ -27,11 +27,15 @@ export function diagnosticsOf(kind: DocumentKind, document: TextDocument, maxPro
   return diagnosticsOfFindings(validateText(kind, document.getText(), tree).findings, document, maxProblems);
 }
 
-function diagnosticsOfFindings(findings: readonly Finding[], document: TextDocument, maxProblems: number): Diagnostic[] {
+function diagnosticsOfFindings(
+  findings: readonly Finding[],
+  document: TextDocument,
+  maxProblems: number,
+): Diagnostic[] {
   const shown = findings.slice(0, maxProblems).map((finding) => diagnosticOf(finding, document));
   const hidden = findings.length - shown.length;
   if (hidden > 0) {
-    const first = findings[shown.length]!;
+    const first = findings[shown.length];
     shown.push({
       range: rangeOf(first, document),
       severity: DiagnosticSeverity.Information,

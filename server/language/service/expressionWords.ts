@@ -27,17 +27,27 @@ export const expressionWords: readonly ExpressionWord[] = [
       description: context.description,
     };
   }),
-  ...CONDITION_FUNCTIONS.map(
-    (fn): ExpressionWord => ({
-      label: fn.name,
-      kind: 'function',
-      snippet: `${fn.name}(${Array.from({ length: fn.arity }, (_, i) => `\${${i + 1}}`).join(', ')})`,
-      detail: fn.signature,
-      description: fn.description,
-    }),
-  ),
-  ...CONDITION_KEYWORDS.map((word): ExpressionWord => ({ label: word.keyword, kind: 'keyword', snippet: word.keyword, detail: 'keyword', description: word.description })),
-  ...CONDITION_OPERATORS.map((word): ExpressionWord => ({ label: word.keyword, kind: 'operator', snippet: word.keyword, detail: 'operator', description: word.description })),
+  ...CONDITION_FUNCTIONS.map((fn): ExpressionWord => ({
+    label: fn.name,
+    kind: 'function',
+    snippet: `${fn.name}(${Array.from({ length: fn.arity }, (_, i) => `\${${i + 1}}`).join(', ')})`,
+    detail: fn.signature,
+    description: fn.description,
+  })),
+  ...CONDITION_KEYWORDS.map((word): ExpressionWord => ({
+    label: word.keyword,
+    kind: 'keyword',
+    snippet: word.keyword,
+    detail: 'keyword',
+    description: word.description,
+  })),
+  ...CONDITION_OPERATORS.map((word): ExpressionWord => ({
+    label: word.keyword,
+    kind: 'operator',
+    snippet: word.keyword,
+    detail: 'operator',
+    description: word.description,
+  })),
 ];
 
 /** Whether `offset` lies inside a `${{ ... }}` of its line (after the opening, before the closing). */
@@ -51,9 +61,9 @@ export function isInsideCondition(text: string, offset: number): boolean {
 /** The dotted word (`flow.tags.team`) that touches `offset`, with its span. */
 export function conditionWordAt(text: string, offset: number): { word: string; start: number; end: number } {
   let start = offset;
-  while (start > 0 && /[\w.]/.test(text[start - 1]!)) start--;
+  while (start > 0 && /[\w.]/.test(text[start - 1])) start--;
   let end = offset;
-  while (end < text.length && /[\w.]/.test(text[end]!)) end++;
+  while (end < text.length && /[\w.]/.test(text[end])) end++;
   return { word: text.slice(start, end), start, end };
 }
 

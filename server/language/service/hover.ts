@@ -20,7 +20,8 @@ export function hoverAt(kind: DocumentKind, document: TextDocument, position: Po
   const located = locate(treeOf(document), offset);
   if (located.path.length === 0 || located.node === undefined) return null;
   const span = spanOf(located.node);
-  const range = span === undefined ? undefined : { start: document.positionAt(span[0]), end: document.positionAt(span[1]) };
+  const range =
+    span === undefined ? undefined : { start: document.positionAt(span[0]), end: document.positionAt(span[1]) };
   const schemas = schemasAt(schemaIndex, root, located.path);
   const key = located.path[located.path.length - 1];
   if (located.onKey) {

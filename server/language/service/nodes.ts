@@ -16,7 +16,7 @@ export interface Located {
 export function locate(tree: Tree, offset: number): Located {
   const path: PathSegment[] = [];
   let node: unknown = tree.contents;
-  let result: Located = { path: [], onKey: false, node: (tree.contents ?? undefined) as Node | undefined };
+  let result: Located = { path: [], onKey: false, node: tree.contents ?? undefined };
   for (let depth = 0; depth < 1000 && node; depth++) {
     if (isMap(node)) {
       const pair = node.items.find((item) => contains(item, offset));
@@ -69,6 +69,6 @@ function contains(item: unknown, offset: number): boolean {
 /** Where a span's text ends, without the blank lines and spaces a node range may carry after it. */
 export function visibleEnd(text: string, start: number, end: number): number {
   let last = Math.min(end, text.length);
-  while (last > start && /\s/.test(text[last - 1]!)) last--;
+  while (last > start && /\s/.test(text[last - 1])) last--;
   return last;
 }

@@ -54,7 +54,9 @@ export function impactItems(impact: TemplateImpact): PreviewItem[] {
   const items: PreviewItem[] = impact.changed.map((trail) => ({
     label: trail.trail,
     description: trail.before === trail.after ? `stays ${trail.after}` : `${trail.before} → ${trail.after}`,
-    detail: trail.changed_slots.map((change) => `${slotName(change)}: ${change.before ?? '—'} → ${change.after ?? '—'}`).join('; '),
+    detail: trail.changed_slots
+      .map((change) => `${slotName(change)}: ${change.before ?? '—'} → ${change.after ?? '—'}`)
+      .join('; '),
   }));
   const unlisted = impact.changed_total - impact.changed.length;
   if (unlisted > 0) items.push({ label: `… and ${plural(unlisted, 'more trail', 'more trails')}` });

@@ -38,7 +38,8 @@ export function schemasAt(index: SchemaIndex, start: Schema, path: readonly Path
     for (const schema of current) {
       if (typeof segment === 'number') {
         if (isSchema(schema.items)) next.push(schema.items);
-        if (Array.isArray(schema.prefixItems) && isSchema(schema.prefixItems[segment])) next.push(schema.prefixItems[segment] as Schema);
+        if (Array.isArray(schema.prefixItems) && isSchema(schema.prefixItems[segment]))
+          next.push(schema.prefixItems[segment]);
       } else {
         const property = propertiesOf(schema)[segment];
         if (isSchema(property)) next.push(property);
@@ -80,7 +81,8 @@ export function choicesOf(schemas: readonly Schema[]): Choice[] {
     const description = typeof schema.description === 'string' ? schema.description : undefined;
     if (Array.isArray(schema.enum)) for (const value of schema.enum) if (value !== null) add(value, description);
     if ('const' in schema) add(schema.const, description);
-    if (Array.isArray(schema.examples)) for (const value of schema.examples) if (!isPlaceholder(value)) add(value, description);
+    if (Array.isArray(schema.examples))
+      for (const value of schema.examples) if (!isPlaceholder(value)) add(value, description);
     if (schema.type === 'boolean' || (Array.isArray(schema.type) && schema.type.includes('boolean'))) {
       add(true, description);
       add(false, description);
@@ -97,9 +99,13 @@ export function valuePrefixesOf(schemas: readonly Schema[]): string[] {
   const prefixes = new Set<string>();
   for (const schema of schemas) {
     // A pattern's literal head ends at its first metacharacter (`.` only counts escaped).
-    const literal = typeof schema.pattern === 'string' ? /^\^((?:[A-Za-z0-9_:/-]|\\\.)+)/.exec(schema.pattern)?.[1]?.replace(/\\\./g, '.') : undefined;
+    const literal =
+      typeof schema.pattern === 'string'
+        ? /^\^((?:[A-Za-z0-9_:/-]|\\\.)+)/.exec(schema.pattern)?.[1]?.replace(/\\\./g, '.')
+        : undefined;
     if (literal !== undefined && literal.length > 1) prefixes.add(literal);
-    if (Array.isArray(schema.examples)) for (const value of schema.examples) if (isPlaceholder(value)) prefixes.add(value.slice(0, value.indexOf('<')));
+    if (Array.isArray(schema.examples))
+      for (const value of schema.examples) if (isPlaceholder(value)) prefixes.add(value.slice(0, value.indexOf('<')));
   }
   return [...prefixes].filter((prefix) => prefix !== '');
 }
@@ -115,7 +121,8 @@ export function descriptionOf(schemas: readonly Schema[]): string | undefined {
 
 export function requiredOf(schemas: readonly Schema[]): Set<string> {
   const required = new Set<string>();
-  for (const schema of schemas) if (Array.isArray(schema.required)) for (const key of schema.required) required.add(String(key));
+  for (const schema of schemas)
+    if (Array.isArray(schema.required)) for (const key of schema.required) required.add(String(key));
   return required;
 }
 

@@ -4,7 +4,7 @@ import { schemas } from '../../../shared/schemas/index.ts';
 import type { DocumentKind } from '../../../shared/validate.ts';
 import { schemaIndexOf, type Schema } from './schemaWalk.ts';
 
-export const schemaIndex = schemaIndexOf(Object.values(schemas) as Schema[]);
+export const schemaIndex = schemaIndexOf(Object.values(schemas));
 
 export function schemaOfKind(kind: DocumentKind): Schema | undefined {
   return (schemas as Record<string, Schema>)[kind];

@@ -18,7 +18,10 @@ const itemNameKeys: Record<DocumentKind, readonly string[]> = {
 export function documentSymbolsOf(kind: DocumentKind, document: TextDocument): DocumentSymbol[] {
   let budget = maxSymbols;
   const text = document.getText();
-  const rangeOf = (span: [number, number]) => ({ start: document.positionAt(span[0]), end: document.positionAt(visibleEnd(text, span[0], span[1])) });
+  const rangeOf = (span: [number, number]) => ({
+    start: document.positionAt(span[0]),
+    end: document.positionAt(visibleEnd(text, span[0], span[1])),
+  });
 
   const childrenOf = (node: unknown, depth: number): DocumentSymbol[] | undefined => {
     if (depth > 50 || budget <= 0) return undefined;

@@ -3,7 +3,17 @@
 // previous tree; everything else is shifted, not re-parsed. Any doubt — a syntax error before or
 // after, anchors, aliases, tags, an edit that crosses an item's bounds — falls back to a full
 // parse, so the tree is always the one a full parse of the text gives.
-import { isAlias, isMap, isPair, isSeq, parseDocument, type Document, type Node, type ParsedNode, type YAMLSeq } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isSeq,
+  parseDocument,
+  type Document,
+  type Node,
+  type ParsedNode,
+  type YAMLSeq,
+} from 'yaml';
 import { yamlParseOptions } from '../../../shared/text/parse.ts';
 
 export type Tree = Document.Parsed;
@@ -51,8 +61,9 @@ function patchedTree(previous: { text: string; tree: Tree }, text: string): Tree
   const parsed = parseDocument(chunk, yamlParseOptions);
   if (parsed.errors.length > 0 || parsed.warnings.length > 0) return undefined;
   const root = parsed.contents;
-  if (!isSeq(root) || root.flow || root.items.length !== 1 || !staysInside(chunk, before, regionStart)) return undefined;
-  const item = root.items[0] as ParsedNode;
+  if (!isSeq(root) || root.flow || root.items.length !== 1 || !staysInside(chunk, before, regionStart))
+    return undefined;
+  const item = root.items[0];
   if (!isPatchableNode(item, 0)) return undefined;
   const oldRange = (seq.items[index] as ParsedNode).range;
   shiftNode(item, (offset) => offset + regionStart);
@@ -61,7 +72,8 @@ function patchedTree(previous: { text: string; tree: Tree }, text: string): Tree
   // Ancestors ending with the item now end where the new item ends; what follows moves by delta.
   const move = (offset: number): number => {
     if (offset >= regionEnd) return offset + delta;
-    if (offset > oldRange[0]) return offset === oldRange[1] ? newRange[1] : offset === oldRange[2] ? newRange[2] : offset;
+    if (offset > oldRange[0])
+      return offset === oldRange[1] ? newRange[1] : offset === oldRange[2] ? newRange[2] : offset;
     return offset;
   };
   shiftTree(previous.tree, move, item);
@@ -72,7 +84,10 @@ function patchedTree(previous: { text: string; tree: Tree }, text: string): Tree
 // would not see it.
 function isPatchable(tree: Tree): boolean {
   const directives = tree.directives;
-  const plainDirectives = directives === undefined || (directives.yaml.explicit !== true && Object.keys(directives.tags).every((handle) => handle === '!!' || handle === '!'));
+  const plainDirectives =
+    directives === undefined ||
+    (directives.yaml.explicit !== true &&
+      Object.keys(directives.tags).every((handle) => handle === '!!' || handle === '!'));
   return tree.errors.length === 0 && tree.warnings.length === 0 && plainDirectives && isPatchableNode(tree.contents, 0);
 }
 
@@ -81,8 +96,10 @@ function isPatchableNode(node: unknown, depth: number): boolean {
   if (node === null || node === undefined) return true;
   if (depth > 500 || isAlias(node)) return false;
   const plain = node as Node;
-  if (plain.anchor !== undefined || (plain.tag !== undefined && !plain.tag.startsWith('tag:yaml.org,2002:'))) return false;
-  if (isMap(node)) return node.items.every((pair) => isPatchableNode(pair.key, depth + 1) && isPatchableNode(pair.value, depth + 1));
+  if (plain.anchor !== undefined || (plain.tag !== undefined && !plain.tag.startsWith('tag:yaml.org,2002:')))
+    return false;
+  if (isMap(node))
+    return node.items.every((pair) => isPatchableNode(pair.key, depth + 1) && isPatchableNode(pair.value, depth + 1));
   if (isSeq(node)) return node.items.every((item) => isPatchableNode(item, depth + 1));
   return true;
 }
@@ -93,7 +110,11 @@ function changedSpan(before: string, after: string): { start: number; oldEnd: nu
   let start = 0;
   while (start < limit && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let suffix = 0;
-  while (suffix < limit - start && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  while (
+    suffix < limit - start &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix++;
   return { start, oldEnd: before.length - suffix };
 }
 
@@ -121,7 +142,7 @@ function innermostItemAround(node: unknown, text: string, start: number, end: nu
       const items = current.items as ParsedNode[];
       const index = items.findIndex((item, i) => item.range[0] <= start && end < regionEndOf(text, items, i));
       if (index < 0) break;
-      const item = items[index]!;
+      const item = items[index];
       const regionStart = lineStartOf(text, item.range[0]);
       if (!/^[ ]*-[ ]+$/.test(text.slice(regionStart, item.range[0]))) break;
       found = { seq: current, index, regionStart, regionEnd: regionEndOf(text, items, index) };
@@ -139,7 +160,7 @@ function staysInside(chunk: string, before: string, regionStart: number): boolea
   const dashColumn = before.slice(regionStart).search(/\S/);
   const lines = chunk.split('\n');
   for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
+    const line = lines[i];
     const content = line.search(/\S/);
     if (content < 0 || line[content] === '#') continue;
     if (content <= dashColumn) return false;
@@ -150,12 +171,12 @@ function staysInside(chunk: string, before: string, regionStart: number): boolea
 /** Where an item's lines end: at the next item's line, or after the last line with its content. */
 function regionEndOf(text: string, items: readonly ParsedNode[], index: number): number {
   const next = items[index + 1];
-  return next ? lineStartOf(text, next.range[0]) : lineStartAfter(text, lastContent(text, items[index]!));
+  return next ? lineStartOf(text, next.range[0]) : lineStartAfter(text, lastContent(text, items[index]));
 }
 
 function lastContent(text: string, item: ParsedNode): number {
   let last = Math.min(item.range[1], text.length) - 1;
-  while (last > item.range[0] && /\s/.test(text[last]!)) last--;
+  while (last > item.range[0] && /\s/.test(text[last])) last--;
   return last;
 }
 

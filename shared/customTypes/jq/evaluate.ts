@@ -27,12 +27,17 @@ function compare(operator: string, left: JqValue, right: JqValue): boolean {
   }
 }
 
-function* objects(entries: Array<{ key: JqNode; value: JqNode }>, input: JqValue, from: number, built: Array<[string, JqValue]>): Generator<JqValue> {
+function* objects(
+  entries: Array<{ key: JqNode; value: JqNode }>,
+  input: JqValue,
+  from: number,
+  built: Array<[string, JqValue]>,
+): Generator<JqValue> {
   if (from === entries.length) {
     yield Object.fromEntries(built);
     return;
   }
-  const entry = entries[from]!;
+  const entry = entries[from];
   for (const key of outputs(entry.key, input)) {
     if (typeof key !== 'string') throw new JqRuntimeError(`Object keys must be strings, not ${typeOf(key)}`);
     for (const value of outputs(entry.value, input)) yield* objects(entries, input, from + 1, [...built, [key, value]]);
@@ -50,9 +55,41 @@ function step(optional: boolean, values: () => JqValue[]): JqValue[] {
   }
 }
 
-
 /** Builtins with exactly one output whenever each of their arguments has exactly one. */
-const SINGLE_OUTPUT_BUILTINS = new Set(['not', 'length', 'keys', 'type', 'has', 'map', 'any', 'all', 'test', 'startswith', 'endswith', 'contains', 'add', 'min', 'max', 'first', 'last', 'tostring', 'tonumber', 'ascii_downcase', 'ascii_upcase', 'sort', 'unique', 'join', 'split', 'ltrimstr', 'rtrimstr', 'to_entries', 'floor', 'tojson', 'in', 'inside']);
+const SINGLE_OUTPUT_BUILTINS = new Set([
+  'not',
+  'length',
+  'keys',
+  'type',
+  'has',
+  'map',
+  'any',
+  'all',
+  'test',
+  'startswith',
+  'endswith',
+  'contains',
+  'add',
+  'min',
+  'max',
+  'first',
+  'last',
+  'tostring',
+  'tonumber',
+  'ascii_downcase',
+  'ascii_upcase',
+  'sort',
+  'unique',
+  'join',
+  'split',
+  'ltrimstr',
+  'rtrimstr',
+  'to_entries',
+  'floor',
+  'tojson',
+  'in',
+  'inside',
+]);
 const singles = new WeakMap<JqNode, boolean>();
 
 /** Whether `node` always has exactly one output (or raises an error), whatever its input. */
@@ -74,7 +111,11 @@ function singleByShape(node: JqNode): boolean {
     case 'index':
       return !node.optional && isSingle(node.target) && isSingle(node.index);
     case 'slice':
-      return !node.optional && isSingle(node.target) && [node.from, node.to].every((bound) => bound === undefined || isSingle(bound));
+      return (
+        !node.optional &&
+        isSingle(node.target) &&
+        [node.from, node.to].every((bound) => bound === undefined || isSingle(bound))
+      );
     case 'arithmetic':
     case 'comparison':
     case 'and':
@@ -85,7 +126,10 @@ function singleByShape(node: JqNode): boolean {
     case 'object':
       return node.entries.every(({ key, value }) => isSingle(key) && isSingle(value));
     case 'if':
-      return node.branches.every(({ condition, then }) => isSingle(condition) && isSingle(then)) && (node.otherwise === undefined || isSingle(node.otherwise));
+      return (
+        node.branches.every(({ condition, then }) => isSingle(condition) && isSingle(then)) &&
+        (node.otherwise === undefined || isSingle(node.otherwise))
+      );
     case 'call':
       return SINGLE_OUTPUT_BUILTINS.has(node.name) && node.args.every(isSingle);
     default:
@@ -124,7 +168,8 @@ function single(node: JqNode, input: JqValue): JqValue {
 /** The outputs of `node` for `input`: a one-element list where the node has exactly one. */
 export function outputs(node: JqNode, input: JqValue): Iterable<JqValue> {
   if (isSingle(node)) return [single(node, input)];
-  if (node.kind === 'call' && node.name === 'select' && isSingle(node.args[0]!)) return isTruthy(single(node.args[0]!, input)) ? [input] : [];
+  if (node.kind === 'call' && node.name === 'select' && isSingle(node.args[0]))
+    return isTruthy(single(node.args[0], input)) ? [input] : [];
   return run(node, input);
 }
 
@@ -145,7 +190,8 @@ export function* run(node: JqNode, input: JqValue): Generator<JqValue> {
     case 'slice':
       for (const target of outputs(node.target, input)) {
         for (const to of node.to === undefined ? [null] : outputs(node.to, input)) {
-          for (const from of node.from === undefined ? [null] : outputs(node.from, input)) yield* step(node.optional, () => [sliceValue(target, from, to)]);
+          for (const from of node.from === undefined ? [null] : outputs(node.from, input))
+            yield* step(node.optional, () => [sliceValue(target, from, to)]);
         }
       }
       return;
@@ -188,10 +234,12 @@ export function* run(node: JqNode, input: JqValue): Generator<JqValue> {
       }
       return;
     case 'arithmetic':
-      for (const right of outputs(node.right, input)) for (const left of outputs(node.left, input)) yield arithmetic(node.operator, left, right);
+      for (const right of outputs(node.right, input))
+        for (const left of outputs(node.left, input)) yield arithmetic(node.operator, left, right);
       return;
     case 'comparison':
-      for (const right of outputs(node.right, input)) for (const left of outputs(node.left, input)) yield compare(node.operator, left, right);
+      for (const right of outputs(node.right, input))
+        for (const left of outputs(node.left, input)) yield compare(node.operator, left, right);
       return;
     case 'negate':
       for (const value of outputs(node.operand, input)) {
@@ -209,17 +257,22 @@ export function* run(node: JqNode, input: JqValue): Generator<JqValue> {
       yield* branch(node.branches, node.otherwise, input, 0);
       return;
     case 'call':
-      yield* BUILTINS[node.name]!.apply(input, node.args, outputs);
+      yield* BUILTINS[node.name].apply(input, node.args, outputs);
       return;
   }
 }
 
-function* branch(branches: Array<{ condition: JqNode; then: JqNode }>, otherwise: JqNode | undefined, input: JqValue, from: number): Generator<JqValue> {
+function* branch(
+  branches: Array<{ condition: JqNode; then: JqNode }>,
+  otherwise: JqNode | undefined,
+  input: JqValue,
+  from: number,
+): Generator<JqValue> {
   if (from === branches.length) {
     yield* otherwise === undefined ? [input] : outputs(otherwise, input);
     return;
   }
-  const { condition, then } = branches[from]!;
+  const { condition, then } = branches[from];
   for (const verdict of outputs(condition, input)) {
     if (isTruthy(verdict)) yield* outputs(then, input);
     else yield* branch(branches, otherwise, input, from + 1);

@@ -16,7 +16,8 @@ export function indexValue(target: JqValue, key: JqValue): JqValue {
 
 function sliceBound(bound: JqValue, length: number, fallback: number): number {
   if (bound === null) return fallback;
-  if (typeof bound !== 'number') throw new JqRuntimeError(`Start and end indices of a slice must be numbers, not ${typeOf(bound)}`);
+  if (typeof bound !== 'number')
+    throw new JqRuntimeError(`Start and end indices of a slice must be numbers, not ${typeOf(bound)}`);
   const index = bound < 0 ? length + bound : bound;
   return Math.min(length, Math.max(0, Math.floor(index)));
 }
@@ -88,7 +89,8 @@ export function arithmetic(operator: ArithmeticOperator, left: JqValue, right: J
       if (isObject(left) && isObject(right)) return { ...left, ...right };
       throw cannot(left, right, 'added');
     case '-':
-      if (Array.isArray(left) && Array.isArray(right)) return left.filter((item) => !right.some((removed) => valuesEqual(item, removed)));
+      if (Array.isArray(left) && Array.isArray(right))
+        return left.filter((item) => !right.some((removed) => valuesEqual(item, removed)));
       throw cannot(left, right, 'subtracted');
     case '*':
       if (isObject(left) && isObject(right)) return deepMerge(left, right);

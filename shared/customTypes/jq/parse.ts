@@ -26,7 +26,17 @@ const UNSUPPORTED_KEYWORDS: Readonly<Record<string, string>> = {
  */
 export const MAX_RULE_DEPTH = 200;
 
-const RESERVED = new Set(['and', 'or', 'then', 'elif', 'else', 'end', 'catch', 'if', ...Object.keys(UNSUPPORTED_KEYWORDS)]);
+const RESERVED = new Set([
+  'and',
+  'or',
+  'then',
+  'elif',
+  'else',
+  'end',
+  'catch',
+  'if',
+  ...Object.keys(UNSUPPORTED_KEYWORDS),
+]);
 
 class ParseError extends Error {
   readonly problem: JqSyntaxError;
@@ -46,17 +56,25 @@ function describe(token: Token): string {
 /** Why `token` cannot stand where it is: jq syntax we leave out is named, anything else is unexpected. */
 function unexpected(token: Token): ParseError {
   const at = { start: token.start, end: token.end };
-  if (token.kind === 'variable') return new ParseError({ message: `Variables ('$${token.text}') are not supported in rules`, ...at });
-  if (token.kind === 'format') return new ParseError({ message: `Formats ('@${token.text}') are not supported in rules`, ...at });
-  if (token.kind === 'identifier' && UNSUPPORTED_KEYWORDS[token.text] !== undefined) return new ParseError({ message: UNSUPPORTED_KEYWORDS[token.text]!, ...at });
+  if (token.kind === 'variable')
+    return new ParseError({ message: `Variables ('$${token.text}') are not supported in rules`, ...at });
+  if (token.kind === 'format')
+    return new ParseError({ message: `Formats ('@${token.text}') are not supported in rules`, ...at });
+  if (token.kind === 'identifier' && UNSUPPORTED_KEYWORDS[token.text] !== undefined)
+    return new ParseError({ message: UNSUPPORTED_KEYWORDS[token.text], ...at });
   if (token.kind === 'punctuation') {
-    if (token.text === '..') return new ParseError({ message: "Recursive descent '..' is not supported in rules", ...at });
-    if (token.text === '?//') return new ParseError({ message: "Destructuring alternatives '?//' are not supported in rules", ...at });
-    if (token.text === '=' || token.text.endsWith('=') && !COMPARISONS.includes(token.text)) {
+    if (token.text === '..')
+      return new ParseError({ message: "Recursive descent '..' is not supported in rules", ...at });
+    if (token.text === '?//')
+      return new ParseError({ message: "Destructuring alternatives '?//' are not supported in rules", ...at });
+    if (token.text === '=' || (token.text.endsWith('=') && !COMPARISONS.includes(token.text))) {
       return new ParseError({ message: `Assignment ('${token.text}') is not supported in rules`, ...at });
     }
   }
-  return new ParseError({ message: token.kind === 'end' ? 'Unexpected end of rule' : `Unexpected ${describe(token)}`, ...at });
+  return new ParseError({
+    message: token.kind === 'end' ? 'Unexpected end of rule' : `Unexpected ${describe(token)}`,
+    ...at,
+  });
 }
 
 class Parser {
@@ -71,12 +89,16 @@ class Parser {
   program(): JqNode {
     const program = this.pipe();
     if (this.peek().kind !== 'end') throw unexpected(this.peek());
-    if (treeDepth(program) > MAX_RULE_DEPTH) throw this.tooDeep(this.tokens[0]!);
+    if (treeDepth(program) > MAX_RULE_DEPTH) throw this.tooDeep(this.tokens[0]);
     return program;
   }
 
   private tooDeep(token: Token): ParseError {
-    return new ParseError({ message: `Rule nests too deeply (more than ${MAX_RULE_DEPTH} levels)`, start: token.start, end: token.end });
+    return new ParseError({
+      message: `Rule nests too deeply (more than ${MAX_RULE_DEPTH} levels)`,
+      start: token.start,
+      end: token.end,
+    });
   }
 
   /** `parse()` one level deeper, refused past MAX_RULE_DEPTH before the stack can run out. */
@@ -91,7 +113,7 @@ class Parser {
   }
 
   private peek(offset = 0): Token {
-    return this.tokens[Math.min(this.position + offset, this.tokens.length - 1)]!;
+    return this.tokens[Math.min(this.position + offset, this.tokens.length - 1)];
   }
 
   private next(): Token {
@@ -168,7 +190,11 @@ class Parser {
     const right = this.additive();
     const chained = this.peek();
     if (chained.kind === 'punctuation' && COMPARISONS.includes(chained.text)) {
-      throw new ParseError({ message: `Comparisons cannot be chained: wrap one side in parentheses before '${chained.text}'`, start: chained.start, end: chained.end });
+      throw new ParseError({
+        message: `Comparisons cannot be chained: wrap one side in parentheses before '${chained.text}'`,
+        start: chained.start,
+        end: chained.end,
+      });
     }
     return { kind: 'comparison', operator: operator.text as ComparisonOperator, left, right };
   }
@@ -216,7 +242,10 @@ class Parser {
         node = this.bracketSuffix(node);
       } else if (this.isPunctuation('?')) {
         this.next();
-        node = step && (node.kind === 'index' || node.kind === 'slice' || node.kind === 'iterate') ? { ...node, optional: true } : { kind: 'try', body: node };
+        node =
+          step && (node.kind === 'index' || node.kind === 'slice' || node.kind === 'iterate')
+            ? { ...node, optional: true }
+            : { kind: 'try', body: node };
         step = false;
         continue;
       } else {
@@ -259,7 +288,12 @@ class Parser {
         return { kind: 'literal', value: token.text };
       case 'field':
         this.next();
-        return { kind: 'index', target: { kind: 'identity' }, index: { kind: 'literal', value: token.text }, optional: false };
+        return {
+          kind: 'index',
+          target: { kind: 'identity' },
+          index: { kind: 'literal', value: token.text },
+          optional: false,
+        };
       case 'identifier':
         return this.word();
       case 'punctuation':
@@ -273,7 +307,13 @@ class Parser {
     switch (token.text) {
       case '.':
         this.next();
-        if (this.peek().kind === 'string') return { kind: 'index', target: { kind: 'identity' }, index: { kind: 'literal', value: this.next().text }, optional: false };
+        if (this.peek().kind === 'string')
+          return {
+            kind: 'index',
+            target: { kind: 'identity' },
+            index: { kind: 'literal', value: this.next().text },
+            optional: false,
+          };
         return { kind: 'identity' };
       case '(': {
         this.next();
@@ -301,7 +341,8 @@ class Parser {
   /** Literals, `if`, and builtin calls; other words are reserved or unknown functions. */
   private word(): JqNode {
     const token = this.next();
-    if (token.text === 'null' || token.text === 'true' || token.text === 'false') return { kind: 'literal', value: JSON.parse(token.text) as JqValue };
+    if (token.text === 'null' || token.text === 'true' || token.text === 'false')
+      return { kind: 'literal', value: JSON.parse(token.text) as JqValue };
     if (token.text === 'if') return this.conditional();
     if (RESERVED.has(token.text)) throw unexpected(token);
     const args: JqNode[] = [];
@@ -320,7 +361,7 @@ class Parser {
     if (problem !== undefined) throw new ParseError({ message: problem, start: token.start, end: token.end });
     if (token.text === 'test') {
       const message = regexProblem(literalString(args[0]), literalString(args[1]));
-      if (message !== undefined) throw new ParseError({ message, start: argStarts[0]!, end: this.peek(-1).end });
+      if (message !== undefined) throw new ParseError({ message, start: argStarts[0], end: this.peek(-1).end });
     }
     return { kind: 'call', name: token.text, args };
   }
@@ -354,7 +395,11 @@ class Parser {
     if (!this.isPunctuation('}')) {
       const token = this.peek();
       if (token.kind === 'punctuation' && token.text !== ',' && token.text !== '}' && entries.length > 0) {
-        throw new ParseError({ message: `Unexpected '${token.text}': wrap an object value that uses operators in parentheses`, start: token.start, end: token.end });
+        throw new ParseError({
+          message: `Unexpected '${token.text}': wrap an object value that uses operators in parentheses`,
+          start: token.start,
+          end: token.end,
+        });
       }
     }
     this.expect('}');
@@ -374,7 +419,11 @@ class Parser {
     } else if (token.kind === 'variable') {
       throw unexpected(token);
     } else {
-      throw new ParseError({ message: 'Object keys must be names, strings or parenthesised expressions', start: token.start, end: token.end });
+      throw new ParseError({
+        message: 'Object keys must be names, strings or parenthesised expressions',
+        start: token.start,
+        end: token.end,
+      });
     }
     if (!this.isPunctuation(':')) {
       if (key.kind !== 'literal') throw unexpected(this.peek());
@@ -387,7 +436,9 @@ class Parser {
   /** jq's object values: a postfix term or negation, optionally piped (`{a: .b | length}`). */
   private objectValue(): JqNode {
     return this.nested(() => {
-      const left: JqNode = this.isPunctuation('-') ? (this.next(), { kind: 'negate', operand: this.postfix() }) : this.postfix();
+      const left: JqNode = this.isPunctuation('-')
+        ? (this.next(), { kind: 'negate', operand: this.postfix() })
+        : this.postfix();
       if (!this.isPunctuation('|')) return left;
       this.next();
       return { kind: 'pipe', left, right: this.objectValue() };

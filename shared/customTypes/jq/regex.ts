@@ -28,7 +28,9 @@ export function compiledRegex(pattern: string, flags = ''): RegExp {
     regex = new RegExp(pattern, jsFlags(flags));
   } catch (error) {
     if (error instanceof JqRuntimeError) throw error;
-    throw new JqRuntimeError(`Invalid regular expression ${JSON.stringify(pattern)}: ${error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error)}`);
+    throw new JqRuntimeError(
+      `Invalid regular expression ${JSON.stringify(pattern)}: ${error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error)}`,
+    );
   }
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(key, regex);

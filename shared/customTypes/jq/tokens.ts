@@ -22,12 +22,56 @@ export interface Token {
 }
 
 /** Longest first so `//` wins over `/` and `|=` over `|`. */
-const PUNCTUATION = ['?//', '//=', '|=', '+=', '-=', '*=', '/=', '%=', '==', '!=', '<=', '>=', '//', '..', '.', '[', ']', '{', '}', '(', ')', '|', ',', ':', ';', '?', '<', '>', '+', '-', '*', '/', '%', '='];
+const PUNCTUATION = [
+  '?//',
+  '//=',
+  '|=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '//',
+  '..',
+  '.',
+  '[',
+  ']',
+  '{',
+  '}',
+  '(',
+  ')',
+  '|',
+  ',',
+  ':',
+  ';',
+  '?',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '=',
+];
 
 const IDENTIFIER_START = /[A-Za-z_]/;
 const IDENTIFIER_PART = /[A-Za-z0-9_]/;
 const NUMBER = /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/;
-const ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 export class LexError extends Error {
   readonly problem: JqSyntaxError;
@@ -39,7 +83,7 @@ export class LexError extends Error {
 
 function identifierEnd(text: string, from: number): number {
   let at = from;
-  while (at < text.length && IDENTIFIER_PART.test(text[at]!)) at += 1;
+  while (at < text.length && IDENTIFIER_PART.test(text[at])) at += 1;
   return at;
 }
 
@@ -48,7 +92,7 @@ function readString(text: string, start: number): { value: string; end: number }
   let value = '';
   let at = start + 1;
   while (at < text.length) {
-    const char = text[at]!;
+    const char = text[at];
     if (char === '"') return { value, end: at + 1 };
     if (char !== '\\') {
       value += char;
@@ -56,16 +100,23 @@ function readString(text: string, start: number): { value: string; end: number }
       continue;
     }
     const escape = text[at + 1];
-    if (escape === '(') throw new LexError({ message: 'String interpolation is not supported in rules', start: at, end: at + 2 });
+    if (escape === '(')
+      throw new LexError({ message: 'String interpolation is not supported in rules', start: at, end: at + 2 });
     if (escape === 'u') {
       const hex = text.slice(at + 2, at + 6);
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new LexError({ message: 'Invalid \\u escape in string', start: at, end: Math.min(at + 6, text.length) });
+      if (!/^[0-9a-fA-F]{4}$/.test(hex))
+        throw new LexError({ message: 'Invalid \\u escape in string', start: at, end: Math.min(at + 6, text.length) });
       value += String.fromCharCode(parseInt(hex, 16));
       at += 6;
       continue;
     }
     const decoded = escape === undefined ? undefined : ESCAPES[escape];
-    if (decoded === undefined) throw new LexError({ message: `Invalid escape '\\${escape ?? ''}' in string`, start: at, end: Math.min(at + 2, text.length) });
+    if (decoded === undefined)
+      throw new LexError({
+        message: `Invalid escape '\\${escape ?? ''}' in string`,
+        start: at,
+        end: Math.min(at + 2, text.length),
+      });
     value += decoded;
     at += 2;
   }
@@ -77,7 +128,7 @@ export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   let at = 0;
   while (at < text.length) {
-    const char = text[at]!;
+    const char = text[at];
     if (/\s/.test(char)) {
       at += 1;
       continue;
@@ -112,7 +163,8 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     const operator = PUNCTUATION.find((candidate) => text.startsWith(candidate, at));
-    if (operator === undefined) throw new LexError({ message: `Unexpected character '${char}'`, start: at, end: at + 1 });
+    if (operator === undefined)
+      throw new LexError({ message: `Unexpected character '${char}'`, start: at, end: at + 1 });
     tokens.push({ kind: 'punctuation', text: operator, start: at, end: at + operator.length });
     at += operator.length;
   }

@@ -60,7 +60,7 @@ export function compareValues(left: JqValue, right: JqValue): number {
       const a = left as JqValue[];
       const b = right as JqValue[];
       for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
-        const order = compareValues(a[i]!, b[i]!);
+        const order = compareValues(a[i], b[i]);
         if (order !== 0) return order;
       }
       return a.length - b.length;
@@ -71,7 +71,7 @@ export function compareValues(left: JqValue, right: JqValue): number {
       const keysOrder = compareValues(sortedKeys(a), sortedKeys(b));
       if (keysOrder !== 0) return keysOrder;
       for (const key of sortedKeys(a)) {
-        const order = compareValues(a[key]!, b[key]!);
+        const order = compareValues(a[key], b[key]);
         if (order !== 0) return order;
       }
       return 0;
@@ -102,6 +102,7 @@ export function isJson(data: unknown, depth = 0): data is JqValue {
   if (depth >= MAX_DATA_DEPTH) return false;
   if (Array.isArray(data)) return data.every((item) => isJson(item, depth + 1));
   if (typeof data !== 'object') return false;
-  for (const key in data) if (Object.hasOwn(data, key) && !isJson((data as Record<string, unknown>)[key], depth + 1)) return false;
+  for (const key in data)
+    if (Object.hasOwn(data, key) && !isJson((data as Record<string, unknown>)[key], depth + 1)) return false;
   return true;
 }

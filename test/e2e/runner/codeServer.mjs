@@ -28,7 +28,11 @@ const userSettings = {
  * `env` is added to the server's environment, which its extension hosts inherit.
  */
 export async function startCodeServer({ nodePath, codeServerDir, root, workspace, env, healthTimeoutMs = 60_000 }) {
-  const dirs = { user: path.join(root, 'user'), extensions: path.join(root, 'extensions'), xdg: path.join(root, 'xdg') };
+  const dirs = {
+    user: path.join(root, 'user'),
+    extensions: path.join(root, 'extensions'),
+    xdg: path.join(root, 'xdg'),
+  };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   mkdirSync(path.join(dirs.user, 'User'), { recursive: true });
   writeFileSync(path.join(dirs.user, 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
@@ -44,11 +48,16 @@ export async function startCodeServer({ nodePath, codeServerDir, root, workspace
     nodePath,
     [
       path.join(codeServerDir, 'out', 'node', 'entry.js'),
-      '--config', path.join(root, 'config.yaml'),
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--auth', 'none',
-      '--user-data-dir', dirs.user,
-      '--extensions-dir', dirs.extensions,
+      '--config',
+      path.join(root, 'config.yaml'),
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--user-data-dir',
+      dirs.user,
+      '--extensions-dir',
+      dirs.extensions,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
@@ -65,15 +74,26 @@ export async function startCodeServer({ nodePath, codeServerDir, root, workspace
         XDG_CONFIG_HOME: dirs.xdg,
         XDG_DATA_HOME: dirs.xdg,
         XDG_CACHE_HOME: path.join(dirs.xdg, 'cache'),
-        EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: `http://127.0.0.1:${galleryPort}/gallery`, itemUrl: `http://127.0.0.1:${galleryPort}/item` }),
+        EXTENSIONS_GALLERY: JSON.stringify({
+          serviceUrl: `http://127.0.0.1:${galleryPort}/gallery`,
+          itemUrl: `http://127.0.0.1:${galleryPort}/item`,
+        }),
       },
     },
   );
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-  const server = { url: `http://127.0.0.1:${port}`, pid: child.pid, logFile, userDataDir: dirs.user, exited, stop: () => stopGroup(child.pid, exited) };
+  const server = {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    logFile,
+    userDataDir: dirs.user,
+    exited,
+    stop: () => stopGroup(child.pid, exited),
+  };
   try {
     await waitFor(`code-server /healthz on port ${port}`, healthTimeoutMs, async () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`code-server exited (${child.exitCode ?? child.signalCode}); see ${logFile}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`code-server exited (${child.exitCode ?? child.signalCode}); see ${logFile}`);
       try {
         const response = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(2000) });
         await response.arrayBuffer();

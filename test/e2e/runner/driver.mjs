@@ -34,7 +34,10 @@ export function serveDriver({ page, dir, screenshotsDir, log }) {
     async click({ selector, text, label, timeoutMs = 10_000 }) {
       let target = page.locator(selector);
       if (text !== undefined) target = target.filter({ hasText: text });
-      if (label !== undefined) target = target.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) });
+      if (label !== undefined)
+        target = target.filter({
+          has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }),
+        });
       await target.first().click({ timeout: timeoutMs });
       return {};
     },
@@ -66,7 +69,9 @@ export function serveDriver({ page, dir, screenshotsDir, log }) {
 
   const done = (async () => {
     while (running) {
-      const pending = (await readdir(dir)).filter((name) => /^request-\d+\.json$/.test(name)).sort((a, b) => idOf(a) - idOf(b));
+      const pending = (await readdir(dir))
+        .filter((name) => /^request-\d+\.json$/.test(name))
+        .sort((a, b) => idOf(a) - idOf(b));
       for (const name of pending) {
         const requestFile = path.join(dir, name);
         const request = JSON.parse(await readFile(requestFile, 'utf8'));
@@ -114,12 +119,19 @@ function webviewActions(page) {
     /** The view's main text, whether a probe variable was set, and the elements matching `selector`. */
     async webviewQuery({ kind, selector = 'button', timeoutMs = 20_000 }) {
       const frame = await frameOf(kind, timeoutMs);
-      return frame.evaluate((sel) => ({
-        text: document.querySelector('main')?.innerText ?? '',
-        probe: window.pwned ?? null,
-        scripts: [...document.scripts].map((script) => script.src),
-        elements: [...document.querySelectorAll(sel)].map((node) => ({ text: node.innerText ?? '', tag: node.tagName.toLowerCase(), message: node.getAttribute('data-message') })),
-      }), selector);
+      return frame.evaluate(
+        (sel) => ({
+          text: document.querySelector('main')?.innerText ?? '',
+          probe: window.pwned ?? null,
+          scripts: [...document.scripts].map((script) => script.src),
+          elements: [...document.querySelectorAll(sel)].map((node) => ({
+            text: node.innerText ?? '',
+            tag: node.tagName.toLowerCase(),
+            message: node.getAttribute('data-message'),
+          })),
+        }),
+        selector,
+      );
     },
     /** Clicks the first element matching `selector` that contains `text`. */
     async webviewClick({ kind, selector = 'button', text, timeoutMs = 20_000 }) {

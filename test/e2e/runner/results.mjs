@@ -5,7 +5,9 @@ import * as path from 'node:path';
 
 export function summarize({ outputDir, repoRoot, exitCode, elapsed }) {
   const screenshots = existsSync(outputDir) ? readdirSync(outputDir).filter((name) => name.endsWith('.png')) : [];
-  console.log(`\n[e2e] screenshots: ${screenshots.map((name) => path.relative(repoRoot, path.join(outputDir, name))).join(', ') || 'none'}`);
+  console.log(
+    `\n[e2e] screenshots: ${screenshots.map((name) => path.relative(repoRoot, path.join(outputDir, name))).join(', ') || 'none'}`,
+  );
   console.log(`[e2e] total time ${elapsed}`);
   const resultsFile = path.join(outputDir, 'results.json');
   if (!existsSync(resultsFile)) {
@@ -15,6 +17,8 @@ export function summarize({ outputDir, repoRoot, exitCode, elapsed }) {
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
   for (const [name, value] of Object.entries(results.figures ?? {})) console.log(`[e2e] ${name}: ${value}`);
   for (const failure of results.failures ?? []) console.log(`[e2e] failed: ${failure.test}`);
-  console.log(`e2e: ${results.passed} passed, ${results.failed} failed${results.pending ? `, ${results.pending} skipped` : ''}`);
+  console.log(
+    `e2e: ${results.passed} passed, ${results.failed} failed${results.pending ? `, ${results.pending} skipped` : ''}`,
+  );
   return results.failed > 0 || results.passed === 0 ? 1 : exitCode;
 }

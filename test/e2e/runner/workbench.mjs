@@ -42,7 +42,10 @@ export async function openWorkbench({ e2eDir, baseUrl, folder, extensionPath, te
   const remote = (fsPath) => ({ $mid: 1, scheme: 'vscode-remote', authority, path: fsPath });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: chromiumArgs });
   try {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     const page = await context.newPage();
     page.on('console', (message) => onConsole(message.type(), message.text()));
     page.on('pageerror', (error) => onConsole('pageerror', error.stack ?? error.message));
@@ -52,7 +55,10 @@ export async function openWorkbench({ e2eDir, baseUrl, folder, extensionPath, te
     await page.exposeFunction('codeAutomationExit', (code) => reportExit(code));
     // A crashed page never reports an exit code: end the run now rather than at its time limit.
     page.on('crash', () => reportExit('the page crashed'));
-    await page.addInitScript(injectDevelopmentOptions, { extensions: [remote(extensionPath)], extensionTestsPath: remote(testsPath) });
+    await page.addInitScript(injectDevelopmentOptions, {
+      extensions: [remote(extensionPath)],
+      extensionTestsPath: remote(testsPath),
+    });
     await page.goto(`${baseUrl}/?folder=${encodeURIComponent(folder)}`);
     return { browser, page, exitCode };
   } catch (error) {

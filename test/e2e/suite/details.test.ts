@@ -20,32 +20,59 @@ describe('detail views', () => {
   before(async function () {
     if (!hasPage()) this.skip();
     const api = await localApi();
-    await call(api, 'PUT', `flows/${api.org}/template_file`, multipart({
-      data_json: JSON.stringify({ name: flow, description: HOSTILE }),
-      template_file: { name: 'release.flow-template.yml', text: fixtureText('release.flow-template.yml') },
-    }));
-    await call(api, 'PUT', `trails/${api.org}/${flow}`, multipart({
-      data_json: JSON.stringify({
-        name: trail,
-        description: HOSTILE,
-        origin_url: 'javascript:window.pwned=5',
-        user_data: { note: HOSTILE },
-        // A label may hold neither '=' nor '.' (the API refuses them).
-        external_urls: { '<script>alert(6)</script>': { href: 'javascript:window.pwned=6' }, build: { href: 'https://ci.example.test/7' } },
+    await call(
+      api,
+      'PUT',
+      `flows/${api.org}/template_file`,
+      multipart({
+        data_json: JSON.stringify({ name: flow, description: HOSTILE }),
+        template_file: { name: 'release.flow-template.yml', text: fixtureText('release.flow-template.yml') },
       }),
-    }));
+    );
+    await call(
+      api,
+      'PUT',
+      `trails/${api.org}/${flow}`,
+      multipart({
+        data_json: JSON.stringify({
+          name: trail,
+          description: HOSTILE,
+          origin_url: 'javascript:window.pwned=5',
+          user_data: { note: HOSTILE },
+          // A label may hold neither '=' nor '.' (the API refuses them).
+          external_urls: {
+            '<script>alert(6)</script>': { href: 'javascript:window.pwned=6' },
+            build: { href: 'https://ci.example.test/7' },
+          },
+        }),
+      }),
+    );
     const scan = JSON.parse(fixtureText('failing.scan-attestation.json')) as Record<string, unknown>;
-    await call(api, 'POST', `attestations/${api.org}/${flow}/trail/${trail}/scan`, multipart({
-      data_json: JSON.stringify({ ...scan, attestation_name: 'code-scan', description: HOSTILE, annotations: { why: HOSTILE }, user_data: { note: HOSTILE }, origin_url: 'javascript:window.pwned=7' }),
-      attachment_file: { name: 'report.txt', text: `evidence body ${HOSTILE}` },
-    }));
+    await call(
+      api,
+      'POST',
+      `attestations/${api.org}/${flow}/trail/${trail}/scan`,
+      multipart({
+        data_json: JSON.stringify({
+          ...scan,
+          attestation_name: 'code-scan',
+          description: HOSTILE,
+          annotations: { why: HOSTILE },
+          user_data: { note: HOSTILE },
+          origin_url: 'javascript:window.pwned=7',
+        }),
+        attachment_file: { name: 'report.txt', text: `evidence body ${HOSTILE}` },
+      }),
+    );
     await vscode.commands.executeCommand('workbench.view.extension.complianceEvidence');
     await vscode.commands.executeCommand('complianceEvidence.refresh');
   });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('workbench.actions.treeView.complianceEvidence.flows.collapseAll').then(undefined, () => undefined);
+    await vscode.commands
+      .executeCommand('workbench.actions.treeView.complianceEvidence.flows.collapseAll')
+      .then(undefined, () => undefined);
   });
 
   it('opens a trail from its row: slots with why, hostile fields as text, nothing runs', async () => {
@@ -59,7 +86,12 @@ describe('detail views', () => {
     assert.match(shown.text, /unit-tests\s+junit\s+MISSING\s+no junit attestation named unit-tests has been reported/);
     assert.ok(shown.text.includes('javascript:window.pwned=5'), 'a javascript: origin shows as text');
     assertInert(shown, 'the trail view');
-    assert.ok((await extensionApi()).details().some((target) => target.kind === 'trail' && target.flow === flow && target.trail === trail), 'the trail panel shows the trail');
+    assert.ok(
+      (await extensionApi())
+        .details()
+        .some((target) => target.kind === 'trail' && target.flow === flow && target.trail === trail),
+      'the trail panel shows the trail',
+    );
     await page.screenshot('details-trail');
   });
 
@@ -111,7 +143,12 @@ describe('detail views', () => {
     const long = 'long-1';
     await call(api, 'PUT', `trails/${api.org}/${flow}`, multipart({ data_json: JSON.stringify({ name: long }) }));
     for (let index = 1; index <= 26; index++) {
-      await call(api, 'POST', `attestations/${api.org}/${flow}/trail/${long}/generic`, multipart({ data_json: JSON.stringify({ attestation_name: `check-${index}`, is_compliant: true }) }));
+      await call(
+        api,
+        'POST',
+        `attestations/${api.org}/${flow}/trail/${long}/generic`,
+        multipart({ data_json: JSON.stringify({ attestation_name: `check-${index}`, is_compliant: true }) }),
+      );
     }
     await vscode.commands.executeCommand('complianceEvidence.showDetails', { kind: 'trail', flow, trail: long });
     const first = await waitFor('the first page of events', async () => {
@@ -120,11 +157,17 @@ describe('detail views', () => {
     });
     const total = Number(/Rows 1–25 of (\d+)/.exec(first.text)![1]);
     await page.webviewClick('trail', 'button', 'Next page');
-    await waitFor('the second page of events', async () => (await page.webview('trail')).text.includes(`Rows 26–${total} of ${total} (page 2 of 2)`));
+    await waitFor('the second page of events', async () =>
+      (await page.webview('trail')).text.includes(`Rows 26–${total} of ${total} (page 2 of 2)`),
+    );
   });
 
   it('shows a failure as text with Retry, never a blank view', async () => {
-    await vscode.commands.executeCommand('complianceEvidence.showDetails', { kind: 'trail', flow, trail: 'no-such-trail' });
+    await vscode.commands.executeCommand('complianceEvidence.showDetails', {
+      kind: 'trail',
+      flow,
+      trail: 'no-such-trail',
+    });
     const shown = await waitFor('the failure text', async () => {
       const view = await page.webview('trail');
       return view.text.includes('Could not load this view') ? view : undefined;
@@ -133,5 +176,4 @@ describe('detail views', () => {
     assert.ok(shown.elements.some((element) => element.text === 'Retry'));
     await page.screenshot('details-error');
   });
-
 });

@@ -20,7 +20,12 @@ const WORKER = { fingerprint: 'e'.repeat(64), image: 'registry.example.org/detai
 const EVIL = { fingerprint: 'c'.repeat(64), image: 'registry.example.org/<script>window.pwned=8</script>:1' };
 
 function pod(name: string, image: { fingerprint: string; image: string }) {
-  return { podName: name, namespace: 'prod', creationTimestamp: 1_767_225_600, digests: { [image.image]: image.fingerprint } };
+  return {
+    podName: name,
+    namespace: 'prod',
+    creationTimestamp: 1_767_225_600,
+    digests: { [image.image]: image.fingerprint },
+  };
 }
 
 describe('detail views of environments', () => {
@@ -32,29 +37,59 @@ describe('detail views of environments', () => {
       fingerprint: API.fingerprint,
       filename: API.image,
       git_commit: '1'.repeat(40),
-      git_commit_info: { sha1: '1'.repeat(40), message: HOSTILE, author: HOSTILE, branch: 'main', timestamp: 1_767_225_000 },
+      git_commit_info: {
+        sha1: '1'.repeat(40),
+        message: HOSTILE,
+        author: HOSTILE,
+        branch: 'main',
+        timestamp: 1_767_225_000,
+      },
       build_url: 'javascript:window.pwned=9',
       commit_url: 'https://git.example.test/commit/1',
       repo_url: 'https://git.example.test/repo',
       template_reference_name: 'api',
       trail_name: trail,
     });
-    const policy = ['_schema: https://policies.example.test/policy/environment/v1', 'artifacts:', '  provenance:', '    required: true', ''].join('\n');
-    await call(api, 'PUT', `policies/${api.org}`, multipart({
-      payload: JSON.stringify({ name: 'needs-provenance', description: HOSTILE, comment: '', type: 'env' }),
-      policy_file: { name: 'needs-provenance.yml', text: policy },
-    }));
-    await call(api, 'PUT', `environments/${api.org}`, { name: environment, type: 'K8S', description: HOSTILE, policies: ['needs-provenance'] });
-    await call(api, 'PUT', `environments/${api.org}/${environment}/report/K8S`, { artifacts: [pod('api-1', API), pod('worker-1', WORKER)] });
-    await call(api, 'PUT', `environments/${api.org}/${environment}/report/K8S`, { artifacts: [pod('api-1', API), pod('api-2', API), pod(`evil-${'x'.repeat(8)}`, EVIL)] });
+    const policy = [
+      '_schema: https://policies.example.test/policy/environment/v1',
+      'artifacts:',
+      '  provenance:',
+      '    required: true',
+      '',
+    ].join('\n');
+    await call(
+      api,
+      'PUT',
+      `policies/${api.org}`,
+      multipart({
+        payload: JSON.stringify({ name: 'needs-provenance', description: HOSTILE, comment: '', type: 'env' }),
+        policy_file: { name: 'needs-provenance.yml', text: policy },
+      }),
+    );
+    await call(api, 'PUT', `environments/${api.org}`, {
+      name: environment,
+      type: 'K8S',
+      description: HOSTILE,
+      policies: ['needs-provenance'],
+    });
+    await call(api, 'PUT', `environments/${api.org}/${environment}/report/K8S`, {
+      artifacts: [pod('api-1', API), pod('worker-1', WORKER)],
+    });
+    await call(api, 'PUT', `environments/${api.org}/${environment}/report/K8S`, {
+      artifacts: [pod('api-1', API), pod('api-2', API), pod(`evil-${'x'.repeat(8)}`, EVIL)],
+    });
     await vscode.commands.executeCommand('workbench.view.extension.complianceEvidence');
-    await vscode.commands.executeCommand('workbench.actions.treeView.complianceEvidence.environments.collapseAll').then(undefined, () => undefined);
+    await vscode.commands
+      .executeCommand('workbench.actions.treeView.complianceEvidence.environments.collapseAll')
+      .then(undefined, () => undefined);
     await vscode.commands.executeCommand('complianceEvidence.refresh');
   });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('workbench.actions.treeView.complianceEvidence.environments.collapseAll').then(undefined, () => undefined);
+    await vscode.commands
+      .executeCommand('workbench.actions.treeView.complianceEvidence.environments.collapseAll')
+      .then(undefined, () => undefined);
   });
 
   it('opens an environment from its row: chart, attached policy, audit log', async () => {
@@ -122,7 +157,9 @@ describe('detail views of environments', () => {
 
   it('follows a link between views: the artifact view opens the snapshot it started running in', async () => {
     await page.webviewClick('artifact', 'button.link', `${environment}#1`);
-    await waitFor('the snapshot view', async () => (await page.webview('snapshot')).text.includes(`Snapshot ${environment}#1`));
+    await waitFor('the snapshot view', async () =>
+      (await page.webview('snapshot')).text.includes(`Snapshot ${environment}#1`),
+    );
   });
 
   it('opened no dialog anywhere', async () => {

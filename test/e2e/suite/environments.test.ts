@@ -16,7 +16,10 @@ describe('environments view', () => {
 
   it('shows a reported K8S environment with its snapshot', async () => {
     const file = fixtureInWorkspace('cluster.k8s-report.json');
-    const reported = await vscode.commands.executeCommand<boolean>('complianceEvidence.reportK8s', { environment, file });
+    const reported = await vscode.commands.executeCommand<boolean>('complianceEvidence.reportK8s', {
+      environment,
+      file,
+    });
     assert.equal(reported, true);
     await vscode.commands.executeCommand('workbench.view.extension.complianceEvidence');
     await expandRow(environment, '#1');
@@ -24,8 +27,11 @@ describe('environments view', () => {
 
     const api = await extensionApi();
     const snapshots = await api.children('environments', `env/${environment}`);
-    assert.deepEqual(snapshots.map((row) => row.label), ['#1']);
-    const running = await api.children('environments', snapshots[0]!.id);
+    assert.deepEqual(
+      snapshots.map((row) => row.label),
+      ['#1'],
+    );
+    const running = await api.children('environments', snapshots[0].id);
     assert.equal(running.length, 2, `two artifacts in the snapshot: ${running.map((row) => row.label).join(', ')}`);
     for (const artifact of running) await shownRow(artifact.label);
     await page.screenshot('sidebar-environments');

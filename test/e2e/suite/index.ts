@@ -13,7 +13,9 @@ interface MochaInstance {
   suite: { emit(event: 'pre-require', context: object, file: string, mocha: MochaInstance): void };
   run(done: (failures: number) => void): MochaRunner;
 }
-type MochaConstructor = (new (options: object) => MochaInstance) & { reporters: { Base: { consoleLog: (...args: unknown[]) => void } } };
+type MochaConstructor = (new (options: object) => MochaInstance) & {
+  reporters: { Base: { consoleLog: (...args: unknown[]) => void } };
+};
 
 /** mocha 12 is ESM-only: require() of it yields its namespace, whose default export is the class. */
 function mochaClass(): MochaConstructor {
@@ -27,7 +29,14 @@ export async function run(): Promise<void> {
   const Mocha = mochaClass();
   Mocha.reporters.Base.consoleLog = say;
   // E2E_GREP (a regular expression over full test titles) runs a subset while iterating on one view.
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000, slow: 5_000, ...(process.env.E2E_GREP ? { grep: process.env.E2E_GREP } : {}) });
+  const mocha = new Mocha({
+    ui: 'bdd',
+    reporter: 'spec',
+    color: false,
+    timeout: 60_000,
+    slow: 5_000,
+    ...(process.env.E2E_GREP ? { grep: process.env.E2E_GREP } : {}),
+  });
   // The tests are in this bundle: install describe/it first, then evaluate the test modules in order.
   mocha.suite.emit('pre-require', globalThis, 'e2e', mocha);
   await import('./activation.test.ts');

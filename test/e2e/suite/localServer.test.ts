@@ -15,21 +15,34 @@ describe('local server', () => {
     const api = await extensionApi();
     const startedAt = performance.now();
     const started = await vscode.commands.executeCommand<string | undefined>('complianceEvidence.localServer.start');
-    record('"Start Local Server" → server ready (first start, empty data)', `${Math.round(performance.now() - startedAt)} ms`);
+    record(
+      '"Start Local Server" → server ready (first start, empty data)',
+      `${Math.round(performance.now() - startedAt)} ms`,
+    );
     assert.ok(started, `the start command returned a URL (local server: ${JSON.stringify(api.localServer())})`);
     url = started;
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(api.localServer().state, 'running');
     const ready = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(5000) });
     assert.equal(ready.status, 200);
-    const connection = await waitFor('the views to switch to the local server', () => (api.connection().kind === 'local' ? api.connection() : undefined));
+    const connection = await waitFor('the views to switch to the local server', () =>
+      api.connection().kind === 'local' ? api.connection() : undefined,
+    );
     assert.equal(connection.kind === 'local' && connection.apiBase, `${url}/api/v2`);
     if (hasPage()) {
       await waitFor('both views to say they are empty', async () => {
-        const welcomes = (await page.query('#workbench\\.parts\\.sidebar .welcome-view-content')).map((view) => view.text);
-        return welcomes.some((text) => text.includes('No flows yet')) && welcomes.some((text) => text.includes('No environments yet'));
+        const welcomes = (await page.query('#workbench\\.parts\\.sidebar .welcome-view-content')).map(
+          (view) => view.text,
+        );
+        return (
+          welcomes.some((text) => text.includes('No flows yet')) &&
+          welcomes.some((text) => text.includes('No environments yet'))
+        );
       });
-      record('"Start Local Server" → both views loaded (first start, empty data)', `${Math.round(performance.now() - startedAt)} ms`);
+      record(
+        '"Start Local Server" → both views loaded (first start, empty data)',
+        `${Math.round(performance.now() - startedAt)} ms`,
+      );
     }
   });
 
@@ -37,9 +50,14 @@ describe('local server', () => {
     if (!hasPage()) this.skip();
     const port = new URL(url).port;
     const item = await waitFor(`a status bar item for port ${port}`, async () =>
-      (await page.query('#workbench\\.parts\\.statusbar .statusbar-item')).find((element) => element.text.includes(`Local server :${port}`)),
+      (await page.query('#workbench\\.parts\\.statusbar .statusbar-item')).find((element) =>
+        element.text.includes(`Local server :${port}`),
+      ),
     );
-    assert.ok(item.icons.some((icon) => icon.includes('codicon-server')), `server icon in ${JSON.stringify(item.icons)}`);
+    assert.ok(
+      item.icons.some((icon) => icon.includes('codicon-server')),
+      `server icon in ${JSON.stringify(item.icons)}`,
+    );
   });
 
   it('copies the admin key from its status bar menu, and the key opens the API', async function () {

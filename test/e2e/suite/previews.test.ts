@@ -20,23 +20,39 @@ describe('template impact lens', () => {
   });
 
   it("shows at the top of an edited template what it does to the flow's trails, and lists them on a click", async () => {
-    const edited = fixtureText('release.flow-template.yml').replace('trail:\n  attestations:\n', 'trail:\n  attestations:\n    - name: sbom\n      type: generic\n');
+    const edited = fixtureText('release.flow-template.yml').replace(
+      'trail:\n  attestations:\n',
+      'trail:\n  attestations:\n    - name: sbom\n      type: generic\n',
+    );
     const file = path.join(workspaceDir(), `${flow}.flow-template.yml`);
     writeFileSync(file, edited);
     const document = await vscode.workspace.openTextDocument(file);
     await vscode.window.showTextDocument(document);
 
-    const lens = await waitFor('the impact lens', async () => {
-      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri);
-      return lenses.find((found) => /^flow e2e-release · \d+ trails?:/.test(found.command?.title ?? ''));
-    }, 30_000);
+    const lens = await waitFor(
+      'the impact lens',
+      async () => {
+        const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+          'vscode.executeCodeLensProvider',
+          document.uri,
+        );
+        return lenses.find((found) => /^flow e2e-release · \d+ trails?:/.test(found.command?.title ?? ''));
+      },
+      30_000,
+    );
     assert.equal(lens.command!.title, 'flow e2e-release · 1 trail: 1 stays NON-COMPLIANT');
     assert.equal(lens.range.start.line, 0);
 
-    await waitFor('the lens drawn above the first line', async () => (await page.query('.monaco-editor .codelens-decoration')).some((shown) => shown.text.includes('flow e2e-release · 1 trail')));
+    await waitFor('the lens drawn above the first line', async () =>
+      (await page.query('.monaco-editor .codelens-decoration')).some((shown) =>
+        shown.text.includes('flow e2e-release · 1 trail'),
+      ),
+    );
     await page.screenshot('template-impact-lens');
     await page.click('.monaco-editor .codelens-decoration a', { text: 'flow e2e-release' });
-    const row = await waitFor('the trail in the list', async () => (await page.query('.quick-input-widget .monaco-list-row')).find((shown) => shown.text.includes(trail)));
+    const row = await waitFor('the trail in the list', async () =>
+      (await page.query('.quick-input-widget .monaco-list-row')).find((shown) => shown.text.includes(trail)),
+    );
     assert.match(row.text, /stays NON-COMPLIANT/);
     assert.match(row.text, /sbom: — → MISSING/);
     await page.screenshot('template-impact-list');

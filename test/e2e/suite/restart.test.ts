@@ -17,7 +17,13 @@ describe('local server restart', () => {
     const api = await extensionApi();
     await vscode.commands.executeCommand('complianceEvidence.localServer.stop');
     assert.equal(api.localServer().state, 'stopped');
-    await waitFor('the status bar item to go', async () => !(await page.query('#workbench\\.parts\\.statusbar .statusbar-item')).some((item) => item.text.includes('Local server')));
+    await waitFor(
+      'the status bar item to go',
+      async () =>
+        !(await page.query('#workbench\\.parts\\.statusbar .statusbar-item')).some((item) =>
+          item.text.includes('Local server'),
+        ),
+    );
   });
 
   it('starts again with the stored flows and environments in the views', async () => {
@@ -26,6 +32,9 @@ describe('local server restart', () => {
     const url = await vscode.commands.executeCommand<string | undefined>('complianceEvidence.localServer.start');
     assert.ok(url);
     await Promise.all([shownRow('e2e-release'), shownRow('e2e-cluster')]);
-    record('"Start Local Server" → both views populated (restart, stored data)', `${Math.round(performance.now() - started)} ms`);
+    record(
+      '"Start Local Server" → both views populated (restart, stored data)',
+      `${Math.round(performance.now() - started)} ms`,
+    );
   });
 });

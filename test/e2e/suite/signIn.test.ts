@@ -22,10 +22,15 @@ describe('sign in', () => {
   before(async function () {
     if (!hasPage()) this.skip();
     remote = await startApiServer(org, key);
-    await call({ base: `${remote.url}/api/v2`, org, key }, 'PUT', `flows/${org}/template_file`, multipart({
-      data_json: JSON.stringify({ name: flow, description: 'Only on the remote server' }),
-      template_file: { name: 'release.flow-template.yml', text: fixtureText('release.flow-template.yml') },
-    }));
+    await call(
+      { base: `${remote.url}/api/v2`, org, key },
+      'PUT',
+      `flows/${org}/template_file`,
+      multipart({
+        data_json: JSON.stringify({ name: flow, description: 'Only on the remote server' }),
+        template_file: { name: 'release.flow-template.yml', text: fixtureText('release.flow-template.yml') },
+      }),
+    );
   });
 
   after(async () => {
@@ -53,7 +58,10 @@ describe('sign in', () => {
       const rows = await api.children('flows');
       return rows.some((row) => row.label === flow) ? rows : undefined;
     });
-    assert.deepEqual(flows.map((row) => row.label), [flow]);
+    assert.deepEqual(
+      flows.map((row) => row.label),
+      [flow],
+    );
     await shownRow(flow);
   });
 
@@ -61,7 +69,11 @@ describe('sign in', () => {
     await vscode.commands.executeCommand('complianceEvidence.signOut');
     const api = await extensionApi();
     await waitFor('the flows to go', async () => (await api.children('flows')).length === 0);
-    await waitFor('the sign-in welcome', async () => (await page.query('#workbench\\.parts\\.sidebar .welcome-view-content')).some((view) => view.text.includes('Sign in with an API key')));
+    await waitFor('the sign-in welcome', async () =>
+      (await page.query('#workbench\\.parts\\.sidebar .welcome-view-content')).some((view) =>
+        view.text.includes('Sign in with an API key'),
+      ),
+    );
     await page.screenshot('sidebar-signed-out');
   });
 });

@@ -16,7 +16,9 @@ describe('language service: golden fixtures', () => {
       assert.ok(kind, `${fixture.name} names no document kind`);
       const document = TextDocument.create(uri, fixture.path.endsWith('.json') ? 'json' : 'yaml', 1, fixture.text);
       const diagnostics = diagnosticsOf(kind, document, 10_000);
-      const got = diagnostics.map((diagnostic) => `${diagnostic.range.start.line + 1} ${String(diagnostic.code)}`).sort();
+      const got = diagnostics
+        .map((diagnostic) => `${diagnostic.range.start.line + 1} ${String(diagnostic.code)}`)
+        .sort();
       assert.deepEqual(got, fixture.want);
       for (const diagnostic of diagnostics) assert.equal(diagnostic.source, 'compliance-evidence');
     });

@@ -21,7 +21,10 @@ describe('language server settings', () => {
   });
 
   it('ignores malformed values field by field', () => {
-    const settings = settingsFrom({ files: { flowTemplate: 'x.yaml', envPolicy: [1] }, diagnostics: { debounceMs: -1, maxProblems: 0 } }, defaultFileGlobs);
+    const settings = settingsFrom(
+      { files: { flowTemplate: 'x.yaml', envPolicy: [1] }, diagnostics: { debounceMs: -1, maxProblems: 0 } },
+      defaultFileGlobs,
+    );
     assert.deepEqual(settings.files.flowTemplate, defaultFileGlobs.flowTemplate);
     assert.deepEqual(settings.files.envPolicy, defaultFileGlobs.envPolicy);
     assert.deepEqual(settings.diagnostics, { debounceMs: 100, maxProblems: 100 });

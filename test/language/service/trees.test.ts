@@ -42,8 +42,25 @@ const editArbitrary = fc.record({
   at: fc.nat(),
   removed: fc.nat({ max: 6 }),
   inserted: fc.oneof(
-    { weight: 5, arbitrary: fc.string({ unit: fc.constantFrom('a', 'b', '-', '_', ':', ' ', '1', 'x'), maxLength: 5 }) },
-    { weight: 2, arbitrary: fc.constantFrom('\n      type: junit', '\n    - name: extra\n      type: snyk', '\n', '  ', '#', '"', '*', '&a ', '[', '{') },
+    {
+      weight: 5,
+      arbitrary: fc.string({ unit: fc.constantFrom('a', 'b', '-', '_', ':', ' ', '1', 'x'), maxLength: 5 }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        '\n      type: junit',
+        '\n    - name: extra\n      type: snyk',
+        '\n',
+        '  ',
+        '#',
+        '"',
+        '*',
+        '&a ',
+        '[',
+        '{',
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
   ),
 });
@@ -71,8 +88,10 @@ function check(name: string, kind: DocumentKind, seed: number): void {
 }
 
 describe('language service: kept syntax trees', () => {
-  it('match a full parse after random edits of a flow template', () => check('demo.flow-template.yaml', 'flow-template', 4242));
-  it('match a full parse after random edits of an environment policy', () => check('demo.env-policy.yaml', 'env-policy', 1717));
+  it('match a full parse after random edits of a flow template', () =>
+    check('demo.flow-template.yaml', 'flow-template', 4242));
+  it('match a full parse after random edits of an environment policy', () =>
+    check('demo.env-policy.yaml', 'env-policy', 1717));
 
   it('re-parse the whole text when a directive changes how items read', () => {
     const cache = createTreeCache();

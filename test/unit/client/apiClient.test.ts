@@ -10,7 +10,12 @@ const fingerprint = 'c'.repeat(64);
 const template = ['version: 1', 'trail:', '  attestations:', '    - name: quality', '      type: scan', ''].join('\n');
 const scan = (gate: string) => ({
   attestation_name: 'quality',
-  scan_results: { analysedAt: '2026-01-01T00:00:00Z', revision: 'd'.repeat(40), project: { key: 'shop', url: 'http://scan.example.test/shop' }, qualityGate: { status: gate, conditions: [] } },
+  scan_results: {
+    analysedAt: '2026-01-01T00:00:00Z',
+    revision: 'd'.repeat(40),
+    project: { key: 'shop', url: 'http://scan.example.test/shop' },
+    qualityGate: { status: gate, conditions: [] },
+  },
 });
 
 describe('API client against the local server', function () {
@@ -34,7 +39,10 @@ describe('API client against the local server', function () {
     const file = { name: 'shop.flow-template.yml', bytes: new TextEncoder().encode(template) };
     assert.deepEqual(await api.putFlowTemplate('shop', 'The shop', file), { created: true });
     assert.deepEqual(await api.putFlowTemplate('shop', 'The shop', file), { created: false });
-    assert.deepEqual((await api.listFlows()).map((flow) => flow.name), ['shop']);
+    assert.deepEqual(
+      (await api.listFlows()).map((flow) => flow.name),
+      ['shop'],
+    );
   });
 
   it('carries the server message and field errors of a rejected template', async () => {
@@ -61,7 +69,13 @@ describe('API client against the local server', function () {
   it('attests a scan result (with an attachment) and the trail reflects the verdict', async () => {
     const before = await api.getTrail('shop', 't1');
     assert.equal(before.compliance_state, 'INCOMPLETE');
-    assert.deepEqual(await api.attestScan('shop', 't1', scan('OK'), { name: 'report.txt', bytes: new TextEncoder().encode('all good') }), { created: true });
+    assert.deepEqual(
+      await api.attestScan('shop', 't1', scan('OK'), {
+        name: 'report.txt',
+        bytes: new TextEncoder().encode('all good'),
+      }),
+      { created: true },
+    );
     const after = await api.getTrail('shop', 't1');
     assert.equal(after.compliance_state, 'COMPLIANT');
     await api.attestScan('shop', 't2', scan('ERROR'));
@@ -69,33 +83,64 @@ describe('API client against the local server', function () {
   });
 
   it('reports 404 with the server message for a missing trail', async () => {
-    await assert.rejects(api.attestScan('shop', 'nope', scan('OK')), (error: ApiError) => error.status === 404 && error.message.length > 0);
-    await assert.rejects(api.getTrail('shop', 'nope'), (error: ApiError) => error.message === "Trail with name 'nope' does not exist for Organization 'acme' and Flow 'shop'");
+    await assert.rejects(
+      api.attestScan('shop', 'nope', scan('OK')),
+      (error: ApiError) => error.status === 404 && error.message.length > 0,
+    );
+    await assert.rejects(
+      api.getTrail('shop', 'nope'),
+      (error: ApiError) =>
+        error.message === "Trail with name 'nope' does not exist for Organization 'acme' and Flow 'shop'",
+    );
   });
 
   it('refuses a wrong key with 401 and the server message', async () => {
     const stranger = new ApiClient({ baseUrl: `${server.url}/api/v2`, org: 'acme', token: () => 'wrong-key' });
-    await assert.rejects(stranger.listFlows(), (error: ApiError) => error.status === 401 && error.message.length > 0 && !error.unreachable);
+    await assert.rejects(
+      stranger.listFlows(),
+      (error: ApiError) => error.status === 401 && error.message.length > 0 && !error.unreachable,
+    );
   });
 
   it('creates and reports a K8S environment, then reads snapshots and the audit log', async () => {
     await api.createEnvironment('prod', 'K8S', 'Production');
     const environments = await api.listEnvironments();
-    assert.deepEqual(environments.map((environment) => [environment.name, environment.type]), [['prod', 'K8S']]);
-    const report = { artifacts: [{ creationTimestamp: 1700000000, digests: { 'registry/shop:1': fingerprint }, namespace: 'default', podName: 'shop-1' }] };
+    assert.deepEqual(
+      environments.map((environment) => [environment.name, environment.type]),
+      [['prod', 'K8S']],
+    );
+    const report = {
+      artifacts: [
+        {
+          creationTimestamp: 1700000000,
+          digests: { 'registry/shop:1': fingerprint },
+          namespace: 'default',
+          podName: 'shop-1',
+        },
+      ],
+    };
     await api.reportK8s('prod', report);
     const snapshots = await api.listSnapshots('prod', 1, 15);
     assert.equal(snapshots.length, 1);
-    const snapshot = await api.getSnapshot('prod', snapshots[0]!.index);
-    assert.deepEqual(snapshot.artifacts?.map((artifact) => [artifact.name, artifact.annotation?.type]), [['registry/shop:1', 'started']]);
+    const snapshot = await api.getSnapshot('prod', snapshots[0].index);
+    assert.deepEqual(
+      snapshot.artifacts?.map((artifact) => [artifact.name, artifact.annotation?.type]),
+      [['registry/shop:1', 'started']],
+    );
     const csv = await api.auditLog('prod');
-    assert.match(csv.split('\n')[0]!, /,/);
+    assert.match(csv.split('\n')[0], /,/);
     assert.match(csv, /registry\/shop:1|c{12}/);
   });
 
   it('explains a K8S report the server rejects', async () => {
-    await assert.rejects(api.reportK8s('prod', { artifacts: [{ podName: 1 }] }), (error: ApiError) => error.message === 'Invalid report data' && Object.keys(error.errors).length > 0);
-    await assert.rejects(api.reportK8s('nowhere', { artifacts: [] }), (error: ApiError) => error.message === 'Environment not found');
+    await assert.rejects(
+      api.reportK8s('prod', { artifacts: [{ podName: 1 }] }),
+      (error: ApiError) => error.message === 'Invalid report data' && Object.keys(error.errors).length > 0,
+    );
+    await assert.rejects(
+      api.reportK8s('nowhere', { artifacts: [] }),
+      (error: ApiError) => error.message === 'Environment not found',
+    );
   });
 
   it('finds an artifact by fingerprint prefix or commit, with the flow and trail to reveal', async () => {
@@ -112,12 +157,18 @@ describe('API client against the local server', function () {
     assert.ok([200, 201].includes(attested.status), attested.text);
     for (const value of [fingerprint.slice(0, 8), commit]) {
       const result = await api.search(value);
-      assert.deepEqual(result.artifacts.map((artifact) => [artifact.fingerprint, artifact.flow, artifact.trail]), [[fingerprint, 'shop', 't3']]);
+      assert.deepEqual(
+        result.artifacts.map((artifact) => [artifact.fingerprint, artifact.flow, artifact.trail]),
+        [[fingerprint, 'shop', 't3']],
+      );
     }
   });
 
   it('says no match for a search that finds nothing', async () => {
-    await assert.rejects(api.search('abcdef'), (error: ApiError) => error.status === 404 && error.message === "No matches for 'abcdef'.");
+    await assert.rejects(
+      api.search('abcdef'),
+      (error: ApiError) => error.status === 404 && error.message === "No matches for 'abcdef'.",
+    );
   });
 
   it('builds the Flows view from what the server answers: flow → trails → attestations with compliance', async () => {
@@ -125,24 +176,36 @@ describe('API client against the local server', function () {
     const shop = flows.find((node) => node.label === 'shop')!;
     assert.ok(shop, 'the shop flow is a root row');
     const trails = await flowsSource.children(api, shop);
-    assert.deepEqual(trails.filter((node) => node.kind === 'trail').map((node) => [node.label, node.compliance]).sort(), [
-      ['t1', 'COMPLIANT'],
-      ['t2', 'NON-COMPLIANT'],
-      ['t3', 'INCOMPLETE'],
-    ]);
+    assert.deepEqual(
+      trails
+        .filter((node) => node.kind === 'trail')
+        .map((node) => [node.label, node.compliance])
+        .sort(),
+      [
+        ['t1', 'COMPLIANT'],
+        ['t2', 'NON-COMPLIANT'],
+        ['t3', 'INCOMPLETE'],
+      ],
+    );
     const t3 = trails.find((node) => node.label === 't3')!;
     assert.deepEqual(t3.children?.find((node) => node.label === 'quality')?.compliance, 'MISSING');
-    assert.ok(t3.children?.some((node) => node.kind === 'artifact' && node.ref.fingerprint === fingerprint), 'the attested artifact is a row of its trail');
-    const reloaded = await flowsSource.reload!(api, trails.find((node) => node.label === 't1')!);
+    assert.ok(
+      t3.children?.some((node) => node.kind === 'artifact' && node.ref.fingerprint === fingerprint),
+      'the attested artifact is a row of its trail',
+    );
+    const reloaded = await flowsSource.reload!(
+      api,
+      trails.find((node) => node.label === 't1')!,
+    );
     assert.equal(reloaded?.children?.find((node) => node.label === 'quality')?.compliance, 'COMPLIANT');
   });
 
   it('builds the Environments view: environment → snapshot → running artifact with provenance', async () => {
     const [prod] = await environmentsSource.roots(api);
     assert.equal(prod?.label, 'prod');
-    const snapshots = await environmentsSource.children(api, prod!);
+    const snapshots = await environmentsSource.children(api, prod);
     assert.equal(snapshots[0]?.kind, 'snapshot');
-    const artifacts = await environmentsSource.children(api, snapshots[0]!);
+    const artifacts = await environmentsSource.children(api, snapshots[0]);
     assert.equal(artifacts[0]?.label, 'registry/shop:1');
     // Reported before any flow attested the fingerprint.
     assert.equal(artifacts[0]?.description, 'started · 1× · no provenance');

@@ -11,18 +11,34 @@ const settings: ConnectionSettings = {
 
 describe('client settings → server URL', () => {
   it('uses the base URL of the chosen region', () => {
-    assert.deepEqual(resolveConnection(settings, undefined, false), { kind: 'remote', apiBase: 'https://eu.example.test/api/v2', org: 'acme' });
-    assert.deepEqual(resolveConnection({ ...settings, region: 'us' }, undefined, false), { kind: 'remote', apiBase: 'https://us.example.test/api/v2', org: 'acme' });
+    assert.deepEqual(resolveConnection(settings, undefined, false), {
+      kind: 'remote',
+      apiBase: 'https://eu.example.test/api/v2',
+      org: 'acme',
+    });
+    assert.deepEqual(resolveConnection({ ...settings, region: 'us' }, undefined, false), {
+      kind: 'remote',
+      apiBase: 'https://us.example.test/api/v2',
+      org: 'acme',
+    });
   });
 
   it('lets a custom URL win over the region, appending /api/v2 to a bare host', () => {
-    const connection = resolveConnection({ ...settings, region: 'us', customUrl: 'http://compliance.internal:8001/' }, undefined, false);
+    const connection = resolveConnection(
+      { ...settings, region: 'us', customUrl: 'http://compliance.internal:8001/' },
+      undefined,
+      false,
+    );
     assert.deepEqual(connection, { kind: 'remote', apiBase: 'http://compliance.internal:8001/api/v2', org: 'acme' });
   });
 
   it('uses the running local server with its own org until the user picks the remote', () => {
     const local = { url: 'http://127.0.0.1:40123', org: 'default' };
-    assert.deepEqual(resolveConnection(settings, local, false), { kind: 'local', apiBase: 'http://127.0.0.1:40123/api/v2', org: 'default' });
+    assert.deepEqual(resolveConnection(settings, local, false), {
+      kind: 'local',
+      apiBase: 'http://127.0.0.1:40123/api/v2',
+      org: 'default',
+    });
     assert.equal(resolveConnection(settings, local, true).kind, 'remote');
   });
 

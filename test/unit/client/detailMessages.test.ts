@@ -59,7 +59,22 @@ describe('detail view messages', () => {
   });
 
   it('opens only absolute http(s) URLs', () => {
-    for (const url of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>1</script>', 'vbscript:x', 'file:///etc/passwd', 'command:workbench.action.terminal.new', 'vscode://file/etc/passwd', '//evil.invalid/x', '/relative', 'https://', 'not a url', '', 'x'.repeat(9000)]) {
+    for (const url of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>1</script>',
+      'vbscript:x',
+      'file:///etc/passwd',
+      'command:workbench.action.terminal.new',
+      'vscode://file/etc/passwd',
+      '//evil.invalid/x',
+      '/relative',
+      'https://',
+      'not a url',
+      '',
+      'x'.repeat(9000),
+    ]) {
       assert.equal(messageFrom({ type: 'external', url }), undefined, url);
       assert.equal(httpUrlFrom(url), undefined, url);
     }
@@ -83,7 +98,10 @@ describe('detail view messages', () => {
 describe('notification text from elsewhere', () => {
   it('breaks the link syntax notifications would make live', async () => {
     const { notificationText } = await import('../../../client/commands/notificationText.ts');
-    assert.equal(notificationText('Bad input: [run](command:workbench.action.terminal.new) and [x] (https://a.test)'), 'Bad input: [run] (command:workbench.action.terminal.new) and [x] (https://a.test)');
+    assert.equal(
+      notificationText('Bad input: [run](command:workbench.action.terminal.new) and [x] (https://a.test)'),
+      'Bad input: [run] (command:workbench.action.terminal.new) and [x] (https://a.test)',
+    );
     assert.equal(notificationText('[a](file:///etc/passwd)'), '[a] (file:///etc/passwd)');
     assert.equal(notificationText('[a]\n(https://a.test)'), '[a] (https://a.test)');
   });

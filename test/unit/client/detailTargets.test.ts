@@ -9,8 +9,18 @@ describe('detail view of a row', () => {
   const trail = trailNode('shop', {
     name: 'build-1',
     compliance_status: {
-      attestations_statuses: [{ attestation_name: 'scan', attestation_type: 'scan', attestation_id: 'id-1', is_compliant: true, status: 'COMPLETE' }],
-      artifacts_statuses: { app: { artifact_fingerprint: 'f'.repeat(64), status: 'COMPLIANT', attestations_statuses: [] } },
+      attestations_statuses: [
+        {
+          attestation_name: 'scan',
+          attestation_type: 'scan',
+          attestation_id: 'id-1',
+          is_compliant: true,
+          status: 'COMPLETE',
+        },
+      ],
+      artifacts_statuses: {
+        app: { artifact_fingerprint: 'f'.repeat(64), status: 'COMPLIANT', attestations_statuses: [] },
+      },
     },
     template: { trail: { attestations: [{ name: 'tests', type: 'junit' }] } },
   });
@@ -26,9 +36,12 @@ describe('detail view of a row', () => {
   });
 
   it('opens environments, snapshots and attested artifacts of the Environments view', () => {
-    assert.deepEqual(targetOfNode(environmentNode({ name: 'prod', type: 'K8S' })), { kind: 'environment', environment: 'prod' });
+    assert.deepEqual(targetOfNode(environmentNode({ name: 'prod', type: 'K8S' })), {
+      kind: 'environment',
+      environment: 'prod',
+    });
     const [snapshot] = snapshotPageNodes('prod', undefined, [{ index: 3, from: 1, to: 0, compliant: true }], 1, 15);
-    assert.deepEqual(targetOfNode(snapshot!), { kind: 'snapshot', environment: 'prod', index: 3 });
+    assert.deepEqual(targetOfNode(snapshot), { kind: 'snapshot', environment: 'prod', index: 3 });
     const artifacts = snapshotArtifactNodes('prod', {
       index: 3,
       artifacts: [
@@ -36,13 +49,20 @@ describe('detail view of a row', () => {
         { name: 'unknown', fingerprint: 'b'.repeat(64), flow_name: '' },
       ],
     });
-    assert.deepEqual(artifacts.map(targetOfNode), [{ kind: 'artifact', flow: 'shop', fingerprint: 'a'.repeat(64) }, undefined]);
+    assert.deepEqual(artifacts.map(targetOfNode), [
+      { kind: 'artifact', flow: 'shop', fingerprint: 'a'.repeat(64) },
+      undefined,
+    ]);
   });
 
   it('opens nothing for message and "Load more…" rows, and takes a target from a script only when it is valid', () => {
     assert.equal(targetOfNode(messageNode('flow/shop', 'No trails yet')), undefined);
     assert.equal(targetOfNode(loadMoreNode('flow/shop', { flow: 'shop', nextPage: 2 })), undefined);
-    assert.deepEqual(targetOfArgument({ kind: 'snapshot', environment: 'prod', index: 2 }), { kind: 'snapshot', environment: 'prod', index: 2 });
+    assert.deepEqual(targetOfArgument({ kind: 'snapshot', environment: 'prod', index: 2 }), {
+      kind: 'snapshot',
+      environment: 'prod',
+      index: 2,
+    });
     assert.equal(targetOfArgument({ kind: 'snapshot', environment: 'prod', index: '2' }), undefined);
   });
 });

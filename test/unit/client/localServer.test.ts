@@ -20,7 +20,14 @@ describe('local server process', function () {
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'cev-client-'));
-    server = await startLocalServer({ nodePath: process.execPath, script, dataDir, org: 'acme', apiKey, onOutput: (line) => output.push(line) });
+    server = await startLocalServer({
+      nodePath: process.execPath,
+      script,
+      dataDir,
+      org: 'acme',
+      apiKey,
+      onOutput: (line) => output.push(line),
+    });
   });
 
   after(async () => {
@@ -29,7 +36,10 @@ describe('local server process', function () {
   });
 
   it('reads the listen URL from the ready line only', () => {
-    assert.equal(listenUrlOf(readyLine('http://127.0.0.1:40123', 'orgs: acme; data: /tmp/x')), 'http://127.0.0.1:40123');
+    assert.equal(
+      listenUrlOf(readyLine('http://127.0.0.1:40123', 'orgs: acme; data: /tmp/x')),
+      'http://127.0.0.1:40123',
+    );
     assert.equal(listenUrlOf('connecting to http://127.0.0.1:1'), undefined);
     const printed = output.find((line) => listenUrlOf(line) !== undefined);
     assert.equal(printed !== undefined && listenUrlOf(printed), server!.url, 'the line the server printed');
@@ -44,7 +54,10 @@ describe('local server process', function () {
 
   it('keeps the admin key off its command line, which every local user can read', async () => {
     const commandLine = readFileSync(`/proc/${server!.pid}/cmdline`, 'utf8').split('\0');
-    assert.ok(commandLine.some((arg) => arg.endsWith('api-server.js')), commandLine.join(' '));
+    assert.ok(
+      commandLine.some((arg) => arg.endsWith('api-server.js')),
+      commandLine.join(' '),
+    );
     assert.ok(!commandLine.some((arg) => arg.includes(apiKey)), commandLine.join(' '));
     const api = new ApiClient({ baseUrl: `${server!.url}/api/v2`, org: 'acme', token: () => apiKey });
     assert.deepEqual(await api.listFlows(), [], 'the key given through the environment is the admin key');

@@ -32,7 +32,10 @@ describe('extension manifest', () => {
     assert.equal(manifest.publisher, 'compliance-evidence');
     assert.equal(manifest.engines.vscode, '^1.104.0');
     assert.equal(manifest.main, './dist/extension.js');
-    assert.deepEqual(contributes.viewsContainers.activitybar.map((c: { id: string }) => c.id), ['complianceEvidence']);
+    assert.deepEqual(
+      contributes.viewsContainers.activitybar.map((c: { id: string }) => c.id),
+      ['complianceEvidence'],
+    );
     assert.deepEqual(
       contributes.views.complianceEvidence.map((v: { id: string; name: string }) => [v.id, v.name]),
       [
@@ -44,7 +47,10 @@ describe('extension manifest', () => {
 
   it('contributes the fifteen commands with their titles under one category, each registered by the extension', () => {
     const source = readFileSync(new URL('client/extension.ts', root), 'utf8');
-    assert.deepEqual(Object.fromEntries(contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title])), paletteTitles);
+    assert.deepEqual(
+      Object.fromEntries(contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title])),
+      paletteTitles,
+    );
     for (const command of contributes.commands) {
       assert.equal(command.category, 'Compliance Evidence');
       assert.ok(source.includes(`'${command.command}'`), `${command.command} is not registered in client/extension.ts`);
@@ -52,8 +58,14 @@ describe('extension manifest', () => {
   });
 
   it('hides tree-only commands from the palette and matches capability flags by regex', () => {
-    const hidden = contributes.menus.commandPalette.filter((m: { when: string }) => m.when === 'false').map((m: { command: string }) => m.command);
-    assert.deepEqual(hidden, ['complianceEvidence.openInBrowser', 'complianceEvidence.showDetails', 'complianceEvidence.compareSnapshots']);
+    const hidden = contributes.menus.commandPalette
+      .filter((m: { when: string }) => m.when === 'false')
+      .map((m: { command: string }) => m.command);
+    assert.deepEqual(hidden, [
+      'complianceEvidence.openInBrowser',
+      'complianceEvidence.showDetails',
+      'complianceEvidence.compareSnapshots',
+    ]);
     for (const item of contributes.menus['view/item/context']) assert.match(item.when, /viewItem =~ \//);
   });
 
@@ -65,31 +77,61 @@ describe('extension manifest', () => {
     // - onLanguage:yaml: a YAML file of another name can declare its kind with a `# cev:` modeline.
     // (JSON kinds are matched by name only, so onLanguage:json would wake the extension for nothing.)
     assert.ok(!manifest.activationEvents.includes('*'));
-    assert.deepEqual(manifest.activationEvents.filter((event: string) => /^on(Command|View):/.test(event)), []);
-    const expected = [...Object.values(defaultFileGlobs).flat().map((glob) => `workspaceContains:${glob}`), 'onLanguage:yaml'];
+    assert.deepEqual(
+      manifest.activationEvents.filter((event: string) => /^on(Command|View):/.test(event)),
+      [],
+    );
+    const expected = [
+      ...Object.values(defaultFileGlobs)
+        .flat()
+        .map((glob) => `workspaceContains:${glob}`),
+      'onLanguage:yaml',
+    ];
     assert.deepEqual([...manifest.activationEvents].sort(), expected.sort());
-    assert.match(manifest.engines.vscode, /^\^1\.(7[4-9]|[89]\d|\d{3,})\./, 'derived activation needs VS Code 1.74 or newer');
+    assert.match(
+      manifest.engines.vscode,
+      /^\^1\.(7[4-9]|[89]\d|\d{3,})\./,
+      'derived activation needs VS Code 1.74 or newer',
+    );
   });
 
   it('declares the settings, with file globs equal to the ones the client sends by default', () => {
     const properties = contributes.configuration.properties;
-    for (const key of ['baseUrl', 'baseUrlUs', 'region', 'customUrl', 'org', 'diagnostics.debounceMs', 'diagnostics.maxProblems', 'views.pollingInterval']) {
+    for (const key of [
+      'baseUrl',
+      'baseUrlUs',
+      'region',
+      'customUrl',
+      'org',
+      'diagnostics.debounceMs',
+      'diagnostics.maxProblems',
+      'views.pollingInterval',
+    ]) {
       assert.ok(properties[`complianceEvidence.${key}`], key);
     }
     assert.deepEqual(properties['complianceEvidence.region'].enum, ['default', 'us']);
-    for (const [key, globs] of Object.entries(defaultFileGlobs)) assert.deepEqual(properties[`complianceEvidence.files.${key}`].default, globs, key);
+    for (const [key, globs] of Object.entries(defaultFileGlobs))
+      assert.deepEqual(properties[`complianceEvidence.files.${key}`].default, globs, key);
   });
 
   it('injects the policy expression grammar into YAML', () => {
     assert.deepEqual(contributes.grammars, [
-      { scopeName: 'policy-expression.injection', path: './syntaxes/policy-expression.injection.json', injectTo: ['source.yaml'] },
+      {
+        scopeName: 'policy-expression.injection',
+        path: './syntaxes/policy-expression.injection.json',
+        injectTo: ['source.yaml'],
+      },
     ]);
   });
 
   it('welcomes the user for each connection state in both views', () => {
     for (const view of ['complianceEvidence.flows', 'complianceEvidence.environments']) {
-      const whens = contributes.viewsWelcome.filter((w: { view: string }) => w.view === view).map((w: { when: string }) => w.when).join(' | ');
-      for (const state of ['signedOut', 'unconfigured', 'unreachable', 'ready']) assert.match(whens, new RegExp(`connection == ${state}`), `${view} ${state}`);
+      const whens = contributes.viewsWelcome
+        .filter((w: { view: string }) => w.view === view)
+        .map((w: { when: string }) => w.when)
+        .join(' | ');
+      for (const state of ['signedOut', 'unconfigured', 'unreachable', 'ready'])
+        assert.match(whens, new RegExp(`connection == ${state}`), `${view} ${state}`);
     }
   });
 });

@@ -26,7 +26,12 @@ describe('client input rules', () => {
       compliance_state: 'INCOMPLETE',
       compliance_status: {
         attestations_statuses: [{ attestation_name: 'jira', status: 'MISSING', is_compliant: null }],
-        artifacts_statuses: { backend: { status: 'NON-COMPLIANT', attestations_statuses: [{ attestation_name: 'quality', status: 'COMPLETE', is_compliant: false }] } },
+        artifacts_statuses: {
+          backend: {
+            status: 'NON-COMPLIANT',
+            attestations_statuses: [{ attestation_name: 'quality', status: 'COMPLETE', is_compliant: false }],
+          },
+        },
       },
     };
     assert.equal(verdictOf(trail, 'quality'), "Not compliant. Trail 't1' is INCOMPLETE.");
@@ -34,21 +39,35 @@ describe('client input rules', () => {
   });
 
   it('passes the language server settings in its documented shape, with defaults for bad values', () => {
-    const values: Record<string, unknown> = { 'files.flowTemplate': ['**/*.tmpl.yml'], 'files.envPolicy': 'not a list', 'diagnostics.debounceMs': 0, 'diagnostics.maxProblems': -3 };
-    assert.deepEqual(languageSettings((key) => values[key]), {
-      complianceEvidence: {
-        files: {
-          flowTemplate: ['**/*.tmpl.yml'],
-          envPolicy: ['**/*env-policy*.{yml,yaml}'],
-          scanAttestation: ['**/*scan-attestation*.json'],
-          k8sReport: ['**/*k8s-report*.json'],
+    const values: Record<string, unknown> = {
+      'files.flowTemplate': ['**/*.tmpl.yml'],
+      'files.envPolicy': 'not a list',
+      'diagnostics.debounceMs': 0,
+      'diagnostics.maxProblems': -3,
+    };
+    assert.deepEqual(
+      languageSettings((key) => values[key]),
+      {
+        complianceEvidence: {
+          files: {
+            flowTemplate: ['**/*.tmpl.yml'],
+            envPolicy: ['**/*env-policy*.{yml,yaml}'],
+            scanAttestation: ['**/*scan-attestation*.json'],
+            k8sReport: ['**/*k8s-report*.json'],
+          },
+          diagnostics: { debounceMs: 0, maxProblems: 100 },
         },
-        diagnostics: { debounceMs: 0, maxProblems: 100 },
       },
-    });
+    );
     // One reader with the language server's: at least 1 problem shown, whole numbers.
     const limits: Record<string, unknown> = { 'diagnostics.maxProblems': 0, 'diagnostics.debounceMs': 2.5 };
-    assert.deepEqual(languageSettings((key) => limits[key]).complianceEvidence.diagnostics, settingsFrom({ diagnostics: { maxProblems: 0, debounceMs: 2.5 } }, defaultFileGlobs).diagnostics);
-    assert.deepEqual(languageSettings((key) => limits[key]).complianceEvidence.diagnostics, { debounceMs: 2, maxProblems: 100 });
+    assert.deepEqual(
+      languageSettings((key) => limits[key]).complianceEvidence.diagnostics,
+      settingsFrom({ diagnostics: { maxProblems: 0, debounceMs: 2.5 } }, defaultFileGlobs).diagnostics,
+    );
+    assert.deepEqual(languageSettings((key) => limits[key]).complianceEvidence.diagnostics, {
+      debounceMs: 2,
+      maxProblems: 100,
+    });
   });
 });

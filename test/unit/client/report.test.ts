@@ -14,7 +14,8 @@ describe('K8S report from a file the user picked', () => {
     const { report, skipped } = reportOf(fixture('kubectl/pods.json'));
     const artifacts = (report as { artifacts: { podName: string; digests: Record<string, string> }[] }).artifacts;
     assert.ok(artifacts.length > 0);
-    for (const artifact of artifacts) for (const digest of Object.values(artifact.digests)) assert.match(digest, /^[a-f0-9]{64}$/);
+    for (const artifact of artifacts)
+      for (const digest of Object.values(artifact.digests)) assert.match(digest, /^[a-f0-9]{64}$/);
     assert.ok(Array.isArray(skipped));
   });
 

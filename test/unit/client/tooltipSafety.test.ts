@@ -21,12 +21,16 @@ const HOSTILE = [
 ];
 
 function rendered(markdown: string): string {
-  return marked.parse(markdown, { async: false }) as string;
+  return marked.parse(markdown, { async: false });
 }
 
 function assertInert(markdown: string, value: string): void {
   const html = rendered(markdown);
-  assert.doesNotMatch(html, /<a\s|<img\s|<script|<h[1-6]|<li>/i, `${JSON.stringify(value.slice(0, 60))} rendered as markup: ${html.slice(0, 300)}`);
+  assert.doesNotMatch(
+    html,
+    /<a\s|<img\s|<script|<h[1-6]|<li>/i,
+    `${JSON.stringify(value.slice(0, 60))} rendered as markup: ${html.slice(0, 300)}`,
+  );
 }
 
 describe('tooltip Markdown from untrusted text', () => {
@@ -46,11 +50,25 @@ describe('tooltip Markdown from untrusted text', () => {
     for (const value of HOSTILE) {
       const tooltips = [
         flowNode({ name: value, description: value, latest_state: 'COMPLIANT' }).tooltip,
-        trailNode('web', { name: value, description: value, git_commit_info: { sha1: value, message: value }, compliance_state: 'INCOMPLETE' }).tooltip,
+        trailNode('web', {
+          name: value,
+          description: value,
+          git_commit_info: { sha1: value, message: value },
+          compliance_state: 'INCOMPLETE',
+        }).tooltip,
         environmentNode({ name: value, type: value, description: value, policies: [value], state: false }).tooltip,
         ...snapshotArtifactNodes('prod', {
           index: 1,
-          artifacts: [{ name: value, fingerprint: value, compliant: false, reasons_for_incompliance: [value], annotation: { type: value, was: 0, now: 1 }, flows: [{ flow_name: value, trail_name: value }] }],
+          artifacts: [
+            {
+              name: value,
+              fingerprint: value,
+              compliant: false,
+              reasons_for_incompliance: [value],
+              annotation: { type: value, was: 0, now: 1 },
+              flows: [{ flow_name: value, trail_name: value }],
+            },
+          ],
         }).map((node) => node.tooltip),
       ];
       for (const tooltip of tooltips) assertInert(tooltip ?? '', value);

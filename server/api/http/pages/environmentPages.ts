@@ -5,10 +5,23 @@
 // (started, exited and changed between two snapshots), and its audit log as a download. Read through the API with the session's
 // key; rendered from shared/views. The chart is the SVG markup of shared/views/chart.ts.
 import type { FastifyInstance } from 'fastify';
-import { environmentDisplay, environmentListDisplay, type EnvironmentDisplay, type EnvironmentListDisplay } from '../../../../shared/views/environment.ts';
+import {
+  environmentDisplay,
+  environmentListDisplay,
+  type EnvironmentDisplay,
+  type EnvironmentListDisplay,
+} from '../../../../shared/views/environment.ts';
 import { isRecord, pagingOf, type PagingDisplay } from '../../../../shared/views/links.ts';
-import { snapshotDisplay, type SnapshotArtifactDisplay, type SnapshotDisplay } from '../../../../shared/views/snapshot.ts';
-import { snapshotComparisonDisplay, type ComparedArtifactDisplay, type SnapshotComparisonDisplay } from '../../../../shared/views/snapshotComparison.ts';
+import {
+  snapshotDisplay,
+  type SnapshotArtifactDisplay,
+  type SnapshotDisplay,
+} from '../../../../shared/views/snapshot.ts';
+import {
+  snapshotComparisonDisplay,
+  type ComparedArtifactDisplay,
+  type SnapshotComparisonDisplay,
+} from '../../../../shared/views/snapshotComparison.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';
@@ -27,64 +40,100 @@ export function registerEnvironmentPages(app: FastifyInstance, sessions: Session
   pageRoute<{ org: string }, { page?: string }>(app, sessions, '/:org/environments', async (reader, request, reply) => {
     const { org } = request.params;
     const number = pageNumberOf(request.query.page);
-    const list = bodyOf(await reader.get(`/environments/${seg(org)}?page=${number}&per_page=${PER_PAGE}`), 'organization');
+    const list = bodyOf(
+      await reader.get(`/environments/${seg(org)}?page=${number}&per_page=${PER_PAGE}`),
+      'organization',
+    );
     return sendPage(reply, 200, environmentListPage(org, environmentListDisplay(list)));
   });
 
-  pageRoute<EnvironmentParams, { page?: string }>(app, sessions, '/:org/environments/:env', async (reader, request, reply) => {
-    const { org, env } = request.params;
-    const found = bodyOf(await reader.get(`/environments/${seg(org)}/${seg(env)}`), 'environment');
-    const environment = isRecord(found) ? found : {};
-    const count = typeof environment.snapshot_count === 'number' ? environment.snapshot_count : 0;
-    // Newest first, one page of snapshots at a time; each snapshot object carries its counts.
-    const paging = pagingOf(pageNumberOf(request.query.page), PER_PAGE, count);
-    const newest = count - (paging.page - 1) * PER_PAGE;
-    const indexes = Array.from({ length: Math.max(0, Math.min(PER_PAGE, newest)) }, (_, offset) => newest - offset);
-    const snapshots = await Promise.all(indexes.map(async (index) => bodyOf(await reader.get(`/snapshots/${seg(org)}/${seg(env)}/${index}`), 'snapshot')));
-    const policyNames = Array.isArray(environment.policies) ? environment.policies.filter((name): name is string => typeof name === 'string') : [];
-    const policies = await Promise.all(policyNames.map(async (name) => (await reader.get(`/policies/${seg(org)}/${seg(name)}`)).body));
-    const display = environmentDisplay(environment, snapshots.filter(isRecord), policies.filter(isRecord));
-    return sendPage(reply, 200, environmentPage(org, display, paging));
-  });
+  pageRoute<EnvironmentParams, { page?: string }>(
+    app,
+    sessions,
+    '/:org/environments/:env',
+    async (reader, request, reply) => {
+      const { org, env } = request.params;
+      const found = bodyOf(await reader.get(`/environments/${seg(org)}/${seg(env)}`), 'environment');
+      const environment = isRecord(found) ? found : {};
+      const count = typeof environment.snapshot_count === 'number' ? environment.snapshot_count : 0;
+      // Newest first, one page of snapshots at a time; each snapshot object carries its counts.
+      const paging = pagingOf(pageNumberOf(request.query.page), PER_PAGE, count);
+      const newest = count - (paging.page - 1) * PER_PAGE;
+      const indexes = Array.from({ length: Math.max(0, Math.min(PER_PAGE, newest)) }, (_, offset) => newest - offset);
+      const snapshots = await Promise.all(
+        indexes.map(async (index) =>
+          bodyOf(await reader.get(`/snapshots/${seg(org)}/${seg(env)}/${index}`), 'snapshot'),
+        ),
+      );
+      const policyNames = Array.isArray(environment.policies)
+        ? environment.policies.filter((name): name is string => typeof name === 'string')
+        : [];
+      const policies = await Promise.all(
+        policyNames.map(async (name) => (await reader.get(`/policies/${seg(org)}/${seg(name)}`)).body),
+      );
+      const display = environmentDisplay(environment, snapshots.filter(isRecord), policies.filter(isRecord));
+      return sendPage(reply, 200, environmentPage(org, display, paging));
+    },
+  );
 
-  pageRoute<EnvironmentParams, unknown>(app, sessions, '/:org/environments/:env/auditlog', async (reader, request, reply) => {
-    const { org, env } = request.params;
-    const answer = await reader.raw(`/environments/${seg(org)}/${seg(env)}/auditlog`);
-    if (answer.status !== 200) throw new PageRefused(404, 'No such environment for your key.');
-    // A download of the API's CSV (its cells already neutralised against formulas), never a page.
-    return reply
-      .code(200)
-      .headers({
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': String(answer.headers['content-disposition'] ?? `attachment; filename="auditlog.csv"`).replace(/^inline/, 'attachment'),
-        'x-content-type-options': 'nosniff',
-        'content-security-policy': "default-src 'none'; sandbox",
-        'cache-control': 'no-store',
-      })
-      .send(answer.payload);
-  });
+  pageRoute<EnvironmentParams, unknown>(
+    app,
+    sessions,
+    '/:org/environments/:env/auditlog',
+    async (reader, request, reply) => {
+      const { org, env } = request.params;
+      const answer = await reader.raw(`/environments/${seg(org)}/${seg(env)}/auditlog`);
+      if (answer.status !== 200) throw new PageRefused(404, 'No such environment for your key.');
+      // A download of the API's CSV (its cells already neutralised against formulas), never a page.
+      return reply
+        .code(200)
+        .headers({
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': String(
+            answer.headers['content-disposition'] ?? `attachment; filename="auditlog.csv"`,
+          ).replace(/^inline/, 'attachment'),
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': "default-src 'none'; sandbox",
+          'cache-control': 'no-store',
+        })
+        .send(answer.payload);
+    },
+  );
 
-  pageRoute<EnvironmentParams & { index: string }, { page?: string }>(app, sessions, '/:org/environments/:env/snapshots/:index', async (reader, request, reply) => {
-    const { org, env, index } = request.params;
-    if (!/^[1-9]\d{0,8}$/.test(index)) throw new PageRefused(404, 'No such snapshot for your key.');
-    const found = bodyOf(await reader.get(`/snapshots/${seg(org)}/${seg(env)}/${index}`), 'snapshot');
-    const display = snapshotDisplay(env, isRecord(found) ? found : {});
-    return sendPage(reply, 200, snapshotPage(org, display, pageNumberOf(request.query.page)));
-  });
+  pageRoute<EnvironmentParams & { index: string }, { page?: string }>(
+    app,
+    sessions,
+    '/:org/environments/:env/snapshots/:index',
+    async (reader, request, reply) => {
+      const { org, env, index } = request.params;
+      if (!/^[1-9]\d{0,8}$/.test(index)) throw new PageRefused(404, 'No such snapshot for your key.');
+      const found = bodyOf(await reader.get(`/snapshots/${seg(org)}/${seg(env)}/${index}`), 'snapshot');
+      const display = snapshotDisplay(env, isRecord(found) ? found : {});
+      return sendPage(reply, 200, snapshotPage(org, display, pageNumberOf(request.query.page)));
+    },
+  );
 
-  pageRoute<EnvironmentParams, { from?: string; to?: string }>(app, sessions, '/:org/environments/:env/compare', async (reader, request, reply) => {
-    const { org, env } = request.params;
-    const side = (value: string | undefined, otherwise: string): string => {
-      if (value === undefined || value === '') return otherwise;
-      if (!SNAPPISH.test(value)) throw new PageRefused(404, 'No such snapshots for your key.');
-      return /^\d+$/.test(value) ? `${env}#${value}` : value;
-    };
-    // Without both sides: the latest snapshot against the one before it.
-    const later = side(request.query.to, env);
-    const earlier = side(request.query.from, `${env}~1`);
-    const diff = bodyOf(await reader.get(`/env-diff/${seg(org)}?snappish1=${seg(earlier)}&snappish2=${seg(later)}`), 'snapshots');
-    return sendPage(reply, 200, comparisonPage(org, env, snapshotComparisonDisplay(isRecord(diff) ? diff : {})));
-  });
+  pageRoute<EnvironmentParams, { from?: string; to?: string }>(
+    app,
+    sessions,
+    '/:org/environments/:env/compare',
+    async (reader, request, reply) => {
+      const { org, env } = request.params;
+      const side = (value: string | undefined, otherwise: string): string => {
+        if (value === undefined || value === '') return otherwise;
+        if (!SNAPPISH.test(value)) throw new PageRefused(404, 'No such snapshots for your key.');
+        return /^\d+$/.test(value) ? `${env}#${value}` : value;
+      };
+      // Without both sides: the latest snapshot against the one before it.
+      const later = side(request.query.to, env);
+      const earlier = side(request.query.from, `${env}~1`);
+      const diff = bodyOf(
+        await reader.get(`/env-diff/${seg(org)}?snappish1=${seg(earlier)}&snappish2=${seg(later)}`),
+        'snapshots',
+      );
+      return sendPage(reply, 200, comparisonPage(org, env, snapshotComparisonDisplay(isRecord(diff) ? diff : {})));
+    },
+  );
 }
 
 function environmentListPage(org: string, list: EnvironmentListDisplay): SafeHtml {
@@ -134,7 +183,9 @@ ${table(
     String(snapshot.counts.compliant),
     String(snapshot.counts.nonCompliant),
     String(snapshot.counts.unknown),
-    snapshot.comparedWithPrevious === null ? '' : refLink(org, snapshot.comparedWithPrevious, `Compare with #${snapshot.index - 1}`),
+    snapshot.comparedWithPrevious === null
+      ? ''
+      : refLink(org, snapshot.comparedWithPrevious, `Compare with #${snapshot.index - 1}`),
   ]),
   'No snapshots yet.',
 )}
@@ -149,7 +200,11 @@ ${pager('Pages of snapshots', paging, (number) => `${base}?page=${number}`)}
 ${table(
   'Policies attached to the environment',
   ['Policy', 'Version applied', 'Description'],
-  environment.policies.map((policy) => [policy.name, policy.version === null ? 'not yet applied' : String(policy.version), policy.description]),
+  environment.policies.map((policy) => [
+    policy.name,
+    policy.version === null ? 'not yet applied' : String(policy.version),
+    policy.description,
+  ]),
   'No policies attached: snapshots are not compliant until one is.',
 )}
 ${environment.policies.map((policy) => (policy.yaml === null ? '' : html`<details><summary>Policy ${policy.name}${policy.version === null ? '' : html`, version ${policy.version}`}</summary><pre>${policy.yaml}</pre></details>`))}`,
@@ -164,7 +219,8 @@ function artifactRows(org: string, artifacts: SnapshotArtifactDisplay[]): SafeHt
     artifact.provenance.length === 0
       ? html`none`
       : html`<ul>${artifact.provenance.map(
-          (entry) => html`<li>${refLink(org, entry.flowRef, entry.flow)}${entry.trailRef === null ? '' : html` / ${refLink(org, entry.trailRef, entry.trail)}`}${entry.gitCommit === '' ? '' : html` at <code>${entry.gitCommit}</code>`}${[entry.commitUrl, entry.buildUrl].map((url) => (url === null ? '' : html`<br>${refLink(org, url.ref, url.url)}`))}</li>`,
+          (entry) =>
+            html`<li>${refLink(org, entry.flowRef, entry.flow)}${entry.trailRef === null ? '' : html` / ${refLink(org, entry.trailRef, entry.trail)}`}${entry.gitCommit === '' ? '' : html` at <code>${entry.gitCommit}</code>`}${[entry.commitUrl, entry.buildUrl].map((url) => (url === null ? '' : html`<br>${refLink(org, url.ref, url.url)}`))}</li>`,
         )}</ul>`,
     artifact.failedRules.length > 0
       ? html`<ul>${artifact.failedRules.map((rule) => html`<li>Policy ${rule.policy} (version ${rule.version}), rule ${rule.rule}: ${rule.reason}</li>`)}</ul>`
@@ -198,7 +254,11 @@ ${table('Artifacts that ran in the snapshot before and stopped', columns, artifa
 ${table(
   'Policies applied to the snapshot',
   ['Policy', 'Version', 'Failing artifacts'],
-  snapshot.policies.map((policy) => [policy.name, String(policy.version), html`${policy.failingArtifacts.map((fingerprint) => html`<code>${fingerprint}</code> `)}`]),
+  snapshot.policies.map((policy) => [
+    policy.name,
+    String(policy.version),
+    html`${policy.failingArtifacts.map((fingerprint) => html`<code>${fingerprint}</code> `)}`,
+  ]),
   'No policies applied.',
 )}`,
   );

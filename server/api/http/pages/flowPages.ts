@@ -20,22 +20,41 @@ export function registerFlowPages(app: FastifyInstance, sessions: Sessions): voi
     return sendPage(reply, 200, flowListPage(org, flowListDisplay(list)));
   });
 
-  pageRoute<{ org: string; flow: string }, { page?: string }>(app, sessions, '/:org/flows/:flow', async (reader, request, reply) => {
-    const { org, flow } = request.params;
-    const number = pageNumberOf(request.query.page);
-    const found = bodyOf(await reader.get(`/flows/${seg(org)}/${seg(flow)}`), 'flow');
-    const trails = bodyOf(await reader.get(`/trails/${seg(org)}/${seg(flow)}?page=${number}&per_page=${PER_PAGE}`), 'flow');
-    return sendPage(reply, 200, flowPage(org, flowDisplay(isRecord(found) ? found : {}, trails)));
-  });
+  pageRoute<{ org: string; flow: string }, { page?: string }>(
+    app,
+    sessions,
+    '/:org/flows/:flow',
+    async (reader, request, reply) => {
+      const { org, flow } = request.params;
+      const number = pageNumberOf(request.query.page);
+      const found = bodyOf(await reader.get(`/flows/${seg(org)}/${seg(flow)}`), 'flow');
+      const trails = bodyOf(
+        await reader.get(`/trails/${seg(org)}/${seg(flow)}?page=${number}&per_page=${PER_PAGE}`),
+        'flow',
+      );
+      return sendPage(reply, 200, flowPage(org, flowDisplay(isRecord(found) ? found : {}, trails)));
+    },
+  );
 
   // `?trail=` picks the fingerprint's record in that trail; html_url's `?artifact_id=` has no API to
   // resolve it by, so the page shows the record the API answers first.
-  pageRoute<{ org: string; flow: string; fingerprint: string }, { trail?: string }>(app, sessions, '/:org/flows/:flow/artifacts/:fingerprint', async (reader, request, reply) => {
-    const { org, flow, fingerprint } = request.params;
-    const trail = typeof request.query.trail === 'string' && request.query.trail !== '' ? `?trail=${seg(request.query.trail)}` : '';
-    const found = bodyOf(await reader.get(`/artifacts/${seg(org)}/${seg(flow)}/fingerprint/${seg(fingerprint)}${trail}`), 'artifact');
-    return sendPage(reply, 200, artifactPage(org, artifactDisplay(isRecord(found) ? found : {})));
-  });
+  pageRoute<{ org: string; flow: string; fingerprint: string }, { trail?: string }>(
+    app,
+    sessions,
+    '/:org/flows/:flow/artifacts/:fingerprint',
+    async (reader, request, reply) => {
+      const { org, flow, fingerprint } = request.params;
+      const trail =
+        typeof request.query.trail === 'string' && request.query.trail !== ''
+          ? `?trail=${seg(request.query.trail)}`
+          : '';
+      const found = bodyOf(
+        await reader.get(`/artifacts/${seg(org)}/${seg(flow)}/fingerprint/${seg(fingerprint)}${trail}`),
+        'artifact',
+      );
+      return sendPage(reply, 200, artifactPage(org, artifactDisplay(isRecord(found) ? found : {})));
+    },
+  );
 }
 
 function flowListPage(org: string, list: FlowListDisplay): SafeHtml {
@@ -46,7 +65,12 @@ function flowListPage(org: string, list: FlowListDisplay): SafeHtml {
 ${table(
   'Flows and the state of their latest trail',
   ['Flow', 'Latest state', 'Latest activity', 'Description'],
-  list.flows.map((flow) => [refLink(org, flow.ref, flow.name), flow.problem ?? status(flow.latestState), flow.latestActivityAt ?? '', brief(flow.description)]),
+  list.flows.map((flow) => [
+    refLink(org, flow.ref, flow.name),
+    flow.problem ?? status(flow.latestState),
+    flow.latestActivityAt ?? '',
+    brief(flow.description),
+  ]),
   'No flows yet.',
 )}
 ${pager('Pages of flows', list.paging, (number) => `/${seg(org)}/flows?page=${number}`)}`,
@@ -65,7 +89,13 @@ ${flow.repo === null && flow.tags.length === 0 ? '' : html`<ul>${flow.repo === n
 ${table(
   'Trails of the flow, newest first',
   ['Trail', 'Status', 'Commit', 'Last changed', 'Description'],
-  flow.trails.map((trail) => [refLink(org, trail.ref, trail.name), trail.problem ?? status(trail.status), html`<code>${trail.commit}</code>`, trail.lastModifiedAt ?? '', brief(trail.description)]),
+  flow.trails.map((trail) => [
+    refLink(org, trail.ref, trail.name),
+    trail.problem ?? status(trail.status),
+    html`<code>${trail.commit}</code>`,
+    trail.lastModifiedAt ?? '',
+    brief(trail.description),
+  ]),
   'No trails yet.',
 )}
 ${pager('Pages of trails', flow.paging, (number) => `/${seg(org)}/flows/${seg(flow.name)}?page=${number}`)}
@@ -74,7 +104,15 @@ ${pager('Pages of trails', flow.paging, (number) => `/${seg(org)}/flows/${seg(fl
 }
 
 function placements(org: string, caption: string, entries: PlacementDisplay[], empty: string): SafeHtml {
-  return table(caption, ['Environment', 'Snapshot'], entries.map((entry) => [refLink(org, entry.environmentRef, entry.environment), refLink(org, entry.snapshotRef, entry.label)]), empty);
+  return table(
+    caption,
+    ['Environment', 'Snapshot'],
+    entries.map((entry) => [
+      refLink(org, entry.environmentRef, entry.environment),
+      refLink(org, entry.snapshotRef, entry.label),
+    ]),
+    empty,
+  );
 }
 
 function artifactPage(org: string, artifact: ArtifactDisplay): SafeHtml {
@@ -88,7 +126,12 @@ function artifactPage(org: string, artifact: ArtifactDisplay): SafeHtml {
 ${placements(org, 'Running now', artifact.running, 'Not running in any environment.')}
 ${placements(org, 'Ran before', artifact.exited, 'Has not stopped running anywhere.')}
 <h2>Attestations</h2>
-${table('Attestations of the artifact', ['Attestation', 'Status'], artifact.attestations.map((entry) => [refLink(org, entry.ref, entry.name), status(entry.status)]), 'No attestations yet.')}
+${table(
+  'Attestations of the artifact',
+  ['Attestation', 'Status'],
+  artifact.attestations.map((entry) => [refLink(org, entry.ref, entry.name), status(entry.status)]),
+  'No attestations yet.',
+)}
 <h2>Provenance</h2>
 <ul>
 <li>Flow ${refLink(org, provenance.flowRef, provenance.flow)}, trail ${refLink(org, provenance.trailRef, provenance.trail)}, template artifact ${provenance.templateReferenceName}</li>
@@ -98,6 +141,10 @@ ${[provenance.commitUrl, provenance.buildUrl, provenance.repoUrl, ...artifact.ex
 ${jsonBlock('Annotations', artifact.annotations)}
 ${jsonBlock('User data', artifact.userData)}
 <h2>History</h2>
-${table('What happened to the artifact', ['Time', 'Event'], artifact.history.map((entry) => [entry.time ?? '', entry.event]))}`,
+${table(
+  'What happened to the artifact',
+  ['Time', 'Event'],
+  artifact.history.map((entry) => [entry.time ?? '', entry.event]),
+)}`,
   );
 }

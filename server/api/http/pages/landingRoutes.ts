@@ -44,10 +44,11 @@ export const landingRoutes: FastifyPluginAsync<PageOptions> = async (app, { cont
     principal.orgs === 'all' ? (await context.store.orgs.all()).map((org) => org.name) : [...principal.orgs].sort();
 
   const landing = async (principal: Principal | undefined, problem?: string): Promise<SafeHtml> => {
-    const who = principal === undefined
-      ? signInForm(problem)
-      : html`<h2>Your organizations</h2>
-<ul>${(await orgsOf(principal)).map((org) => html`<li>${org}: <a href="${hrefOf(org, { kind: 'flows' })!}">flows</a>, <a href="${hrefOf(org, { kind: 'environments' })!}">environments</a></li>`)}</ul>
+    const who =
+      principal === undefined
+        ? signInForm(problem)
+        : html`<h2>Your organizations</h2>
+<ul>${(await orgsOf(principal)).map((org) => html`<li>${org}: <a href="${hrefOf(org, { kind: 'flows' })}">flows</a>, <a href="${hrefOf(org, { kind: 'environments' })}">environments</a></li>`)}</ul>
 <form method="post" action="/sign-out"><button type="submit">Sign out</button></form>`;
     return page(
       TITLE,
@@ -70,12 +71,19 @@ ${who}
     return sendPage(reply, 200, await landing(principal));
   });
 
-  app.get('/sign-in', publicRoute, async (_request, reply) => sendPage(reply, 200, page(`Sign in — ${TITLE}`, html`<h1>Compliance Evidence</h1>${signInForm()}`)));
+  app.get('/sign-in', publicRoute, async (_request, reply) =>
+    sendPage(reply, 200, page(`Sign in — ${TITLE}`, html`<h1>Compliance Evidence</h1>${signInForm()}`)),
+  );
 
   app.post<{ Body: { key?: unknown } }>('/sign-in', publicRoute, async (request, reply) => {
     const key = typeof request.body?.key === 'string' ? request.body.key.trim() : '';
     const principal = key === '' ? undefined : await resolveKey(key);
-    if (principal === undefined) return sendPage(reply, 401, await landing(undefined, key === '' ? 'Enter an API key.' : 'That API key is not valid here.'));
+    if (principal === undefined)
+      return sendPage(
+        reply,
+        401,
+        await landing(undefined, key === '' ? 'Enter an API key.' : 'That API key is not valid here.'),
+      );
     sessions.start(reply, key);
     return reply.code(303).header('location', '/').send();
   });
@@ -86,6 +94,10 @@ ${who}
   });
 
   app.get('/assets/site.css', publicRoute, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('x-content-type-options', 'nosniff').header('cache-control', 'max-age=3600').send(STYLESHEET),
+    reply
+      .type('text/css; charset=utf-8')
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'max-age=3600')
+      .send(STYLESHEET),
   );
 };

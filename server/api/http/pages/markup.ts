@@ -49,7 +49,10 @@ export function urlItem(org: string, url: ViewUrl): SafeHtml {
 
 /** A table with a caption and column headers; an empty body says so in one row. */
 export function table(caption: string, columns: string[], rows: HtmlValue[][], empty = 'None.'): SafeHtml {
-  const body = rows.length === 0 ? html`<tr><td colspan="${columns.length}">${empty}</td></tr>` : rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell}</td>`)}</tr>`);
+  const body =
+    rows.length === 0
+      ? html`<tr><td colspan="${columns.length}">${empty}</td></tr>`
+      : rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell}</td>`)}</tr>`);
   return html`<table><caption>${caption}</caption><thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
 <tbody>${body}</tbody></table>`;
 }
@@ -76,7 +79,7 @@ ${paging.next === null ? '' : html`<a href="${hrefOfPage(paging.next)}" rel="nex
 
 /** Home, the org's flows and its environments, on every page of an org. */
 export function orgNav(org: string): SafeHtml {
-  return html`<nav class="site" aria-label="Site"><a href="/">Home</a> · <a href="${hrefOf(org, { kind: 'flows' })!}">Flows</a> · <a href="${hrefOf(org, { kind: 'environments' })!}">Environments</a> <span class="org">(${org})</span></nav>`;
+  return html`<nav class="site" aria-label="Site"><a href="/">Home</a> · <a href="${hrefOf(org, { kind: 'flows' })}">Flows</a> · <a href="${hrefOf(org, { kind: 'environments' })}">Environments</a> <span class="org">(${org})</span></nav>`;
 }
 
 /** A long text cut for a list cell; the whole text is on the item's own page. */

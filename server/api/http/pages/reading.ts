@@ -47,7 +47,11 @@ export function pageRoute<Params, Query>(
   app: FastifyInstance,
   sessions: Sessions,
   path: string,
-  handler: (reader: Reader, request: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => Promise<FastifyReply>,
+  handler: (
+    reader: Reader,
+    request: FastifyRequest<{ Params: Params; Querystring: Query }>,
+    reply: FastifyReply,
+  ) => Promise<FastifyReply>,
 ): void {
   app.get<{ Params: Params; Querystring: Query }>(path, PAGE_ROUTE, async (request, reply) => {
     const key = sessions.keyOf(request);
@@ -76,7 +80,10 @@ export function pageRoute<Params, Query>(
       return sendPage(
         reply,
         error.status,
-        page('Not found — Compliance Evidence', html`<h1>Compliance Evidence</h1><p class="error" role="alert">${error.message}</p><p><a href="/">Home</a></p>`),
+        page(
+          'Not found — Compliance Evidence',
+          html`<h1>Compliance Evidence</h1><p class="error" role="alert">${error.message}</p><p><a href="/">Home</a></p>`,
+        ),
       );
     }
   });

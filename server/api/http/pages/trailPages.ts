@@ -3,7 +3,11 @@
 // from the JSON API in-process with the session's key, so the API's org access rules decide what
 // a page may show; the view models of shared/views decide how it reads.
 import type { FastifyInstance } from 'fastify';
-import { attestationDisplay, type AttestationDisplay, type TableDisplay } from '../../../../shared/views/attestation.ts';
+import {
+  attestationDisplay,
+  type AttestationDisplay,
+  type TableDisplay,
+} from '../../../../shared/views/attestation.ts';
 import { isRecord } from '../../../../shared/views/links.ts';
 import { trailDisplay, type TrailDisplay } from '../../../../shared/views/trail.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
@@ -19,32 +23,55 @@ interface TrailParams {
 }
 
 export function registerTrailPages(app: FastifyInstance, sessions: Sessions): void {
-  pageRoute<TrailParams, { attestation_id?: string }>(app, sessions, '/:org/flows/:flow/trails/:trail', async (reader, request, reply) => {
-    const { org, flow, trail } = request.params;
-    const found = bodyOf(await reader.get(`/trails/${seg(org)}/${seg(flow)}/${seg(trail)}`), 'trail');
-    const display = trailDisplay(isRecord(found) ? found : {});
-    let attestation: AttestationDisplay | undefined;
-    const attestationId = request.query.attestation_id;
-    if (typeof attestationId === 'string' && attestationId !== '') {
-      const answer = await reader.get(`/attestations/${seg(org)}?attestation_id=${seg(attestationId)}&per_page=1`);
-      const data = answer.status === 200 && isRecord(answer.body) && Array.isArray(answer.body.data) ? answer.body.data : [];
-      const record: unknown = data[0];
-      if (isRecord(record) && record.flow_name === flow && record.trail_name === trail) attestation = attestationDisplay(record);
-    }
-    return sendPage(reply, 200, trailPage(org, display, attestation));
-  });
+  pageRoute<TrailParams, { attestation_id?: string }>(
+    app,
+    sessions,
+    '/:org/flows/:flow/trails/:trail',
+    async (reader, request, reply) => {
+      const { org, flow, trail } = request.params;
+      const found = bodyOf(await reader.get(`/trails/${seg(org)}/${seg(flow)}/${seg(trail)}`), 'trail');
+      const display = trailDisplay(isRecord(found) ? found : {});
+      let attestation: AttestationDisplay | undefined;
+      const attestationId = request.query.attestation_id;
+      if (typeof attestationId === 'string' && attestationId !== '') {
+        const answer = await reader.get(`/attestations/${seg(org)}?attestation_id=${seg(attestationId)}&per_page=1`);
+        const data =
+          answer.status === 200 && isRecord(answer.body) && Array.isArray(answer.body.data) ? answer.body.data : [];
+        const record: unknown = data[0];
+        if (isRecord(record) && record.flow_name === flow && record.trail_name === trail)
+          attestation = attestationDisplay(record);
+      }
+      return sendPage(reply, 200, trailPage(org, display, attestation));
+    },
+  );
 
-  pageRoute<TrailParams & { id: string }, unknown>(app, sessions, '/:org/flows/:flow/trails/:trail/evidence/:id', async (reader, request, reply) => {
-    const { org, flow, trail, id } = request.params;
-    const answer = await reader.raw(`/attestations/${seg(org)}/${seg(flow)}/trail/${seg(trail)}/attestation/${seg(id)}/evidence`);
-    if (answer.status !== 200) throw new PageRefused(404, 'No such evidence for your key.');
-    // Always a download, never rendered by the browser as a page of ours.
-    const disposition = String(answer.headers['content-disposition'] ?? 'attachment; filename="evidence"').replace(/^inline/, 'attachment');
-    return reply
-      .code(200)
-      .headers({ 'content-type': 'application/octet-stream', 'content-disposition': disposition, 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; sandbox", 'cache-control': 'no-store' })
-      .send(answer.payload);
-  });
+  pageRoute<TrailParams & { id: string }, unknown>(
+    app,
+    sessions,
+    '/:org/flows/:flow/trails/:trail/evidence/:id',
+    async (reader, request, reply) => {
+      const { org, flow, trail, id } = request.params;
+      const answer = await reader.raw(
+        `/attestations/${seg(org)}/${seg(flow)}/trail/${seg(trail)}/attestation/${seg(id)}/evidence`,
+      );
+      if (answer.status !== 200) throw new PageRefused(404, 'No such evidence for your key.');
+      // Always a download, never rendered by the browser as a page of ours.
+      const disposition = String(answer.headers['content-disposition'] ?? 'attachment; filename="evidence"').replace(
+        /^inline/,
+        'attachment',
+      );
+      return reply
+        .code(200)
+        .headers({
+          'content-type': 'application/octet-stream',
+          'content-disposition': disposition,
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': "default-src 'none'; sandbox",
+          'cache-control': 'no-store',
+        })
+        .send(answer.payload);
+    },
+  );
 }
 
 function trailPage(org: string, trail: TrailDisplay, attestation: AttestationDisplay | undefined): SafeHtml {
@@ -56,9 +83,28 @@ function trailPage(org: string, trail: TrailDisplay, attestation: AttestationDis
 ${trail.description === '' ? '' : html`<p>${trail.description}</p>`}
 ${attestation === undefined ? '' : attestationSection(org, attestation)}
 <h2>Template slots</h2>
-${table('Attestations the template asks for, and any others reported', ['Artifact', 'Attestation', 'Type', 'Status', 'Why'], trail.slots.map((slot) => [slot.artifact ?? '(trail)', refLink(org, slot.attestation, slot.name), slot.type, status(slot.status), slot.why]))}
+${table(
+  'Attestations the template asks for, and any others reported',
+  ['Artifact', 'Attestation', 'Type', 'Status', 'Why'],
+  trail.slots.map((slot) => [
+    slot.artifact ?? '(trail)',
+    refLink(org, slot.attestation, slot.name),
+    slot.type,
+    status(slot.status),
+    slot.why,
+  ]),
+)}
 <h2>Artifacts</h2>
-${table('Artifacts of the trail', ['Name', 'Status', 'Fingerprint', 'Why'], trail.artifacts.map((artifact) => [refLink(org, artifact.ref, artifact.name), status(artifact.status), html`<code>${artifact.fingerprint ?? ''}</code>`, artifact.why]))}
+${table(
+  'Artifacts of the trail',
+  ['Name', 'Status', 'Fingerprint', 'Why'],
+  trail.artifacts.map((artifact) => [
+    refLink(org, artifact.ref, artifact.name),
+    status(artifact.status),
+    html`<code>${artifact.fingerprint ?? ''}</code>`,
+    artifact.why,
+  ]),
+)}
 <h2>Source</h2>
 <ul>
 ${trail.commit === null ? '' : html`<li>Commit ${trail.commit.sha} on ${trail.commit.branch} by ${trail.commit.author}: ${trail.commit.message}${trail.commit.url === null ? '' : html` (${refLink(org, trail.commit.url.ref, trail.commit.url.url)})`}</li>`}
@@ -67,7 +113,11 @@ ${trail.externalUrls.map((url) => urlItem(org, url))}
 </ul>
 ${jsonBlock('User data', trail.userData)}
 <h2>Events</h2>
-${table('Events of the trail', ['Time', 'Event', 'Details'], trail.events.map((event) => [event.time ?? '', event.type, html`<pre>${event.details ?? ''}</pre>`]))}`,
+${table(
+  'Events of the trail',
+  ['Time', 'Event', 'Details'],
+  trail.events.map((event) => [event.time ?? '', event.type, html`<pre>${event.details ?? ''}</pre>`]),
+)}`,
   );
 }
 

@@ -54,25 +54,45 @@ function isHttpUrl(value: unknown): boolean {
 }
 
 /** The action as stored: triggers valid for its kind, webhook URLs usable, watched resources existing. */
-async function inputOf(context: AppContext, org: Org, body: ActionBody, kind: 'environment' | 'flow'): Promise<ActionInput> {
+async function inputOf(
+  context: AppContext,
+  org: Org,
+  body: ActionBody,
+  kind: 'environment' | 'flow',
+): Promise<ActionInput> {
   const errors: Record<string, string> = {};
   const allowed: readonly string[] = kind === 'environment' ? ENVIRONMENT_TRIGGERS : FLOW_TRIGGERS;
   body.triggers.forEach((trigger, index) => {
-    if (!allowed.includes(trigger)) errors[`triggers[${index}]`] = withInput(`Input should be ${allowed.map((t) => `'${t}'`).join(', ')}`, trigger);
+    if (!allowed.includes(trigger))
+      errors[`triggers[${index}]`] = withInput(`Input should be ${allowed.map((t) => `'${t}'`).join(', ')}`, trigger);
   });
   body.targets.forEach((entry, index) => {
     if (entry.type !== 'WEBHOOK') return;
     if (entry.webhook === undefined) errors[`targets[${index}].webhook`] = withInput('Field required', undefined);
-    else if (!isHttpUrl(entry.webhook)) errors[`targets[${index}].webhook`] = withInput('Input should be a valid URL, relative URL without a base', entry.webhook);
+    else if (!isHttpUrl(entry.webhook))
+      errors[`targets[${index}].webhook`] = withInput(
+        'Input should be a valid URL, relative URL without a base',
+        entry.webhook,
+      );
   });
   if (Object.keys(errors).length > 0) throw invalid(errors);
   const environments = kind === 'environment' ? (body.environments ?? []) : [];
   const flows = kind === 'flow' ? (body.flows ?? []) : [];
-  for (const name of environments) if (await context.store.environments.byName(org.id, name) === undefined) throw environmentNotFound(org.name, name);
+  for (const name of environments)
+    if ((await context.store.environments.byName(org.id, name)) === undefined)
+      throw environmentNotFound(org.name, name);
   for (const name of flows) {
-    if (await context.store.flows.byName(org.id, name) === undefined) throw notFound(`Flow named '${name}' does not exist for organization '${org.name}'`);
+    if ((await context.store.flows.byName(org.id, name)) === undefined)
+      throw notFound(`Flow named '${name}' does not exist for organization '${org.name}'`);
   }
-  return { name: body.name, type: kind, targets: body.targets, triggers: [...new Set(body.triggers)], environments, flows };
+  return {
+    name: body.name,
+    type: kind,
+    targets: body.targets,
+    triggers: [...new Set(body.triggers)],
+    environments,
+    flows,
+  };
 }
 
 export const actionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
@@ -85,27 +105,33 @@ export const actionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     ['/actions/:org/flows', 'flow-action-create', 'flow'],
   ] as const;
   for (const [url, schema, fixedKind] of routes) {
-    app.put<{ Params: { org: string }; Body: ActionBody }>(url, { schema: { body: bodySchema(schema) } }, async (request, reply) => {
-      const org = orgOf(request);
-      const body = request.body;
-      const kind = fixedKind ?? kindOf(body);
-      const input = await inputOf(context, org, body, kind);
-      const { action, created } = await store.transaction(async () => {
-        const now = nowSeconds();
-        const existing = await store.actions.byName(org.id, input.name);
-        if (existing !== undefined) {
-          await store.actions.update(existing.id, input, now);
-          return { action: (await store.actions.byNumber(org.id, existing.number))!, created: false };
-        }
-        const number = await store.actions.create(org.id, input, principalOf(request).name, now);
-        return { action: (await store.actions.byNumber(org.id, number))!, created: true };
-      });
-      return reply.code(created ? 201 : 200).send(actionView(action));
-    });
+    app.put<{ Params: { org: string }; Body: ActionBody }>(
+      url,
+      { schema: { body: bodySchema(schema) } },
+      async (request, reply) => {
+        const org = orgOf(request);
+        const body = request.body;
+        const kind = fixedKind ?? kindOf(body);
+        const input = await inputOf(context, org, body, kind);
+        const { action, created } = await store.transaction(async () => {
+          const now = nowSeconds();
+          const existing = await store.actions.byName(org.id, input.name);
+          if (existing !== undefined) {
+            await store.actions.update(existing.id, input, now);
+            return { action: (await store.actions.byNumber(org.id, existing.number))!, created: false };
+          }
+          const number = await store.actions.create(org.id, input, principalOf(request).name, now);
+          return { action: (await store.actions.byNumber(org.id, number))!, created: true };
+        });
+        return reply.code(created ? 201 : 200).send(actionView(action));
+      },
+    );
   }
 
-  app.get<{ Params: { org: string } }>('/actions/:org', async (request) =>
-    await renderEach(await store.actions.list(orgOf(request).id), (action) => String(action.number), actionView),
+  app.get<{ Params: { org: string } }>(
+    '/actions/:org',
+    async (request) =>
+      await renderEach(await store.actions.list(orgOf(request).id), (action) => String(action.number), actionView),
   );
 
   const numberParams = {
@@ -120,13 +146,21 @@ export const actionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     return action;
   };
 
-  app.get<{ Params: { org: string; number: number } }>('/actions/:org/:number', { schema: { params: numberParams } }, async (request) =>
-    actionView(await actionOr404(orgOf(request), request.params.number)),
+  app.get<{ Params: { org: string; number: number } }>(
+    '/actions/:org/:number',
+    { schema: { params: numberParams } },
+    async (request) => actionView(await actionOr404(orgOf(request), request.params.number)),
   );
 
-  app.delete<{ Params: { org: string; number: number } }>('/actions/:org/:number', { schema: { params: numberParams } }, async (request, reply) => {
-    const org = orgOf(request);
-    await store.transaction(async () => await store.actions.remove((await actionOr404(org, request.params.number)).id, nowSeconds()));
-    return sendJsonString(reply, 200, 'OK');
-  });
+  app.delete<{ Params: { org: string; number: number } }>(
+    '/actions/:org/:number',
+    { schema: { params: numberParams } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      await store.transaction(
+        async () => await store.actions.remove((await actionOr404(org, request.params.number)).id, nowSeconds()),
+      );
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
 };

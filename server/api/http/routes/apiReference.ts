@@ -30,7 +30,8 @@ type OpenApi = {
  * as the document lists them, and the legacy routes (`organizations/...`) come last.
  */
 const journey = ['flows', 'trails', 'artifacts', 'attestations', 'environments', 'snapshots', 'search', 'policies'];
-const rankOf = (tag: string) => (tag === 'organizations' ? Infinity : journey.includes(tag) ? journey.indexOf(tag) : journey.length);
+const rankOf = (tag: string) =>
+  tag === 'organizations' ? Infinity : journey.includes(tag) ? journey.indexOf(tag) : journey.length;
 
 /**
  * What the page shows: the routes grouped by resource (their first path segment: flows, trails,
@@ -42,7 +43,11 @@ function forReading(document: Readonly<Record<string, unknown>>): OpenApi {
     const resource = path.split('/')[1] || 'server';
     for (const operation of Object.values(operations)) operation.tags ??= [resource];
   }
-  const tags = new Set(Object.values(shown.paths ?? {}).flatMap((operations) => Object.values(operations).flatMap((operation) => operation.tags ?? [])));
+  const tags = new Set(
+    Object.values(shown.paths ?? {}).flatMap((operations) =>
+      Object.values(operations).flatMap((operation) => operation.tags ?? []),
+    ),
+  );
   shown.tags = [...tags].sort((a, b) => rankOf(a) - rankOf(b)).map((name) => ({ name }));
   shown.info = {
     ...shown.info,

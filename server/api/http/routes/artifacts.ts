@@ -40,7 +40,11 @@ interface ArtifactInput {
 const fingerprintParams = {
   type: 'object',
   required: ['org', 'flow', 'fingerprint'],
-  properties: { org: { type: 'string' }, flow: { type: 'string' }, fingerprint: { type: 'string', pattern: HEX_PREFIX } },
+  properties: {
+    org: { type: 'string' },
+    flow: { type: 'string' },
+    fingerprint: { type: 'string', pattern: HEX_PREFIX },
+  },
 } as const;
 
 const commitParams = {
@@ -51,18 +55,31 @@ const commitParams = {
 
 const listQuery = {
   type: 'object',
-  properties: { ...pageQuery, flow_name: { type: 'string', pattern: ARTIFACT_NAME, maxLength: 255 }, repo_name: { type: 'string' } },
+  properties: {
+    ...pageQuery,
+    flow_name: { type: 'string', pattern: ARTIFACT_NAME, maxLength: 255 },
+    repo_name: { type: 'string' },
+  },
 } as const;
 
 /** The slot an artifact fills when the request names none (the legacy form's convention). */
 const DEFAULT_SLOT = 'artifact';
 
 function artifactNotInFlow(org: Org, flow: Flow, fingerprint: string) {
-  return notFound(`Artifact with fingerprint '${fingerprint}' does not exist in flow '${flow.name}' belonging to organization '${org.name}'`);
+  return notFound(
+    `Artifact with fingerprint '${fingerprint}' does not exist in flow '${flow.name}' belonging to organization '${org.name}'`,
+  );
 }
 
 /** The id of the named trail, begun now when missing (the legacy form names it after the commit). */
-async function trailFor(store: Store, org: Org, flow: Flow, name: string, createdBy: string, now: number): Promise<string> {
+async function trailFor(
+  store: Store,
+  org: Org,
+  flow: Flow,
+  name: string,
+  createdBy: string,
+  now: number,
+): Promise<string> {
   const existing = await store.trails.byName(flow.id, name);
   if (existing !== undefined) return existing.id;
   const trail: Omit<Trail, 'version'> = {
@@ -100,7 +117,17 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
         const now = nowSeconds();
         const trailId = await trailFor(store, org, flow, trailName, createdBy, now);
         const body: Record<string, unknown> = {};
-        for (const key of ['git_commit_info', 'repo_info', 'build_url', 'commit_url', 'repo_url', 'external_urls', 'annotations', 'commits_list', 'user_data'] as const) {
+        for (const key of [
+          'git_commit_info',
+          'repo_info',
+          'build_url',
+          'commit_url',
+          'repo_url',
+          'external_urls',
+          'annotations',
+          'commits_list',
+          'user_data',
+        ] as const) {
           if (input[key] !== undefined && input[key] !== null) body[key] = input[key];
         }
         const repoName = input.repo_info?.name ?? null;
@@ -109,7 +136,12 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
           // Attesting again updates what the request carries and keeps the rest.
           await store.artifacts.update(
             existing.id,
-            { filename: input.filename, gitCommit: gitCommit || existing.gitCommit, repoName: repoName ?? existing.repoName, body: { ...existing.body, ...body } },
+            {
+              filename: input.filename,
+              gitCommit: gitCommit || existing.gitCommit,
+              repoName: repoName ?? existing.repoName,
+              body: { ...existing.body, ...body },
+            },
             now,
           );
           return false;
@@ -138,7 +170,14 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
         return true;
       });
       if (created) {
-        const attested = { flowName: request.params.flow, trailName, fingerprint: input.fingerprint, filename: input.filename, templateReferenceName: slot, gitCommit };
+        const attested = {
+          flowName: request.params.flow,
+          trailName,
+          fingerprint: input.fingerprint,
+          filename: input.filename,
+          templateReferenceName: slot,
+          gitCommit,
+        };
         await notifyArtifactAttested(context, org, attested);
       }
       return reply.code(created ? 201 : 200).send({ message: 'OK' });
@@ -147,55 +186,78 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
 
   app.get<{ Params: { org: string; flow: string; fingerprint: string }; Querystring: { trail?: string } }>(
     '/artifacts/:org/:flow/fingerprint/:fingerprint',
-    { schema: { params: fingerprintParams, querystring: { type: 'object', properties: { trail: { type: 'string' } } } } },
+    {
+      schema: { params: fingerprintParams, querystring: { type: 'object', properties: { trail: { type: 'string' } } } },
+    },
     async (request) => {
       const org = orgOf(request);
       const flow = await flowOr404(store, org, request.params.flow);
       const prefix = request.params.fingerprint.toLowerCase();
-      const matches = (await store.artifacts.byFingerprintPrefix(org.id, prefix, flow.id)).filter((artifact) => request.query.trail === undefined || artifact.trailName === request.query.trail);
+      const matches = (await store.artifacts.byFingerprintPrefix(org.id, prefix, flow.id)).filter(
+        (artifact) => request.query.trail === undefined || artifact.trailName === request.query.trail,
+      );
       const artifact = matches[0];
       if (artifact === undefined) throw artifactNotInFlow(org, flow, request.params.fingerprint);
       return artifactView(context.publicUrl(), org.name, artifact, await artifactFactsReader(store)(artifact));
     },
   );
 
-  app.get<{ Params: { org: string; flow: string; sha: string } }>('/artifacts/:org/:flow/commit_sha/:sha', { schema: { params: commitParams } }, async (request) => {
-    const org = orgOf(request);
-    const flow = await flowOr404(store, org, request.params.flow);
-    const artifacts = await store.artifacts.byCommitPrefix(org.id, request.params.sha.toLowerCase(), flow.id);
-    const facts = artifactFactsReader(store, artifacts);
-    const host = context.publicUrl();
-    const views: Array<Record<string, unknown>> = [];
-    for (const artifact of artifacts) views.push(artifactView(host, org.name, artifact, await facts(artifact)));
-    return views;
-  });
+  app.get<{ Params: { org: string; flow: string; sha: string } }>(
+    '/artifacts/:org/:flow/commit_sha/:sha',
+    { schema: { params: commitParams } },
+    async (request) => {
+      const org = orgOf(request);
+      const flow = await flowOr404(store, org, request.params.flow);
+      const artifacts = await store.artifacts.byCommitPrefix(org.id, request.params.sha.toLowerCase(), flow.id);
+      const facts = artifactFactsReader(store, artifacts);
+      const host = context.publicUrl();
+      const views: Array<Record<string, unknown>> = [];
+      for (const artifact of artifacts) views.push(artifactView(host, org.name, artifact, await facts(artifact)));
+      return views;
+    },
+  );
 
   app.get<{ Params: { org: string; flow: string; fingerprint: string }; Querystring: { branch?: string } }>(
     '/artifacts/:org/:flow/:fingerprint/latest_commit',
-    { schema: { params: fingerprintParams, querystring: { type: 'object', properties: { branch: { type: 'string' } } } } },
+    {
+      schema: {
+        params: fingerprintParams,
+        querystring: { type: 'object', properties: { branch: { type: 'string' } } },
+      },
+    },
     async (request) => {
       const org = orgOf(request);
       const flow = await flowOr404(store, org, request.params.flow);
       const onBranch = (artifact: Artifact): boolean =>
-        request.query.branch === undefined || (artifact.body.git_commit_info as { branch?: string } | undefined)?.branch === request.query.branch;
-      const latest = (await store.artifacts.byFingerprintPrefix(org.id, request.params.fingerprint.toLowerCase(), flow.id)).find(onBranch);
+        request.query.branch === undefined ||
+        (artifact.body.git_commit_info as { branch?: string } | undefined)?.branch === request.query.branch;
+      const latest = (
+        await store.artifacts.byFingerprintPrefix(org.id, request.params.fingerprint.toLowerCase(), flow.id)
+      ).find(onBranch);
       return { latest_commit: latest?.gitCommit || null };
     },
   );
 
-  app.get<{ Params: { org: string }; Querystring: { page?: number; per_page?: number; flow_name?: string; repo_name?: string } }>(
-    '/artifacts/:org',
-    { schema: { querystring: listQuery } },
-    async (request) => {
-      const org = orgOf(request);
-      const query = request.query;
-      const flowId = query.flow_name === undefined ? undefined : (await flowOr404(store, org, query.flow_name)).id;
-      if (query.repo_name !== undefined && !await store.artifacts.repoExists(org.id, query.repo_name)) throw notFound(`Repo '${query.repo_name}' not found`);
-      const { perPage, offset } = pageOf(query, 15);
-      const host = context.publicUrl();
-      const artifacts = await store.artifacts.page(org.id, { flowId, repoName: query.repo_name }, perPage, offset);
-      const facts = artifactFactsReader(store, artifacts.filter((artifact): artifact is Artifact => !isUnreadable(artifact)));
-      return await renderEach(artifacts, (artifact) => artifact.id, async (artifact) => artifactView(host, org.name, artifact, await facts(artifact)));
-    },
-  );
+  app.get<{
+    Params: { org: string };
+    Querystring: { page?: number; per_page?: number; flow_name?: string; repo_name?: string };
+  }>('/artifacts/:org', { schema: { querystring: listQuery } }, async (request) => {
+    const org = orgOf(request);
+    const query = request.query;
+    const flowId = query.flow_name === undefined ? undefined : (await flowOr404(store, org, query.flow_name)).id;
+    if (query.repo_name !== undefined && !(await store.artifacts.repoExists(org.id, query.repo_name)))
+      throw notFound(`Repo '${query.repo_name}' not found`);
+    const { perPage, offset } = pageOf(query, 15);
+    const host = context.publicUrl();
+    const artifacts = await store.artifacts.page(org.id, { flowId, repoName: query.repo_name }, perPage, offset);
+    const facts = artifactFactsReader(
+      store,
+      artifacts.filter((artifact): artifact is Artifact => !isUnreadable(artifact)),
+    );
+    return await renderEach(
+      artifacts,
+      (artifact) => artifact.id,
+      async (artifact) => artifactView(host, org.name, artifact, await facts(artifact)),
+    );
+  });
 };

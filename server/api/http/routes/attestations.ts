@@ -22,7 +22,12 @@ const urlKinds: readonly UrlKind[] = ['scan', ...attestationKinds.filter((kind) 
 const reportParams = {
   type: 'object',
   required: ['org', 'flow', 'trail', 'kind'],
-  properties: { org: { type: 'string' }, flow: { type: 'string' }, trail: { type: 'string' }, kind: { type: 'string', enum: urlKinds } },
+  properties: {
+    org: { type: 'string' },
+    flow: { type: 'string' },
+    trail: { type: 'string' },
+    kind: { type: 'string', enum: urlKinds },
+  },
 } as const;
 
 /**
@@ -34,7 +39,10 @@ function reportBodyOf(kind: UrlKind) {
   const schema = kind === 'scan' ? 'scan-attestation' : 'attestation';
   return multipartBody(
     `\`data_json\` (the \`${schema}\` schema${kind === 'scan' ? '' : `, with the fields of a ${kind} attestation`}) and an optional \`attachment_file\` of at most 10 MB.`,
-    { data_json: { $ref: `https://compliance-evidence.dev/schemas/${schema}/v1` }, attachment_file: { type: 'string', format: 'binary' } },
+    {
+      data_json: { $ref: `https://compliance-evidence.dev/schemas/${schema}/v1` },
+      attachment_file: { type: 'string', format: 'binary' },
+    },
     ['data_json'],
   );
 }
@@ -70,7 +78,10 @@ const orgListQuery = {
  * override is a JSON body, every other type multipart `data_json` plus an optional
  * `attachment_file`. A body in the other format is refused as the hosted service refuses it.
  */
-async function reportOf(request: FastifyRequest, kind: UrlKind): Promise<{ data: unknown; attachment: UploadedFile | undefined }> {
+async function reportOf(
+  request: FastifyRequest,
+  kind: UrlKind,
+): Promise<{ data: unknown; attachment: UploadedFile | undefined }> {
   if (kind === 'override') {
     if (request.isMultipart()) throw invalid({ body: withInput('Input should be a valid dictionary', undefined) });
     return { data: request.body, attachment: undefined };
@@ -82,8 +93,12 @@ async function reportOf(request: FastifyRequest, kind: UrlKind): Promise<{ data:
 export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
 
-  const attest = (kind: (request: FastifyRequest) => UrlKind) =>
-    async (request: FastifyRequest<{ Params: { org: string; flow: string; trail: string } }>, reply: import('fastify').FastifyReply) => {
+  const attest =
+    (kind: (request: FastifyRequest) => UrlKind) =>
+    async (
+      request: FastifyRequest<{ Params: { org: string; flow: string; trail: string } }>,
+      reply: import('fastify').FastifyReply,
+    ) => {
       const org = orgOf(request);
       const { data, attachment } = await reportOf(request, kind(request));
       const { flow: flowName, trail: trailName } = request.params;
@@ -134,7 +149,9 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       const flow = await flowOr404(store, org, request.params.flow);
       const trail = await trailOr404(store, org, flow, request.params.trail);
       const host = context.publicUrl();
-      return (await store.attestations.versions(trail.id, request.params.name)).map((attestation) => attestationView(host, org.name, attestation));
+      return (await store.attestations.versions(trail.id, request.params.name)).map((attestation) =>
+        attestationView(host, org.name, attestation),
+      );
     },
   );
 
@@ -143,7 +160,9 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     async (request) => {
       const org = orgOf(request);
       const flow = await flowOr404(store, org, request.params.flow);
-      const artifacts = (await store.artifacts.byFingerprintPrefix(org.id, request.params.fingerprint, flow.id)).filter((artifact) => artifact.fingerprint === request.params.fingerprint);
+      const artifacts = (await store.artifacts.byFingerprintPrefix(org.id, request.params.fingerprint, flow.id)).filter(
+        (artifact) => artifact.fingerprint === request.params.fingerprint,
+      );
       const host = context.publicUrl();
       const seen = new Set<string>();
       const views = [];
@@ -154,7 +173,9 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
           views.push(attestation);
         }
       }
-      return views.sort((a, b) => b.createdAt - a.createdAt).map((attestation) => attestationView(host, org.name, attestation));
+      return views
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .map((attestation) => attestationView(host, org.name, attestation));
     },
   );
 
@@ -165,7 +186,8 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       const flow = await flowOr404(store, org, request.params.flow);
       const trail = await trailOr404(store, org, flow, request.params.trail);
       const attestation = await store.attestations.byId(org.id, request.params.id);
-      if (attestation === undefined || attestation.trailId !== trail.id) throw notFound(`Attestation '${request.params.id}' does not exist in trail '${trail.name}'`);
+      if (attestation === undefined || attestation.trailId !== trail.id)
+        throw notFound(`Attestation '${request.params.id}' does not exist in trail '${trail.name}'`);
       if (attestation.evidence === null) throw notFound(`Attestation '${request.params.id}' has no evidence`);
       const bytes = await store.evidence.get(attestation.evidence.sha256);
       if (bytes === undefined) {
@@ -176,31 +198,37 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       }
       return reply
         .type('application/octet-stream')
-        .header('content-disposition', `attachment; filename="${attestation.evidence.filename.replace(/["\\\r\n]/g, '_')}"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${attestation.evidence.filename.replace(/["\\\r\n]/g, '_')}"`,
+        )
         .header('x-content-sha256', attestation.evidence.sha256)
         .send(bytes);
     },
   );
 
-  app.get<{ Params: { org: string; flow: string }; Querystring: { page?: number; per_page?: number; from_timestamp?: number; to_timestamp?: number } }>(
-    '/attestations/:org/:flow',
-    { schema: { querystring: flowListQuery } },
-    async (request) => {
-      const org = orgOf(request);
-      const flow = await store.flows.byName(org.id, request.params.flow);
-      if (flow === undefined) throw notFound('Flow not found');
-      const { page, perPage, offset } = pageOf(request.query);
-      const window = { from: request.query.from_timestamp, to: request.query.to_timestamp };
-      const { total, attestations } = await store.attestations.pageOfFlow(flow.id, window, perPage, offset);
-      const host = context.publicUrl();
-      const pagination = paginationOf(total, page, perPage);
-      return {
-        data: await renderEach(attestations, (attestation) => attestation.id, (attestation) => flowAttestationRecord(host, org.name, attestation)),
-        _links: pageLinks(host, request.url, pagination),
-        pagination,
-      };
-    },
-  );
+  app.get<{
+    Params: { org: string; flow: string };
+    Querystring: { page?: number; per_page?: number; from_timestamp?: number; to_timestamp?: number };
+  }>('/attestations/:org/:flow', { schema: { querystring: flowListQuery } }, async (request) => {
+    const org = orgOf(request);
+    const flow = await store.flows.byName(org.id, request.params.flow);
+    if (flow === undefined) throw notFound('Flow not found');
+    const { page, perPage, offset } = pageOf(request.query);
+    const window = { from: request.query.from_timestamp, to: request.query.to_timestamp };
+    const { total, attestations } = await store.attestations.pageOfFlow(flow.id, window, perPage, offset);
+    const host = context.publicUrl();
+    const pagination = paginationOf(total, page, perPage);
+    return {
+      data: await renderEach(
+        attestations,
+        (attestation) => attestation.id,
+        (attestation) => flowAttestationRecord(host, org.name, attestation),
+      ),
+      _links: pageLinks(host, request.url, pagination),
+      pagination,
+    };
+  });
 
   app.get<{
     Params: { org: string };
@@ -247,10 +275,11 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     const host = context.publicUrl();
     const base = `${host}/api/v2/attestations/${encodeURIComponent(org.name)}`;
     const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) if (value !== undefined && key !== 'after') params.set(key, String(value));
+    for (const [key, value] of Object.entries(query))
+      if (value !== undefined && key !== 'after') params.set(key, String(value));
     const links: Record<string, { href: string }> = { self: { href: `${base}?${params.toString()}` } };
     if (matches.length > perPage) {
-      params.set('after', page[page.length - 1]!.id);
+      params.set('after', page[page.length - 1].id);
       links.next = { href: `${base}?${params.toString()}` };
     }
     return { data: page.map((attestation) => attestationView(host, org.name, attestation)), _links: links };

@@ -48,22 +48,43 @@ export const auditPackageRoutes: FastifyPluginAsync<RouteOptions> = async (app, 
       for (const attestation of attestations) {
         if (attestation.evidence === null) continue;
         const bytes = await store.evidence.get(attestation.evidence.sha256);
-        if (bytes !== undefined) evidence.push({ path: `evidence/${segment(attestation.name)}/${attestation.id}/${segment(attestation.evidence.filename)}`, bytes });
-        else missing.push(`${attestation.name} ${attestation.id}: ${attestation.evidence.filename} (sha256 ${attestation.evidence.sha256})`);
+        if (bytes !== undefined)
+          evidence.push({
+            path: `evidence/${segment(attestation.name)}/${attestation.id}/${segment(attestation.evidence.filename)}`,
+            bytes,
+          });
+        else
+          missing.push(
+            `${attestation.name} ${attestation.id}: ${attestation.evidence.filename} (sha256 ${attestation.evidence.sha256})`,
+          );
       }
       // A lost file leaves the package complete otherwise, and says which and how to get it back.
       if (missing.length > 0) {
-        const note = ["These attestations' evidence files are missing from the server's evidence directory; restore them from a backup of that directory:", ...missing, ''];
+        const note = [
+          "These attestations' evidence files are missing from the server's evidence directory; restore them from a backup of that directory:",
+          ...missing,
+          '',
+        ];
         evidence.push({ path: 'evidence/MISSING.txt', bytes: Buffer.from(note.join('\n')) });
       }
       const archive = pack();
       const mtime = new Date(trail.lastModifiedAt * 1000);
       archive.entry({ name: 'trail.json', mtime }, trailJson);
-      archive.entry({ name: 'attestations.json', mtime }, JSON.stringify(attestations.map((attestation) => attestationView(host, org.name, attestation)), null, 2));
+      archive.entry(
+        { name: 'attestations.json', mtime },
+        JSON.stringify(
+          attestations.map((attestation) => attestationView(host, org.name, attestation)),
+          null,
+          2,
+        ),
+      );
       for (const file of evidence) archive.entry({ name: file.path, mtime }, file.bytes);
       archive.finalize();
       const filename = `${segment(flow.name)}-${segment(trail.name)}-audit-package.tgz`;
-      return reply.type('application/gzip').header('content-disposition', `attachment; filename="${filename}"`).send(archive.pipe(createGzip()));
+      return reply
+        .type('application/gzip')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .send(archive.pipe(createGzip()));
     },
   );
 
@@ -86,28 +107,52 @@ export const auditPackageRoutes: FastifyPluginAsync<RouteOptions> = async (app, 
 const when = (seconds: unknown): string => (typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : '-');
 
 /** The report's lines: the trail, its verdict slot by slot, its attestations and its events. */
-function auditReportLines(org: string, flow: string, view: Record<string, any>, attestations: ReadonlyArray<{ name: string; type: string; isCompliant: boolean | null; createdAt: number; reportedBy: string; evidence: { filename: string; sha256: string } | null }>): string[] {
+function auditReportLines(
+  org: string,
+  flow: string,
+  view: Record<string, any>,
+  attestations: ReadonlyArray<{
+    name: string;
+    type: string;
+    isCompliant: boolean | null;
+    createdAt: number;
+    reportedBy: string;
+    evidence: { filename: string; sha256: string } | null;
+  }>,
+): string[] {
   const status = view.compliance_status ?? {};
   const lines = [
     `Audit report: trail ${view.name} of flow ${flow} (organization ${org})`,
     `Compliance: ${view.compliance_state}    Created: ${when(view.created_at)} by ${view.created_by}    Last modified: ${when(view.last_modified_at)}`,
   ];
-  if (view.git_commit_info?.sha1) lines.push(`Commit: ${view.git_commit_info.sha1} ${view.git_commit_info.branch ?? ''} ${view.git_commit_info.message ?? ''}`);
+  if (view.git_commit_info?.sha1)
+    lines.push(
+      `Commit: ${view.git_commit_info.sha1} ${view.git_commit_info.branch ?? ''} ${view.git_commit_info.message ?? ''}`,
+    );
   if (view.origin_url) lines.push(`Origin: ${view.origin_url}`);
   lines.push('', 'Trail attestations (template slots):');
-  for (const slot of status.attestations_statuses ?? []) lines.push(`  ${slot.attestation_name} (${slot.attestation_type ?? '-'}): ${slot.status}`);
+  for (const slot of status.attestations_statuses ?? [])
+    lines.push(`  ${slot.attestation_name} (${slot.attestation_type ?? '-'}): ${slot.status}`);
   for (const [name, artifact] of Object.entries<any>(status.artifacts_statuses ?? {})) {
-    lines.push(`Artifact ${name}: ${artifact.status}${artifact.artifact_fingerprint ? ` sha256:${artifact.artifact_fingerprint}` : ''}`);
-    for (const slot of artifact.attestations_statuses ?? []) lines.push(`  ${slot.attestation_name} (${slot.attestation_type ?? '-'}): ${slot.status}`);
+    lines.push(
+      `Artifact ${name}: ${artifact.status}${artifact.artifact_fingerprint ? ` sha256:${artifact.artifact_fingerprint}` : ''}`,
+    );
+    for (const slot of artifact.attestations_statuses ?? [])
+      lines.push(`  ${slot.attestation_name} (${slot.attestation_type ?? '-'}): ${slot.status}`);
   }
   lines.push('', `Attestations recorded (${attestations.length}):`);
   for (const attestation of attestations) {
-    const verdict = attestation.isCompliant === null ? 'no verdict' : attestation.isCompliant ? 'compliant' : 'NOT compliant';
-    const evidence = attestation.evidence === null ? '' : `, evidence ${attestation.evidence.filename} sha256:${attestation.evidence.sha256}`;
-    lines.push(`  ${when(attestation.createdAt)} ${attestation.name} (${attestation.type}): ${verdict}, by ${attestation.reportedBy}${evidence}`);
+    const verdict =
+      attestation.isCompliant === null ? 'no verdict' : attestation.isCompliant ? 'compliant' : 'NOT compliant';
+    const evidence =
+      attestation.evidence === null
+        ? ''
+        : `, evidence ${attestation.evidence.filename} sha256:${attestation.evidence.sha256}`;
+    lines.push(
+      `  ${when(attestation.createdAt)} ${attestation.name} (${attestation.type}): ${verdict}, by ${attestation.reportedBy}${evidence}`,
+    );
   }
   lines.push('', 'Events:');
   for (const event of view.events ?? []) lines.push(`  ${when(event.timestamp)} ${event.type}`);
   return lines;
 }
-

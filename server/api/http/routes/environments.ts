@@ -84,7 +84,9 @@ async function includedIds(context: AppContext, org: Org, names: readonly string
     const included = await context.store.environments.byName(org.id, name);
     if (included === undefined) throw environmentNotFound(org.name, name);
     if (included.type === 'logical') {
-      throw invalid({ included_environments: withInput('A logical environment can only include physical environments', name) });
+      throw invalid({
+        included_environments: withInput('A logical environment can only include physical environments', name),
+      });
     }
     ids.push(included.id);
   }
@@ -109,7 +111,9 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       const included = body.included_environments;
       const policies = body.policies;
       if (body.type !== 'logical' && included !== undefined && included.length > 0) {
-        throw invalid({ included_environments: withInput('Only a logical environment includes other environments', included) });
+        throw invalid({
+          included_environments: withInput('Only a logical environment includes other environments', included),
+        });
       }
       const user = principalOf(request).name;
       const { created, deliveries } = await store.transaction(async () => {
@@ -120,19 +124,32 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
         const isNew = environment === undefined;
         if (environment === undefined) {
           const id = await store.environments.create(
-            { orgId: org.id, name: body.name, type: body.type, description: body.description, requireProvenance: body.require_provenance === true, createdBy: user },
+            {
+              orgId: org.id,
+              name: body.name,
+              type: body.type,
+              description: body.description,
+              requireProvenance: body.require_provenance === true,
+              createdBy: user,
+            },
             now,
           );
           environment = (await store.environments.byId(id))!;
         } else {
-          if (environment.type !== body.type) throw badRequest(`Environment '${body.name}' is of type ${environment.type}; its type cannot change to ${body.type}`);
+          if (environment.type !== body.type)
+            throw badRequest(
+              `Environment '${body.name}' is of type ${environment.type}; its type cannot change to ${body.type}`,
+            );
           // An empty description does not overwrite the stored one (reference §2.5).
           const description = body.description === '' ? undefined : body.description;
           const requireProvenance = typeof body.require_provenance === 'boolean' ? body.require_provenance : undefined;
           await store.environments.update(environment.id, { description, requireProvenance }, now);
         }
         if (includeIds !== undefined) await store.environments.setIncluded(environment.id, includeIds, now);
-        const deliveries = attachIds === undefined ? [] : await changePolicies(context, org, environment, attachIds, 'replace', user, now);
+        const deliveries =
+          attachIds === undefined
+            ? []
+            : await changePolicies(context, org, environment, attachIds, 'replace', user, now);
         return { created: isNew, deliveries };
       });
       dispatch(context, deliveries);
@@ -142,7 +159,15 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
 
   app.get<{
     Params: { org: string };
-    Querystring: { name?: string; type?: string[]; tag?: string; sort?: string; sort_direction?: 'asc' | 'desc'; page?: number; per_page?: number };
+    Querystring: {
+      name?: string;
+      type?: string[];
+      tag?: string;
+      sort?: string;
+      sort_direction?: 'asc' | 'desc';
+      page?: number;
+      per_page?: number;
+    };
   }>('/environments/:org', { schema: { querystring: listQuery } }, async (request) => {
     const org = orgOf(request);
     const query = request.query;
@@ -150,14 +175,27 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     const { page, perPage, offset } = pageOf(query);
     const selected = await store.environments.page(
       org.id,
-      { nameContains: query.name, types: query.type, tag: query.tag, sort: query.sort as EnvironmentQuery['sort'], descending: query.sort_direction === 'desc' },
+      {
+        nameContains: query.name,
+        types: query.type,
+        tag: query.tag,
+        sort: query.sort as EnvironmentQuery['sort'],
+        descending: query.sort_direction === 'desc',
+      },
       paged ? perPage : -1,
       paged ? offset : 0,
     );
     // An environment that cannot be read or rendered stays in the list as a placeholder, after
     // the rendered ones (the store puts the unreadable rows last).
-    const rendered = await renderEach(selected.environments, (environment) => String(environment.id), (environment) => environmentView(context, org, environment));
-    const views = [...rendered.filter((view) => !('placeholder' in view)), ...rendered.filter((view) => 'placeholder' in view)];
+    const rendered = await renderEach(
+      selected.environments,
+      (environment) => String(environment.id),
+      (environment) => environmentView(context, org, environment),
+    );
+    const views = [
+      ...rendered.filter((view) => !('placeholder' in view)),
+      ...rendered.filter((view) => 'placeholder' in view),
+    ];
     if (!paged) return views;
     return {
       _links: pageLinks(context.publicUrl(), request.url, paginationOf(selected.total, page, perPage)),
@@ -169,10 +207,14 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     };
   });
 
-  app.get<{ Params: { org: string; env: string } }>('/environments/:org/:env', { schema: { params: envParams } }, async (request) => {
-    const org = orgOf(request);
-    return environmentView(context, org, await environmentOr404(context.store, org, request.params.env));
-  });
+  app.get<{ Params: { org: string; env: string } }>(
+    '/environments/:org/:env',
+    { schema: { params: envParams } },
+    async (request) => {
+      const org = orgOf(request);
+      return environmentView(context, org, await environmentOr404(context.store, org, request.params.env));
+    },
+  );
 
   app.patch<{ Params: { org: string; env: string }; Body: BodyOf<'environment-update'> }>(
     '/environments/:org/:env',
@@ -186,24 +228,51 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
         const environment = await environmentOr404(context.store, org, request.params.env);
         if (body.included_environments !== undefined) {
           if (environment.type !== 'logical' && body.included_environments.length > 0) {
-            throw invalid({ included_environments: withInput('Only a logical environment includes other environments', body.included_environments) });
+            throw invalid({
+              included_environments: withInput(
+                'Only a logical environment includes other environments',
+                body.included_environments,
+              ),
+            });
           }
-          await store.environments.setIncluded(environment.id, await includedIds(context, org, body.included_environments), now);
+          await store.environments.setIncluded(
+            environment.id,
+            await includedIds(context, org, body.included_environments),
+            now,
+          );
         }
         await store.environments.update(environment.id, { description: body.description }, now);
         if (body.policies === undefined) return [];
-        return await changePolicies(context, org, environment, await policyIds(context, org, body.policies), 'replace', user, now);
+        return await changePolicies(
+          context,
+          org,
+          environment,
+          await policyIds(context, org, body.policies),
+          'replace',
+          user,
+          now,
+        );
       });
       dispatch(context, deliveries);
       return sendJsonString(reply, 200, 'OK');
     },
   );
 
-  app.put<{ Params: { org: string; env: string } }>('/environments/:org/:env/archive', { schema: { params: envParams } }, async (request, reply) => {
-    const org = orgOf(request);
-    await store.transaction(async () => await store.environments.archive((await environmentOr404(context.store, org, request.params.env)).id, nowSeconds()));
-    return sendJsonString(reply, 200, 'OK');
-  });
+  app.put<{ Params: { org: string; env: string } }>(
+    '/environments/:org/:env/archive',
+    { schema: { params: envParams } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      await store.transaction(
+        async () =>
+          await store.environments.archive(
+            (await environmentOr404(context.store, org, request.params.env)).id,
+            nowSeconds(),
+          ),
+      );
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
 
   app.put<{ Params: { org: string; env: string }; Body: BodyOf<'environment-rename'> }>(
     '/environments/:org/:env/rename',
@@ -214,7 +283,7 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       await store.transaction(async () => {
         const environment = await environmentOr404(context.store, org, request.params.env);
         if (newName === environment.name) return;
-        if (await store.environments.byName(org.id, newName) !== undefined) {
+        if ((await store.environments.byName(org.id, newName)) !== undefined) {
           throw badRequest(`Environment named '${newName}' already exists for organization '${org.name}'`);
         }
         const now = nowSeconds();
@@ -233,13 +302,16 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       const physical = request.body.physical_env_name;
       const deliveries = await store.transaction(async () => {
         const logical = await environmentOr404(context.store, org, request.params.env);
-        if (logical.type !== 'logical') throw badRequest(`Environment '${logical.name}' is not logical: only a logical environment can include others`);
+        if (logical.type !== 'logical')
+          throw badRequest(
+            `Environment '${logical.name}' is not logical: only a logical environment can include others`,
+          );
         const [physicalId] = await includedIds(context, org, [physical]);
         const current: number[] = [];
         for (const name of logical.included) current.push((await store.environments.byName(org.id, name))!.id);
-        if (current.includes(physicalId!)) return [];
+        if (current.includes(physicalId)) return [];
         const now = nowSeconds();
-        await store.environments.setIncluded(logical.id, [...current, physicalId!], now);
+        await store.environments.setIncluded(logical.id, [...current, physicalId], now);
         // What the joined environment runs now belongs to the logical one's snapshot from now on.
         return await recordCombinedSnapshot(context, org, (await store.environments.byId(logical.id))!, now);
       });
@@ -248,7 +320,10 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     },
   );
 
-  for (const [method, mode] of [['POST', 'attach'], ['DELETE', 'detach']] as const) {
+  for (const [method, mode] of [
+    ['POST', 'attach'],
+    ['DELETE', 'detach'],
+  ] as const) {
     app.route<{ Params: { org: string; env: string }; Body: BodyOf<'environment-policies'> }>({
       method,
       url: '/environments/:org/:env/policies',
@@ -259,7 +334,15 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
         const user = principalOf(request).name;
         const deliveries = await store.transaction(async () => {
           const environment = await environmentOr404(context.store, org, request.params.env);
-          return await changePolicies(context, org, environment, await policyIds(context, org, names), mode, user, nowSeconds());
+          return await changePolicies(
+            context,
+            org,
+            environment,
+            await policyIds(context, org, names),
+            mode,
+            user,
+            nowSeconds(),
+          );
         });
         dispatch(context, deliveries);
         return sendJsonString(reply, 200, 'OK');
@@ -275,7 +358,12 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       const body = request.body;
       const deliveries = await store.transaction(async () => {
         const environment = await environmentOr404(context.store, org, request.params.env);
-        const entry = { artifactFingerprint: body.artifact_fingerprint, artifactName: body.artifact_name ?? '', description: body.description, createdBy: principalOf(request).name };
+        const entry = {
+          artifactFingerprint: body.artifact_fingerprint,
+          artifactName: body.artifact_name ?? '',
+          description: body.description,
+          createdBy: principalOf(request).name,
+        };
         return await allowArtifact(context, org, environment, entry, nowSeconds());
       });
       dispatch(context, deliveries);
@@ -302,7 +390,12 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       const kind = TAG_RESOURCES[request.params.resource_type];
       if (kind === undefined) {
         throw invalid({
-          resource_type: withInput(`Input should be ${Object.keys(TAG_RESOURCES).map((k) => `'${k}'`).join(', ')}`, request.params.resource_type),
+          resource_type: withInput(
+            `Input should be ${Object.keys(TAG_RESOURCES)
+              .map((k) => `'${k}'`)
+              .join(', ')}`,
+            request.params.resource_type,
+          ),
         });
       }
       const body = request.body;

@@ -35,7 +35,11 @@ const listQuery = {
 
 const templateFileBody = multipartBody(
   '`data_json` (JSON `{name, description, visibility?}`) and the template as `template_file` (text field or file) or `template_file.0` (file).',
-  { data_json: { type: 'string' }, template_file: { type: 'string', format: 'binary' }, 'template_file.0': { type: 'string', format: 'binary' } },
+  {
+    data_json: { type: 'string' },
+    template_file: { type: 'string', format: 'binary' },
+    'template_file.0': { type: 'string', format: 'binary' },
+  },
   ['data_json'],
 );
 
@@ -54,12 +58,22 @@ function templateTextOf(body: MultipartBody): string | undefined {
 }
 
 /** Creates the flow or updates it; answers whether it was created. */
-async function upsertFlow(store: Store, org: Org, input: FlowInput, template: StoredTemplate | undefined, createdBy: string): Promise<boolean> {
+async function upsertFlow(
+  store: Store,
+  org: Org,
+  input: FlowInput,
+  template: StoredTemplate | undefined,
+  createdBy: string,
+): Promise<boolean> {
   return await store.transaction(async () => {
     const now = nowSeconds();
     const existing = await store.flows.byName(org.id, input.name);
     if (existing !== undefined) {
-      await store.flows.update(existing.id, { description: input.description, visibility: input.visibility, template }, now);
+      await store.flows.update(
+        existing.id,
+        { description: input.description, visibility: input.visibility, template },
+        now,
+      );
       return false;
     }
     const flow: Flow = {
@@ -93,7 +107,11 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       const text = templateTextOf(body);
       const template = text === undefined ? undefined : templateOrInvalid(text);
       const created = await upsertFlow(store, org, input, template, principalOf(request).name);
-      return sendJsonString(reply, created ? 201 : 200, created ? `Flow '${input.name}' created` : `Flow '${input.name}' updated`);
+      return sendJsonString(
+        reply,
+        created ? 201 : 200,
+        created ? `Flow '${input.name}' created` : `Flow '${input.name}' updated`,
+      );
     },
   );
 
@@ -104,14 +122,28 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       const org = orgOf(request);
       const { name, description, visibility, template } = request.body;
       const stored = template === undefined ? undefined : templateOrInvalid(legacyTemplateText(template));
-      const created = await upsertFlow(store, org, { name, description, visibility }, stored, principalOf(request).name);
+      const created = await upsertFlow(
+        store,
+        org,
+        { name, description, visibility },
+        stored,
+        principalOf(request).name,
+      );
       return sendJsonString(reply, created ? 201 : 200, 'OK');
     },
   );
 
   app.get<{
     Params: { org: string };
-    Querystring: { page?: number; per_page?: number; search_by_name?: string; case_sensitive?: boolean; tag?: string[]; sort?: 'name' | 'latest_activity'; sort_direction?: 'asc' | 'desc' };
+    Querystring: {
+      page?: number;
+      per_page?: number;
+      search_by_name?: string;
+      case_sensitive?: boolean;
+      tag?: string[];
+      sort?: 'name' | 'latest_activity';
+      sort_direction?: 'asc' | 'desc';
+    };
   }>('/flows/:org', { schema: { querystring: listQuery } }, async (request) => {
     const org = orgOf(request);
     const query = request.query;
@@ -126,26 +158,42 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
         caseSensitive: query.case_sensitive === true,
         tags: query.tag,
         sort,
-        descending: query.sort_direction === 'desc' || (sort === 'latest_activity' && query.sort_direction === undefined),
+        descending:
+          query.sort_direction === 'desc' || (sort === 'latest_activity' && query.sort_direction === undefined),
       },
       requested ? perPage : -1,
       requested ? offset : 0,
     );
-    const view = await flowViewsReader(store, host, org.name, selected.flows.filter((flow): flow is Flow => !isUnreadable(flow)));
+    const view = await flowViewsReader(
+      store,
+      host,
+      org.name,
+      selected.flows.filter((flow): flow is Flow => !isUnreadable(flow)),
+    );
     const data = await renderEach(selected.flows, (flow) => flow.id, view);
     return requested ? { data, pagination: paginationOf(selected.total, page, perPage) } : data;
   });
 
-  app.get<{ Params: { org: string; flow: string } }>('/flows/:org/:flow', { schema: { params: flowParams } }, async (request) => {
-    const org = orgOf(request);
-    return await flowView(store, context.publicUrl(), org.name, await flowOr404(store, org, request.params.flow));
-  });
+  app.get<{ Params: { org: string; flow: string } }>(
+    '/flows/:org/:flow',
+    { schema: { params: flowParams } },
+    async (request) => {
+      const org = orgOf(request);
+      return await flowView(store, context.publicUrl(), org.name, await flowOr404(store, org, request.params.flow));
+    },
+  );
 
-  app.put<{ Params: { org: string; flow: string } }>('/flows/:org/:flow/archive', { schema: { params: flowParams } }, async (request, reply) => {
-    const org = orgOf(request);
-    await store.transaction(async () => await store.flows.archive((await flowOr404(store, org, request.params.flow)).id, nowSeconds()));
-    return sendJsonString(reply, 200, 'OK');
-  });
+  app.put<{ Params: { org: string; flow: string } }>(
+    '/flows/:org/:flow/archive',
+    { schema: { params: flowParams } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      await store.transaction(
+        async () => await store.flows.archive((await flowOr404(store, org, request.params.flow)).id, nowSeconds()),
+      );
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
 
   app.put<{ Params: { org: string; flow: string }; Body: BodyOf<'flow-rename'> }>(
     '/flows/:org/:flow/rename',
@@ -155,7 +203,7 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       await store.transaction(async () => {
         const flow = await flowOr404(store, org, request.params.flow);
         if (flow.name === request.body.new_name) return;
-        if (await store.flows.byName(org.id, request.body.new_name) !== undefined) {
+        if ((await store.flows.byName(org.id, request.body.new_name)) !== undefined) {
           throw badRequest(`A flow named '${request.body.new_name}' already exists in organization '${org.name}'`);
         }
         await store.flows.rename(flow.id, request.body.new_name, nowSeconds());

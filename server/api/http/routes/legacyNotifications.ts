@@ -7,18 +7,32 @@ import type { RouteOptions } from '../context.ts';
 import { routeCheckedJsonBody } from '../multipart.ts';
 
 /** Documented as the current operation's body; that operation checks it when the request is passed on. */
-const actionBody = routeCheckedJsonBody('An environment action (the `environment-action-create` schema), as PUT /actions/{org}/environments takes it.', {
-  $ref: 'https://compliance-evidence.dev/schemas/environment-action-create/v1',
-});
+const actionBody = routeCheckedJsonBody(
+  'An environment action (the `environment-action-create` schema), as PUT /actions/{org}/environments takes it.',
+  {
+    $ref: 'https://compliance-evidence.dev/schemas/environment-action-create/v1',
+  },
+);
 
 type Method = 'GET' | 'PUT' | 'DELETE';
 
 /** Answers the request with what the current operation at `url` answers. */
-async function forwarded(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, method: Method, url: string): Promise<FastifyReply> {
+async function forwarded(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  method: Method,
+  url: string,
+): Promise<FastifyReply> {
   const headers: Record<string, string> = {};
   if (request.headers.authorization !== undefined) headers.authorization = request.headers.authorization;
   if (request.headers['content-type'] !== undefined) headers['content-type'] = request.headers['content-type'];
-  const answer = await app.inject({ method, url, headers, payload: method === 'PUT' ? JSON.stringify(request.body ?? null) : undefined });
+  const answer = await app.inject({
+    method,
+    url,
+    headers,
+    payload: method === 'PUT' ? JSON.stringify(request.body ?? null) : undefined,
+  });
   const type = answer.headers['content-type'];
   if (typeof type === 'string') reply.type(type);
   return reply.code(answer.statusCode).send(answer.rawPayload);
@@ -28,19 +42,37 @@ const seg = encodeURIComponent;
 
 export const legacyNotificationRoutes: FastifyPluginAsync<RouteOptions> = async (app) => {
   app.get<{ Params: { org: string } }>('/organizations/:org/environments_notifications', async (request, reply) => {
-    const answer = await app.inject({ method: 'GET', url: `/api/v2/actions/${seg(request.params.org)}`, headers: { authorization: request.headers.authorization ?? '' } });
-    if (answer.statusCode !== 200) return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(answer.rawPayload);
+    const answer = await app.inject({
+      method: 'GET',
+      url: `/api/v2/actions/${seg(request.params.org)}`,
+      headers: { authorization: request.headers.authorization ?? '' },
+    });
+    if (answer.statusCode !== 200)
+      return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(answer.rawPayload);
     // Only environment actions are environment notifications.
-    const actions = answer.json() as Array<{ type?: unknown }>;
+    const actions = answer.json<Array<{ type?: unknown }>>();
     return actions.filter((action) => action.type !== 'flow');
   });
-  app.put<{ Params: { org: string } }>('/organizations/:org/environments_notifications', { schema: { body: actionBody } }, async (request, reply) =>
-    forwarded(app, request, reply, 'PUT', `/api/v2/actions/${seg(request.params.org)}/environments`),
+  app.put<{ Params: { org: string } }>(
+    '/organizations/:org/environments_notifications',
+    { schema: { body: actionBody } },
+    async (request, reply) =>
+      forwarded(app, request, reply, 'PUT', `/api/v2/actions/${seg(request.params.org)}/environments`),
   );
-  app.get<{ Params: { org: string; number: string } }>('/organizations/:org/environments_notifications/:number', async (request, reply) =>
-    forwarded(app, request, reply, 'GET', `/api/v2/actions/${seg(request.params.org)}/${seg(request.params.number)}`),
+  app.get<{ Params: { org: string; number: string } }>(
+    '/organizations/:org/environments_notifications/:number',
+    async (request, reply) =>
+      forwarded(app, request, reply, 'GET', `/api/v2/actions/${seg(request.params.org)}/${seg(request.params.number)}`),
   );
-  app.delete<{ Params: { org: string; number: string } }>('/organizations/:org/environments_notifications/:number', async (request, reply) =>
-    forwarded(app, request, reply, 'DELETE', `/api/v2/actions/${seg(request.params.org)}/${seg(request.params.number)}`),
+  app.delete<{ Params: { org: string; number: string } }>(
+    '/organizations/:org/environments_notifications/:number',
+    async (request, reply) =>
+      forwarded(
+        app,
+        request,
+        reply,
+        'DELETE',
+        `/api/v2/actions/${seg(request.params.org)}/${seg(request.params.number)}`,
+      ),
   );
 };

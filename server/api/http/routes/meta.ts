@@ -7,7 +7,8 @@ import { notFound } from '../../errors.ts';
 
 /** Schemas by the path of their `$id` after `/schemas/` (`flow-template/v1`), plus the hosted service's name for the policy schema. */
 const schemaByPath = new Map<string, unknown>();
-for (const schema of Object.values(schemas)) schemaByPath.set(new URL(schema.$id).pathname.replace(/^\/schemas\//, ''), schema);
+for (const schema of Object.values(schemas))
+  schemaByPath.set(new URL(schema.$id).pathname.replace(/^\/schemas\//, ''), schema);
 schemaByPath.set('environment-policy/v1', schemas['env-policy']);
 
 export const metaRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
@@ -22,10 +23,17 @@ export const metaRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       .send(reachable ? (warning === undefined ? 'OK' : `OK\nwarning: ${warning}`) : 'the database is unavailable');
   });
   app.get('/api/v2/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-  app.get('/api/v2/schemas', { config: { public: true }, schema: { hide: true } }, async () => [...schemaByPath.keys()].sort());
-  app.get<{ Params: { '*': string } }>('/api/v2/schemas/*', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
-    const schema = schemaByPath.get(request.params['*'].replace(/\/+$/, ''));
-    if (schema === undefined) throw notFound(`No schema named '${request.params['*']}'. GET /api/v2/schemas lists them.`);
-    return reply.type('application/schema+json; charset=utf-8').send(schema);
-  });
+  app.get('/api/v2/schemas', { config: { public: true }, schema: { hide: true } }, async () =>
+    [...schemaByPath.keys()].sort(),
+  );
+  app.get<{ Params: { '*': string } }>(
+    '/api/v2/schemas/*',
+    { config: { public: true }, schema: { hide: true } },
+    async (request, reply) => {
+      const schema = schemaByPath.get(request.params['*'].replace(/\/+$/, ''));
+      if (schema === undefined)
+        throw notFound(`No schema named '${request.params['*']}'. GET /api/v2/schemas lists them.`);
+      return reply.type('application/schema+json; charset=utf-8').send(schema);
+    },
+  );
 };

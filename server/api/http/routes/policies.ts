@@ -58,7 +58,9 @@ const policyBody = multipartBody(
 /** Control identifiers the policy's attestation rules name in `for_control`. */
 function controlsOf(policy: unknown): string[] {
   const model = normalizePolicy(policy);
-  return [...new Set(model.artifacts.attestations.flatMap((rule) => (rule.for_control === null ? [] : [rule.for_control])))];
+  return [
+    ...new Set(model.artifacts.attestations.flatMap((rule) => (rule.for_control === null ? [] : [rule.for_control]))),
+  ];
 }
 
 async function assertArtifact(context: AppContext, org: Org, fingerprint: string, query: AssertQuery) {
@@ -75,10 +77,16 @@ async function assertArtifact(context: AppContext, org: Org, fingerprint: string
   }
   // One entry per flow: the trail the fingerprint was last attested in there.
   const evaluations = new Map(
-    origins.map((origin) => [origin.trailId, evaluateTrail(origin.trailTemplate, origin.attestations, origin.artifacts, now, origin.flowTemplateId)]),
+    origins.map((origin) => [
+      origin.trailId,
+      evaluateTrail(origin.trailTemplate, origin.attestations, origin.artifacts, now, origin.flowTemplateId),
+    ]),
   );
   const latestPerFlow = new Map(origins.map((origin) => [origin.flowName, origin]));
-  const evaluated = [...latestPerFlow.values()].map((origin) => ({ origin, evaluation: evaluations.get(origin.trailId)! }));
+  const evaluated = [...latestPerFlow.values()].map((origin) => ({
+    origin,
+    evaluation: evaluations.get(origin.trailId)!,
+  }));
   const flows = evaluated.map(({ origin, evaluation }) => ({
     flow: origin.flowName,
     trail: origin.trailName,
@@ -93,11 +101,16 @@ async function assertArtifact(context: AppContext, org: Org, fingerprint: string
       })),
     },
   }));
-  const first = evaluated[0]!.origin;
+  const first = evaluated[0].origin;
   const htmlUrl = `${context.publicUrl()}/${encodeURIComponent(org.name)}/flows/${encodeURIComponent(first.flowName)}/artifacts/${fingerprint}?artifact_id=${first.artifactId}`;
   const policyNames = query.policy_name ?? [];
   if (query.environment_name === undefined && policyNames.length === 0) {
-    return { scope: 'flow', compliant: artifactState(evaluated.map(({ evaluation }) => evaluation.compliance_state)) === 'COMPLIANT', flows, html_url: htmlUrl };
+    return {
+      scope: 'flow',
+      compliant: artifactState(evaluated.map(({ evaluation }) => evaluation.compliance_state)) === 'COMPLIANT',
+      flows,
+      html_url: htmlUrl,
+    };
   }
   let policies: CurrentPolicy[];
   let environment: string | undefined;
@@ -141,66 +154,83 @@ interface AssertQuery {
 export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
 
-  app.put<{ Params: { org: string } }>('/policies/:org', { schema: { consumes: ['multipart/form-data'], body: policyBody } }, async (request, reply) => {
-    const org = orgOf(request);
-    const body = await readMultipart(request, 'payload');
-    const payload = checkedBody('policy-create', jsonPart(body, 'payload'));
-    const text = partText(body, 'policy_file');
-    if (text === undefined) throw invalid({ policy_file: withInput('Field required', undefined) });
-    const policy = policyValueOrInvalid(text, 'policy_file', refusesUpload);
-    const user = principalOf(request).name;
-    const content = { policyYaml: text, comment: payload.comment ?? '', createdBy: user, controls: controlsOf(policy) };
-    const created = await store.transaction(async () => {
-      const now = nowSeconds();
-      const existing = await store.policies.byName(org.id, payload.name);
-      if (existing === undefined) {
-        await store.policies.create(org.id, payload.name, payload.description ?? '', 'env', content, now);
-        return true;
-      }
-      // A new version only when the document changed (reference §4.3).
-      if (existing.versions.at(-1)!.policyYaml !== text) await store.policies.addVersion(existing.id, content, now);
-      if (payload.description && payload.description !== existing.description) await store.policies.setDescription(existing.id, payload.description, now);
-      return false;
-    });
-    return sendJsonString(reply, created ? 201 : 200, 'OK');
-  });
+  app.put<{ Params: { org: string } }>(
+    '/policies/:org',
+    { schema: { consumes: ['multipart/form-data'], body: policyBody } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const body = await readMultipart(request, 'payload');
+      const payload = checkedBody('policy-create', jsonPart(body, 'payload'));
+      const text = partText(body, 'policy_file');
+      if (text === undefined) throw invalid({ policy_file: withInput('Field required', undefined) });
+      const policy = policyValueOrInvalid(text, 'policy_file', refusesUpload);
+      const user = principalOf(request).name;
+      const content = {
+        policyYaml: text,
+        comment: payload.comment ?? '',
+        createdBy: user,
+        controls: controlsOf(policy),
+      };
+      const created = await store.transaction(async () => {
+        const now = nowSeconds();
+        const existing = await store.policies.byName(org.id, payload.name);
+        if (existing === undefined) {
+          await store.policies.create(org.id, payload.name, payload.description ?? '', 'env', content, now);
+          return true;
+        }
+        // A new version only when the document changed (reference §4.3).
+        if (existing.versions.at(-1)!.policyYaml !== text) await store.policies.addVersion(existing.id, content, now);
+        if (payload.description && payload.description !== existing.description)
+          await store.policies.setDescription(existing.id, payload.description, now);
+        return false;
+      });
+      return sendJsonString(reply, created ? 201 : 200, 'OK');
+    },
+  );
 
   // Archiving (no route in the reference; the form of flows and environments, body null): an
   // archived policy leaves lists and evaluation and frees its name, as archiving does everywhere
   // (reference §1.7); the environments that used it are judged again at once. Unarchiving brings
   // back the last policy archived under that name, unless a live one has taken the name.
-  const archiving = (archive: boolean) => async (request: FastifyRequest<{ Params: { org: string; name: string } }>, reply: FastifyReply) => {
-    const org = orgOf(request);
-    const user = principalOf(request).name;
-    const deliveries = await store.transaction(async () => {
-      const now = nowSeconds();
-      const live = await store.policies.byName(org.id, request.params.name);
-      let policy: Policy | undefined;
-      if (archive) {
-        if (live === undefined) throw notFound(POLICY_NOT_FOUND);
-        policy = live;
-        await store.policies.archive(live.id, user, now);
-      } else {
-        if (live !== undefined) throw conflict(`A policy named '${request.params.name}' is live in organization '${org.name}'; archive it before unarchiving another`);
-        policy = await store.policies.lastArchived(org.id, request.params.name);
-        if (policy === undefined) throw notFound(POLICY_NOT_FOUND);
-        await store.policies.unarchive(policy.id, user, now);
-      }
-      const found: WebhookDelivery[] = [];
-      for (const name of policy.consumingEnvs) {
-        const environment = await store.environments.byName(org.id, name);
-        if (environment !== undefined) found.push(...(await reevaluateEnvironment(context, org, environment, now)));
-      }
-      return found;
-    });
-    dispatch(context, deliveries);
-    return sendJsonString(reply, 200, 'OK');
-  };
+  const archiving =
+    (archive: boolean) =>
+    async (request: FastifyRequest<{ Params: { org: string; name: string } }>, reply: FastifyReply) => {
+      const org = orgOf(request);
+      const user = principalOf(request).name;
+      const deliveries = await store.transaction(async () => {
+        const now = nowSeconds();
+        const live = await store.policies.byName(org.id, request.params.name);
+        let policy: Policy | undefined;
+        if (archive) {
+          if (live === undefined) throw notFound(POLICY_NOT_FOUND);
+          policy = live;
+          await store.policies.archive(live.id, user, now);
+        } else {
+          if (live !== undefined)
+            throw conflict(
+              `A policy named '${request.params.name}' is live in organization '${org.name}'; archive it before unarchiving another`,
+            );
+          policy = await store.policies.lastArchived(org.id, request.params.name);
+          if (policy === undefined) throw notFound(POLICY_NOT_FOUND);
+          await store.policies.unarchive(policy.id, user, now);
+        }
+        const found: WebhookDelivery[] = [];
+        for (const name of policy.consumingEnvs) {
+          const environment = await store.environments.byName(org.id, name);
+          if (environment !== undefined) found.push(...(await reevaluateEnvironment(context, org, environment, now)));
+        }
+        return found;
+      });
+      dispatch(context, deliveries);
+      return sendJsonString(reply, 200, 'OK');
+    };
   app.put<{ Params: { org: string; name: string } }>('/policies/:org/:name/archive', archiving(true));
   app.put<{ Params: { org: string; name: string } }>('/policies/:org/:name/unarchive', archiving(false));
 
-  app.get<{ Params: { org: string } }>('/policies/:org', async (request) =>
-    await renderEach(await store.policies.list(orgOf(request).id), (policy) => policy.name, policyView),
+  app.get<{ Params: { org: string } }>(
+    '/policies/:org',
+    async (request) =>
+      await renderEach(await store.policies.list(orgOf(request).id), (policy) => policy.name, policyView),
   );
 
   app.get<{ Params: { org: string; name: string } }>('/policies/:org/:name', async (request) => {
@@ -215,7 +245,11 @@ export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
       schema: {
         querystring: {
           type: 'object',
-          properties: { flow_name: { type: 'string' }, environment_name: { type: 'string' }, policy_name: { type: 'array', items: { type: 'string' } } },
+          properties: {
+            flow_name: { type: 'string' },
+            environment_name: { type: 'string' },
+            policy_name: { type: 'array', items: { type: 'string' } },
+          },
         },
       },
     },

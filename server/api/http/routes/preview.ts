@@ -17,7 +17,10 @@ export const previewRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
 
   app.post<{ Params: { org: string; flow: string }; Body: { template: string }; Querystring: { limit?: number } }>(
     '/flows/:org/:flow/template-impact',
-    { config: { access: 'read' }, schema: { params: flowParams, body: templateImpactInput, querystring: templateImpactQuery } },
+    {
+      config: { access: 'read' },
+      schema: { params: flowParams, body: templateImpactInput, querystring: templateImpactQuery },
+    },
     async (request) => {
       const flow = await flowOr404(store, orgOf(request), request.params.flow);
       return await templateImpactOf(store, flow, request.body.template, request.query.limit ?? 100);

@@ -1,7 +1,13 @@
 // Environment reports (spec endpoint 2, reference §2.6 and §5.1): validated by the shared report
 // schemas, then taken in by the snapshot rules in one transaction; webhooks go out afterwards.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { checkReport, isReportType, reportSchemaByType, reportTypes, type ReportType } from '../../../../shared/reports/check.ts';
+import {
+  checkReport,
+  isReportType,
+  reportSchemaByType,
+  reportTypes,
+  type ReportType,
+} from '../../../../shared/reports/check.ts';
 import { refusesUpload } from '../../../../shared/verdicts.ts';
 import { orgOf } from '../auth.ts';
 import { fieldErrorsOf } from '../bodies.ts';
@@ -21,7 +27,9 @@ const INVALID_REPORT = 'Invalid report data';
  */
 function reportBodyOf(type: ReportType) {
   const schema = reportSchemaByType[type];
-  return routeCheckedJsonBody(`A ${type} report (the \`${schema}\` schema).`, { $ref: `https://compliance-evidence.dev/schemas/${schema}/v1` });
+  return routeCheckedJsonBody(`A ${type} report (the \`${schema}\` schema).`, {
+    $ref: `https://compliance-evidence.dev/schemas/${schema}/v1`,
+  });
 }
 
 export const reportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
@@ -34,10 +42,14 @@ export const reportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     const environment = await store.environments.byName(org.id, env);
     if (environment === undefined) throw notFound('Environment not found');
     if (environment.type === 'logical') {
-      throw badRequest(`Environment '${env}' is logical and cannot receive reports; report to one of the physical environments it includes`);
+      throw badRequest(
+        `Environment '${env}' is logical and cannot receive reports; report to one of the physical environments it includes`,
+      );
     }
     if (!isReportType(type)) {
-      throw badRequest(`Unknown report type '${type}': use one of K8S, ECS, S3, lambda, server, docker, azure-apps or cloud-run`);
+      throw badRequest(
+        `Unknown report type '${type}': use one of K8S, ECS, S3, lambda, server, docker, azure-apps or cloud-run`,
+      );
     }
     if (type !== environment.type) {
       throw badRequest(`Environment '${env}' is of type ${environment.type}; a ${type} report cannot be sent to it`);
@@ -48,7 +60,9 @@ export const reportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
       // The spec words a bad K8S report `Invalid report data`; other types keep the generic message.
       throw type === 'K8S' ? invalid(errors, INVALID_REPORT) : invalid(errors);
     }
-    const deliveries = await store.transaction(async () => await ingestReport(context, org, environment, type, request.body, nowSeconds()));
+    const deliveries = await store.transaction(
+      async () => await ingestReport(context, org, environment, type, request.body, nowSeconds()),
+    );
     dispatch(context, deliveries);
     return sendJsonString(reply, 200, 'OK');
   };

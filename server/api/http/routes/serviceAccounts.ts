@@ -69,13 +69,33 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
   };
 
   /** Writes a membership audit-log event (reference §2.18), inside the request's transaction. */
-  const logMembership = async (account: ServiceAccount, type: MembershipEvent['type'], user: string, keyId: string | null = null, data: Record<string, unknown> = {}) =>
-    await store.membership.record(account.orgId, { type, account: account.name, keyId, user, data, timestamp: nowSeconds() });
+  const logMembership = async (
+    account: ServiceAccount,
+    type: MembershipEvent['type'],
+    user: string,
+    keyId: string | null = null,
+    data: Record<string, unknown> = {},
+  ) =>
+    await store.membership.record(account.orgId, {
+      type,
+      account: account.name,
+      keyId,
+      user,
+      data,
+      timestamp: nowSeconds(),
+    });
 
   const issueKey = async (account: ServiceAccount, description: string, expiresAt: number | null, user: string) => {
     const now = nowSeconds();
     const key = newApiKey();
-    const record: ServiceAccountKey = { id: newId(), accountId: account.id, description, createdAt: now, expiresAt, revokedAt: null };
+    const record: ServiceAccountKey = {
+      id: newId(),
+      accountId: account.id,
+      description,
+      createdAt: now,
+      expiresAt,
+      revokedAt: null,
+    };
     await store.serviceAccounts.createKey(record, keyHash(key));
     await logMembership(account, 'api_key_created', user, record.id, { expires_at: expiresAt });
     return { ...keyView(record, now), key };
@@ -100,7 +120,7 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
         lastModifiedAt: now,
       };
       await store.transaction(async () => {
-        if (await store.serviceAccounts.byName(org.id, account.name) !== undefined) {
+        if ((await store.serviceAccounts.byName(org.id, account.name)) !== undefined) {
           throw conflict(`Service account '${account.name}' already exists in organization '${org.name}'`);
         }
         await store.serviceAccounts.create(account);
@@ -125,8 +145,10 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
     (await store.serviceAccounts.list(orgOf(request).id)).map(accountView),
   );
 
-  app.get<{ Params: { org: string; name: string } }>('/service-accounts/:org/:name', { config: access, schema: { params: accountParams } }, async (request) =>
-    accountView(await accountOr404(orgOf(request).id, request.params.name)),
+  app.get<{ Params: { org: string; name: string } }>(
+    '/service-accounts/:org/:name',
+    { config: access, schema: { params: accountParams } },
+    async (request) => accountView(await accountOr404(orgOf(request).id, request.params.name)),
   );
 
   app.patch<{ Params: { org: string; name: string }; Body: BodyOf<'service-account-update'> }>(
@@ -138,24 +160,35 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
       if (body.privilege !== undefined && rank[body.privilege] > rank[principalOf(request).role]) throw forbidden();
       return await store.transaction(async () => {
         const account = await accountOr404(org.id, request.params.name);
-        await store.serviceAccounts.update(account.id, { description: body.description ?? undefined, privilege: body.privilege }, nowSeconds());
+        await store.serviceAccounts.update(
+          account.id,
+          { description: body.description ?? undefined, privilege: body.privilege },
+          nowSeconds(),
+        );
         if (body.privilege !== undefined && body.privilege !== account.privilege) {
-          await logMembership(account, 'service_account_updated', principalOf(request).name, null, { privilege: body.privilege, was: account.privilege });
+          await logMembership(account, 'service_account_updated', principalOf(request).name, null, {
+            privilege: body.privilege,
+            was: account.privilege,
+          });
         }
         return accountView(await accountOr404(org.id, request.params.name));
       });
     },
   );
 
-  app.delete<{ Params: { org: string; name: string } }>('/service-accounts/:org/:name', { config: access, schema: { params: accountParams } }, async (request) => {
-    const org = orgOf(request);
-    await store.transaction(async () => {
-      const account = await accountOr404(org.id, request.params.name);
-      await store.serviceAccounts.remove(account.id);
-      await logMembership(account, 'service_account_deleted', principalOf(request).name);
-    });
-    return { message: 'OK' };
-  });
+  app.delete<{ Params: { org: string; name: string } }>(
+    '/service-accounts/:org/:name',
+    { config: access, schema: { params: accountParams } },
+    async (request) => {
+      const org = orgOf(request);
+      await store.transaction(async () => {
+        const account = await accountOr404(org.id, request.params.name);
+        await store.serviceAccounts.remove(account.id);
+        await logMembership(account, 'service_account_deleted', principalOf(request).name);
+      });
+      return { message: 'OK' };
+    },
+  );
 
   app.post<{ Params: { org: string; name: string }; Body: BodyOf<'api-key-create'> }>(
     '/service-accounts/:org/:name/api-keys',
@@ -164,23 +197,43 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
       const org = orgOf(request);
       const { body } = request;
       if (body.expires_at != null && body.expires_at <= nowSeconds()) {
-        throw new ApiError(400, 'Input payload validation failed', { expires_at: `Input should be in the future [input: ${body.expires_at}]` });
+        throw new ApiError(400, 'Input payload validation failed', {
+          expires_at: `Input should be in the future [input: ${body.expires_at}]`,
+        });
       }
       const user = principalOf(request).name;
-      const created = await store.transaction(async () => await issueKey(await accountOr404(org.id, request.params.name), body.description, body.expires_at ?? null, user));
+      const created = await store.transaction(
+        async () =>
+          await issueKey(
+            await accountOr404(org.id, request.params.name),
+            body.description,
+            body.expires_at ?? null,
+            user,
+          ),
+      );
       return reply.code(201).send(created);
     },
   );
 
-  app.get<{ Params: { org: string; name: string } }>('/service-accounts/:org/:name/api-keys', { config: access, schema: { params: accountParams } }, async (request) => {
-    const now = nowSeconds();
-    return (await store.serviceAccounts.keys((await accountOr404(orgOf(request).id, request.params.name)).id)).map((key) => keyView(key, now));
-  });
+  app.get<{ Params: { org: string; name: string } }>(
+    '/service-accounts/:org/:name/api-keys',
+    { config: access, schema: { params: accountParams } },
+    async (request) => {
+      const now = nowSeconds();
+      return (await store.serviceAccounts.keys((await accountOr404(orgOf(request).id, request.params.name)).id)).map(
+        (key) => keyView(key, now),
+      );
+    },
+  );
 
   app.get<{ Params: { org: string; name: string; key_id: string } }>(
     '/service-accounts/:org/:name/api-keys/:key_id',
     { config: access, schema: { params: keyParams } },
-    async (request) => keyView(await keyOr404(await accountOr404(orgOf(request).id, request.params.name), request.params.key_id), nowSeconds()),
+    async (request) =>
+      keyView(
+        await keyOr404(await accountOr404(orgOf(request).id, request.params.name), request.params.key_id),
+        nowSeconds(),
+      ),
   );
 
   app.delete<{ Params: { org: string; name: string; key_id: string } }>(
@@ -200,7 +253,11 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
 
   app.post<{ Params: { org: string; name: string; key_id: string }; Body: BodyOf<'api-key-rotate'> }>(
     '/service-accounts/:org/:name/api-keys/:key_id/rotate',
-    { config: access, schema: { params: keyParams, body: bodySchema('api-key-rotate') }, preValidation: emptyBodyAsObject },
+    {
+      config: access,
+      schema: { params: keyParams, body: bodySchema('api-key-rotate') },
+      preValidation: emptyBodyAsObject,
+    },
     async (request, reply) => {
       const org = orgOf(request);
       const { body } = request;
@@ -210,7 +267,10 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
         const now = nowSeconds();
         const revokedAt = now + (body.grace_period_hours ?? 0) * 3600;
         await store.serviceAccounts.revokeKey(old.id, revokedAt);
-        await logMembership(account, 'api_key_revoked', principalOf(request).name, old.id, { rotated: true, effective_at: revokedAt });
+        await logMembership(account, 'api_key_revoked', principalOf(request).name, old.id, {
+          rotated: true,
+          effective_at: revokedAt,
+        });
         return await issueKey(account, old.description, body.expires_at ?? old.expiresAt, principalOf(request).name);
       });
       return reply.code(201).send(rotated);

@@ -67,12 +67,17 @@ const AUDIT_BATCH = 2000;
  * synchronous: a first pass names the times they look up, the store answers those, and a second
  * pass resolves with the answers.
  */
-async function resolvedOn<T>(context: AppContext, environment: Environment, resolve: (timeline: SnapshotTimeline) => T): Promise<T> {
+async function resolvedOn<T>(
+  context: AppContext,
+  environment: Environment,
+  resolve: (timeline: SnapshotTimeline) => T,
+): Promise<T> {
   const now = nowSeconds();
   const asked = new Set<number>();
   resolve({ count: environment.snapshotCount, now, indexAt: (timestamp) => (asked.add(timestamp), 0) });
   const indexes = new Map<number, number>();
-  for (const timestamp of asked) indexes.set(timestamp, await context.store.snapshots.indexAt(environment.id, timestamp));
+  for (const timestamp of asked)
+    indexes.set(timestamp, await context.store.snapshots.indexAt(environment.id, timestamp));
   return resolve({ count: environment.snapshotCount, now, indexAt: (timestamp) => indexes.get(timestamp)! });
 }
 
@@ -112,14 +117,19 @@ function eventView(context: AppContext, org: Org, environment: Environment, even
     reported_at: event.reportedAt,
     pipeline: event.pipeline,
     deployments: [],
-    flows: event.flowNames.map((flowName, position) => ({ flow_name: flowName, trail_name: event.trailNames[position] ?? '' })),
+    flows: event.flowNames.map((flowName, position) => ({
+      flow_name: flowName,
+      trail_name: event.trailNames[position] ?? '',
+    })),
     repo_names: event.repoNames,
     git_commit: event.gitCommit,
     artifact_compliance: event.artifactCompliance,
     snapshot_compliance: event.snapshotCompliance,
     code_diff: null,
     _links: {
-      snapshot: { href: `${api}/snapshots/${encodeURIComponent(org.name)}/${encodeURIComponent(environment.name)}/${event.snapshotIndex}` },
+      snapshot: {
+        href: `${api}/snapshots/${encodeURIComponent(org.name)}/${encodeURIComponent(environment.name)}/${event.snapshotIndex}`,
+      },
     },
   };
 }
@@ -130,7 +140,10 @@ function intersect(a: IndexRange, b: IndexRange): IndexRange {
 
 function commaList(text: string | undefined): string[] | undefined {
   if (text === undefined) return undefined;
-  const items = text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   return items.length === 0 ? undefined : items;
 }
 
@@ -168,40 +181,53 @@ function sendCsv(reply: FastifyReply, filename: string, chunks: AsyncIterable<st
 export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
   const { store } = context;
 
-  app.get<{ Params: { org: string; env: string }; Querystring: { page?: number; per_page?: number; interval?: string; reverse?: boolean } }>(
-    '/snapshots/:org/:env',
-    { schema: { params: envParams, querystring: listQuery } },
-    async (request) => {
-      const org = orgOf(request);
-      const environment = await environmentOr404(context.store, org, request.params.env);
-      const { range } = orThrow(await resolvedOn(context, environment, (timeline) => resolveInterval(request.query.interval ?? '', timeline)));
-      // Newest first, as clients list them; `reverse` lists oldest first.
-      const { perPage, offset, requested } = pageOf(request.query, 15);
-      const snapshots = await store.snapshots.list(
-        environment.id,
-        range.first,
-        range.last,
-        request.query.reverse !== true,
-        requested ? { limit: perPage, offset } : undefined,
-      );
-      const now = nowSeconds();
-      return snapshots.map((snapshot) => ({
-        index: snapshot.index,
-        from: snapshot.startedAt,
-        to: snapshot.endedAt,
-        compliant: snapshot.compliant,
-        duration: (snapshot.endedAt === 0 ? now : snapshot.endedAt) - snapshot.startedAt,
-      }));
-    },
-  );
+  app.get<{
+    Params: { org: string; env: string };
+    Querystring: { page?: number; per_page?: number; interval?: string; reverse?: boolean };
+  }>('/snapshots/:org/:env', { schema: { params: envParams, querystring: listQuery } }, async (request) => {
+    const org = orgOf(request);
+    const environment = await environmentOr404(context.store, org, request.params.env);
+    const { range } = orThrow(
+      await resolvedOn(context, environment, (timeline) => resolveInterval(request.query.interval ?? '', timeline)),
+    );
+    // Newest first, as clients list them; `reverse` lists oldest first.
+    const { perPage, offset, requested } = pageOf(request.query, 15);
+    const snapshots = await store.snapshots.list(
+      environment.id,
+      range.first,
+      range.last,
+      request.query.reverse !== true,
+      requested ? { limit: perPage, offset } : undefined,
+    );
+    const now = nowSeconds();
+    return snapshots.map((snapshot) => ({
+      index: snapshot.index,
+      from: snapshot.startedAt,
+      to: snapshot.endedAt,
+      compliant: snapshot.compliant,
+      duration: (snapshot.endedAt === 0 ? now : snapshot.endedAt) - snapshot.startedAt,
+    }));
+  });
 
   app.get<{ Params: { org: string; env: string; expr: string } }>(
     '/snapshots/:org/:env/:expr',
-    { schema: { params: { ...envParams, required: ['org', 'env', 'expr'], properties: { ...envParams.properties, expr: { type: 'string' } } } } },
+    {
+      schema: {
+        params: {
+          ...envParams,
+          required: ['org', 'env', 'expr'],
+          properties: { ...envParams.properties, expr: { type: 'string' } },
+        },
+      },
+    },
     async (request) => {
       const org = orgOf(request);
       const environment = await environmentOr404(context.store, org, request.params.env);
-      const { index } = orThrow(await resolvedOn(context, environment, (timeline) => resolveSnapshotExpression(org.name, environment.name, request.params.expr, timeline)));
+      const { index } = orThrow(
+        await resolvedOn(context, environment, (timeline) =>
+          resolveSnapshotExpression(org.name, environment.name, request.params.expr, timeline),
+        ),
+      );
       return snapshotView(context, org, environment, (await store.snapshots.get(environment.id, index))!);
     },
   );
@@ -219,38 +245,51 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
       start_ts?: number;
       end_ts?: number;
     };
-  }>('/environments/:org/:env/events', { schema: { params: envParams, querystring: eventsQuery } }, async (request, reply) => {
-    const org = orgOf(request);
-    const query = request.query;
-    const environment = await environmentOr404(context.store, org, request.params.env);
-    const [interval, start, end] = await resolvedOn(context, environment, (timeline) => [
-      resolveInterval(query.interval ?? '', timeline),
-      query.start === undefined ? undefined : resolveBound(query.start, timeline),
-      query.end === undefined ? undefined : resolveBound(query.end, timeline),
-    ]);
-    let range = orThrow(interval).range;
-    if (start !== undefined) range = intersect(range, { first: orThrow(start).index, last: Infinity });
-    if (end !== undefined) range = intersect(range, { first: -Infinity, last: orThrow(end).index });
-    const perPage = query.per_page ?? 100;
-    const page = query.page ?? 1;
-    const { events, total } = await store.snapshots.events(environment.id, {
-      first: range.first,
-      last: range.last,
-      fromTimestamp: query.start_ts,
-      toTimestamp: query.end_ts,
-      repoNames: query.repo_name,
-      reverse: query.reverse !== true,
-      offset: (page - 1) * perPage,
-      limit: perPage,
-    });
-    reply.header('x-total-count', String(total));
-    reply.header('x-total-pages', String(Math.ceil(total / perPage)));
-    reply.header('x-page', String(page));
-    reply.header('x-per-page', String(perPage));
-    return events.map((event) => eventView(context, org, environment, event));
-  });
+  }>(
+    '/environments/:org/:env/events',
+    { schema: { params: envParams, querystring: eventsQuery } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const query = request.query;
+      const environment = await environmentOr404(context.store, org, request.params.env);
+      const [interval, start, end] = await resolvedOn(context, environment, (timeline) => [
+        resolveInterval(query.interval ?? '', timeline),
+        query.start === undefined ? undefined : resolveBound(query.start, timeline),
+        query.end === undefined ? undefined : resolveBound(query.end, timeline),
+      ]);
+      let range = orThrow(interval).range;
+      if (start !== undefined) range = intersect(range, { first: orThrow(start).index, last: Infinity });
+      if (end !== undefined) range = intersect(range, { first: -Infinity, last: orThrow(end).index });
+      const perPage = query.per_page ?? 100;
+      const page = query.page ?? 1;
+      const { events, total } = await store.snapshots.events(environment.id, {
+        first: range.first,
+        last: range.last,
+        fromTimestamp: query.start_ts,
+        toTimestamp: query.end_ts,
+        repoNames: query.repo_name,
+        reverse: query.reverse !== true,
+        offset: (page - 1) * perPage,
+        limit: perPage,
+      });
+      reply.header('x-total-count', String(total));
+      reply.header('x-total-pages', String(Math.ceil(total / perPage)));
+      reply.header('x-page', String(page));
+      reply.header('x-per-page', String(perPage));
+      return events.map((event) => eventView(context, org, environment, event));
+    },
+  );
 
-  app.get<{ Params: { org: string; env: string }; Querystring: { from_timestamp?: number; to_timestamp?: number; event_types?: string; flow_names?: string; repo_names?: string } }>(
+  app.get<{
+    Params: { org: string; env: string };
+    Querystring: {
+      from_timestamp?: number;
+      to_timestamp?: number;
+      event_types?: string;
+      flow_names?: string;
+      repo_names?: string;
+    };
+  }>(
     '/environments/:org/:env/auditlog',
     {
       schema: {
@@ -271,8 +310,13 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
       if (environment === undefined) throw notFound('Environment not found');
       const eventTypes = commaList(query.event_types);
       const unknown = eventTypes?.find((type) => !AUDIT_EVENT_TYPES.includes(type));
-      if (unknown !== undefined) throw invalid({ 'query.event_types': withInput("Input should be 'started', 'exited' or 'changed'", unknown) });
-      if (query.from_timestamp !== undefined && query.to_timestamp !== undefined && query.from_timestamp > query.to_timestamp) {
+      if (unknown !== undefined)
+        throw invalid({ 'query.event_types': withInput("Input should be 'started', 'exited' or 'changed'", unknown) });
+      if (
+        query.from_timestamp !== undefined &&
+        query.to_timestamp !== undefined &&
+        query.from_timestamp > query.to_timestamp
+      ) {
         throw badRequest('from_timestamp must not be later than to_timestamp');
       }
       const filter: AuditLogFilter = {
@@ -282,24 +326,38 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
         flowNames: commaList(query.flow_names),
         repoNames: commaList(query.repo_names),
       };
-      const chunks = auditLogChunks<number>(async (after) => await store.snapshots.auditLogBatch(environment.id, environment.name, filter, after ?? 0, AUDIT_BATCH));
+      const chunks = auditLogChunks<number>(
+        async (after) =>
+          await store.snapshots.auditLogBatch(environment.id, environment.name, filter, after ?? 0, AUDIT_BATCH),
+      );
       return sendCsv(reply, `${environment.name}-auditlog.csv`, chunks);
     },
   );
 
   app.get<{ Params: { org: string }; Querystring: { snappish1?: string; snappish2?: string } }>(
     '/env-diff/:org',
-    { schema: { querystring: { type: 'object', properties: { snappish1: { type: 'string' }, snappish2: { type: 'string' } } } } },
+    {
+      schema: {
+        querystring: { type: 'object', properties: { snappish1: { type: 'string' }, snappish2: { type: 'string' } } },
+      },
+    },
     async (request) => {
       const org = orgOf(request);
       const resolve = async (snappish: string) => {
         const parts = splitSnappish(snappish);
         if (parts === undefined) throw badRequest(`Bad snappish ${snappish}`);
         const environment = await environmentOr404(context.store, org, parts.env);
-        const { index } = orThrow(await resolvedOn(context, environment, (timeline) => resolveSnapshotExpression(org.name, environment.name, parts.expr, timeline)));
+        const { index } = orThrow(
+          await resolvedOn(context, environment, (timeline) =>
+            resolveSnapshotExpression(org.name, environment.name, parts.expr, timeline),
+          ),
+        );
         const snapshot = (await store.snapshots.get(environment.id, index))!;
         const running = snapshot.artifacts.filter((artifact) => artifact.annotation.now > 0);
-        return { id: `${environment.name}#${index}`, running: new Map(running.map((artifact) => [artifact.fingerprint || artifact.name, artifact])) };
+        return {
+          id: `${environment.name}#${index}`,
+          running: new Map(running.map((artifact) => [artifact.fingerprint || artifact.name, artifact])),
+        };
       };
       const first = await resolve(request.query.snappish1 ?? '');
       const second = await resolve(request.query.snappish2 ?? '');
@@ -310,10 +368,16 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
         const other = second.running.get(key);
         if (other === undefined) onlyFirst.push(diffArtifactOf(artifact));
         else if (other.annotation.now !== artifact.annotation.now) {
-          changed.push({ ...diffArtifactOf(other), s1_instance_count: artifact.annotation.now, s2_instance_count: other.annotation.now });
+          changed.push({
+            ...diffArtifactOf(other),
+            s1_instance_count: artifact.annotation.now,
+            s2_instance_count: other.annotation.now,
+          });
         } else same.push(diffArtifactOf(other));
       }
-      const onlySecond = [...second.running].filter(([key]) => !first.running.has(key)).map(([, artifact]) => diffArtifactOf(artifact));
+      const onlySecond = [...second.running]
+        .filter(([key]) => !first.running.has(key))
+        .map(([, artifact]) => diffArtifactOf(artifact));
       return {
         snappish1: { snapshot_id: first.id, artifacts: onlyFirst },
         snappish2: { snapshot_id: second.id, artifacts: onlySecond },

@@ -55,7 +55,7 @@ function beginInputOf(data: unknown): BeginInput {
   const body: Record<string, unknown> = {};
   for (const key of BODY_FIELDS) if (value[key] !== undefined) body[key] = value[key];
   if (isObject(value.repo_info) && typeof value.repo_info.id === 'string') body.repo_ids = [value.repo_info.id];
-  return { name: value.name as string, description: (value.description as string | null | undefined) ?? undefined, body };
+  return { name: value.name, description: value.description ?? undefined, body };
 }
 
 /** data_json and an optional template text: multipart only, as the reference (§2.2) declares it. */
@@ -87,7 +87,9 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
     try {
       return await cachedTrailJson(orgName, flow, trail);
     } catch (error) {
-      return Buffer.from(JSON.stringify(placeholderOf(trail.id, error instanceof Error ? error.message : String(error))));
+      return Buffer.from(
+        JSON.stringify(placeholderOf(trail.id, error instanceof Error ? error.message : String(error))),
+      );
     }
   };
   /** A listed trail's flow, or why it cannot be read (its trails then show as placeholders). */
@@ -120,7 +122,11 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
         const now = nowSeconds();
         const existing = await store.trails.byName(flow.id, input.name);
         if (existing !== undefined) {
-          await store.trails.update(existing.id, { description: input.description, body: { ...existing.body, ...input.body } }, now);
+          await store.trails.update(
+            existing.id,
+            { description: input.description, body: { ...existing.body, ...input.body } },
+            now,
+          );
           await store.trails.appendEvent(existing.id, { type: 'trail_updated', timestamp: now });
           return false;
         }
@@ -141,15 +147,26 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
         return true;
       });
       if (created) await notifyTrailStarted(context, org, flow.name, input.name);
-      return sendJsonString(reply, created ? 201 : 200, created ? `Trail '${input.name}' begun` : `Trail '${input.name}' updated`);
+      return sendJsonString(
+        reply,
+        created ? 201 : 200,
+        created ? `Trail '${input.name}' begun` : `Trail '${input.name}' updated`,
+      );
     },
   );
 
-  app.get<{ Params: { org: string; flow: string; trail: string } }>('/trails/:org/:flow/:trail', { schema: { params: trailParams } }, async (request, reply) => {
-    const org = orgOf(request);
-    const flow = await flowOr404(store, org, request.params.flow);
-    return sendJson(reply, await cachedTrailJson(org.name, flow, await trailOr404(store, org, flow, request.params.trail)));
-  });
+  app.get<{ Params: { org: string; flow: string; trail: string } }>(
+    '/trails/:org/:flow/:trail',
+    { schema: { params: trailParams } },
+    async (request, reply) => {
+      const org = orgOf(request);
+      const flow = await flowOr404(store, org, request.params.flow);
+      return sendJson(
+        reply,
+        await cachedTrailJson(org.name, flow, await trailOr404(store, org, flow, request.params.trail)),
+      );
+    },
+  );
 
   app.get<{ Params: { org: string; flow: string }; Querystring: { page?: number; per_page?: number } }>(
     '/trails/:org/:flow',
@@ -160,9 +177,14 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
       const current = await store.flows.versionOf(org.id, request.params.flow);
       const key = requested ? `${current?.id}:${page}:${perPage}` : `${current?.id}:all`;
       const cached = pages.get(key);
-      if (current !== undefined && cached !== undefined && cached.version === current.version) return sendJson(reply, cached.body);
+      if (current !== undefined && cached !== undefined && cached.version === current.version)
+        return sendJson(reply, cached.body);
       const flow = await flowOr404(store, org, request.params.flow);
-      const { total, trails } = await store.trails.pageOfFlow(flow.id, requested ? perPage : -1, requested ? offset : 0);
+      const { total, trails } = await store.trails.pageOfFlow(
+        flow.id,
+        requested ? perPage : -1,
+        requested ? offset : 0,
+      );
       const items: Buffer[] = [];
       for (const trail of trails) items.push(await trailJson(org.name, flow, trail));
       const data = jsonArray(items);
@@ -176,24 +198,32 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
     },
   );
 
-  app.get<{ Params: { org: string }; Querystring: { page?: number; per_page?: number; flow?: string; fingerprint?: string; flow_tag?: string } }>(
-    '/trails/:org',
-    { schema: { querystring: orgListQuery } },
-    async (request, reply) => {
-      const org = orgOf(request);
-      const query = request.query;
-      const flowId = query.flow === undefined ? undefined : (await flowOr404(store, org, query.flow)).id;
-      const { page, perPage, offset, requested } = pageOf(query);
-      const result = await store.trails.pageOfOrg(org.id, { flowId, flowTag: query.flow_tag, fingerprint: query.fingerprint }, requested ? perPage : -1, requested ? offset : 0);
-      const flows = new Map<string, Flow | Error>();
-      const items: Buffer[] = [];
-      for (const trail of result.trails) {
-        if (!flows.has(trail.flowId)) flows.set(trail.flowId, await readableFlow(trail.flowId));
-        const flow = flows.get(trail.flowId)!;
-        items.push(flow instanceof Error ? Buffer.from(JSON.stringify(placeholderOf(trail.id, flow.message))) : await trailJson(org.name, flow, trail));
-      }
-      const data = jsonArray(items);
-      return sendJson(reply, requested ? pageBody(data, paginationOf(result.total, page, perPage)) : data);
-    },
-  );
+  app.get<{
+    Params: { org: string };
+    Querystring: { page?: number; per_page?: number; flow?: string; fingerprint?: string; flow_tag?: string };
+  }>('/trails/:org', { schema: { querystring: orgListQuery } }, async (request, reply) => {
+    const org = orgOf(request);
+    const query = request.query;
+    const flowId = query.flow === undefined ? undefined : (await flowOr404(store, org, query.flow)).id;
+    const { page, perPage, offset, requested } = pageOf(query);
+    const result = await store.trails.pageOfOrg(
+      org.id,
+      { flowId, flowTag: query.flow_tag, fingerprint: query.fingerprint },
+      requested ? perPage : -1,
+      requested ? offset : 0,
+    );
+    const flows = new Map<string, Flow | Error>();
+    const items: Buffer[] = [];
+    for (const trail of result.trails) {
+      if (!flows.has(trail.flowId)) flows.set(trail.flowId, await readableFlow(trail.flowId));
+      const flow = flows.get(trail.flowId)!;
+      items.push(
+        flow instanceof Error
+          ? Buffer.from(JSON.stringify(placeholderOf(trail.id, flow.message)))
+          : await trailJson(org.name, flow, trail),
+      );
+    }
+    const data = jsonArray(items);
+    return sendJson(reply, requested ? pageBody(data, paginationOf(result.total, page, perPage)) : data);
+  });
 };

@@ -11,7 +11,7 @@ export const userRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
   app.get('/user/default-org', { config: { access: 'read' } }, async (request) => {
     const caller = principalOf(request);
     const firstOrg = caller.orgs === 'all' ? (await store.orgs.all())[0]?.name : [...caller.orgs][0];
-    return { default_org_name: await store.userSettings.defaultOrg(caller.name) ?? firstOrg ?? null };
+    return { default_org_name: (await store.userSettings.defaultOrg(caller.name)) ?? firstOrg ?? null };
   });
 
   // The path names the org as `name`, not `org`: the answer for an org the caller may not use is
@@ -19,7 +19,7 @@ export const userRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
   app.put<{ Params: { name: string } }>('/user/:name', { config: { access: 'read' } }, async (request, reply) => {
     const caller = principalOf(request);
     const { name } = request.params;
-    const member = caller.orgs === 'all' ? await store.orgs.byName(name) !== undefined : caller.orgs.has(name);
+    const member = caller.orgs === 'all' ? (await store.orgs.byName(name)) !== undefined : caller.orgs.has(name);
     if (!member) throw new ApiError(403, `Access denied to /api/v2/user/${name}`);
     await store.transaction(async () => await store.userSettings.setDefaultOrg(caller.name, name));
     return sendJsonString(reply, 200, 'OK');

@@ -23,4 +23,18 @@ export interface Migration {
   postgres?: string;
 }
 
-export const migrations: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration101, migration102, migration103, migration104, migration201, migration202];
+export const migrations: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+  migration005,
+  migration006,
+  migration007,
+  migration101,
+  migration102,
+  migration103,
+  migration104,
+  migration201,
+  migration202,
+];

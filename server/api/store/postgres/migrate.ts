@@ -25,7 +25,9 @@ export async function applyPostgresMigrations(pool: pg.Pool, migrations: readonl
   const ran: string[] = [];
   try {
     await locked(client, async () => {
-      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)');
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)',
+      );
       await client.query(COMPAT_FUNCTIONS);
     });
     for (const migration of [...migrations].sort((a, b) => a.id.localeCompare(b.id))) {
@@ -33,7 +35,10 @@ export async function applyPostgresMigrations(pool: pg.Pool, migrations: readonl
         const applied = await client.query('SELECT 1 FROM schema_migrations WHERE id = $1', [migration.id]);
         if (applied.rowCount !== 0) return;
         await client.query(migration.postgres ?? postgresMigration(migration.sql));
-        await client.query('INSERT INTO schema_migrations (id, applied_at) VALUES ($1, $2)', [migration.id, Date.now() / 1000]);
+        await client.query('INSERT INTO schema_migrations (id, applied_at) VALUES ($1, $2)', [
+          migration.id,
+          Date.now() / 1000,
+        ]);
         ran.push(migration.id);
       });
     }

@@ -16,11 +16,25 @@ export interface ApiServer {
 
 export async function startApiServer(org: string, apiKey: string, readyTimeoutMs = 20_000): Promise<ApiServer> {
   const data = mkdtempSync(path.join(tmpdir(), 'cev-e2e-remote-'));
-  const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'api-server.js'), '--host', '127.0.0.1', '--port', '0', '--data', data, '--org', org], {
-    // VS Code's desktop host is Electron: make it run as plain Node. The key stays off the command line.
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', CEV_API_KEY: apiKey },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(repoRoot(), 'dist', 'api-server.js'),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data',
+      data,
+      '--org',
+      org,
+    ],
+    {
+      // VS Code's desktop host is Electron: make it run as plain Node. The key stays off the command line.
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', CEV_API_KEY: apiKey },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -41,7 +55,10 @@ export async function startApiServer(org: string, apiKey: string, readyTimeoutMs
 function readyUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const output: string[] = [];
-    const timer = setTimeout(() => reject(new Error(`the API server was not ready within ${timeoutMs} ms: ${output.join(' | ')}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the API server was not ready within ${timeoutMs} ms: ${output.join(' | ')}`)),
+      timeoutMs,
+    );
     for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => {
         output.push(line);

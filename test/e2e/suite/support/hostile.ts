@@ -19,7 +19,10 @@ export function assertInert(shown: WebviewShown, what: string, parts: readonly s
   assert.equal(shown.probe, null, `${what}: nothing planted ran`);
   // The webview host injects its own inline script (acquireVsCodeApi); every script with a source is ours.
   const sources = shown.scripts.filter((src) => src !== '');
-  assert.ok(sources.length === 1 && /\/dist\/media\/details\.js$/.test(new URL(sources[0]!).pathname), `${what}: only the extension's script: ${sources.join(', ')}`);
+  assert.ok(
+    sources.length === 1 && /\/dist\/media\/details\.js$/.test(new URL(sources[0]).pathname),
+    `${what}: only the extension's script: ${sources.join(', ')}`,
+  );
   for (const element of shown.elements) {
     if (element.message === null) continue;
     const message = JSON.parse(element.message) as { type: string; url?: string };

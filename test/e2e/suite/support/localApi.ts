@@ -38,9 +38,15 @@ export async function call(api: LocalApi, method: string, path: string, body?: F
     payload = JSON.stringify(body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`${api.base}/${path}`, { method, headers, body: payload, signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`${api.base}/${path}`, {
+    method,
+    headers,
+    body: payload,
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await response.text();
-  if (response.status !== 200 && response.status !== 201) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  if (response.status !== 200 && response.status !== 201)
+    throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
   return text === '' ? undefined : JSON.parse(text);
 }
 

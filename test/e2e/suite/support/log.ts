@@ -5,5 +5,10 @@ import { format } from 'node:util';
 export const SUITE_LINE_PREFIX = '[suite] ';
 
 export function say(...args: unknown[]): void {
-  console.log(format(...args).split('\n').map((line) => SUITE_LINE_PREFIX + line).join('\n'));
+  console.log(
+    format(...args)
+      .split('\n')
+      .map((line) => SUITE_LINE_PREFIX + line)
+      .join('\n'),
+  );
 }

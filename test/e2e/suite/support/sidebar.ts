@@ -13,8 +13,16 @@ export const complianceIcon = {
 } as const;
 
 /** The row whose label is `label`, once the sidebar shows it (and `accept` holds, when given). */
-export async function shownRow(label: string, accept: (row: ShownElement) => boolean = () => true, timeoutMs = 20_000): Promise<ShownElement> {
-  return waitFor(`a sidebar row '${label}'`, async () => (await page.query(ROWS)).find((row) => row.label?.trim() === label && accept(row)), timeoutMs);
+export async function shownRow(
+  label: string,
+  accept: (row: ShownElement) => boolean = () => true,
+  timeoutMs = 20_000,
+): Promise<ShownElement> {
+  return waitFor(
+    `a sidebar row '${label}'`,
+    async () => (await page.query(ROWS)).find((row) => row.label?.trim() === label && accept(row)),
+    timeoutMs,
+  );
 }
 
 export function hasIcon(row: ShownElement, icon: string): boolean {

@@ -2,7 +2,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** The first truthy value of `probe`, polled every `intervalMs`; throws at the deadline with what was last seen. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | null | PromiseLike<T | undefined | false | null>, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | null | PromiseLike<T | undefined | false | null>,
+  timeoutMs = 20_000,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
