@@ -4,8 +4,8 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { affectsConnection } from './auth/settings.ts';
 import { Session } from './auth/session.ts';
 import type { CommandContext } from './commands/context.ts';
-import { AUDIT_LOG_SCHEME, AuditLogDocuments } from './commands/auditLogDocuments.ts';
-import { DiagnosticsClock } from './commands/diagnostics.ts';
+import { AUDIT_LOG_SCHEME, AuditLogDocuments } from './documents/auditLogDocuments.ts';
+import { DiagnosticsClock } from './language/diagnosticsClock.ts';
 import { reportK8s, showAuditLog } from './commands/environmentCommands.ts';
 import { attestScan, beginTrail, createFlow } from './commands/flowCommands.ts';
 import {
@@ -29,6 +29,7 @@ import { environmentsSource } from './views/environmentsSource.ts';
 import { flowsSource } from './views/flowsSource.ts';
 import type { TreeNode } from './views/nodes.ts';
 import { NodeTreeProvider } from './views/treeProvider.ts';
+import { isEnvironmentRowId } from './views/rowIds.ts';
 import { startPolling } from './views/polling.ts';
 
 let localServer: LocalServerManager | undefined;
@@ -104,7 +105,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
     command('complianceEvidence.signOut', () => signOut(context)),
     command('complianceEvidence.refresh', (arg) => refresh(context, arg)),
     command('complianceEvidence.loadMore', (node) =>
-      (node as TreeNode).id.startsWith('env/')
+      isEnvironmentRowId((node as TreeNode).id)
         ? environments.loadMore(node as TreeNode)
         : flows.loadMore(node as TreeNode),
     ),

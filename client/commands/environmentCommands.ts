@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApiClient } from '../api/client.ts';
-import type { AuditLogDocuments } from './auditLogDocuments.ts';
+import type { AuditLogDocuments } from '../documents/auditLogDocuments.ts';
 import { apiOrExplain, argsOf, showFailure, uriOf, withProgress, type CommandContext } from './context.ts';
 import { kubectlPath, kubectlPods } from './kubectl.ts';
 import { environmentNameProblem } from './names.ts';

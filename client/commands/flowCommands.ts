@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { apiOrExplain, argsOf, showFailure, uriOf, withProgress, type CommandContext } from './context.ts';
-import { languageServerErrors, type DiagnosticsClock } from './diagnostics.ts';
+import { languageServerErrors, type DiagnosticsClock } from '../language/diagnosticsClock.ts';
 import { flowNameFromFile, flowNameProblem } from './names.ts';
 import { pickFile, pickFlow, pickTrail } from './pickers.ts';
 import { verdictOf } from './verdict.ts';

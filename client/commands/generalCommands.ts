@@ -1,6 +1,7 @@
 // Sign in/out, refresh, open in browser, and the local server's start/stop/menu.
 import * as vscode from 'vscode';
 import { argsOf, showFailure, type CommandContext } from './context.ts';
+import { isEnvironmentRowId } from '../views/rowIds.ts';
 
 export async function signIn(context: CommandContext): Promise<boolean> {
   const key = await vscode.window.showInputBox({
@@ -29,7 +30,7 @@ export async function signOut(context: CommandContext): Promise<void> {
 export async function refresh(context: CommandContext, arg?: unknown): Promise<void> {
   if (typeof arg === 'object' && arg !== null && 'id' in arg && 'kind' in arg) {
     const id = String(arg.id);
-    await (id.startsWith('env/') ? context.environments.refresh(id) : context.flows.refresh(id));
+    await (isEnvironmentRowId(id) ? context.environments.refresh(id) : context.flows.refresh(id));
     return;
   }
   await context.session.update();

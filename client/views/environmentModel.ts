@@ -2,6 +2,7 @@
 import type { Environment, Snapshot, SnapshotArtifact, SnapshotListItem } from '../api/types.ts';
 import { code, md, paragraphs, type Markdown } from './markdown.ts';
 import { complianceOf, formatTime, loadMoreNode, messageNode, withUrl, type TreeNode } from './nodes.ts';
+import { environmentRowId } from './rowIds.ts';
 
 export const SNAPSHOTS_PER_PAGE = 15;
 
@@ -27,7 +28,7 @@ export function environmentNode(environment: Environment): TreeNode {
   const capabilities = ['environment', 'auditLog'];
   if (environment.type === 'K8S') capabilities.push('reportK8s');
   return {
-    id: `env/${environment.name}`,
+    id: environmentRowId(environment.name),
     kind: 'environment',
     label: environment.name,
     description: `${environment.type} · ${verdict(environment.state)}`,
@@ -55,9 +56,14 @@ export function snapshotPageNodes(
     .map((item) => snapshotNode(environment, environmentUrl, judged ? item : { ...item, compliant: null }));
   if (items.length >= perPage)
     nodes.push(
-      loadMoreNode(`env/${environment}`, { environment, nextPage: page + 1, parentUrl: environmentUrl, judged }),
+      loadMoreNode(environmentRowId(environment), {
+        environment,
+        nextPage: page + 1,
+        parentUrl: environmentUrl,
+        judged,
+      }),
     );
-  if (nodes.length === 0 && page === 1) nodes.push(messageNode(`env/${environment}`, 'No snapshots yet'));
+  if (nodes.length === 0 && page === 1) nodes.push(messageNode(environmentRowId(environment), 'No snapshots yet'));
   return nodes;
 }
 
@@ -68,7 +74,7 @@ function snapshotNode(environment: string, environmentUrl: string | undefined, i
   const lines: Markdown[] = [md`**Snapshot #${item.index}** of ${environment} — ${verdict(item.compliant)}`];
   if (from) lines.push(current ? md`From ${from} (current)` : md`From ${from} to ${formatTime(item.to) ?? '?'}`);
   return {
-    id: `env/${environment}/snapshot/${item.index}`,
+    id: `${environmentRowId(environment)}/snapshot/${item.index}`,
     kind: 'snapshot',
     label: `#${item.index}`,
     description: [current ? 'current' : undefined, from].filter(Boolean).join(' · '),
@@ -83,7 +89,7 @@ function snapshotNode(environment: string, environmentUrl: string | undefined, i
 }
 
 export function snapshotArtifactNodes(environment: string, snapshot: Snapshot): TreeNode[] {
-  const parentId = `env/${environment}/snapshot/${snapshot.index}`;
+  const parentId = `${environmentRowId(environment)}/snapshot/${snapshot.index}`;
   const artifacts = snapshot.artifacts ?? [];
   if (artifacts.length === 0) return [messageNode(parentId, 'Nothing running')];
   return artifacts.map((artifact) => snapshotArtifactNode(parentId, environment, snapshot.index, artifact));

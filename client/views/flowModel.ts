@@ -4,6 +4,7 @@
 import type { ArtifactStatus, AttestationStatus, Flow, Page, TemplateAttestation, Trail } from '../api/types.ts';
 import { code, md, paragraphs, type Markdown } from './markdown.ts';
 import { complianceOf, formatTime, loadMoreNode, messageNode, withUrl, type TreeNode } from './nodes.ts';
+import { flowRowId } from './rowIds.ts';
 
 export const TRAILS_PER_PAGE = 20;
 
@@ -19,7 +20,7 @@ export function flowNode(flow: Flow): TreeNode {
   const activity = formatTime(flow.latest_activity_at);
   if (activity) lines.push(md`Latest activity: ${activity}`);
   return {
-    id: `flow/${flow.name}`,
+    id: flowRowId(flow.name),
     kind: 'flow',
     label: flow.name,
     description: flow.description || undefined,
@@ -37,14 +38,14 @@ export function flowNode(flow: Flow): TreeNode {
 export function trailPageNodes(flow: string, page: Page<Trail>): TreeNode[] {
   const nodes = page.data.map((trail) => trailNode(flow, trail));
   if (page.pagination.page < page.pagination.page_count) {
-    nodes.push(loadMoreNode(`flow/${flow}`, { flow, nextPage: page.pagination.page + 1 }));
+    nodes.push(loadMoreNode(flowRowId(flow), { flow, nextPage: page.pagination.page + 1 }));
   }
-  if (nodes.length === 0 && page.pagination.page === 1) nodes.push(messageNode(`flow/${flow}`, 'No trails yet'));
+  if (nodes.length === 0 && page.pagination.page === 1) nodes.push(messageNode(flowRowId(flow), 'No trails yet'));
   return nodes;
 }
 
 export function trailNode(flow: string, trail: Trail): TreeNode {
-  const id = `flow/${flow}/trail/${trail.name}`;
+  const id = `${flowRowId(flow)}/trail/${trail.name}`;
   const compliance = complianceOf(trail.compliance_state ?? trail.compliance_status?.status, trail.is_compliant);
   const commit = trail.git_commit_info?.sha1?.slice(0, 7);
   const lines: Markdown[] = [md`**Trail ${trail.name}** — ${compliance ?? 'no verdict'}`];

@@ -9,3 +9,18 @@ export function loadedAncestorId(id: string, isLoaded: (id: string) => boolean):
   }
   return undefined;
 }
+
+/** An environment's row id; the ids of every row beneath it start with it. */
+export function environmentRowId(environment: string): string {
+  return `env/${environment}`;
+}
+
+/** A flow's row id; the ids of every row beneath it start with it. */
+export function flowRowId(flow: string): string {
+  return `flow/${flow}`;
+}
+
+/** Whether a row belongs to the Environments view rather than the Flows view. */
+export function isEnvironmentRowId(id: string): boolean {
+  return id.startsWith('env/');
+}

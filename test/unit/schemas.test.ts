@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
-import { checkBody } from '../../shared/schemas/bodies.ts';
+import { checkBody } from '../../shared/schemas/checkBody.ts';
 import { bodySchemaNames, schemaNames, schemas, validatorFor } from '../../shared/schemas/index.ts';
 import { fieldPath } from '../../shared/findings.ts';
 import { checkK8sReport, checkReport, reportTypes } from '../../shared/reports/check.ts';

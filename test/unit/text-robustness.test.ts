@@ -6,7 +6,7 @@ import type { DocumentKind } from '../../shared/kinds.ts';
 import { checkScanAttestation } from '../../shared/payloads/scan.ts';
 import { checkPolicy } from '../../shared/policies/check.ts';
 import { checkK8sReport } from '../../shared/reports/check.ts';
-import { checkBody } from '../../shared/schemas/bodies.ts';
+import { checkBody } from '../../shared/schemas/checkBody.ts';
 import { bodySchemaNames } from '../../shared/schemas/index.ts';
 import { checkTemplate } from '../../shared/templates/check.ts';
 import { parseTemplate } from '../../shared/templates/parse.ts';

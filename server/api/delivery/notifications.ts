@@ -2,7 +2,7 @@
 // transaction, so they match what was committed), and one sender per running app that delivers
 // them after the response, recording each outcome on its action.
 import type { AppContext } from '../http/context.ts';
-import { nowSeconds } from '../ids.ts';
+import { nowSeconds } from '../clock.ts';
 import { htmlUrl } from '../views/urls.ts';
 import { createWebhookSender, type WebhookDelivery, type WebhookSender } from './webhooks.ts';
 import type { Org } from '../store/orgs.ts';

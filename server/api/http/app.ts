@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { registerAuth, type Principal } from './auth.ts';
-import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './bodies.ts';
+import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './requestBodies.ts';
 import type { AppContext, RouteOptions } from './context.ts';
 import { ApiError } from '../errors.ts';
 import { isCheckedByRoute, MAX_FILE_BYTES } from './multipart.ts';

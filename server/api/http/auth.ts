@@ -1,8 +1,8 @@
 // Authentication and authorisation for everything under /api/v2 (spec §Authentication,
 // reference §1.10): Bearer or Basic (the key as username), then org access, then the role's right
 // to the route's `access` (GET routes default to 'read', others to 'write').
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { keyHash } from '../apiKeys.ts';
 import { ApiError, forbidden, notFound } from '../errors.ts';
 import type { ConfiguredKey } from '../options.ts';
 import type { Store } from '../store/index.ts';
@@ -40,10 +40,6 @@ const rights: Record<Role, ReadonlySet<Access>> = {
 
 const UNAUTHENTICATED = 'Authentication required: send your API key as "Authorization: Bearer <key>"';
 const INVALID_KEY = 'Invalid API key';
-
-export function keyHash(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
 
 /** Answers the principal a presented key stands for: configured keys first, then service accounts. */
 export function keyringOf(

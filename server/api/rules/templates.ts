@@ -4,7 +4,7 @@ import { templateOf } from '../../../shared/templates/index.ts';
 import { validateText } from '../../../shared/validate.ts';
 import { stringify } from 'yaml';
 import { invalid, type FieldErrors } from '../errors.ts';
-import { fieldErrorsOf } from '../http/bodies.ts';
+import { fieldErrorsOf } from '../http/requestBodies.ts';
 import { newId } from '../ids.ts';
 import type { StoredTemplate } from '../store/flows.ts';
 

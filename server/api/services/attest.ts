@@ -8,9 +8,10 @@ import {
   commitOrFingerprintRequired,
   type AttestationKind,
 } from '../../../shared/payloads/index.ts';
-import { fieldErrorsOf } from '../http/bodies.ts';
+import { fieldErrorsOf } from '../http/requestBodies.ts';
 import { invalid, notFound } from '../errors.ts';
-import { newId, nowSeconds } from '../ids.ts';
+import { nowSeconds } from '../clock.ts';
+import { newId } from '../ids.ts';
 import type { UploadedFile } from '../http/multipart.ts';
 import type { Attestation, Evidence } from '../store/attestations.ts';
 import type { EvidenceHold } from '../store/evidence.ts';

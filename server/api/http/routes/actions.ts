@@ -2,11 +2,11 @@
 // flows), on which triggers, and where to send (webhooks are sent; other targets are kept and shown).
 import type { FastifyPluginAsync } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
-import { bodySchema } from '../bodies.ts';
+import { bodySchema } from '../requestBodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { invalid, notFound, withInput } from '../../errors.ts';
-import { nowSeconds } from '../../ids.ts';
+import { nowSeconds } from '../../clock.ts';
 import { environmentNotFound } from '../../services/lookups.ts';
 import { closeNotifications, ENVIRONMENT_TRIGGERS, FLOW_TRIGGERS } from '../../delivery/notifications.ts';
 import { sendJsonString } from '../replies.ts';

@@ -2,7 +2,7 @@
 // by fingerprint prefix and by commit, latest commit, list per org newest first.
 import type { FastifyPluginAsync } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
-import { bodySchema } from '../bodies.ts';
+import { bodySchema } from '../requestBodies.ts';
 import type { RouteOptions } from '../context.ts';
 import { artifactFactsReader } from '../../views/artifactFacts.ts';
 import { artifactView } from '../../views/artifactView.ts';
@@ -10,7 +10,8 @@ import { renderEach } from '../../views/placeholders.ts';
 import { ARTIFACT_NAME, HEX_PREFIX } from '../names.ts';
 import { pageOf, pageQuery } from '../../views/paging.ts';
 import { notFound } from '../../errors.ts';
-import { newId, nowSeconds } from '../../ids.ts';
+import { nowSeconds } from '../../clock.ts';
+import { newId } from '../../ids.ts';
 import { notifyArtifactAttested } from '../../delivery/notifications.ts';
 import type { Artifact } from '../../store/artifacts.ts';
 import type { Flow } from '../../store/flows.ts';

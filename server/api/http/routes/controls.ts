@@ -2,11 +2,11 @@
 // 403 when the org's `controls` feature is off. Decisions are `system:decision` attestations.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
-import { bodySchema } from '../bodies.ts';
+import { bodySchema } from '../requestBodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
-import { nowSeconds } from '../../ids.ts';
+import { nowSeconds } from '../../clock.ts';
 import { pageLinks, pageOf, paginationOf } from '../../views/paging.ts';
 import { renderEach } from '../../views/placeholders.ts';
 import type { Control } from '../../store/controls.ts';

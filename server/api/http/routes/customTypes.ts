@@ -2,11 +2,11 @@
 // rules for compliance.
 import type { FastifyPluginAsync } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
-import { checkedBody } from '../bodies.ts';
+import { checkedBody } from '../requestBodies.ts';
 import type { RouteOptions } from '../context.ts';
 import { ruleErrors, schemaProblem, summaryErrors } from '../../rules/customTypes.ts';
 import { invalid, notFound, withInput } from '../../errors.ts';
-import { nowSeconds } from '../../ids.ts';
+import { nowSeconds } from '../../clock.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import type { CustomType } from '../../store/customTypes.ts';

@@ -1,11 +1,11 @@
 // Environments (reference §2.5), their allowlists (§2.17) and the tags route (§2.13).
 import type { FastifyPluginAsync } from 'fastify';
-import { bodySchema } from '../bodies.ts';
+import { bodySchema } from '../requestBodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { badRequest, forbidden, invalid, notFound, withInput } from '../../errors.ts';
-import { nowSeconds } from '../../ids.ts';
+import { nowSeconds } from '../../clock.ts';
 import { environmentNotFound, environmentOr404 } from '../../services/lookups.ts';
 import { pageLinks, pageOf, paginationOf } from '../../views/paging.ts';
 import { htmlUrl } from '../../views/urls.ts';

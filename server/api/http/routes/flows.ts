@@ -2,7 +2,7 @@
 // legacy JSON list, list with paging/sort/filters, get, archive, rename.
 import type { FastifyPluginAsync } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
-import { bodySchema, checkedBody } from '../bodies.ts';
+import { bodySchema, checkedBody } from '../requestBodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import type { RouteOptions } from '../context.ts';
 import { flowView, flowViewsReader } from '../../views/flowView.ts';
@@ -10,7 +10,8 @@ import { renderEach } from '../../views/placeholders.ts';
 import { pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
 import { EMPTY_TEMPLATE, legacyTemplateText, templateOrInvalid } from '../../rules/templates.ts';
 import { badRequest } from '../../errors.ts';
-import { newId, nowSeconds } from '../../ids.ts';
+import { nowSeconds } from '../../clock.ts';
+import { newId } from '../../ids.ts';
 import { jsonPart, multipartBody, readMultipart, type MultipartBody } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Flow, StoredTemplate } from '../../store/flows.ts';

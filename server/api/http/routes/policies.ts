@@ -11,10 +11,10 @@ import {
 import { normalizePolicy } from '../../../../shared/policies/model.ts';
 import { refusesUpload } from '../../../../shared/verdicts.ts';
 import { orgOf, principalOf } from '../auth.ts';
-import { checkedBody } from '../bodies.ts';
+import { checkedBody } from '../requestBodies.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { conflict, invalid, notFound, withInput } from '../../errors.ts';
-import { nowSeconds } from '../../ids.ts';
+import { nowSeconds } from '../../clock.ts';
 import { environmentOr404 } from '../../services/lookups.ts';
 import { policyValueOrInvalid } from '../../rules/policyText.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { policyDryRunInput, templateImpactInput, templateImpactQuery } from '../../../../shared/contract/index.ts';
 import { orgOf } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
-import { nowSeconds } from '../../ids.ts';
+import { nowSeconds } from '../../clock.ts';
 import { environmentOr404, flowOr404 } from '../../services/lookups.ts';
 import { policyDryRunOf } from '../../services/policyDryRun.ts';
 import { templateImpactOf } from '../../services/templateImpact.ts';

@@ -10,11 +10,11 @@ import {
 } from '../../../../shared/reports/check.ts';
 import { refusesUpload } from '../../../../shared/verdicts.ts';
 import { orgOf } from '../auth.ts';
-import { fieldErrorsOf } from '../bodies.ts';
+import { fieldErrorsOf } from '../requestBodies.ts';
 import { routeCheckedJsonBody } from '../multipart.ts';
 import type { RouteOptions } from '../context.ts';
 import { badRequest, invalid, notFound } from '../../errors.ts';
-import { nowSeconds } from '../../ids.ts';
+import { nowSeconds } from '../../clock.ts';
 import { dispatch } from '../../delivery/notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import { ingestReport } from '../../services/snapshotting.ts';

@@ -1,10 +1,12 @@
 // Service accounts and their API keys (reference §2.16). Keys are shown once, stored as sha256.
 import type { FastifyPluginAsync } from 'fastify';
-import { keyHash, orgOf, principalOf } from '../auth.ts';
-import { bodySchema } from '../bodies.ts';
+import { orgOf, principalOf } from '../auth.ts';
+import { bodySchema } from '../requestBodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import { ApiError, conflict, forbidden, notFound } from '../../errors.ts';
-import { newApiKey, newId, nowSeconds } from '../../ids.ts';
+import { keyHash, newApiKey } from '../../apiKeys.ts';
+import { nowSeconds } from '../../clock.ts';
+import { newId } from '../../ids.ts';
 import type { RouteOptions } from '../context.ts';
 import type { MembershipEvent } from '../../store/membership.ts';
 import type { Role, ServiceAccount, ServiceAccountKey } from '../../store/serviceAccounts.ts';

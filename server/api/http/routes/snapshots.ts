@@ -5,7 +5,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { orgOf } from '../auth.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { ApiError, badRequest, invalid, notFound, withInput } from '../../errors.ts';
-import { nowSeconds } from '../../ids.ts';
+import { nowSeconds } from '../../clock.ts';
 import { auditLogChunks } from '../../views/auditLogCsv.ts';
 import type { SnapshotArtifact } from '../../rules/snapshotArtifacts.ts';
 import {

@@ -2,7 +2,7 @@
 // per org with exact page arithmetic.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
-import { checkedBody } from '../bodies.ts';
+import { checkedBody } from '../requestBodies.ts';
 import type { RouteOptions } from '../context.ts';
 import { pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
 import { placeholderOf } from '../../views/placeholders.ts';
@@ -10,7 +10,8 @@ import { templateErrorText } from '../../rules/templateErrors.ts';
 import { templateFromText } from '../../rules/templates.ts';
 import { jsonArray, trailJsonCache } from '../../views/trailView.ts';
 import { badRequest } from '../../errors.ts';
-import { newId, nowSeconds } from '../../ids.ts';
+import { nowSeconds } from '../../clock.ts';
+import { newId } from '../../ids.ts';
 import { notifyTrailStarted } from '../../delivery/notifications.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';

@@ -4,7 +4,7 @@
 import type { Issue } from '../../../shared/findings.ts';
 import { fieldPath } from '../../../shared/findings.ts';
 import { reportSchemaByType } from '../../../shared/reports/check.ts';
-import { checkBody } from '../../../shared/schemas/bodies.ts';
+import { checkBody } from '../../../shared/schemas/checkBody.ts';
 import { refusesUpload } from '../../../shared/verdicts.ts';
 import { bodySchemas, schemas, type BodyOf, type BodySchemaName } from '../../../shared/schemas/index.ts';
 import { valueAt } from '../../../shared/text/values.ts';
