@@ -1,3 +1,5 @@
+import { controlFields } from './bodyParts.ts';
+
 export default {
   $id: 'https://compliance-evidence.dev/schemas/control-create/v1',
   title: 'ControlPostInput',
@@ -8,21 +10,7 @@ export default {
       $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/ControlIdentifier',
       description: "The control's identifier.",
     },
-    name: {
-      description: "The control's name.",
-      type: 'string',
-    },
-    description: {
-      description: 'What the control checks.',
-      type: 'string',
-    },
-    links: {
-      description: 'Links: label → URL.',
-      type: 'object',
-      additionalProperties: {
-        type: 'string',
-      },
-    },
+    ...controlFields,
   },
   required: ['identifier', 'name'],
   additionalProperties: false,

@@ -1,3 +1,5 @@
+import { environmentFields } from './bodyParts.ts';
+
 export default {
   $id: 'https://compliance-evidence.dev/schemas/environment-create/v1',
   title: 'CreateEnvironmentPutInput',
@@ -12,10 +14,7 @@ export default {
       description: 'The environment type (case-sensitive); `logical` groups physical environments.',
       enum: ['K8S', 'ECS', 'S3', 'lambda', 'server', 'docker', 'azure-apps', 'cloud-run', 'logical'],
     },
-    description: {
-      description: 'What the environment is.',
-      type: 'string',
-    },
+    ...environmentFields,
     include_scaling: {
       description: 'Deprecated; has no effect and always reads back false.',
       type: 'boolean',
@@ -23,20 +22,6 @@ export default {
     require_provenance: {
       description: 'Deprecated.',
       type: 'boolean',
-    },
-    included_environments: {
-      description: 'For a logical environment: the physical environments it includes.',
-      type: 'array',
-      items: {
-        type: 'string',
-      },
-    },
-    policies: {
-      description: 'Names of policies attached to the environment.',
-      type: 'array',
-      items: {
-        type: 'string',
-      },
     },
   },
   required: ['name', 'type', 'description'],

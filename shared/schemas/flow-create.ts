@@ -1,3 +1,5 @@
+import { flowFields } from './bodyParts.ts';
+
 export default {
   $id: 'https://compliance-evidence.dev/schemas/flow-create/v1',
   title: 'CreateFlowPutInput',
@@ -5,18 +7,7 @@ export default {
     'Legacy PUT /flows/{org}: a flow whose template is one artifact named `artifact` with the listed attestations.',
   type: 'object',
   properties: {
-    name: {
-      $ref: 'https://compliance-evidence.dev/schemas/common/v1#/$defs/FlowName',
-      description: "The flow's name.",
-    },
-    description: {
-      description: 'What the flow is for.',
-      type: 'string',
-    },
-    visibility: {
-      description: 'Deprecated: who may see the flow.',
-      enum: ['public', 'private'],
-    },
+    ...flowFields,
     template: {
       description: 'Attestation names expected on the artifact; `artifact` names the artifact slot itself.',
       type: 'array',

@@ -1,3 +1,5 @@
+import { serviceAccountFields } from './bodyParts.ts';
+
 export default {
   $id: 'https://compliance-evidence.dev/schemas/service-account-create/v1',
   title: 'ServiceAccountPostInput',
@@ -9,14 +11,7 @@ export default {
       type: 'string',
       minLength: 1,
     },
-    description: {
-      description: 'What the account is for.',
-      type: 'string',
-    },
-    privilege: {
-      description: 'What the account may do.',
-      enum: ['admin', 'member', 'snapshotter', 'reader'],
-    },
+    ...serviceAccountFields,
   },
   required: ['name', 'privilege'],
   additionalProperties: false,
