@@ -1,18 +1,11 @@
 // Policy dry-run (project extension): the artifacts running in an environment's latest snapshot,
 // judged by the shared policy evaluator under an edited policy text alone, with each failing
 // rule's place in the document and the reason. Reads only; nothing is stored.
-import {
-  evaluatePolicies,
-  evaluateTrail,
-  ruleFailure,
-  rulePathsOf,
-  type ArtifactProvenance,
-  type ComplianceState,
-  type RuleType,
-} from '../../../shared/compliance/index.ts';
+import { evaluatePolicies, ruleFailure, rulePathsOf, type RuleType } from '../../../shared/compliance/index.ts';
 import { normalizePolicy } from '../../../shared/policies/model.ts';
 import { policyValueOrInvalid } from '../rules/policyText.ts';
 import type { Environment } from '../store/environments.ts';
+import { policyProvenanceOf } from './policyProvenance.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
 
@@ -57,36 +50,21 @@ export async function policyDryRunOf(
     latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : [])),
   );
   const allowed = await store.environments.allowedIn(environment.id);
-  const origins = await store.provenance.originsOf(
+  const provenance = await policyProvenanceOf(
+    store,
     org.id,
-    running.map((artifact) => artifact.fingerprint).filter((fingerprint) => fingerprint !== ''),
+    running.map((artifact) => artifact.fingerprint),
+    now,
   );
-  const trailStates = new Map<string, ComplianceState>();
   const artifacts = running.map((artifact) => {
-    const provenance: ArtifactProvenance[] = (origins.get(artifact.fingerprint) ?? []).map((origin) => {
-      let state = trailStates.get(origin.trailId);
-      if (state === undefined) {
-        state = evaluateTrail(
-          origin.trailTemplate,
-          origin.attestations,
-          origin.artifacts,
-          now,
-          origin.flowTemplateId,
-        ).compliance_state;
-        trailStates.set(origin.trailId, state);
-      }
-      return {
-        flow_name: origin.flowName,
-        flow_tags: origin.flowTags,
-        trail_name: origin.trailName,
-        compliance_state: state,
-        attestations: origin.attestations,
-        artifacts: origin.artifacts,
-      };
-    });
-    const [decision] = evaluatePolicies({ name: artifact.name, fingerprint: artifact.fingerprint, provenance }, [
-      { name: DRY_RUN_POLICY, version: 0, policy: model },
-    ]);
+    const [decision] = evaluatePolicies(
+      {
+        name: artifact.name,
+        fingerprint: artifact.fingerprint,
+        provenance: provenance.provenanceOf(artifact.fingerprint),
+      },
+      [{ name: DRY_RUN_POLICY, version: 0, policy: model }],
+    );
     const failing: FailingRule[] = [];
     decision.rule_evaluations.forEach((evaluation, position) => {
       if (!evaluation.satisfied)

@@ -5,11 +5,8 @@
 import {
   artifactPolicyCompliance,
   evaluatePolicies,
-  evaluateTrail,
   reasonsForIncompliance,
   type AppliedPolicy,
-  type ArtifactProvenance as PolicyProvenance,
-  type ComplianceState,
   type PolicyDecision,
 } from '../../../shared/compliance/index.ts';
 import { normalizePolicy, type PolicyModel } from '../../../shared/policies/model.ts';
@@ -29,6 +26,7 @@ import type { WebhookDelivery } from '../delivery/webhooks.ts';
 import { deliveriesFor, type Trigger } from '../delivery/notifications.ts';
 import type { Environment } from '../store/environments.ts';
 import type { Org } from '../store/orgs.ts';
+import { policyProvenanceOf } from './policyProvenance.ts';
 import type { CurrentPolicy } from '../store/policies.ts';
 
 interface Policies {
@@ -75,34 +73,15 @@ async function evaluatedArtifactsOf(
   policies: Policies,
   now: number,
 ): Promise<EvaluatedArtifact[]> {
-  const fingerprints = running.map((artifact) => artifact.fingerprint).filter((fingerprint) => fingerprint !== '');
-  const origins = await context.store.provenance.originsOf(org.id, fingerprints);
-  const trailStates = new Map<string, ComplianceState>();
+  const provenance = await policyProvenanceOf(
+    context.store,
+    org.id,
+    running.map((artifact) => artifact.fingerprint),
+    now,
+  );
   const host = context.publicUrl();
   return running.map((artifact) => {
-    const found = origins.get(artifact.fingerprint) ?? [];
-    const forPolicies: PolicyProvenance[] = found.map((origin) => {
-      let state = trailStates.get(origin.trailId);
-      if (state === undefined) {
-        state = evaluateTrail(
-          origin.trailTemplate,
-          origin.attestations,
-          origin.artifacts,
-          now,
-          origin.flowTemplateId,
-        ).compliance_state;
-        trailStates.set(origin.trailId, state);
-      }
-      return {
-        flow_name: origin.flowName,
-        flow_tags: origin.flowTags,
-        trail_name: origin.trailName,
-        compliance_state: state,
-        attestations: origin.attestations,
-        artifacts: origin.artifacts,
-      };
-    });
-    const shown: ArtifactProvenance[] = found.map((origin) => {
+    const shown: ArtifactProvenance[] = provenance.originsOf(artifact.fingerprint).map((origin) => {
       const flowUrl = `${host}/${encodeURIComponent(org.name)}/flows/${encodeURIComponent(origin.flowName)}`;
       return {
         flow_name: origin.flowName,
@@ -120,7 +99,11 @@ async function evaluatedArtifactsOf(
       policies.applied.length === 0
         ? []
         : evaluatePolicies(
-            { name: artifact.name, fingerprint: artifact.fingerprint, provenance: forPolicies },
+            {
+              name: artifact.name,
+              fingerprint: artifact.fingerprint,
+              provenance: provenance.provenanceOf(artifact.fingerprint),
+            },
             policies.applied,
           );
     // An allowed artifact counts as compliant; its policy decisions still show what the rules say.
