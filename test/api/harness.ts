@@ -79,12 +79,15 @@ export class TestServer {
     return { authorization: `Bearer ${key}` };
   }
 
-  async raw(
+  // T is the record type the caller reads the body as (test/api/answers.ts); the body has just been
+  // checked against the wire contract for this operation, so the contract's type is what it holds.
+  // Without one, T is Reply's own default.
+  async raw<T = Reply['body']>(
     method: string,
     path: string,
     body: string | Uint8Array | FormData | undefined,
     headers: Record<string, string>,
-  ): Promise<Reply> {
+  ): Promise<Reply<T>> {
     const response = await request(`${this.url}${path}`, {
       method: method as 'GET',
       body,
@@ -109,22 +112,32 @@ export class TestServer {
       text,
     );
     if (failure !== undefined) throw new Error(`the answer breaks the wire contract: ${failure}`);
-    return { status: response.statusCode, headers: response.headers, text, body: parsed };
+    return { status: response.statusCode, headers: response.headers, text, body: parsed as T };
   }
 
   /** A request with an optional JSON body (`undefined` sends none). */
-  json(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<Reply> {
+  json<T = Reply['body']>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...this.authorization(options), ...options.headers };
     if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
-    return this.raw(method, path, body === undefined ? undefined : JSON.stringify(body), headers);
+    return this.raw<T>(method, path, body === undefined ? undefined : JSON.stringify(body), headers);
   }
 
-  get(path: string, options: RequestOptions = {}): Promise<Reply> {
-    return this.json('GET', path, undefined, options);
+  get<T = Reply['body']>(path: string, options: RequestOptions = {}): Promise<Reply<T>> {
+    return this.json<T>('GET', path, undefined, options);
   }
 
   /** A multipart request: string parts are fields, objects are file parts. */
-  multipart(method: string, path: string, parts: Record<string, Part>, options: RequestOptions = {}): Promise<Reply> {
+  multipart<T = Reply['body']>(
+    method: string,
+    path: string,
+    parts: Record<string, Part>,
+    options: RequestOptions = {},
+  ): Promise<Reply<T>> {
     const form = new FormData();
     for (const [name, part] of Object.entries(parts)) {
       if (typeof part === 'string') form.append(name, part);
@@ -135,7 +148,7 @@ export class TestServer {
           part.filename,
         );
     }
-    return this.raw(method, path, form, { ...this.authorization(options), ...options.headers });
+    return this.raw<T>(method, path, form, { ...this.authorization(options), ...options.headers });
   }
 
   private exited(timeoutMs: number): Promise<number | null> {
