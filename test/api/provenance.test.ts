@@ -2,6 +2,16 @@
 // verdict on their trails, environment changes reach trails, artifacts and search, and
 // assert-artifact and decisions answer from the same evidence. Against the real server.
 import assert from 'node:assert/strict';
+import type {
+  AssertResult,
+  Artifact,
+  Attestation,
+  ControlDecision,
+  EnvironmentEvent,
+  SearchResult,
+  Snapshot,
+  Trail,
+} from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 const fp = (c: string): string => c.repeat(64);
@@ -77,7 +87,7 @@ describe('running artifacts with provenance', () => {
     const reply = await server.json('PUT', '/api/v2/environments/acme/prod/report/K8S', pods(digests));
     assert.equal(reply.status, 200, reply.text);
   };
-  const latest = async () => (await server.get('/api/v2/snapshots/acme/prod/-1')).body;
+  const latest = async () => (await server.get<Snapshot>('/api/v2/snapshots/acme/prod/-1')).body;
 
   it('records provenance and the trail-compliance verdict on snapshot artifacts', async () => {
     await report([fp('a'), fp('b')]);
@@ -88,17 +98,17 @@ describe('running artifacts with provenance', () => {
     assert.equal(a.git_commit, COMMIT);
     assert.equal(a.commit_url, `https://git.example/acme/web/commit/${COMMIT}`);
     assert.match(
-      a.html_url,
+      a.html_url ?? '',
       /\/acme\/flows\/web\/artifacts\/a{64}\?artifact_id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}$/,
     );
     assert.deepEqual(
-      a.flows.map((f: any) => [f.flow_name, f.trail_name, f.template_reference_name, f.repo_name]),
+      a.flows?.map((f) => [f.flow_name, f.trail_name, f.template_reference_name, f.repo_name]),
       [['web', 't1', 'app', 'acme/web']],
     );
     assert.equal(a.compliant, false, 'the trail lacks its tests attestation');
-    const trailRule = a.policy_decisions[0].rule_evaluations.find((r: any) => r.rule.type === 'trail-compliance');
-    assert.equal(trailRule.resolutions[0].type, 'non_compliant_in_trail');
-    assert.equal(trailRule.resolutions[0].context.artifact_status, 'INCOMPLETE');
+    const trailRule = a.policy_decisions?.[0].rule_evaluations.find((r) => r.rule.type === 'trail-compliance');
+    assert.equal(trailRule?.resolutions?.[0].type, 'non_compliant_in_trail');
+    assert.equal(trailRule?.resolutions?.[0].context?.artifact_status, 'INCOMPLETE');
     assert.equal(b.flow_name, '');
     assert.deepEqual(b.flows, []);
     assert.equal(b.compliant, false);
@@ -106,15 +116,15 @@ describe('running artifacts with provenance', () => {
   });
 
   it('tells the trail, the artifact and search where the artifact runs', async () => {
-    const trail = (await server.get('/api/v2/trails/acme/web/t1')).body;
-    const started = trail.events.find((e: any) => e.type === 'artifact_started_running');
+    const trail = (await server.get<Trail>('/api/v2/trails/acme/web/t1')).body;
+    const started = trail.events.find((e) => e.type === 'artifact_started_running');
     assert.ok(started, JSON.stringify(trail.events));
     assert.equal(started.environment_name, 'prod');
     assert.equal(started.snapshot_index, 1);
-    const artifact = (await server.get(`/api/v2/artifacts/acme/web/fingerprint/${fp('a')}`)).body;
+    const artifact = (await server.get<Artifact>(`/api/v2/artifacts/acme/web/fingerprint/${fp('a')}`)).body;
     assert.deepEqual(artifact.running, [{ environment_name: 'prod', snapshot_index: 1 }]);
-    assert.ok(artifact.history.some((h: any) => h.event === 'Started running in prod#1 environment'));
-    const search = (await server.get(`/api/v2/search/acme/sha/${fp('a')}`)).body;
+    assert.ok(artifact.history?.some((h) => h.event === 'Started running in prod#1 environment'));
+    const search = (await server.get<SearchResult>(`/api/v2/search/acme/sha/${fp('a')}`)).body;
     assert.deepEqual(search.artifacts[0].running_in, ['prod']);
   });
 
@@ -127,14 +137,14 @@ describe('running artifacts with provenance', () => {
     const snapshot = await latest();
     assert.equal(snapshot.index, 2, 'same fingerprints, different compliance → a new snapshot');
     assert.equal(snapshot.artifacts[0].compliant, true);
-    assert.equal(snapshot.artifacts[0].annotation.type, 'changed');
-    assert.equal(snapshot.artifacts[1].annotation.type, 'unchanged');
-    const events = (await server.get('/api/v2/environments/acme/prod/events?interval=NOW')).body;
+    assert.equal(snapshot.artifacts[0].annotation?.type, 'changed');
+    assert.equal(snapshot.artifacts[1].annotation?.type, 'unchanged');
+    const events = (await server.get<EnvironmentEvent[]>('/api/v2/environments/acme/prod/events?interval=NOW')).body;
     assert.deepEqual(
-      events.map((e: any) => [e.type, e.sha256, e.pipeline]),
+      events.map((e) => [e.type, e.sha256, e.pipeline]),
       [['changed', fp('a'), 'web']],
     );
-    assert.match(events[0].description, /non-compliant to compliant/);
+    assert.match(events[0].description ?? '', /non-compliant to compliant/);
 
     const rows = async (query: string) =>
       (await server.get(`/api/v2/environments/acme/prod/auditlog?${query}`)).text
@@ -146,43 +156,50 @@ describe('running artifacts with provenance', () => {
     assert.deepEqual(await rows('flow_names=no%20provenance'), [fp('b')]);
     assert.deepEqual(await rows('flow_names=web,no%20provenance&event_types=started'), [fp('a'), fp('b')]);
     assert.deepEqual(await rows('repo_names=acme/web&event_types=changed'), [fp('a')]);
-    assert.deepEqual((await server.get('/api/v2/environments/acme/prod/events?repo_name=acme/web')).body.length, 2);
+    assert.deepEqual(
+      (await server.get<EnvironmentEvent[]>('/api/v2/environments/acme/prod/events?repo_name=acme/web')).body.length,
+      2,
+    );
   });
 
   it('asserts the artifact in flow, environment and policy scope', async () => {
-    const flow = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp('a')}?flow_name=web`)).body;
+    const flow = (await server.get<AssertResult>(`/api/v2/asserts/acme/fingerprint/${fp('a')}?flow_name=web`)).body;
     assert.equal(flow.scope, 'flow');
     assert.equal(flow.compliant, true);
     assert.deepEqual(
-      flow.flows.map((f: any) => [f.flow, f.trail, f.compliance_status.status]),
+      flow.flows.map((f) => [f.flow, f.trail, f.compliance_status?.status]),
       [['web', 't1', 'COMPLIANT']],
     );
     assert.match(
-      flow.html_url,
+      flow.html_url ?? '',
       /\/acme\/flows\/web\/artifacts\/a{64}\?artifact_id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}$/,
     );
-    const environment = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp('a')}?environment_name=prod`)).body;
+    const environment = (
+      await server.get<AssertResult>(`/api/v2/asserts/acme/fingerprint/${fp('a')}?environment_name=prod`)
+    ).body;
     assert.equal(environment.scope, 'environment');
     assert.equal(environment.environment, 'prod');
     assert.equal(environment.compliant, true);
     assert.deepEqual(
-      environment.policy_evaluations.map((p: any) => [p.policy_name, p.status]),
+      environment.policy_evaluations?.map((p) => [p.policy_name, p.status]),
       [['strict', 'COMPLIANT']],
     );
     const policies = (
-      await server.get(`/api/v2/asserts/acme/fingerprint/${fp('a')}?policy_name=strict&policy_name=needs-decision`)
+      await server.get<AssertResult>(
+        `/api/v2/asserts/acme/fingerprint/${fp('a')}?policy_name=strict&policy_name=needs-decision`,
+      )
     ).body;
     assert.equal(policies.scope, 'policy');
     assert.equal(policies.compliant, false);
     assert.deepEqual(
-      policies.policy_evaluations.map((p: any) => [p.policy_name, p.status]),
+      policies.policy_evaluations?.map((p) => [p.policy_name, p.status]),
       [
         ['strict', 'COMPLIANT'],
         ['needs-decision', 'NON-COMPLIANT'],
       ],
     );
-    const missing = policies.policy_evaluations[1].rule_evaluations[0].resolutions[0];
-    assert.deepEqual([missing.type, missing.context.for_control], ['missing_attestation', 'ctl']);
+    const missing = policies.policy_evaluations?.[1].rule_evaluations[0].resolutions?.[0];
+    assert.deepEqual([missing?.type, missing?.context?.for_control], ['missing_attestation', 'ctl']);
     assert.equal((await server.get(`/api/v2/asserts/acme/fingerprint/${fp('a')}?policy_name=nope`)).status, 404);
     assert.equal((await server.get(`/api/v2/asserts/acme/fingerprint/${fp('a')}?environment_name=nope`)).status, 404);
   });
@@ -205,9 +222,9 @@ describe('running artifacts with provenance', () => {
       }),
     });
     assert.equal(decided.status, 201, decided.text);
-    const versions = (await server.get('/api/v2/attestations/acme/web/trail/t1/decision')).body;
+    const versions = (await server.get<Attestation[]>('/api/v2/attestations/acme/web/trail/t1/decision')).body;
     const id = versions[0].attestation_id;
-    const decision = await server.get(`/api/v2/controls/acme/ctl/decisions/${id}`);
+    const decision = await server.get<ControlDecision>(`/api/v2/controls/acme/ctl/decisions/${id}`);
     assert.equal(decision.status, 200, decision.text);
     assert.deepEqual(Object.keys(decision.body).sort(), [
       'artifact_fingerprint',
@@ -237,29 +254,29 @@ describe('running artifacts with provenance', () => {
     const other = await server.get(`/api/v2/controls/acme/other/decisions/${id}`);
     assert.equal(other.status, 404);
     assert.deepEqual(other.body, { message: 'Control or decision not found' });
-    const policy = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp('a')}?policy_name=needs-decision`)).body;
-    assert.equal(policy.policy_evaluations[0].rule_evaluations[0].resolutions[0].type, 'non_compliant_attestation');
+    const policy = (
+      await server.get<AssertResult>(`/api/v2/asserts/acme/fingerprint/${fp('a')}?policy_name=needs-decision`)
+    ).body;
+    assert.equal(policy.policy_evaluations?.[0].rule_evaluations[0].resolutions?.[0].type, 'non_compliant_attestation');
   });
 
   it('records the artifact leaving: exited everywhere', async () => {
     await report([fp('b')]);
     const snapshot = await latest();
     assert.deepEqual(
-      snapshot.artifacts.map((a: any) => [a.fingerprint[0], a.annotation.type]),
+      snapshot.artifacts.map((a) => [a.fingerprint?.[0], a.annotation?.type]),
       [
         ['b', 'unchanged'],
         ['a', 'exited'],
       ],
     );
     assert.equal(snapshot.artifacts[1].flow_name, 'web', 'an exited artifact keeps its provenance');
-    const artifact = (await server.get(`/api/v2/artifacts/acme/web/fingerprint/${fp('a')}`)).body;
+    const artifact = (await server.get<Artifact>(`/api/v2/artifacts/acme/web/fingerprint/${fp('a')}`)).body;
     assert.deepEqual(artifact.running, []);
     assert.deepEqual(artifact.exited, [{ environment_name: 'prod', snapshot_index: snapshot.index }]);
-    const search = (await server.get(`/api/v2/search/acme/sha/${fp('a')}`)).body;
+    const search = (await server.get<SearchResult>(`/api/v2/search/acme/sha/${fp('a')}`)).body;
     assert.deepEqual(search.artifacts[0].exited_from, ['prod']);
-    const trail = (await server.get('/api/v2/trails/acme/web/t1')).body;
-    assert.ok(
-      trail.events.some((e: any) => e.type === 'artifact_stopped_running' && e.snapshot_index === snapshot.index),
-    );
+    const trail = (await server.get<Trail>('/api/v2/trails/acme/web/t1')).body;
+    assert.ok(trail.events.some((e) => e.type === 'artifact_stopped_running' && e.snapshot_index === snapshot.index));
   });
 });

@@ -1,5 +1,6 @@
 // Trails: begin, get, list per flow (spec endpoint 4) and per org (reference §2.2, §3, §6 items 9–14).
 import assert from 'node:assert/strict';
+import type { Artifact, ErrorBody, Page, SearchResult, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint, WORKED_TEMPLATE } from './fixtures.ts';
 
@@ -31,7 +32,7 @@ describe('trails', () => {
       data_json: JSON.stringify({ name: 'test-123' }),
     });
     assert.equal(again.status, 200);
-    const trail = (await server.get('/api/v2/trails/acme/begin/test-123')).body;
+    const trail = (await server.get<Trail>('/api/v2/trails/acme/begin/test-123')).body;
     assert.equal(trail.description, 'first');
     assert.deepEqual(
       trail.events.map((event: { type: string }) => event.type),
@@ -40,7 +41,7 @@ describe('trails', () => {
     await server.multipart('PUT', '/api/v2/trails/acme/begin', {
       data_json: JSON.stringify({ name: 'test-123', description: 'second' }),
     });
-    assert.equal((await server.get('/api/v2/trails/acme/begin/test-123')).body.description, 'second');
+    assert.equal((await server.get<Trail>('/api/v2/trails/acme/begin/test-123')).body.description, 'second');
   });
 
   it('keeps the trail fields it was given, and refuses them as a JSON body (multipart only, reference §2.2)', async () => {
@@ -75,7 +76,7 @@ describe('trails', () => {
       data_json: JSON.stringify(fields),
     });
     assert.equal(reply.status, 201);
-    const trail = (await server.get('/api/v2/trails/acme/json-begin/with-fields')).body;
+    const trail = (await server.get<Trail>('/api/v2/trails/acme/json-begin/with-fields')).body;
     assert.deepEqual(trail.git_commit_info, git);
     assert.equal(trail.origin_url, 'https://ci.example.test/1');
     assert.deepEqual(trail.user_data, { 'a.b': 1 });
@@ -87,7 +88,7 @@ describe('trails', () => {
 
   it('answers 400 with the pydantic template text for a bad template_file, and 404 for an unknown flow', async () => {
     await createFlow(server, 'acme', 'bad-template');
-    const reply = await server.multipart('PUT', '/api/v2/trails/acme/bad-template', {
+    const reply = await server.multipart<ErrorBody>('PUT', '/api/v2/trails/acme/bad-template', {
       data_json: JSON.stringify({ name: 't' }),
       template_file: 'version: 1\ntrail:\n  attestations:\n    - name: x\n      type: not-supported\n  extra: 1\n',
     });
@@ -110,7 +111,7 @@ describe('trails', () => {
 
   it('reads the worked case: INCOMPLETE, bar MISSING, cli MISSING with foo MISSING, one trail_reported event', async () => {
     await beginTrail(server, 'acme-shared', 'worked', 'nothing-reported');
-    const trail = (await server.get('/api/v2/trails/acme-shared/worked/nothing-reported')).body;
+    const trail = (await server.get<Trail>('/api/v2/trails/acme-shared/worked/nothing-reported')).body;
     assert.equal(trail.compliance_state, 'INCOMPLETE');
     assert.equal(trail.is_compliant, false);
     assert.equal(trail.compliance_status.status, 'INCOMPLETE');
@@ -120,7 +121,7 @@ describe('trails', () => {
     const cli = trail.compliance_status.artifacts_statuses.cli;
     assert.equal(cli.status, 'MISSING');
     assert.deepEqual(
-      cli.attestations_statuses.map((status: { attestation_name: string; status: string }) => [
+      cli.attestations_statuses?.map((status: { attestation_name: string; status: string }) => [
         status.attestation_name,
         status.status,
       ]),
@@ -159,8 +160,8 @@ describe('trails', () => {
     await beginTrail(server, 'acme', 'versions', 'old');
     await createFlow(server, 'acme', 'versions', 'version: 1\n');
     await beginTrail(server, 'acme', 'versions', 'new');
-    const old = (await server.get('/api/v2/trails/acme/versions/old')).body;
-    const fresh = (await server.get('/api/v2/trails/acme/versions/new')).body;
+    const old = (await server.get<Trail>('/api/v2/trails/acme/versions/old')).body;
+    const fresh = (await server.get<Trail>('/api/v2/trails/acme/versions/new')).body;
     assert.equal(old.compliance_state, 'INCOMPLETE');
     assert.equal(fresh.compliance_state, 'COMPLIANT');
     assert.notEqual(old.compliance_status.flow_template_id, fresh.compliance_status.flow_template_id);
@@ -169,14 +170,14 @@ describe('trails', () => {
       template_file: { filename: 'own.yml', content: WORKED_TEMPLATE },
     });
     assert.equal(own.status, 201);
-    assert.equal((await server.get('/api/v2/trails/acme/versions/own')).body.compliance_state, 'INCOMPLETE');
+    assert.equal((await server.get<Trail>('/api/v2/trails/acme/versions/own')).body.compliance_state, 'INCOMPLETE');
   });
 
   it('lists reflect every write at once: attestations, artifacts, tags, new trails, events from environment reports', async () => {
     await createFlow(server, 'acme', 'fresh', WORKED_TEMPLATE);
     await beginTrail(server, 'acme', 'fresh', 'one');
-    const page = async () => (await server.get('/api/v2/trails/acme/fresh?page=1&per_page=20')).body;
-    const single = async () => (await server.get('/api/v2/trails/acme/fresh/one')).body;
+    const page = async () => (await server.get<Page<Trail>>('/api/v2/trails/acme/fresh?page=1&per_page=20')).body;
+    const single = async () => (await server.get<Trail>('/api/v2/trails/acme/fresh/one')).body;
     assert.equal((await page()).data[0].compliance_state, 'INCOMPLETE');
     await attest(server, 'acme', 'fresh', 'one', 'generic', { attestation_name: 'bar', is_compliant: false });
     assert.equal((await page()).data[0].compliance_state, 'NON-COMPLIANT');
@@ -211,16 +212,16 @@ describe('trails', () => {
     };
     assert.equal((await server.json('PUT', '/api/v2/environments/acme/prod-cluster/report/K8S', report)).status, 200);
     const trail = (await page()).data.find((entry: { name: string }) => entry.name === 'one');
-    const started = trail.events.find((event: { type: string }) => event.type === 'artifact_started_running');
+    const started = trail?.events.find((event: { type: string }) => event.type === 'artifact_started_running');
     assert.equal(started?.environment_name, 'prod-cluster');
-    const artifact = (await server.get(`/api/v2/artifacts/acme/fresh/fingerprint/${fp}`)).body;
+    const artifact = (await server.get<Artifact>(`/api/v2/artifacts/acme/fresh/fingerprint/${fp}`)).body;
     assert.deepEqual(artifact.running, [{ environment_name: 'prod-cluster', snapshot_index: 1 }]);
     assert.ok(
-      artifact.history.some(
+      artifact.history?.some(
         (entry: { event: string }) => entry.event === 'Started running in prod-cluster#1 environment',
       ),
     );
-    const found = (await server.get(`/api/v2/search/acme/sha/${fp}`)).body.artifacts[0];
+    const found = (await server.get<SearchResult>(`/api/v2/search/acme/sha/${fp}`)).body.artifacts[0];
     assert.deepEqual(found.running_in, ['prod-cluster']);
   });
 
@@ -233,26 +234,27 @@ describe('trails', () => {
   });
 
   it('pages a flow’s trails newest first with exact arithmetic', async () => {
-    const first = (await server.get('/api/v2/trails/acme/many?page=1&per_page=20')).body;
+    const first = (await server.get<Page<Trail>>('/api/v2/trails/acme/many?page=1&per_page=20')).body;
     assert.deepEqual(first.pagination, { total: 45, page: 1, per_page: 20, page_count: 3 });
     assert.equal(first.data.length, 20);
     assert.equal(first.data[0].name, 'trail-44');
-    const last = (await server.get('/api/v2/trails/acme/many?page=3&per_page=20')).body;
+    const last = (await server.get<Page<Trail>>('/api/v2/trails/acme/many?page=3&per_page=20')).body;
     assert.equal(last.data.length, 5);
     assert.equal(last.data[4].name, 'trail-00');
-    const beyond = (await server.get('/api/v2/trails/acme/many?page=4&per_page=20')).body;
+    const beyond = (await server.get<Page<Trail>>('/api/v2/trails/acme/many?page=4&per_page=20')).body;
     assert.deepEqual(beyond, { data: [], pagination: { total: 45, page: 4, per_page: 20, page_count: 3 } });
-    const exact = (await server.get('/api/v2/trails/acme/many?page=1&per_page=45')).body.pagination;
+    const exact = (await server.get<Page<Trail>>('/api/v2/trails/acme/many?page=1&per_page=45')).body.pagination;
     assert.deepEqual(exact, { total: 45, page: 1, per_page: 45, page_count: 1 });
-    const whole = (await server.get('/api/v2/trails/acme/many?per_page=100')).body;
+    const whole = (await server.get<Page<Trail>>('/api/v2/trails/acme/many?per_page=100')).body;
     assert.equal(whole.data.length, 45);
     const seen = new Set<string>();
     for (let page = 1; page <= 5; page++) {
-      for (const trail of (await server.get(`/api/v2/trails/acme/many?page=${page}&per_page=10`)).body.data)
+      for (const trail of (await server.get<Page<Trail>>(`/api/v2/trails/acme/many?page=${page}&per_page=10`)).body
+        .data)
         seen.add(trail.name);
     }
     assert.equal(seen.size, 45);
-    const bare = (await server.get('/api/v2/trails/acme/many')).body;
+    const bare = (await server.get<Trail[]>('/api/v2/trails/acme/many')).body;
     assert.ok(Array.isArray(bare));
     assert.equal(bare.length, 45);
   });
@@ -306,20 +308,21 @@ describe('trails', () => {
       trail_name: 'b',
       template_reference_name: 'app',
     });
-    const byFingerprint = (await server.get(`/api/v2/trails/acme?fingerprint=${fp}&page=1&per_page=20`)).body;
+    const byFingerprint = (await server.get<Page<Trail>>(`/api/v2/trails/acme?fingerprint=${fp}&page=1&per_page=20`))
+      .body;
     assert.deepEqual(
       byFingerprint.data.map((trail: { name: string }) => trail.name),
       ['b'],
     );
     assert.equal(byFingerprint.pagination.total, 1);
     await server.json('PATCH', '/api/v2/tags/acme/flow/with-artifact', { set_tags: { team: 'blue' } });
-    const byTag = (await server.get('/api/v2/trails/acme?flow_tag=team=blue&page=1&per_page=20')).body;
+    const byTag = (await server.get<Page<Trail>>('/api/v2/trails/acme?flow_tag=team=blue&page=1&per_page=20')).body;
     assert.deepEqual(byTag.data.map((trail: { name: string }) => trail.name).sort(), ['a', 'b']);
     assert.equal(
-      (await server.get('/api/v2/trails/acme?flow_tag=team=red&page=1&per_page=20')).body.pagination.total,
+      (await server.get<Page<Trail>>('/api/v2/trails/acme?flow_tag=team=red&page=1&per_page=20')).body.pagination.total,
       0,
     );
-    const withinFlow = (await server.get('/api/v2/trails/acme?flow=many&page=2&per_page=40')).body;
+    const withinFlow = (await server.get<Page<Trail>>('/api/v2/trails/acme?flow=many&page=2&per_page=40')).body;
     assert.deepEqual(withinFlow.pagination, { total: 45, page: 2, per_page: 40, page_count: 2 });
   });
 });
