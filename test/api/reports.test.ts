@@ -1,6 +1,16 @@
 // Environment reports and snapshots (spec endpoint 2, snapshot rules; reference §2.6, §2.7, §5,
 // §6 items 37–45), environment events, the snapshot diff and the audit log, against the real server.
 import assert from 'node:assert/strict';
+import type {
+  EnvironmentDiff,
+  Environment,
+  EnvironmentEvent,
+  ErrorBody,
+  IssuedApiKey,
+  Snapshot,
+  SnapshotSummary,
+} from './answers.ts';
+import { valueAt } from './valueAt.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 const fp = (c: string): string => c.repeat(64);
@@ -78,11 +88,12 @@ describe('environment reports and snapshots', () => {
     await server?.stop();
   });
 
-  const report = (env: string, type: string, body: unknown) =>
-    server.json('PUT', `/api/v2/environments/acme/${env}/report/${type}`, body);
-  const snapshots = async (env: string, query = '') => (await server.get(`/api/v2/snapshots/acme/${env}${query}`)).body;
-  const snapshot = (env: string, expr: string) =>
-    server.get(`/api/v2/snapshots/acme/${env}/${encodeURIComponent(expr)}`);
+  const report = <T = unknown>(env: string, type: string, body: unknown) =>
+    server.json<T>('PUT', `/api/v2/environments/acme/${env}/report/${type}`, body);
+  const snapshots = async (env: string, query = '') =>
+    (await server.get<SnapshotSummary[]>(`/api/v2/snapshots/acme/${env}${query}`)).body;
+  const snapshot = <T = Snapshot>(env: string, expr: string) =>
+    server.get<T>(`/api/v2/snapshots/acme/${env}/${encodeURIComponent(expr)}`);
 
   it('follows the snapshot rules: new artifact, scale only, timestamp only, artifact removed', async () => {
     const first = await report('k8s-env', 'K8S', k8s([['web-1', 'reg/web:1', fp('a')]]));
@@ -110,7 +121,7 @@ describe('environment reports and snapshots', () => {
       ]),
     );
     // Timestamp only: the same pods restarted — no snapshot.
-    const beforeTimestamps = (await server.get('/api/v2/environments/acme/k8s-env')).body;
+    const beforeTimestamps = (await server.get<Environment>('/api/v2/environments/acme/k8s-env')).body;
     await report(
       'k8s-env',
       'K8S',
@@ -120,9 +131,13 @@ describe('environment reports and snapshots', () => {
         ['api-1', 'reg/api:7', fp('b'), 1800000001],
       ]),
     );
-    const afterTimestamps = (await server.get('/api/v2/environments/acme/k8s-env')).body;
+    const afterTimestamps = (await server.get<Environment>('/api/v2/environments/acme/k8s-env')).body;
     assert.equal((await snapshots('k8s-env')).length, 2, 'instance counts and timestamps make no snapshot');
-    assert.ok(afterTimestamps.last_reported_at > beforeTimestamps.last_reported_at, 'last_reported_at still advances');
+    const [before, after] = [beforeTimestamps.last_reported_at, afterTimestamps.last_reported_at];
+    assert.ok(
+      typeof before === 'number' && typeof after === 'number' && after > before,
+      'last_reported_at still advances',
+    );
     assert.equal(afterTimestamps.last_changed_at, beforeTimestamps.last_changed_at);
 
     // An artifact is removed: snapshot 3, `exited`, and the counts of the other are recorded.
@@ -149,7 +164,7 @@ describe('environment reports and snapshots', () => {
 
     const second = (await snapshot('k8s-env', '2')).body;
     assert.deepEqual(
-      second.artifacts.map((a: any) => [a.name, a.annotation]),
+      second.artifacts.map((a) => [a.name, a.annotation]),
       [
         ['reg/web:1', { type: 'unchanged', was: 1, now: 1 }],
         ['reg/api:7', { type: 'started', was: 0, now: 1 }],
@@ -164,7 +179,7 @@ describe('environment reports and snapshots', () => {
     assert.deepEqual(third.event_counts, { total: 1, started: 0, changed: 0, exited: 1 });
     assert.match(third.html_url, /\/acme\/environments\/k8s-env\/snapshots\/3$/);
     assert.deepEqual(
-      third.artifacts.map((a: any) => [a.name, a.annotation]),
+      third.artifacts.map((a) => [a.name, a.annotation]),
       [
         ['reg/web:1', { type: 'unchanged', was: 1, now: 2 }],
         ['reg/api:7', { type: 'exited', was: 1, now: 0 }],
@@ -172,17 +187,17 @@ describe('environment reports and snapshots', () => {
     );
     const web = third.artifacts[0];
     assert.equal(web.fingerprint, fp('a'));
-    assert.deepEqual(Object.keys(web.pods).sort(), ['web-1', 'web-2']);
-    assert.equal(web.pods['web-1'].namespace, 'prod');
-    assert.equal(web.pods['web-1'].owners[0].kind, 'ReplicaSet');
-    assert.equal(web.creationTimestamp.length, 2);
+    assert.deepEqual(Object.keys(web.pods ?? {}).sort(), ['web-1', 'web-2']);
+    assert.equal(valueAt(web.pods, 'web-1', 'namespace'), 'prod');
+    assert.equal(valueAt(web.pods, 'web-1', 'owners', 0, 'kind'), 'ReplicaSet');
+    assert.equal(web.creationTimestamp?.length, 2);
     assert.equal(web.compliant, null);
 
-    const events = await server.get('/api/v2/environments/acme/k8s-env/events');
+    const events = await server.get<EnvironmentEvent[]>('/api/v2/environments/acme/k8s-env/events');
     assert.equal(events.status, 200);
     assert.equal(events.headers['x-total-count'], '3');
     assert.deepEqual(
-      events.body.map((e: any) => [e.snapshot_index, e.type, e.artifact_name, e.sha256]),
+      events.body.map((e) => [e.snapshot_index, e.type, e.artifact_name, e.sha256]),
       [
         [3, 'exited', 'reg/api:7', fp('b')],
         [2, 'started', 'reg/api:7', fp('b')],
@@ -214,28 +229,28 @@ describe('environment reports and snapshots', () => {
     const missing = await report('nope', 'K8S', k8s([]));
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, { message: 'Environment not found' });
-    const invalid = await report('k8s-env', 'K8S', {
+    const invalid = await report<ErrorBody>('k8s-env', 'K8S', {
       artifacts: [{ podName: 'p', namespace: 'n', creationTimestamp: 'soon', digests: { img: 'short' } }],
     });
     assert.equal(invalid.status, 400);
     assert.equal(invalid.body.message, 'Invalid report data');
     assert.match(
-      invalid.body.errors['artifacts[0].creationTimestamp'],
+      invalid.body.errors?.['artifacts[0].creationTimestamp'] ?? '',
       /^Input should be a valid integer.* \[input: soon\]$/,
     );
-    assert.ok(invalid.body.errors['artifacts[0].digests.img'].endsWith('[input: short]'));
-    const noArtifacts = await report('k8s-env', 'K8S', {});
+    assert.ok(invalid.body.errors?.['artifacts[0].digests.img'].endsWith('[input: short]'));
+    const noArtifacts = await report<ErrorBody>('k8s-env', 'K8S', {});
     assert.equal(noArtifacts.status, 400);
-    assert.equal(noArtifacts.body.errors.artifacts, 'Field required [input: None]');
-    const logical = await report('logical-env', 'server', serverReport({ f: fp('c') }));
+    assert.equal(noArtifacts.body.errors?.artifacts, 'Field required [input: None]');
+    const logical = await report<ErrorBody>('logical-env', 'server', serverReport({ f: fp('c') }));
     assert.equal(logical.status, 400);
     assert.match(logical.body.message, /logical/);
-    const wrongType = await report('k8s-env', 'server', serverReport({ f: fp('c') }));
+    const wrongType = await report<ErrorBody>('k8s-env', 'server', serverReport({ f: fp('c') }));
     assert.equal(wrongType.status, 400);
     assert.match(wrongType.body.message, /of type K8S/);
     const unknownType = await report('k8s-env', 'k8s', k8s([]));
     assert.equal(unknownType.status, 400);
-    const otherInvalid = await report('srv', 'server', { artifacts: [{ digests: { f: 'x' } }] });
+    const otherInvalid = await report<ErrorBody>('srv', 'server', { artifacts: [{ digests: { f: 'x' } }] });
     assert.equal(otherInvalid.status, 400);
     assert.equal(otherInvalid.body.message, 'Input payload validation failed');
     assert.deepEqual(await snapshots('srv'), [], 'nothing recorded');
@@ -251,7 +266,7 @@ describe('environment reports and snapshots', () => {
     });
     for (const files of [{ f1: fp('1') }, { f2: fp('2') }, { f3: fp('3') }] as Record<string, string>[])
       await report('srv', 'server', serverReport(files));
-    const far = await snapshot('srv', '#23');
+    const far = await snapshot<ErrorBody>('srv', '#23');
     assert.equal(far.status, 400);
     assert.equal(
       far.body.message,
@@ -294,7 +309,7 @@ describe('environment reports and snapshots', () => {
 
   it('filters environment events by interval, start/end, timestamps and repo', async () => {
     const count = async (query: string) => {
-      const reply = await server.get(`/api/v2/environments/acme/srv/events${query}`);
+      const reply = await server.get<EnvironmentEvent[]>(`/api/v2/environments/acme/srv/events${query}`);
       assert.equal(reply.status, 200, `${query}: ${reply.text}`);
       return reply.body.map((e: { snapshot_index: number; type: string }) => `${e.snapshot_index}${e.type[0]}`);
     };
@@ -321,23 +336,23 @@ describe('environment reports and snapshots', () => {
   });
 
   it('diffs two snapshots', async () => {
-    const diff = await server.get('/api/v2/env-diff/acme?snappish1=srv%231&snappish2=srv');
+    const diff = await server.get<EnvironmentDiff>('/api/v2/env-diff/acme?snappish1=srv%231&snappish2=srv');
     assert.equal(diff.status, 200, diff.text);
     assert.equal(diff.body.snappish1.snapshot_id, 'srv#1');
     assert.equal(diff.body.snappish2.snapshot_id, 'srv#3');
     assert.deepEqual(
-      diff.body.snappish1.artifacts.map((a: { name: string }) => a.name),
+      diff.body.snappish1.artifacts.map((a) => a.name),
       ['f1'],
     );
     assert.deepEqual(
-      diff.body.snappish2.artifacts.map((a: { name: string }) => a.name),
+      diff.body.snappish2.artifacts.map((a) => a.name),
       ['f3'],
     );
     assert.deepEqual(diff.body['not-changed'].artifacts, []);
     assert.deepEqual(diff.body.changed.artifacts, []);
-    const same = await server.get('/api/v2/env-diff/acme?snappish1=srv&snappish2=srv~0');
+    const same = await server.get<EnvironmentDiff>('/api/v2/env-diff/acme?snappish1=srv&snappish2=srv~0');
     assert.deepEqual(
-      same.body['not-changed'].artifacts.map((a: any) => [a.name, a.instance_count]),
+      same.body['not-changed'].artifacts.map((a) => [a.name, a.instance_count]),
       [['f3', 1]],
     );
     const none = await server.get('/api/v2/env-diff/acme?snappish1=empty-env&snappish2=srv');
@@ -376,10 +391,10 @@ describe('environment reports and snapshots', () => {
     assert.deepEqual(await only('repo_names=acme/web'), []);
     assert.deepEqual(await only('from_timestamp=4000000000'), []);
     assert.deepEqual(await only('to_timestamp=1000'), []);
-    const badType = await server.get('/api/v2/environments/acme/csv-env/auditlog?event_types=scaled');
+    const badType = await server.get<ErrorBody>('/api/v2/environments/acme/csv-env/auditlog?event_types=scaled');
     assert.equal(badType.status, 400);
     assert.equal(
-      badType.body.errors['query.event_types'],
+      badType.body.errors?.['query.event_types'],
       "Input should be 'started', 'exited' or 'changed' [input: scaled]",
     );
     const missing = await server.get('/api/v2/environments/acme/nope/auditlog');
@@ -440,7 +455,7 @@ describe('environment reports and snapshots', () => {
     }
     const ecs = (await snapshot('env-ecs', '-1')).body;
     assert.deepEqual(
-      ecs.artifacts.map((a: any) => [a.name, a.fingerprint]),
+      ecs.artifacts.map((a) => [a.name, a.fingerprint]),
       [
         ['app:1', fp('1')],
         ['agent', ''],
@@ -455,7 +470,7 @@ describe('environment reports and snapshots', () => {
       privilege: 'reader',
     });
     assert.equal(reader.status, 201, reader.text);
-    const readerReply = await server.json('POST', '/api/v2/service-accounts/acme/reader-bot/api-keys', {
+    const readerReply = await server.json<IssuedApiKey>('POST', '/api/v2/service-accounts/acme/reader-bot/api-keys', {
       description: 'test',
     });
     const readerKey = readerReply.body.key;
@@ -466,7 +481,9 @@ describe('environment reports and snapshots', () => {
     });
     assert.equal(snap.status, 201, snap.text);
     const snapKey = (
-      await server.json('POST', '/api/v2/service-accounts/acme/snap-bot/api-keys', { description: 'test' })
+      await server.json<IssuedApiKey>('POST', '/api/v2/service-accounts/acme/snap-bot/api-keys', {
+        description: 'test',
+      })
     ).body.key;
     assert.equal(typeof snapKey, 'string');
     assert.equal(
