@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ErrorBody, Page, PolicyDryRun, SnapshotSummary, TemplateImpact, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint } from './fixtures.ts';
 
@@ -31,17 +32,23 @@ const STRAY = fingerprint('stray');
 const READER = 'reader-key-0001';
 const OUTSIDER = 'other-key-00001';
 
+/** The parts of the OpenAPI document this test reads (its contract schema is a free-form object). */
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { tags?: string[]; description?: string; requestBody?: unknown }>>;
+  tags: Array<{ name: string }>;
+}
+
 describe('previews (project extension): template impact and policy dry-run', () => {
   let server: TestServer;
-  const impact = (flow: string, template: unknown, key?: string, query = '') =>
-    server.json(
+  const impact = <T = TemplateImpact>(flow: string, template: unknown, key?: string, query = '') =>
+    server.json<T>(
       'POST',
       `/api/v2/flows/acme/${flow}/template-impact${query}`,
       { template },
       key === undefined ? {} : { key },
     );
-  const dryRun = (env: string, policy: unknown, key?: string) =>
-    server.json(
+  const dryRun = <T = PolicyDryRun>(env: string, policy: unknown, key?: string) =>
+    server.json<T>(
       'POST',
       `/api/v2/environments/acme/${env}/policy-dry-run`,
       { policy },
@@ -161,8 +168,8 @@ describe('previews (project extension): template impact and policy dry-run', () 
     assert.deepEqual(same.changed, []);
     const withoutJira = (await impact('backend', 'version: 1\ntrail:\n  artifacts:\n    - name: app\n')).body;
     const failing = withoutJira.changed.find((trail: { trail: string }) => trail.trail === 'non-compliant');
-    assert.equal(failing.after, 'NON-COMPLIANT', 'an unexpected failed report still counts');
-    assert.deepEqual(failing.changed_slots[0], {
+    assert.equal(failing?.after, 'NON-COMPLIANT', 'an unexpected failed report still counts');
+    assert.deepEqual(failing?.changed_slots[0], {
       artifact: null,
       attestation: 'jira',
       before: 'NON-COMPLIANT',
@@ -197,7 +204,7 @@ describe('previews (project extension): template impact and policy dry-run', () 
     assert.equal(reply.body.changed_total, count);
     const names = reply.body.changed.map((trail: { trail: string }) => trail.trail);
     assert.equal(new Set(names).size, 1000, 'no trail twice');
-    const listed = (await server.get('/api/v2/trails/acme/many?page=1&per_page=5')).body.data.map(
+    const listed = (await server.get<Page<Trail>>('/api/v2/trails/acme/many?page=1&per_page=5')).body.data.map(
       (trail: { name: string }) => trail.name,
     );
     assert.deepEqual(names.slice(0, 5), listed, 'in the order of the trail list');
@@ -221,14 +228,14 @@ describe('previews (project extension): template impact and policy dry-run', () 
   });
 
   it('answers a template with errors with the field errors and no verdict', async () => {
-    const reply = await impact(
+    const reply = await impact<ErrorBody>(
       'backend',
       'version: 1\ntrail:\n  attestations:\n    - name: jira\n      type: no-such-type\n    - type: generic\n',
     );
     assert.equal(reply.status, 400, reply.text);
     assert.equal(reply.body.message, 'Input payload validation failed');
-    assert.ok(Object.keys(reply.body.errors).length >= 2, reply.text);
-    assert.equal(reply.body.trails, undefined);
+    assert.ok(Object.keys(reply.body.errors ?? {}).length >= 2, reply.text);
+    assert.equal('trails' in reply.body, false);
     for (const body of [{}, { template: 3 }, null]) {
       const bad = await server.json('POST', '/api/v2/flows/acme/backend/template-impact', body);
       assert.equal(bad.status, 400, `${JSON.stringify(body)}: ${bad.text}`);
@@ -242,7 +249,7 @@ describe('previews (project extension): template impact and policy dry-run', () 
     await dryRun('prod', PROVENANCE);
     assert.equal((await server.get('/api/v2/flows/acme/backend')).text, flowBefore);
     assert.equal((await server.get('/api/v2/trails/acme/backend')).text, trailsBefore);
-    assert.equal((await server.get('/api/v2/snapshots/acme/prod')).body.length, 1);
+    assert.equal((await server.get<SnapshotSummary[]>('/api/v2/snapshots/acme/prod')).body.length, 1);
   });
 
   it('takes the access of reading trails: a reader may, another org may not, nobody without a key', async () => {
@@ -255,7 +262,7 @@ describe('previews (project extension): template impact and policy dry-run', () 
         .status,
       401,
     );
-    const missing = await impact('nope', TEMPLATE);
+    const missing = await impact<ErrorBody>('nope', TEMPLATE);
     assert.equal(missing.status, 404);
     assert.equal(missing.body.message, "Flow named 'nope' does not exist for organization 'acme'");
   });
@@ -268,9 +275,9 @@ describe('previews (project extension): template impact and policy dry-run', () 
     assert.equal(reply.body.compliant, 1);
     assert.equal(reply.body.non_compliant, 1);
     const stray = reply.body.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === STRAY);
-    assert.equal(stray.compliant, false);
-    assert.equal(stray.recorded_compliant, null, 'no policy was attached when the snapshot was recorded');
-    assert.deepEqual(stray.failing_rules, [
+    assert.equal(stray?.compliant, false);
+    assert.equal(stray?.recorded_compliant, null, 'no policy was attached when the snapshot was recorded');
+    assert.deepEqual(stray?.failing_rules, [
       {
         path: ['artifacts', 'provenance'],
         type: 'provenance',
@@ -278,13 +285,13 @@ describe('previews (project extension): template impact and policy dry-run', () 
       },
     ]);
     const app = reply.body.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === APP);
-    assert.deepEqual(app.failing_rules, []);
+    assert.deepEqual(app?.failing_rules, []);
 
     const rules = (await dryRun('prod', UNIT_TESTS)).body;
     const strayRule = rules.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === STRAY)
-      .failing_rules[0];
-    assert.deepEqual(strayRule.path, ['artifacts', 'attestations', 0]);
-    assert.match(strayRule.reason, /attestation 'unit-test' of type 'generic' is missing/);
+      ?.failing_rules[0];
+    assert.deepEqual(strayRule?.path, ['artifacts', 'attestations', 0]);
+    assert.match(strayRule?.reason ?? '', /attestation 'unit-test' of type 'generic' is missing/);
     assert.equal(rules.non_compliant, 1, 'the app carries its unit tests in its trail');
   });
 
@@ -298,8 +305,8 @@ describe('previews (project extension): template impact and policy dry-run', () 
     const allowed = (await dryRun('prod', PROVENANCE)).body;
     assert.equal(allowed.non_compliant, 0);
     const stray = allowed.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === STRAY);
-    assert.equal(stray.allowed, true);
-    assert.equal(stray.failing_rules.length, 1, 'the rules still say what fails');
+    assert.equal(stray?.allowed, true);
+    assert.equal(stray?.failing_rules.length, 1, 'the rules still say what fails');
 
     assert.deepEqual((await dryRun('empty', PROVENANCE)).body, {
       environment: 'empty',
@@ -308,20 +315,20 @@ describe('previews (project extension): template impact and policy dry-run', () 
       non_compliant: 0,
       artifacts: [],
     });
-    const bad = await dryRun('prod', `${POLICY_HEAD}  provenance:\n    required: maybe\n`);
+    const bad = await dryRun<ErrorBody>('prod', `${POLICY_HEAD}  provenance:\n    required: maybe\n`);
     assert.equal(bad.status, 400, bad.text);
     assert.ok(
-      Object.keys(bad.body.errors).every((key) => key.startsWith('policy')),
+      bad.body.errors !== undefined && Object.keys(bad.body.errors).every((key) => key.startsWith('policy')),
       bad.text,
     );
     assert.equal((await dryRun('nowhere', PROVENANCE)).status, 404);
     // An invalid condition is stored by an upload (it fails at evaluation, as the service does),
     // but a dry-run refuses it: its verdict would only fail closed on it.
     const badCondition = `${UNIT_TESTS}      if: \${{ flow.name === }}\n`;
-    const refused = await dryRun('prod', badCondition);
+    const refused = await dryRun<ErrorBody>('prod', badCondition);
     assert.equal(refused.status, 400, refused.text);
     assert.ok(
-      Object.keys(refused.body.errors).some((key) => key.startsWith('policy.artifacts.attestations[0]')),
+      Object.keys(refused.body.errors ?? {}).some((key) => key.startsWith('policy.artifacts.attestations[0]')),
       refused.text,
     );
     const stored = await server.multipart('PUT', '/api/v2/policies/acme', {
@@ -332,14 +339,14 @@ describe('previews (project extension): template impact and policy dry-run', () 
   });
 
   it('is documented in the OpenAPI document as a project extension', async () => {
-    const document = (await server.get('/api/v2/openapi.json')).body;
+    const document = (await server.get<OpenApiDocument>('/api/v2/openapi.json')).body;
     for (const [path, method] of [
       ['/flows/{org}/{flow}/template-impact', 'post'],
       ['/environments/{org}/{env}/policy-dry-run', 'post'],
     ] as const) {
       const operation = document.paths[path][method];
       assert.deepEqual(operation.tags, ['Project extension'], path);
-      assert.match(operation.description, /Not part of the Compliance Evidence Service API v2/);
+      assert.match(operation.description ?? '', /Not part of the Compliance Evidence Service API v2/);
       assert.ok(operation.requestBody, `${path} documents its body`);
     }
     assert.ok(document.tags.some((tag: { name: string }) => tag.name === 'Project extension'));
