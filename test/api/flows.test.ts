@@ -1,5 +1,6 @@
 // Flows: spec endpoint 3, legacy create, list, get, archive, rename (reference §2.1, §6 items 1–8).
 import assert from 'node:assert/strict';
+import type { ErrorBody, Flow, Page, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { beginTrail, createFlow, WORKED_TEMPLATE } from './fixtures.ts';
 
@@ -39,14 +40,14 @@ describe('flows', () => {
     });
     assert.equal(dotZero.status, 201);
     for (const name of ['from-file', 'from-dot-zero']) {
-      assert.equal((await server.get(`/api/v2/flows/acme/${name}`)).body.template, WORKED_TEMPLATE);
+      assert.equal((await server.get<Flow>(`/api/v2/flows/acme/${name}`)).body.template, WORKED_TEMPLATE);
     }
   });
 
   it('accepts the empty template and keeps a description with brackets exactly', async () => {
     const description = 'Spec [v2] (beta) {x} <y> & "quotes" \'single\' ü';
     assert.equal((await createFlow(server, 'acme', 'empty-template', 'version: 1', description)).status, 201);
-    const flow = (await server.get('/api/v2/flows/acme/empty-template')).body;
+    const flow = (await server.get<Flow>('/api/v2/flows/acme/empty-template')).body;
     assert.equal(flow.description, description);
     assert.equal(flow.template, 'version: 1');
     assert.equal(flow.html_url, `${PUBLIC}/acme/flows/empty-template`);
@@ -56,29 +57,29 @@ describe('flows', () => {
   });
 
   it('rejects an invalid template with the field errors and changes nothing', async () => {
-    const reply = await server.multipart('PUT', '/api/v2/flows/acme/template_file', {
+    const reply = await server.multipart<ErrorBody>('PUT', '/api/v2/flows/acme/template_file', {
       data_json: JSON.stringify({ name: 'bad-template' }),
       template_file: 'version: 1\ntrail:\n  attestations:\n    - name: ""\n      type: not-supported\n',
     });
     assert.equal(reply.status, 400);
     assert.equal(reply.body.message, 'Input payload validation failed');
-    assert.deepEqual(Object.keys(reply.body.errors).sort(), [
+    assert.deepEqual(Object.keys(reply.body.errors ?? {}).sort(), [
       'trail.attestations[0].name',
       'trail.attestations[0].type',
     ]);
     assert.equal(
-      reply.body.errors['trail.attestations[0].name'],
+      reply.body.errors?.['trail.attestations[0].name'],
       "String should match pattern '^[a-zA-Z0-9_,-]+$' [input: ]",
     );
     assert.match(
-      reply.body.errors['trail.attestations[0].type'],
+      reply.body.errors?.['trail.attestations[0].type'] ?? '',
       /^Input should be 'generic', .* \[input: not-supported\]$/,
     );
     assert.equal((await server.get('/api/v2/flows/acme/bad-template')).status, 404);
   });
 
   it('rejects a YAML syntax error, a missing name, bad visibility and a missing data_json', async () => {
-    const syntax = await server.multipart('PUT', '/api/v2/flows/acme/template_file', {
+    const syntax = await server.multipart<ErrorBody>('PUT', '/api/v2/flows/acme/template_file', {
       data_json: JSON.stringify({ name: 'syntax' }),
       template_file: 'version: [1\n',
     });
@@ -104,9 +105,11 @@ describe('flows', () => {
       errors: { data_json: 'Field required [input: None]' },
       message: 'Input payload validation failed',
     });
-    const badJson = await server.multipart('PUT', '/api/v2/flows/acme/template_file', { data_json: '{"name": ' });
+    const badJson = await server.multipart<ErrorBody>('PUT', '/api/v2/flows/acme/template_file', {
+      data_json: '{"name": ',
+    });
     assert.equal(badJson.status, 400);
-    assert.match(badJson.body.errors.data_json, /^Invalid JSON: /);
+    assert.match(badJson.body.errors?.data_json ?? '', /^Invalid JSON: /);
   });
 
   it('legacy PUT creates (201) a template of one artifact named artifact, then updates (200); description is required', async () => {
@@ -116,8 +119,8 @@ describe('flows', () => {
     assert.equal(again.status, 200);
     assert.equal(again.body, 'OK');
     await beginTrail(server, 'acme', 'legacy', 'legacy-trail');
-    const trail = (await server.get('/api/v2/trails/acme/legacy/legacy-trail')).body;
-    assert.deepEqual(trail.template.trail.artifacts, [
+    const trail = (await server.get<Trail>('/api/v2/trails/acme/legacy/legacy-trail')).body;
+    assert.deepEqual(trail.template.trail?.artifacts, [
       {
         name: 'artifact',
         attestations: [
@@ -135,14 +138,14 @@ describe('flows', () => {
 
   it('lists as an array without paging and as {data, pagination} with paging', async () => {
     assert.deepEqual((await server.get('/api/v2/flows/empty')).body, []);
-    const all = (await server.get('/api/v2/flows/acme')).body;
+    const all = (await server.get<Flow[]>('/api/v2/flows/acme')).body;
     assert.ok(Array.isArray(all));
     const names = all.map((flow: { name: string }) => flow.name);
     assert.deepEqual(names, [...names].sort());
     for (const flow of all) {
       assert.ok('latest_activity_at' in flow && 'latest_state' in flow);
     }
-    const paged = await server.get('/api/v2/flows/acme?page=2&per_page=2');
+    const paged = await server.get<Page<Flow>>('/api/v2/flows/acme?page=2&per_page=2');
     assert.equal(paged.body.data.length, 2);
     assert.deepEqual(paged.body.pagination, {
       total: all.length,
@@ -155,7 +158,7 @@ describe('flows', () => {
       data: [],
       pagination: { total: all.length, page: 99, per_page: 20, page_count: Math.ceil(all.length / 20) },
     });
-    const desc = (await server.get('/api/v2/flows/acme?sort=name&sort_direction=desc')).body.map(
+    const desc = (await server.get<Flow[]>('/api/v2/flows/acme?sort=name&sort_direction=desc')).body.map(
       (flow: { name: string }) => flow.name,
     );
     assert.deepEqual(desc, [...names].reverse());
@@ -164,11 +167,11 @@ describe('flows', () => {
   it('sorts by latest activity, searches by name and validates the list parameters', async () => {
     await createFlow(server, 'acme', 'active-flow');
     await beginTrail(server, 'acme', 'active-flow', 'recent');
-    const byActivity = (await server.get('/api/v2/flows/acme?sort=latest_activity')).body;
+    const byActivity = (await server.get<Flow[]>('/api/v2/flows/acme?sort=latest_activity')).body;
     assert.equal(byActivity[0].name, 'active-flow');
     assert.equal(byActivity[0].latest_state, 'COMPLIANT');
     assert.equal(typeof byActivity[0].latest_activity_at, 'number');
-    const found = (await server.get('/api/v2/flows/acme?search_by_name=ACTIVE')).body.map(
+    const found = (await server.get<Flow[]>('/api/v2/flows/acme?search_by_name=ACTIVE')).body.map(
       (flow: { name: string }) => flow.name,
     );
     assert.deepEqual(found, ['active-flow']);
@@ -181,7 +184,7 @@ describe('flows', () => {
       errors: { 'query.sort_direction': "Input should be 'asc' or 'desc' [input: ]" },
       message: 'Input payload validation failed',
     });
-    const perPage = await server.get('/api/v2/flows/acme?per_page=101');
+    const perPage = await server.get<ErrorBody>('/api/v2/flows/acme?per_page=101');
     assert.deepEqual(perPage.body.errors, {
       'query.per_page': 'Input should be less than or equal to 100 [input: 101]',
     });
@@ -199,7 +202,9 @@ describe('flows', () => {
     assert.equal(archived.status, 200);
     assert.equal((await server.get('/api/v2/flows/acme/to-archive')).status, 404);
     assert.ok(
-      !(await server.get('/api/v2/flows/acme')).body.some((flow: { name: string }) => flow.name === 'to-archive'),
+      !(await server.get<Flow[]>('/api/v2/flows/acme')).body.some(
+        (flow: { name: string }) => flow.name === 'to-archive',
+      ),
     );
     assert.equal((await createFlow(server, 'acme', 'to-archive')).status, 201);
     const unknown = await server.json('PUT', '/api/v2/flows/acme/non-existing/archive', null);
@@ -234,7 +239,9 @@ describe('flows', () => {
       (await server.json('PATCH', '/api/v2/tags/acme/flow/tagged', { set_tags: { team: 'blue' } })).body,
       'OK',
     );
-    const byKey = (await server.get('/api/v2/flows/acme?tag=team')).body.map((flow: { name: string }) => flow.name);
+    const byKey = (await server.get<Flow[]>('/api/v2/flows/acme?tag=team')).body.map(
+      (flow: { name: string }) => flow.name,
+    );
     assert.deepEqual(byKey, ['tagged']);
     assert.deepEqual((await server.get('/api/v2/flows/acme?tag=team:red')).body, []);
   });

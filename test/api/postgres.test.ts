@@ -6,7 +6,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runServerCommand, startServer, type TestServer } from './harness.ts';
+import type { Action, Attestation, ErrorBody, Flow, Page, Trail } from './answers.ts';
+import { valueAt } from './valueAt.ts';
+import { runServerCommand, startServer, type Reply, type TestServer } from './harness.ts';
 import { createFlow } from './fixtures.ts';
 import pg from 'pg';
 import { restartPostgres, startPostgres, type PostgresServer } from './postgres.ts';
@@ -65,7 +67,8 @@ describe('PostgreSQL: one database, several instances', function () {
       attachment_file: { filename: 'report.txt', content: file },
     });
     assert.equal(attested.status, 201, attested.text);
-    const stored = (await b.get('/api/v2/attestations/acme/shared-flow/trail/one/bar')).body[0];
+    const stored = (await b.get<Attestation[]>('/api/v2/attestations/acme/shared-flow/trail/one/bar')).body[0];
+    assert.ok(stored._links, JSON.stringify(stored));
     const href = new URL(stored._links.evidence.href);
     const download = await b.raw('GET', href.pathname, undefined, { authorization: `Bearer ${b.key}` });
     assert.equal(download.status, 200);
@@ -88,8 +91,9 @@ describe('PostgreSQL: one database, several instances', function () {
     assert.equal(replies.filter((reply) => reply.status === 201).length, 1);
     assert.equal(replies.filter((reply) => reply.status === 200).length, 19);
     assert.equal(
-      (await instances[1].get('/api/v2/flows/acme')).body.filter((flow: { name: string }) => flow.name === 'raced-flow')
-        .length,
+      (await instances[1].get<Flow[]>('/api/v2/flows/acme')).body.filter(
+        (flow: { name: string }) => flow.name === 'raced-flow',
+      ).length,
       1,
     );
   });
@@ -109,14 +113,14 @@ describe('PostgreSQL: one database, several instances', function () {
 
   it('webhooks over two instances: each event delivered once, and a failing receiver retried and recorded once for all', async () => {
     const [a, b] = instances as [TestServer, TestServer];
-    const received: Array<{ status: number; body: Record<string, any> }> = [];
+    const received: Array<{ status: number; body: unknown }> = [];
     const receiver = createServer((req, res) => {
       let text = '';
       req.setEncoding('utf8');
       req.on('data', (chunk: string) => (text += chunk));
       req.on('end', () => {
-        const body = JSON.parse(text) as Record<string, any>;
-        const status = body.flow?.name === 'failing-hooks' ? 503 : 200;
+        const body: unknown = JSON.parse(text);
+        const status = valueAt(body, 'flow', 'name') === 'failing-hooks' ? 503 : 200;
         received.push({ status, body });
         res.statusCode = status;
         res.end();
@@ -147,9 +151,11 @@ describe('PostgreSQL: one database, several instances', function () {
       assert.equal((await begin(a, 'last-a')).status, 201);
       assert.equal((await begin(b, 'last-b')).status, 201);
       const trails = () =>
-        received.filter((item) => item.body.flow?.name === 'hooked').map((item) => item.body.trail.name as string);
+        received
+          .filter((item) => valueAt(item.body, 'flow', 'name') === 'hooked')
+          .map((item) => valueAt(item.body, 'trail', 'name'));
       await eventually(
-        async () => trails().includes('last-a') && trails().includes('last-b'),
+        () => Promise.resolve(trails().includes('last-a') && trails().includes('last-b')),
         20_000,
         'the last deliveries of both instances',
       );
@@ -168,23 +174,24 @@ describe('PostgreSQL: one database, several instances', function () {
         ).status,
         201,
       );
-      const failingAction = (await b.get('/api/v2/actions/acme')).body.find(
+      const failingAction = (await b.get<Action[]>('/api/v2/actions/acme')).body.find(
         (action: { name: string }) => action.name === 'failing-hooks-action',
       );
+      assert.ok(failingAction, 'the failing action is listed');
       await eventually(
-        async () => (await b.get(`/api/v2/actions/acme/${failingAction.number}`)).body.is_failing === true,
+        async () => (await b.get<Action>(`/api/v2/actions/acme/${failingAction.number}`)).body.is_failing === true,
         20_000,
         'the failure recorded',
       );
-      assert.equal(received.filter((item) => item.body.flow?.name === 'failing-hooks').length, 4);
-      const seenByA = (await a.get(`/api/v2/actions/acme/${failingAction.number}`)).body;
+      assert.equal(received.filter((item) => valueAt(item.body, 'flow', 'name') === 'failing-hooks').length, 4);
+      const seenByA = (await a.get<Action>(`/api/v2/actions/acme/${failingAction.number}`)).body;
       assert.equal(seenByA.is_failing, true);
       assert.equal(typeof seenByA.last_failure_timestamp, 'number');
-      const hooked = (await a.get('/api/v2/actions/acme')).body.find(
+      const hooked = (await a.get<Action[]>('/api/v2/actions/acme')).body.find(
         (action: { name: string }) => action.name === 'hooked-action',
       );
-      assert.equal(hooked.is_failing, false);
-      assert.equal(typeof hooked.last_success_timestamp, 'number');
+      assert.equal(hooked?.is_failing, false);
+      assert.equal(typeof hooked?.last_success_timestamp, 'number');
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
     }
@@ -208,7 +215,7 @@ describe('PostgreSQL: one database, several instances', function () {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await a.kill();
     await Promise.all(writes);
-    const listed = await b.get('/api/v2/trails/acme/burst?page=1&per_page=100');
+    const listed = await b.get<Page<Trail>>('/api/v2/trails/acme/burst?page=1&per_page=100');
     assert.equal(listed.status, 200);
     const stored = new Set(listed.body.data.map((trail: { name: string }) => trail.name));
     for (const name of acknowledged) assert.ok(stored.has(name), `acknowledged trail ${name} is missing`);
@@ -250,7 +257,7 @@ describe('PostgreSQL: the database missing or lost', function () {
     try {
       assert.equal((await createFlow(server, 'acme', 'before')).status, 201);
       await postgres.pause();
-      const read = await server.get('/api/v2/flows/acme');
+      const read = await server.get<ErrorBody>('/api/v2/flows/acme');
       assert.equal(read.status, 503, read.text);
       assert.match(read.body.message, /database is unavailable/);
       const write = await server.multipart('PUT', '/api/v2/flows/acme/template_file', {
@@ -266,7 +273,7 @@ describe('PostgreSQL: the database missing or lost', function () {
         '/ready after the database came back',
       );
       assert.equal((await createFlow(server, 'acme', 'after')).status, 201);
-      const names = (await server.get('/api/v2/flows/acme')).body.map((flow: { name: string }) => flow.name);
+      const names = (await server.get<Flow[]>('/api/v2/flows/acme')).body.map((flow: { name: string }) => flow.name);
       assert.deepEqual(names, ['after', 'before']);
       assert.equal(server.child.exitCode, null);
     } finally {
@@ -288,9 +295,7 @@ describe('PostgreSQL: the database missing or lost', function () {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE flows IN ACCESS EXCLUSIVE MODE');
       const started = Date.now();
-      const timed = async (
-        request: Promise<{ status: number; body: any }>,
-      ): Promise<{ status: number; body: any; ms: number }> => {
+      const timed = async (request: Promise<Reply<unknown>>): Promise<Reply<unknown> & { ms: number }> => {
         const reply = await request;
         return { ...reply, ms: Date.now() - started };
       };
@@ -311,7 +316,7 @@ describe('PostgreSQL: the database missing or lost', function () {
       // the table lock, which the lock timeout turns into "busy". Both are the 503 the issue asks for.
       for (const reply of refused) {
         assert.equal(reply.status, 503);
-        assert.match(reply.body.message, /database is (unavailable|busy)/);
+        assert.match(String(valueAt(reply.body, 'message')), /database is (unavailable|busy)/);
         assert.ok(reply.ms < 15_000, `a request waited ${reply.ms} ms for a connection`);
       }
       await holder.query('ROLLBACK');
@@ -322,7 +327,7 @@ describe('PostgreSQL: the database missing or lost', function () {
         answered.filter(
           (reply) =>
             reply.status !== 200 &&
-            !(reply.status === 503 && /database is (unavailable|busy)/.test(reply.body.message)),
+            !(reply.status === 503 && /database is (unavailable|busy)/.test(String(valueAt(reply.body, 'message')))),
         ),
         [],
       );
