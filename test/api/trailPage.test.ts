@@ -11,11 +11,16 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from './browser.ts';
 import { attest, beginTrail, createFlow, scanResults } from './fixtures.ts';
+import type { Attestation, Page as ListPage } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { HOSTILE } from './hostile.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outputDir = join(root, 'test-output', 'web');
+/** What the functions run in the page use of its elements (the tests' TypeScript has no DOM types). */
+interface PageElement {
+  getAttribute(name: string): string | null;
+}
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('trail page', function () {
@@ -74,7 +79,7 @@ describe('trail page', function () {
       { filename: 'report.txt', content: 'evidence body' },
     );
     assert.equal(reply.status, 201, reply.text);
-    const listed = await server.get('/api/v2/attestations/acme?flow=backend');
+    const listed = await server.get<ListPage<Attestation>>('/api/v2/attestations/acme?flow=backend');
     attestationId = listed.body.data[0].attestation_id;
   });
   after(async () => {
@@ -151,7 +156,7 @@ describe('trail page', function () {
       assert.equal(await page.locator('main script, main img, main svg, main [onerror], main [onload]').count(), 0);
       for (const href of await page
         .locator('a')
-        .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
+        .evaluateAll<string[], undefined, PageElement>((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
         assert.match(href, /^(\/|https?:)/, href);
       }
       assert.equal(await page.evaluate(() => (globalThis as unknown as { pwned?: unknown }).pwned), undefined);

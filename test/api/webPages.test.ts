@@ -15,11 +15,17 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from './browser.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, scanResults } from './fixtures.ts';
+import type { Artifact, Attestation, Environment, Flow, Page as ListPage, Snapshot, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { HOSTILE, HOSTILE_PARTS, HOSTILE_SHORT } from './hostile.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outputDir = join(root, 'test-output', 'web-ui');
+/** What the functions run in the page use of its elements (the tests' TypeScript has no DOM types). */
+interface PageElement {
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): { height: number };
+}
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const FP_APP = 'a1'.repeat(32);
@@ -78,7 +84,7 @@ describe('web pages behind every html_url', function () {
   let configDir: string;
   let scanId: string;
   /** The API's own counts per snapshot: [index, compliant, non-compliant, unknown]. */
-  let apiCounts: number[][];
+  let apiCounts: Array<Array<number | undefined>>;
 
   before(async () => {
     configDir = join(tmpdir(), `cev-webpages-${process.pid}`);
@@ -169,7 +175,8 @@ describe('web pages behind every html_url', function () {
       }),
       'sbom',
     );
-    scanId = (await server.get('/api/v2/attestations/acme?flow=backend&name_regex=^scan$')).body.data[0].attestation_id;
+    scanId = (await server.get<ListPage<Attestation>>('/api/v2/attestations/acme?flow=backend&name_regex=^scan$')).body
+      .data[0].attestation_id;
 
     ok(
       await server.multipart('PUT', '/api/v2/policies/acme', {
@@ -218,15 +225,16 @@ describe('web pages behind every html_url', function () {
       ),
       'report 2',
     );
-    const count = (await server.get('/api/v2/environments/acme/prod')).body.snapshot_count as number;
+    const count = (await server.get<Environment>('/api/v2/environments/acme/prod')).body.snapshot_count;
+    assert.ok(count, 'the environment counts its snapshots');
     apiCounts = [];
     for (let index = 1; index <= count; index++) {
-      const snapshot = (await server.get(`/api/v2/snapshots/acme/prod/${index}`)).body;
+      const snapshot = (await server.get<Snapshot>(`/api/v2/snapshots/acme/prod/${index}`)).body;
       apiCounts.push([
         index,
-        snapshot.artifact_compliance_count.true,
-        snapshot.artifact_compliance_count.false,
-        snapshot.artifact_compliance_count.null,
+        snapshot.artifact_compliance_count?.true,
+        snapshot.artifact_compliance_count?.false,
+        snapshot.artifact_compliance_count?.null,
       ]);
     }
   });
@@ -285,19 +293,20 @@ describe('web pages behind every html_url', function () {
       'content-type': 'application/x-www-form-urlencoded',
     });
     const cookie = String(signedIn.headers['set-cookie']).split(';')[0];
-    const artifact = (await server.get(`/api/v2/artifacts/acme/backend/fingerprint/${FP_APP}`)).body;
-    const snapshot = (await server.get('/api/v2/snapshots/acme/prod/-1')).body;
-    const urls: Record<string, string> = {
-      flow: (await server.get('/api/v2/flows/acme/backend')).body.html_url,
-      trail: (await server.get('/api/v2/trails/acme/backend/release-1')).body.html_url,
-      attestation: (await server.get(`/api/v2/attestations/acme?attestation_id=${scanId}`)).body.data[0].html_url,
+    const artifact = (await server.get<Artifact>(`/api/v2/artifacts/acme/backend/fingerprint/${FP_APP}`)).body;
+    const snapshot = (await server.get<Snapshot>('/api/v2/snapshots/acme/prod/-1')).body;
+    const urls: Record<string, string | null | undefined> = {
+      flow: (await server.get<Flow>('/api/v2/flows/acme/backend')).body.html_url,
+      trail: (await server.get<Trail>('/api/v2/trails/acme/backend/release-1')).body.html_url,
+      attestation: (await server.get<ListPage<Attestation>>(`/api/v2/attestations/acme?attestation_id=${scanId}`)).body
+        .data[0].html_url,
       artifact: artifact.html_url,
-      environment: (await server.get('/api/v2/environments/acme/prod')).body.html_url,
+      environment: (await server.get<Environment>('/api/v2/environments/acme/prod')).body.html_url,
       snapshot: snapshot.html_url,
-      'snapshot artifact': snapshot.artifacts.find((entry: { fingerprint: string }) => entry.fingerprint === FP_APP)
-        .html_url,
+      'snapshot artifact': snapshot.artifacts.find((entry) => entry.fingerprint === FP_APP)?.html_url,
     };
     for (const [what, url] of Object.entries(urls)) {
+      assert.ok(url, `${what} has an html_url`);
       const { pathname, search } = new URL(url);
       const shown = await server.raw('GET', `${pathname}${search}`, undefined, { cookie });
       assert.equal(shown.status, 200, `${what}: ${url}`);
@@ -389,7 +398,7 @@ describe('web pages behind every html_url', function () {
       assert.equal(await page.locator('main svg:not(.compliance-chart), main svg svg').count(), 0, where);
       for (const href of await page
         .locator('a')
-        .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
+        .evaluateAll<string[], undefined, PageElement>((links) => links.map((a) => a.getAttribute('href') ?? ''))) {
         assert.match(href, /^(\/|https?:)/, `${where}: ${href}`);
       }
       assert.equal(await page.evaluate(() => (globalThis as unknown as { pwned?: unknown }).pwned), undefined, where);
@@ -537,7 +546,7 @@ describe('web pages behind every html_url', function () {
       assert.equal(await chart.getAttribute('role'), 'img');
       const bars = await chart
         .locator('g.snapshot')
-        .evaluateAll((groups) =>
+        .evaluateAll<number[][], undefined, PageElement>((groups) =>
           groups.map((group) =>
             ['snapshot', 'compliant', 'non-compliant', 'unknown'].map((key) =>
               Number(group.getAttribute(`data-${key}`)),
@@ -548,13 +557,8 @@ describe('web pages behind every html_url', function () {
       // The bars are drawn: each coloured segment has a height in proportion to its count.
       const segments = await chart
         .locator('rect.compliant, rect.non-compliant, rect.unknown')
-        .evaluateAll((rects) =>
-          rects.map((rect) => [
-            rect.getAttribute('class'),
-            Math.round(
-              (rect as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height,
-            ),
-          ]),
+        .evaluateAll<Array<[string | null, number]>, undefined, PageElement>((rects) =>
+          rects.map((rect) => [rect.getAttribute('class'), Math.round(rect.getBoundingClientRect().height)]),
         );
       assert.deepEqual(
         segments.map(([kind]) => kind),
