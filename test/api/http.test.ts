@@ -1,8 +1,19 @@
 // Conventions every route shares: authentication, JSON errors, JSON 404s, bad bodies → 4xx.
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
+import type { ErrorBody } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { beginTrail, createFlow } from './fixtures.ts';
+
+/** The parts of the OpenAPI document this test reads (its contract schema is a free-form object). */
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, unknown> };
+}
+interface OpenApiOperation {
+  requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+}
 
 describe('API conventions', () => {
   let server: TestServer;
@@ -14,7 +25,7 @@ describe('API conventions', () => {
   });
 
   it('answers 401 {message} without credentials and with an unknown key', async () => {
-    const missing = await server.get('/api/v2/service-accounts/default', { key: null });
+    const missing = await server.get<ErrorBody>('/api/v2/service-accounts/default', { key: null });
     assert.equal(missing.status, 401);
     assert.deepEqual(Object.keys(missing.body), ['message']);
     const wrong = await server.get('/api/v2/service-accounts/default', { key: 'not-a-key-at-all' });
@@ -46,7 +57,7 @@ describe('API conventions', () => {
       '/api/v1/x',
       '/api/v2',
     ]) {
-      const reply = await server.get(path);
+      const reply = await server.get<ErrorBody>(path);
       assert.equal(reply.status, 404, path);
       assert.match(String(reply.headers['content-type']), /^application\/json/, path);
       assert.match(reply.body.message, /^Not Found\. You have requested this URI/, path);
@@ -69,7 +80,7 @@ describe('API conventions', () => {
       message: 'Input payload validation failed',
       errors: { data_json: 'JSON should be nested at most 1000 levels deep [input: …]' },
     });
-    const body = await server.raw(
+    const body = await server.raw<ErrorBody>(
       'PUT',
       '/api/v2/environments/default',
       `{"name":"deep","type":"K8S","description":${nested(6000)}}`,
@@ -103,7 +114,7 @@ describe('API conventions', () => {
       ['{"__proto__": {"x": 1}}', { 'content-type': 'application/json' }, 400],
     ];
     for (const [body, headers, status] of cases) {
-      const reply = await server.raw('POST', path, body, { ...auth, ...headers });
+      const reply = await server.raw<ErrorBody>('POST', path, body, { ...auth, ...headers });
       assert.equal(reply.status, status, `${headers['content-type']}: ${reply.text}`);
       assert.equal(typeof reply.body.message, 'string');
     }
@@ -149,22 +160,25 @@ describe('API conventions', () => {
       },
       message: 'Input payload validation failed',
     });
-    const role = await server.json('POST', '/api/v2/service-accounts/default', { name: 'ci', privilege: 'boss' });
+    const role = await server.json<ErrorBody>('POST', '/api/v2/service-accounts/default', {
+      name: 'ci',
+      privilege: 'boss',
+    });
     assert.deepEqual(role.body.errors, {
       privilege: "Input should be 'admin', 'member', 'snapshotter' or 'reader' [input: boss]",
     });
-    const missing = await server.json('POST', '/api/v2/service-accounts/default', { description: 'x' });
+    const missing = await server.json<ErrorBody>('POST', '/api/v2/service-accounts/default', { description: 'x' });
     assert.deepEqual(missing.body.errors, {
       name: 'Field required [input: None]',
       privilege: 'Field required [input: None]',
     });
-    const notObject = await server.json('POST', '/api/v2/service-accounts/default', null);
+    const notObject = await server.json<ErrorBody>('POST', '/api/v2/service-accounts/default', null);
     assert.equal(notObject.status, 400);
     assert.deepEqual(notObject.body.errors, { body: 'Input should be a valid dictionary [input: None]' });
   });
 
   it('serves an OpenAPI 3.1 document generated from the route schemas, without credentials', async () => {
-    const reply = await server.get('/api/v2/openapi.json', { key: null });
+    const reply = await server.get<OpenApiDocument>('/api/v2/openapi.json', { key: null });
     assert.equal(reply.status, 200);
     assert.equal(reply.body.openapi, '3.1.0');
     const expected: [string, string][] = [
@@ -220,12 +234,12 @@ describe('API conventions', () => {
   });
 
   it('serves the shared JSON Schemas under /api/v2/schemas', async () => {
-    const template = await server.get('/api/v2/schemas/flow-template/v1', { key: null });
+    const template = await server.get<Record<string, unknown>>('/api/v2/schemas/flow-template/v1', { key: null });
     assert.equal(template.status, 200);
     assert.equal(template.body.$id, 'https://compliance-evidence.dev/schemas/flow-template/v1');
     assert.equal((await server.get('/api/v2/schemas/environment-policy/v1', { key: null })).status, 200);
-    assert.ok((await server.get('/api/v2/schemas', { key: null })).body.includes('scan-attestation/v1'));
-    const missing = await server.get('/api/v2/schemas/nope/v1', { key: null });
+    assert.ok((await server.get<string[]>('/api/v2/schemas', { key: null })).body.includes('scan-attestation/v1'));
+    const missing = await server.get<ErrorBody>('/api/v2/schemas/nope/v1', { key: null });
     assert.equal(missing.status, 404);
     assert.equal(typeof missing.body.message, 'string');
   });

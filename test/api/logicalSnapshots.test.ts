@@ -2,6 +2,7 @@
 // all the physical environments it includes, judged under its own policies, recorded by the same
 // snapshot rules as a report (so only when that changes).
 import assert from 'node:assert/strict';
+import type { EnvironmentEvent, Snapshot, SnapshotSummary } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 const A = 'a'.repeat(64);
@@ -24,9 +25,9 @@ describe('logical environments: combined snapshots', () => {
   let server: TestServer;
   const report = (env: string, pods: Array<[string, string]>) =>
     server.json('PUT', `/api/v2/environments/default/${env}/report/K8S`, k8s(pods));
-  const fingerprintsOf = (snapshot: { artifacts: Array<{ fingerprint: string; annotation: { now: number } }> }) =>
+  const fingerprintsOf = (snapshot: Snapshot) =>
     snapshot.artifacts
-      .filter((artifact) => artifact.annotation.now > 0)
+      .filter((artifact) => (artifact.annotation?.now ?? 0) > 0)
       .map((artifact) => artifact.fingerprint)
       .sort();
 
@@ -59,7 +60,7 @@ describe('logical environments: combined snapshots', () => {
       ).status,
       200,
     );
-    let combined = (await server.get('/api/v2/snapshots/default/everywhere/-1')).body;
+    let combined = (await server.get<Snapshot>('/api/v2/snapshots/default/everywhere/-1')).body;
     assert.deepEqual(fingerprintsOf(combined), [A, SHARED].sort());
 
     assert.equal(
@@ -75,13 +76,17 @@ describe('logical environments: combined snapshots', () => {
       ).status,
       200,
     );
-    combined = (await server.get('/api/v2/snapshots/default/everywhere/-1')).body;
+    combined = (await server.get<Snapshot>('/api/v2/snapshots/default/everywhere/-1')).body;
     assert.deepEqual(fingerprintsOf(combined), [A, B, SHARED].sort());
-    const shared = combined.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === SHARED);
-    assert.equal(shared.annotation.now, 2, 'the artifact running in both clusters is one artifact with two instances');
-    assert.deepEqual(Object.keys(shared.pods).sort(), ['east/e-1', 'west/w-1']);
+    const shared = combined.artifacts.find((artifact) => artifact.fingerprint === SHARED);
+    assert.equal(
+      shared?.annotation?.now,
+      2,
+      'the artifact running in both clusters is one artifact with two instances',
+    );
+    assert.deepEqual(Object.keys(shared?.pods ?? {}).sort(), ['east/e-1', 'west/w-1']);
 
-    const count = (await server.get('/api/v2/snapshots/default/everywhere')).body.length;
+    const count = (await server.get<SnapshotSummary[]>('/api/v2/snapshots/default/everywhere')).body.length;
     assert.equal(
       (
         await report('west', [
@@ -92,17 +97,17 @@ describe('logical environments: combined snapshots', () => {
       200,
     );
     assert.equal(
-      (await server.get('/api/v2/snapshots/default/everywhere')).body.length,
+      (await server.get<SnapshotSummary[]>('/api/v2/snapshots/default/everywhere')).body.length,
       count,
       'nothing changed: no new combined snapshot',
     );
 
     assert.equal((await report('east', [['e-1', SHARED]])).status, 200);
-    combined = (await server.get('/api/v2/snapshots/default/everywhere/-1')).body;
+    combined = (await server.get<Snapshot>('/api/v2/snapshots/default/everywhere/-1')).body;
     assert.deepEqual(fingerprintsOf(combined), [B, SHARED].sort());
-    const events = (await server.get('/api/v2/environments/default/everywhere/events')).body;
+    const events = (await server.get<EnvironmentEvent[]>('/api/v2/environments/default/everywhere/events')).body;
     assert.ok(
-      events.some((event: { type: string; sha256: string }) => event.type === 'exited' && event.sha256 === A),
+      events.some((event) => event.type === 'exited' && event.sha256 === A),
       'A exited the logical environment',
     );
   });
