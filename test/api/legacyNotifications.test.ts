@@ -2,6 +2,7 @@
 // actions do, with the caller's own access rules.
 import assert from 'node:assert/strict';
 import { createFlow } from './fixtures.ts';
+import type { Action, ErrorBody } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 describe('legacy environment notifications', () => {
@@ -31,7 +32,7 @@ describe('legacy environment notifications', () => {
       environments: ['prod'],
       triggers: ['ON_STARTED_ARTIFACT'],
     };
-    const created = await server.json('PUT', '/api/v2/organizations/default/environments_notifications', body);
+    const created = await server.json<Action>('PUT', '/api/v2/organizations/default/environments_notifications', body);
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.name, 'legacy');
     assert.equal(created.body.type, 'environment');
@@ -42,7 +43,7 @@ describe('legacy environment notifications', () => {
       triggers: ['ON_STARTED_TRAIL'],
     });
     assert.equal(flowAction.status, 201, flowAction.text);
-    const listed = await server.get('/api/v2/organizations/default/environments_notifications');
+    const listed = await server.get<Action[]>('/api/v2/organizations/default/environments_notifications');
     assert.deepEqual(
       listed.body.map((action: { name: string }) => action.name),
       ['legacy'],
@@ -52,7 +53,7 @@ describe('legacy environment notifications', () => {
       (await server.get(`/api/v2/organizations/default/environments_notifications/${created.body.number}`)).body,
       (await server.get(`/api/v2/actions/default/${created.body.number}`)).body,
     );
-    const updated = await server.json('PUT', '/api/v2/organizations/default/environments_notifications', {
+    const updated = await server.json<Action>('PUT', '/api/v2/organizations/default/environments_notifications', {
       ...body,
       triggers: ['ON_EXITED_ARTIFACT'],
     });
@@ -67,7 +68,9 @@ describe('legacy environment notifications', () => {
   });
 
   it('answers errors as the current routes do', async () => {
-    const invalid = await server.json('PUT', '/api/v2/organizations/default/environments_notifications', { name: 'x' });
+    const invalid = await server.json<ErrorBody>('PUT', '/api/v2/organizations/default/environments_notifications', {
+      name: 'x',
+    });
     assert.equal(invalid.status, 400);
     assert.equal(invalid.body.message, 'Input payload validation failed');
     assert.equal((await server.get('/api/v2/organizations/default/environments_notifications/999')).status, 404);

@@ -1,6 +1,7 @@
 // List totals are counts kept on write (issue 9): they follow every create and archive, and a
 // filtered list still counts what it selects.
 import assert from 'node:assert/strict';
+import type { Flow, Page, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { beginTrail, createFlow } from './fixtures.ts';
 
@@ -18,10 +19,11 @@ describe('list totals kept on write', () => {
   });
 
   const totals = async (): Promise<{ flows: number; trails: number; ofFlow: number; filtered: number }> => ({
-    flows: (await server.get('/api/v2/flows/acme?page=1&per_page=1')).body.pagination.total,
-    trails: (await server.get('/api/v2/trails/acme?page=1&per_page=1')).body.pagination.total,
-    ofFlow: (await server.get('/api/v2/trails/acme/kept?page=1&per_page=1')).body.pagination.total,
-    filtered: (await server.get('/api/v2/flows/acme?page=1&per_page=1&search_by_name=kep')).body.pagination.total,
+    flows: (await server.get<Page<Flow>>('/api/v2/flows/acme?page=1&per_page=1')).body.pagination.total,
+    trails: (await server.get<Page<Trail>>('/api/v2/trails/acme?page=1&per_page=1')).body.pagination.total,
+    ofFlow: (await server.get<Page<Trail>>('/api/v2/trails/acme/kept?page=1&per_page=1')).body.pagination.total,
+    filtered: (await server.get<Page<Flow>>('/api/v2/flows/acme?page=1&per_page=1&search_by_name=kep')).body.pagination
+      .total,
   });
 
   it('counts live flows and the trails of live flows, before and after an archive', async () => {

@@ -1,6 +1,7 @@
 // The membership audit log (reference §2.18): every service account and key given or taken, by
 // whom and when, kept after the account itself is deleted.
 import assert from 'node:assert/strict';
+import type { IssuedApiKey, MembershipEvent } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 describe('membership audit log', () => {
@@ -17,13 +18,15 @@ describe('membership audit log', () => {
       (await server.json('POST', '/api/v2/service-accounts/default', { name: 'ci', privilege: 'snapshotter' })).status,
       201,
     );
-    const key = await server.json('POST', '/api/v2/service-accounts/default/ci/api-keys', { description: 'pipeline' });
+    const key = await server.json<IssuedApiKey>('POST', '/api/v2/service-accounts/default/ci/api-keys', {
+      description: 'pipeline',
+    });
     assert.equal(key.status, 201);
     assert.equal(
       (await server.json('PATCH', '/api/v2/service-accounts/default/ci', { privilege: 'member' })).status,
       200,
     );
-    const rotated = await server.json(
+    const rotated = await server.json<IssuedApiKey>(
       'POST',
       `/api/v2/service-accounts/default/ci/api-keys/${key.body.id}/rotate`,
       null,
@@ -35,15 +38,10 @@ describe('membership audit log', () => {
     );
     assert.equal((await server.json('DELETE', '/api/v2/service-accounts/default/ci')).status, 200);
 
-    const log = await server.get('/api/v2/membership-audit-log/default');
+    const log = await server.get<MembershipEvent[]>('/api/v2/membership-audit-log/default');
     assert.equal(log.status, 200);
     assert.deepEqual(
-      log.body.map((event: { type: string; service_account: string; api_key_id: string | null; user: string }) => [
-        event.type,
-        event.service_account,
-        event.api_key_id,
-        event.user,
-      ]),
+      log.body.map((event) => [event.type, event.service_account, event.api_key_id, event.user]),
       [
         ['service_account_created', 'ci', null, 'admin'],
         ['api_key_created', 'ci', key.body.id, 'admin'],

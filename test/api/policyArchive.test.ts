@@ -2,6 +2,7 @@
 // §1.7's archiving rule), the environments that used it are judged again at once, and the last
 // policy archived under a name comes back on unarchive.
 import assert from 'node:assert/strict';
+import type { Environment, Policy, Snapshot } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 const STRICT =
@@ -15,7 +16,7 @@ describe('policy archive and unarchive', () => {
       payload: JSON.stringify({ name, description: 'provenance', type: 'env' }),
       policy_file: { filename: 'p.yml', content: STRICT },
     });
-  const latest = async () => (await server.get('/api/v2/snapshots/default/prod/-1')).body;
+  const latest = async () => (await server.get<Snapshot>('/api/v2/snapshots/default/prod/-1')).body;
 
   before(async () => {
     server = await startServer();
@@ -60,7 +61,7 @@ describe('policy archive and unarchive', () => {
     const after = await latest();
     assert.equal(after.index, before.index + 1);
     assert.deepEqual(after.applied_policies, []);
-    assert.equal((await server.get('/api/v2/environments/default/prod')).body.policies.length, 0);
+    assert.equal((await server.get<Environment>('/api/v2/environments/default/prod')).body.policies.length, 0);
     assert.deepEqual((await server.json('PUT', '/api/v2/policies/default/strict/archive', null)).body, {
       message: 'Policy not found',
     });
@@ -72,7 +73,7 @@ describe('policy archive and unarchive', () => {
     assert.equal(taken.status, 409);
     assert.equal((await server.json('PUT', '/api/v2/policies/default/strict/archive', null)).status, 200);
     assert.equal((await server.json('PUT', '/api/v2/policies/default/strict/unarchive', null)).status, 200);
-    const back = (await server.get('/api/v2/policies/default/strict')).body;
+    const back = (await server.get<Policy>('/api/v2/policies/default/strict')).body;
     assert.equal(back.archived, false);
     assert.deepEqual(
       back.events.map((event: { type: string }) => event.type),
