@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NO_SPACE } from '../../server/api/faults.ts';
 import { beginTrail, createFlow } from './fixtures.ts';
+import type { FlowAttestation, Page } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 /** Fills the filesystem of `file` until it has no space left. */
@@ -66,7 +67,7 @@ describe('faults: the SQLite database on a full disk', function () {
     assert.ok(refused !== undefined, 'the full disk refuses a database write');
     assert.equal(refused.status, 507, refused.text);
     assert.deepEqual(refused.body, { message: NO_SPACE });
-    const listed = await server.get('/api/v2/attestations/acme/flow?per_page=100');
+    const listed = await server.get<Page<FlowAttestation>>('/api/v2/attestations/acme/flow?per_page=100');
     assert.equal(listed.body.data.length, acknowledged, 'the refused write stored nothing');
 
     unlinkSync(filler);
@@ -74,6 +75,9 @@ describe('faults: the SQLite database on a full disk', function () {
       data_json: JSON.stringify({ attestation_name: 'after', user_data }),
     });
     assert.equal(after.status, 201, after.text);
-    assert.equal((await server.get('/api/v2/attestations/acme/flow?per_page=100')).body.data.length, acknowledged + 1);
+    assert.equal(
+      (await server.get<Page<FlowAttestation>>('/api/v2/attestations/acme/flow?per_page=100')).body.data.length,
+      acknowledged + 1,
+    );
   });
 });

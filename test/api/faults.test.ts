@@ -16,6 +16,7 @@ import pg from 'pg';
 import { DATABASE_BUSY, NO_SPACE, READ_ONLY, STOPPING } from '../../server/api/faults.ts';
 import { WRITE_LOCK } from '../../server/api/store/postgres/database.ts';
 import { attest, beginTrail, createFlow } from './fixtures.ts';
+import type { Attestation, ErrorBody, FlowAttestation, Page } from './answers.ts';
 import { ADMIN_KEY, ENGINE, startServer, type TestServer } from './harness.ts';
 
 /** Waits (bounded) until `condition` holds. */
@@ -71,16 +72,18 @@ async function attestationsOf(
   server: TestServer,
   trail: string,
 ): Promise<Array<{ attestation_id: string; attestation_name: string }>> {
-  const page = await server.get('/api/v2/attestations/acme/flow?per_page=100');
+  const page = await server.get<Page<FlowAttestation>>('/api/v2/attestations/acme/flow?per_page=100');
   assert.equal(page.status, 200, page.text);
-  return page.body.data.filter((record: { trail_name: string }) => record.trail_name === trail);
+  return page.body.data.filter((record) => record.trail_name === trail);
 }
 
 /** The download path of the evidence of the attestation named `name` in a trail of flow `flow`. */
 async function evidencePathOf(server: TestServer, trail: string, name: string): Promise<string> {
-  const reply = await server.get(`/api/v2/attestations/acme/flow/trail/${trail}/${name}`);
+  const reply = await server.get<Attestation[]>(`/api/v2/attestations/acme/flow/trail/${trail}/${name}`);
   assert.equal(reply.status, 200, reply.text);
-  return new URL(reply.body[0]._links.evidence.href).pathname;
+  const links = reply.body[0]._links;
+  assert.ok(links, reply.text);
+  return new URL(links.evidence.href).pathname;
 }
 
 function bytesOf(server: TestServer, path: string): Promise<Buffer> {
@@ -341,7 +344,7 @@ describe('faults', function () {
       );
       const [file] = filesUnder(join(server.dataDir, 'evidence'));
       unlinkSync(join(server.dataDir, 'evidence', file));
-      const reply = await server.get(await evidencePathOf(server, 'lost', 'scan'));
+      const reply = await server.get<ErrorBody>(await evidencePathOf(server, 'lost', 'scan'));
       assert.equal(reply.status, 404, reply.text);
       assert.match(
         reply.body.message,

@@ -1,6 +1,7 @@
 // Concurrent writes share commits (group commit, issue 9): a request that fails inside its
 // transaction fails alone, and every request that succeeded is there, also after a restart.
 import assert from 'node:assert/strict';
+import type { Page, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { attest, createFlow, fingerprint } from './fixtures.ts';
 
@@ -30,7 +31,7 @@ describe('concurrent writes in shared commits', () => {
       statuses.slice(30).every((status) => status === 404),
       statuses.slice(30).join(','),
     );
-    const listed = async () => (await server.get('/api/v2/trails/acme/busy?page=1&per_page=100')).body;
+    const listed = async () => (await server.get<Page<Trail>>('/api/v2/trails/acme/busy?page=1&per_page=100')).body;
     assert.equal((await listed()).pagination.total, 30);
     const attested = await Promise.all(
       Array.from({ length: 30 }, (_, index) =>

@@ -6,9 +6,17 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listenUrlOf } from '../../shared/readyLine.ts';
+import { valueAt } from './valueAt.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The commands an extension manifest contributes; none when it has no such list. */
+function commandsOf(manifest: unknown): unknown[] {
+  const commands = valueAt(manifest, 'contributes', 'commands');
+  return Array.isArray(commands) ? commands : [];
+}
+
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
 /** The server's output once it holds `pattern`; bounded. */
@@ -45,8 +53,8 @@ describe('cev serve: next steps after the ready line', () => {
       );
       assert.match(steps, /Compliance Evidence: Sign In/);
       assert.ok(
-        JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).contributes.commands.some(
-          (command: { title: string }) => command.title === 'Sign In',
+        commandsOf(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))).some(
+          (command) => valueAt(command, 'title') === 'Sign In',
         ),
       );
       const keyFile = /kept in (\S+\/admin-key)\)\.$/m.exec(steps)?.[1];

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FlowAttestation, Page } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md'), 'utf8');
@@ -109,13 +110,10 @@ describe('README quickstart', () => {
     assert.equal(fingerprint, createHash('sha256').update('the app, as built\n').digest('hex'));
 
     // What the journey left behind, read back through the API.
-    const attestations = await server.get('/api/v2/attestations/default/shop');
+    const attestations = await server.get<Page<FlowAttestation>>('/api/v2/attestations/default/shop');
     assert.equal(attestations.status, 200);
     assert.deepEqual(
-      attestations.body.data.map((item: { attestation_name: string; attestation_type: string }) => [
-        item.attestation_name,
-        item.attestation_type,
-      ]),
+      attestations.body.data.map((item) => [item.attestation_name, item.attestation_type]),
       [['scan', 'scan']],
     );
     const evidence = await server.get(

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
+import type { Attestation, ServiceAccount } from './answers.ts';
 import { ADMIN_KEY, runServerCommand, startServer, type TestServer } from './harness.ts';
 import { beginTrail, createFlow } from './fixtures.ts';
 
@@ -63,7 +64,7 @@ describe('cev serve: start contract', () => {
     assert.equal(await exited, 0);
     const again = await startServer({ dataDir: server.dataDir, args: ['--org', 'acme'] });
     try {
-      assert.equal((await again.get('/api/v2/attestations/acme/flow/trail/trail/late')).body.length, 1);
+      assert.equal((await again.get<Attestation[]>('/api/v2/attestations/acme/flow/trail/trail/late')).body.length, 1);
     } finally {
       await again.stop();
     }
@@ -205,7 +206,7 @@ describe('cev serve: start contract', () => {
         privilege: 'member',
       });
       assert.equal(created.status, 201);
-      assert.equal((await server.get('/api/v2/service-accounts/default')).body.length, 1);
+      assert.equal((await server.get<ServiceAccount[]>('/api/v2/service-accounts/default')).body.length, 1);
     } finally {
       await server.stop();
     }

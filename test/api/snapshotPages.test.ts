@@ -1,6 +1,7 @@
 // A snapshot list pages in SQL (issue 9): each page, in either direction, holds the snapshots the
 // whole list holds at its place, a page past the end is empty, and without paging the list is whole.
 import assert from 'node:assert/strict';
+import type { SnapshotSummary } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { fingerprint } from './fixtures.ts';
 
@@ -26,9 +27,9 @@ describe('snapshot list pages', () => {
   });
 
   const indexes = async (query: string): Promise<number[]> => {
-    const reply = await server.get(`/api/v2/snapshots/acme/paged?${query}`);
+    const reply = await server.get<SnapshotSummary[]>(`/api/v2/snapshots/acme/paged?${query}`);
     assert.equal(reply.status, 200, reply.text);
-    return reply.body.map((snapshot: { index: number }) => snapshot.index);
+    return reply.body.map((snapshot) => snapshot.index);
   };
 
   it('newest first by default, oldest first with reverse, page by page', async () => {
