@@ -7,9 +7,15 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import type { Flow } from './answers.ts';
 import { hasChromium, launchChromium } from './browser.ts';
 import { createFlow } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
+
+/** What this test reads of the OpenAPI document (the contract only says it is an object): its operations by path. */
+interface OpenApiDocument {
+  paths: Record<string, Record<string, unknown>>;
+}
 
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output', 'api-reference');
 
@@ -49,11 +55,8 @@ describe('API reference at /api/v2/doc/', function () {
       .filter({ hasText: 'Compliance Evidence Service API' })
       .waitFor({ timeout: 15_000 });
     await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
-    const document = await server.get('/api/v2/openapi.json', { key: null });
-    const operations = Object.values(document.body.paths as Record<string, Record<string, unknown>>).reduce(
-      (sum, item) => sum + Object.keys(item).length,
-      0,
-    );
+    const document = await server.get<OpenApiDocument>('/api/v2/openapi.json', { key: null });
+    const operations = Object.values(document.body.paths).reduce((sum, item) => sum + Object.keys(item).length, 0);
     assert.ok(operations > 50, `the document has the API's operations (${operations})`);
     assert.equal(await page.locator('.opblock').count(), operations, 'one block per operation of openapi.json');
     mkdirSync(outputDir, { recursive: true });
@@ -110,7 +113,7 @@ describe('API reference at /api/v2/doc/', function () {
     await operation.locator('button.execute').click();
     const response = await answered;
     assert.equal(response.status(), 201, await response.text());
-    const flow = await server.get('/api/v2/flows/acme/from-reference');
+    const flow = await server.get<Flow>('/api/v2/flows/acme/from-reference');
     assert.equal(flow.status, 200);
     assert.equal(flow.body.description, 'made in the API reference');
     assert.equal(

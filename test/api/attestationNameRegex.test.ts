@@ -2,8 +2,14 @@
 // holds per_page matches however many attestations come before them, and the cursor goes on from
 // the last match.
 import assert from 'node:assert/strict';
+import type { FromSchema } from 'json-schema-to-ts';
+import type { links } from '../../shared/contract/values.ts';
+import type { Attestation, ErrorBody, Page } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { attest, beginTrail, createFlow } from './fixtures.ts';
+
+/** The org-level query's page: answers.ts's Page with the `_links` the cursor travels in. */
+type LinkedPage<T> = Page<T> & { _links: FromSchema<typeof links> };
 
 describe('attestations across the org by name_regex', () => {
   let server: TestServer;
@@ -20,22 +26,24 @@ describe('attestations across the org by name_regex', () => {
   });
 
   it('pages through the matches only, oldest first', async () => {
-    const first = (await server.get('/api/v2/attestations/acme?name_regex=^unit-[0-9]$&per_page=2')).body;
+    const first = (
+      await server.get<LinkedPage<Attestation>>('/api/v2/attestations/acme?name_regex=^unit-[0-9]$&per_page=2')
+    ).body;
     assert.deepEqual(
-      first.data.map((entry: { attestation_name: string }) => entry.attestation_name),
+      first.data.map((entry) => entry.attestation_name),
       ['unit-1', 'unit-2'],
     );
     const next = new URL(first._links.next.href);
-    const second = (await server.get(next.pathname + next.search)).body;
+    const second = (await server.get<LinkedPage<Attestation>>(next.pathname + next.search)).body;
     assert.deepEqual(
-      second.data.map((entry: { attestation_name: string }) => entry.attestation_name),
+      second.data.map((entry) => entry.attestation_name),
       ['unit-3'],
     );
     assert.equal(second._links.next, undefined);
   });
 
   it('refuses a pattern that is not a regular expression', async () => {
-    const refused = await server.get('/api/v2/attestations/acme?name_regex=(unclosed');
+    const refused = await server.get<ErrorBody>('/api/v2/attestations/acme?name_regex=(unclosed');
     assert.equal(refused.status, 400);
     assert.deepEqual(refused.body, { message: "Invalid name_regex: '(unclosed'" });
   });

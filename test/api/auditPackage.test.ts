@@ -5,6 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { attestation, trail as trailSchema } from '../../shared/contract/flows.ts';
+import type { Attestation, Trail } from './answers.ts';
+import { parsedAs } from './contract.ts';
 import { attest, beginTrail, createFlow } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
 
@@ -67,13 +70,13 @@ describe('trail audit package', () => {
     const unpacked = join(scratch, 'out');
     spawnSync('mkdir', ['-p', unpacked]);
     assert.equal(spawnSync('tar', ['-xzf', archive, '-C', unpacked]).status, 0);
-    const trail = JSON.parse(readFileSync(join(unpacked, 'trail.json'), 'utf8'));
-    assert.deepEqual(trail, (await server.get('/api/v2/trails/default/web/build-1')).body);
-    const attestations = JSON.parse(readFileSync(join(unpacked, 'attestations.json'), 'utf8'));
-    assert.deepEqual(attestations.map((a: { attestation_name: string }) => a.attestation_name).sort(), [
-      'lint',
-      'unit',
-    ]);
+    const trail = parsedAs<Trail>(trailSchema, readFileSync(join(unpacked, 'trail.json'), 'utf8'));
+    assert.deepEqual(trail, (await server.get<Trail>('/api/v2/trails/default/web/build-1')).body);
+    const attestations = parsedAs<Attestation[]>(
+      { type: 'array', items: attestation },
+      readFileSync(join(unpacked, 'attestations.json'), 'utf8'),
+    );
+    assert.deepEqual(attestations.map((a) => a.attestation_name).sort(), ['lint', 'unit']);
     assert.deepEqual(readFileSync(join(unpacked, names[1])), evidence);
   });
 

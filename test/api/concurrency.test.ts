@@ -1,5 +1,6 @@
 // Concurrent creates of one unique resource: no 5xx, exactly one exists, the rest are updates.
 import assert from 'node:assert/strict';
+import type { Artifact, ErrorBody, Flow, Page, ServiceAccount, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { createFlow } from './fixtures.ts';
 
@@ -24,8 +25,7 @@ describe('concurrency', () => {
     assert.equal(replies.filter((reply) => reply.status === 201).length, 1);
     assert.equal(replies.filter((reply) => reply.status === 200).length, 19);
     assert.equal(
-      (await server.get('/api/v2/flows/acme')).body.filter((flow: { name: string }) => flow.name === 'same-flow')
-        .length,
+      (await server.get<Flow[]>('/api/v2/flows/acme')).body.filter((flow) => flow.name === 'same-flow').length,
       1,
     );
   });
@@ -41,23 +41,30 @@ describe('concurrency', () => {
     );
     assert.equal(replies.filter((reply) => reply.status === 201).length, 1);
     assert.equal(replies.filter((reply) => reply.status === 200).length, 19);
-    assert.equal((await server.get('/api/v2/trails/acme/trail-race?page=1&per_page=20')).body.pagination.total, 1);
+    assert.equal(
+      (await server.get<Page<Trail>>('/api/v2/trails/acme/trail-race?page=1&per_page=20')).body.pagination.total,
+      1,
+    );
   });
 
   it('20 concurrent creates of the same service account: one 201, the rest 409 with a message, one account', async () => {
     const replies = await Promise.all(
       Array.from({ length: 20 }, () =>
-        server.json('POST', '/api/v2/service-accounts/acme', { name: 'same-bot', privilege: 'reader' }),
+        server.json<ServiceAccount | ErrorBody>('POST', '/api/v2/service-accounts/acme', {
+          name: 'same-bot',
+          privilege: 'reader',
+        }),
       ),
     );
     assert.equal(replies.filter((reply) => reply.status === 201).length, 1);
     for (const reply of replies.filter((entry) => entry.status !== 201)) {
       assert.equal(reply.status, 409);
+      assert.ok('message' in reply.body, reply.text);
       assert.equal(typeof reply.body.message, 'string');
     }
     assert.equal(
-      (await server.get('/api/v2/service-accounts/acme')).body.filter(
-        (account: { name: string }) => account.name === 'same-bot',
+      (await server.get<ServiceAccount[]>('/api/v2/service-accounts/acme')).body.filter(
+        (account) => account.name === 'same-bot',
       ).length,
       1,
     );
@@ -77,6 +84,6 @@ describe('concurrency', () => {
     );
     assert.equal(replies.filter((reply) => reply.status === 201).length, 1);
     assert.ok(replies.every((reply) => reply.status === 200 || reply.status === 201));
-    assert.equal((await server.get('/api/v2/artifacts/acme?flow_name=artifact-race')).body.length, 1);
+    assert.equal((await server.get<Artifact[]>('/api/v2/artifacts/acme?flow_name=artifact-race')).body.length, 1);
   });
 });

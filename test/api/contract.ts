@@ -83,3 +83,15 @@ export function contractFailure(
   if (validate(value)) return undefined;
   return `${where}: ${ajv.errorsText(validate.errors, { separator: '; ' })}\n${text.slice(0, 600)}`;
 }
+
+/**
+ * `text` parsed and checked against a contract schema, as T (the type derived from that schema):
+ * for JSON the tests read outside an API answer (an audit package's files). Throws naming what does
+ * not match, so a test cannot read a file's record as a type it does not have.
+ */
+export function parsedAs<T>(schema: object, text: string): T {
+  const validate = ajv.compile<T>(schema);
+  const value: unknown = JSON.parse(text);
+  if (validate(value)) return value;
+  throw new Error(`not as the contract describes: ${ajv.errorsText(validate.errors, { separator: '; ' })}`);
+}

@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FromSchema } from 'json-schema-to-ts';
+import type { control } from '../../shared/contract/governance.ts';
+import type { namedPage } from '../../shared/contract/pagination.ts';
+import type { Control, ErrorBody } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
+
+/** The controls list: `{controls, page, per_page, total_pages, total_count, _links}`. */
+type ControlPage = FromSchema<ReturnType<typeof namedPage<'controls', typeof control>>>;
 
 const FORBIDDEN = { message: "You don't have permission to access this resource" };
 const SCHEMA = '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1';
@@ -22,7 +29,7 @@ describe('controls', () => {
     rmSync(configDir, { recursive: true, force: true });
   });
 
-  const create = (body: unknown) => server.json('POST', '/api/v2/controls/acme', body);
+  const create = <T = Control>(body: unknown) => server.json<T>('POST', '/api/v2/controls/acme', body);
 
   it('creates with 201 and the control object; a duplicate identifier is 409 with the exact message', async () => {
     const created = await create({
@@ -46,22 +53,25 @@ describe('controls', () => {
     assert.deepEqual(again.body, {
       message: "A control with identifier 'my-control' already exists in organization 'acme'",
     });
-    const bad = await create({ identifier: 'bad identifier', name: 'x' });
+    const bad = await create<ErrorBody>({ identifier: 'bad identifier', name: 'x' });
     assert.equal(bad.status, 400);
     assert.equal(
-      bad.body.errors.identifier,
+      bad.body.errors?.identifier,
       "String should match pattern '^[a-zA-Z0-9\\-._~]+$' [input: bad identifier]",
     );
   });
 
   it('gets, updates (version + 1), and 404s with the long message', async () => {
-    const got = await server.get('/api/v2/controls/acme/my-control');
+    const got = await server.get<Control>('/api/v2/controls/acme/my-control');
     assert.equal(got.status, 200);
     assert.equal(got.body.identifier, 'my-control');
     const missing = await server.get('/api/v2/controls/acme/no-such-control');
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, { message: "Control 'no-such-control' does not exist in organization 'acme'" });
-    const updated = await server.json('PUT', '/api/v2/controls/acme/my-control', { name: 'Renamed', links: {} });
+    const updated = await server.json<Control>('PUT', '/api/v2/controls/acme/my-control', {
+      name: 'Renamed',
+      links: {},
+    });
     assert.equal(updated.status, 200);
     assert.equal(updated.body.name, 'Renamed');
     assert.equal(updated.body.description, 'd');
@@ -72,14 +82,14 @@ describe('controls', () => {
 
   it('archives (spec endpoint 8) and unarchives; lists hide archived controls unless asked', async () => {
     await create({ identifier: 'other', name: 'Other' });
-    const archived = await server.json('POST', '/api/v2/controls/acme/my-control/archive', null);
+    const archived = await server.json<Control>('POST', '/api/v2/controls/acme/my-control/archive', null);
     assert.equal(archived.status, 200);
     assert.equal(archived.body.archived, true);
     assert.equal(archived.body.identifier, 'my-control');
     const unknown = await server.json('POST', '/api/v2/controls/acme/nope/archive', null);
     assert.equal(unknown.status, 404);
     assert.deepEqual(unknown.body, { message: 'Control not found' });
-    const list = (await server.get('/api/v2/controls/acme')).body;
+    const list = (await server.get<ControlPage>('/api/v2/controls/acme')).body;
     assert.deepEqual(Object.keys(list).sort(), [
       '_links',
       'controls',
@@ -89,23 +99,21 @@ describe('controls', () => {
       'total_pages',
     ]);
     assert.deepEqual(
-      list.controls.map((c: { identifier: string }) => c.identifier),
+      list.controls.map((c) => c.identifier),
       ['other'],
     );
-    const withArchived = (await server.get('/api/v2/controls/acme?archived=true')).body;
+    const withArchived = (await server.get<ControlPage>('/api/v2/controls/acme?archived=true')).body;
     assert.deepEqual(
-      withArchived.controls.map((c: { identifier: string }) => c.identifier),
+      withArchived.controls.map((c) => c.identifier),
       ['my-control', 'other'],
     );
     assert.deepEqual([list.total_count, withArchived.total_count], [1, 2]);
-    assert.deepEqual((await server.get('/api/v2/controls/acme?page=999')).body.controls, []);
+    assert.deepEqual((await server.get<ControlPage>('/api/v2/controls/acme?page=999')).body.controls, []);
     assert.deepEqual(
-      (await server.get('/api/v2/controls/acme?search=OTH')).body.controls.map(
-        (c: { identifier: string }) => c.identifier,
-      ),
+      (await server.get<ControlPage>('/api/v2/controls/acme?search=OTH')).body.controls.map((c) => c.identifier),
       ['other'],
     );
-    const unarchived = await server.json('POST', '/api/v2/controls/acme/my-control/unarchive', null);
+    const unarchived = await server.json<Control>('POST', '/api/v2/controls/acme/my-control/unarchive', null);
     assert.equal(unarchived.status, 200);
     assert.equal(unarchived.body.archived, false);
     assert.equal(
@@ -113,7 +121,7 @@ describe('controls', () => {
       409,
       'an archived identifier stays taken',
     );
-    assert.equal((await server.get('/api/v2/controls/acme')).body.total_count, 2);
+    assert.equal((await server.get<ControlPage>('/api/v2/controls/acme')).body.total_count, 2);
   });
 
   it('tags controls through the tags route and filters by tag', async () => {
@@ -121,11 +129,9 @@ describe('controls', () => {
       (await server.json('PATCH', '/api/v2/tags/acme/control/other', { set_tags: { area: 'sec' } })).status,
       200,
     );
-    assert.deepEqual((await server.get('/api/v2/controls/acme/other')).body.tags, { area: 'sec' });
+    assert.deepEqual((await server.get<Control>('/api/v2/controls/acme/other')).body.tags, { area: 'sec' });
     assert.deepEqual(
-      (await server.get('/api/v2/controls/acme?tag=area:sec')).body.controls.map(
-        (c: { identifier: string }) => c.identifier,
-      ),
+      (await server.get<ControlPage>('/api/v2/controls/acme?tag=area:sec')).body.controls.map((c) => c.identifier),
       ['other'],
     );
   });
@@ -133,8 +139,8 @@ describe('controls', () => {
   it('searches names case aside beyond ASCII, as renamed', async () => {
     await create({ identifier: 'pastry', name: 'ÉCLAIR Ωmega' });
     const found = async (search: string) =>
-      (await server.get(`/api/v2/controls/acme?search=${encodeURIComponent(search)}`)).body.controls.map(
-        (c: { identifier: string }) => c.identifier,
+      (await server.get<ControlPage>(`/api/v2/controls/acme?search=${encodeURIComponent(search)}`)).body.controls.map(
+        (c) => c.identifier,
       );
     assert.deepEqual(await found('éclair ω'), ['pastry']);
     assert.equal((await server.json('PUT', '/api/v2/controls/acme/pastry', { name: 'Ärger' })).status, 200);
@@ -150,8 +156,10 @@ describe('controls', () => {
       policy_file: yaml,
     });
     assert.equal(put.status, 201, put.text);
-    assert.deepEqual((await server.get('/api/v2/controls/acme/other')).body.policies_referencing, ['needs-decision']);
-    assert.deepEqual((await server.get('/api/v2/controls/acme/my-control')).body.policies_referencing, []);
+    assert.deepEqual((await server.get<Control>('/api/v2/controls/acme/other')).body.policies_referencing, [
+      'needs-decision',
+    ]);
+    assert.deepEqual((await server.get<Control>('/api/v2/controls/acme/my-control')).body.policies_referencing, []);
   });
 
   it('answers Control or decision not found for an unknown control or decision', async () => {
