@@ -1,10 +1,14 @@
 // An acknowledged write survives a restart and a crash; a crash leaves nothing half-written.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import type { Artifact, Attestation, FlowAttestation, IssuedApiKey, Page, ServiceAccount, Trail } from './answers.ts';
 import { startServer, type Reply, type TestServer } from './harness.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint, WORKED_TEMPLATE } from './fixtures.ts';
 
-async function evidenceBytes(server: TestServer, href: string): Promise<Buffer> {
+/** The bytes of an attestation's evidence file, downloaded from the link the attestation gives. */
+async function evidenceBytes(server: TestServer, attestation: Attestation): Promise<Buffer> {
+  const href = attestation._links?.evidence?.href;
+  assert.ok(href !== undefined, `${attestation.attestation_name} links its evidence`);
   const response = await fetch(`${server.url}${new URL(href).pathname}`, {
     headers: { authorization: `Bearer ${server.key}` },
   });
@@ -43,12 +47,13 @@ describe('durability', () => {
         template_reference_name: 'cli',
       });
       await first.json('POST', '/api/v2/service-accounts/acme', { name: 'bot', privilege: 'reader' });
-      key = (await first.json('POST', '/api/v2/service-accounts/acme/bot/api-keys', { description: 'k' })).body.key;
+      key = (await first.json<IssuedApiKey>('POST', '/api/v2/service-accounts/acme/bot/api-keys', { description: 'k' }))
+        .body.key;
       snapshot = {
-        trail: (await first.get('/api/v2/trails/acme/kept/t1')).body,
-        attestations: (await first.get('/api/v2/attestations/acme/kept?per_page=100')).body.data,
-        artifacts: (await first.get('/api/v2/artifacts/acme')).body,
-        accounts: (await first.get('/api/v2/service-accounts/acme')).body,
+        trail: (await first.get<Trail>('/api/v2/trails/acme/kept/t1')).body,
+        attestations: (await first.get<Page<FlowAttestation>>('/api/v2/attestations/acme/kept?per_page=100')).body.data,
+        artifacts: (await first.get<Artifact[]>('/api/v2/artifacts/acme')).body,
+        accounts: (await first.get<ServiceAccount[]>('/api/v2/service-accounts/acme')).body,
       };
     } finally {
       assert.equal(await first.stop({ keepData: true }), 0);
@@ -56,16 +61,16 @@ describe('durability', () => {
     const second = await startServer({ dataDir: first.dataDir, args: ['--org', 'acme'] });
     try {
       const port = (value: unknown) => JSON.stringify(value).replaceAll(first.url, 'URL').replaceAll(second.url, 'URL');
-      assert.equal(port((await second.get('/api/v2/trails/acme/kept/t1')).body), port(snapshot.trail));
+      assert.equal(port((await second.get<Trail>('/api/v2/trails/acme/kept/t1')).body), port(snapshot.trail));
       assert.equal(
-        port((await second.get('/api/v2/attestations/acme/kept?per_page=100')).body.data),
+        port((await second.get<Page<FlowAttestation>>('/api/v2/attestations/acme/kept?per_page=100')).body.data),
         port(snapshot.attestations),
       );
-      assert.equal(port((await second.get('/api/v2/artifacts/acme')).body), port(snapshot.artifacts));
-      assert.deepEqual((await second.get('/api/v2/service-accounts/acme')).body, snapshot.accounts);
+      assert.equal(port((await second.get<Artifact[]>('/api/v2/artifacts/acme')).body), port(snapshot.artifacts));
+      assert.deepEqual((await second.get<ServiceAccount[]>('/api/v2/service-accounts/acme')).body, snapshot.accounts);
       assert.equal((await second.get('/api/v2/flows/acme', { key })).status, 200, 'an issued key still works');
-      const stored = (await second.get('/api/v2/attestations/acme/kept/trail/t1/bar')).body[0];
-      assert.deepEqual(await evidenceBytes(second, stored._links.evidence.href), evidence);
+      const stored = (await second.get<Attestation[]>('/api/v2/attestations/acme/kept/trail/t1/bar')).body[0];
+      assert.deepEqual(await evidenceBytes(second, stored), evidence);
     } finally {
       await second.stop();
     }
@@ -108,26 +113,27 @@ describe('durability', () => {
 
     const restarted = await startServer({ dataDir: server.dataDir, args: ['--org', 'acme'] });
     try {
-      const trail = (await restarted.get('/api/v2/trails/acme/crash/in-flight')).body;
-      const stored = (await restarted.get('/api/v2/attestations/acme/crash?per_page=100')).body.data as Array<{
-        attestation_name: string;
-        attestation_id: string;
-      }>;
+      const trail = (await restarted.get<Trail>('/api/v2/trails/acme/crash/in-flight')).body;
+      const stored = (await restarted.get<Page<FlowAttestation>>('/api/v2/attestations/acme/crash?per_page=100')).body
+        .data;
       const storedNames = new Set(stored.map((record) => record.attestation_name));
       for (const name of acknowledged) assert.ok(storedNames.has(name), `acknowledged ${name} is missing`);
       const eventIds = new Set(
         trail.events
-          .filter((event: { type: string }) => event.type === 'trail_attestation_reported')
-          .map((event: { attestation_id: string }) => event.attestation_id),
+          .filter((event) => event.type === 'trail_attestation_reported')
+          .map((event) => event.attestation_id),
       );
       assert.equal(eventIds.size, stored.length, 'one event per stored attestation');
       for (const record of stored) {
         assert.ok(eventIds.has(record.attestation_id), `no event for ${record.attestation_name}`);
-        const full = (await restarted.get(`/api/v2/attestations/acme/crash/trail/in-flight/${record.attestation_name}`))
-          .body[0];
+        const full = (
+          await restarted.get<Attestation[]>(
+            `/api/v2/attestations/acme/crash/trail/in-flight/${record.attestation_name}`,
+          )
+        ).body[0];
         const index = Number(record.attestation_name.slice(1));
         assert.deepEqual(
-          await evidenceBytes(restarted, full._links.evidence.href),
+          await evidenceBytes(restarted, full),
           contentOf(index),
           `evidence of ${record.attestation_name}`,
         );

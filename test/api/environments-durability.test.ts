@@ -1,6 +1,7 @@
 // Environments, snapshots, policies, controls and actions survive a restart on the same data
 // directory; concurrent creates of one environment or control leave exactly one, with no 5xx.
 import assert from 'node:assert/strict';
+import type { Action, Control, Environment, EnvironmentEvent, Policy, Snapshot, SnapshotSummary } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 const fp = (c: string): string => c.repeat(64);
@@ -34,25 +35,25 @@ describe('environment resources across restarts and under concurrency', () => {
     assert.equal(await first.stop({ keepData: true }), 0);
 
     server = await startServer({ args: ['--org', 'acme'], dataDir: first.dataDir });
-    const env = (await server.get('/api/v2/environments/acme/prod')).body;
+    const env = (await server.get<Environment>('/api/v2/environments/acme/prod')).body;
     assert.deepEqual(env.policies, ['prov']);
     assert.equal(env.state, false);
-    const snapshots = (await server.get('/api/v2/snapshots/acme/prod')).body;
+    const snapshots = (await server.get<SnapshotSummary[]>('/api/v2/snapshots/acme/prod')).body;
     assert.deepEqual(
-      snapshots.map((s: { index: number }) => s.index),
+      snapshots.map((s) => s.index),
       [2, 1],
     );
-    assert.equal((await server.get('/api/v2/snapshots/acme/prod/-1')).body.artifacts[0].fingerprint, fp('a'));
-    assert.equal((await server.get('/api/v2/environments/acme/prod/events')).body.length, 2);
-    assert.equal((await server.get('/api/v2/policies/acme/prov')).body.versions.length, 1);
-    assert.equal((await server.get('/api/v2/controls/acme/ctl')).body.name, 'Control');
-    assert.equal((await server.get('/api/v2/actions/acme/1')).body.name, 'hook');
+    assert.equal((await server.get<Snapshot>('/api/v2/snapshots/acme/prod/-1')).body.artifacts[0].fingerprint, fp('a'));
+    assert.equal((await server.get<EnvironmentEvent[]>('/api/v2/environments/acme/prod/events')).body.length, 2);
+    assert.equal((await server.get<Policy>('/api/v2/policies/acme/prov')).body.versions.length, 1);
+    assert.equal((await server.get<Control>('/api/v2/controls/acme/ctl')).body.name, 'Control');
+    assert.equal((await server.get<Action>('/api/v2/actions/acme/1')).body.name, 'hook');
     // A report after the restart continues the numbering and diffs against the stored snapshot.
     await server.json('PUT', '/api/v2/environments/acme/prod/report/server', {
       artifacts: [{ digests: { app: fp('a') }, creationTimestamp: 9 }],
     });
     assert.equal(
-      (await server.get('/api/v2/snapshots/acme/prod')).body.length,
+      (await server.get<SnapshotSummary[]>('/api/v2/snapshots/acme/prod')).body.length,
       2,
       'unchanged after restart: no snapshot',
     );
@@ -70,7 +71,7 @@ describe('environment resources across restarts and under concurrency', () => {
       environments.map((r) => r.status).join(','),
     );
     assert.equal(environments.filter((reply) => reply.status === 201).length, 1);
-    assert.equal((await server.get('/api/v2/environments/acme?name=racy')).body.length, 1);
+    assert.equal((await server.get<Environment[]>('/api/v2/environments/acme?name=racy')).body.length, 1);
     const controls = await Promise.all(
       Array.from({ length: 20 }, () =>
         server!.json('POST', '/api/v2/controls/acme', { identifier: 'racy', name: 'r' }),
@@ -96,8 +97,8 @@ describe('environment resources across restarts and under concurrency', () => {
       ),
     );
     assert.ok(reports.every((reply) => reply.status === 200));
-    const indexes = (await server.get('/api/v2/snapshots/acme/racy?reverse=true')).body.map(
-      (s: { index: number }) => s.index,
+    const indexes = (await server.get<SnapshotSummary[]>('/api/v2/snapshots/acme/racy?reverse=true')).body.map(
+      (s) => s.index,
     );
     assert.deepEqual(
       indexes,

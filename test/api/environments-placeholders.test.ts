@@ -4,7 +4,21 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { environment } from '../../shared/contract/environments.ts';
+import type { action, control, policy } from '../../shared/contract/governance.ts';
+import type { namedPage, orPlaceholder } from '../../shared/contract/pagination.ts';
 import { startServer, type TestServer } from './harness.ts';
+
+/** A list's item as the contract has it: the record, or the placeholder standing in for an unreadable one. */
+type Listed<Schema extends JSONSchema> = ReturnType<typeof orPlaceholder<Schema>>;
+type ListOf<Schema extends JSONSchema> = Array<FromSchema<Listed<Schema>>>;
+/** `{<name>: [item or placeholder], page, per_page, total_pages, total_count, _links}`. */
+type NamedPage<Name extends string, Schema extends JSONSchema> = FromSchema<
+  ReturnType<typeof namedPage<Name, Listed<Schema>>>
+>;
+type EnvironmentPage = NamedPage<'environments', typeof environment>;
+type ControlPage = NamedPage<'controls', typeof control>;
 
 const isPlaceholder = (entry: Record<string, unknown>) =>
   entry.placeholder === true && typeof entry.message === 'string' && typeof entry.id === 'string';
@@ -44,13 +58,14 @@ describe('environment resource lists with unreadable records', () => {
   it('lists the readable records and a placeholder for each damaged one', async () => {
     const names = (entries: Array<Record<string, unknown>>, key: string) =>
       entries.map((entry) => (isPlaceholder(entry) ? 'placeholder' : entry[key]));
-    const environments = await server.get('/api/v2/environments/acme');
+    const environments = await server.get<ListOf<typeof environment>>('/api/v2/environments/acme');
     assert.equal(environments.status, 200);
     assert.deepEqual(names(environments.body, 'name'), ['good', 'placeholder']);
-    const paged = (await server.get('/api/v2/environments/acme?page=1&per_page=10')).body;
+    const paged = (await server.get<EnvironmentPage>('/api/v2/environments/acme?page=1&per_page=10')).body;
     assert.equal(paged.total_count, 2);
     // The placeholders follow the selected environments on every page, whatever the filter.
-    const pageOf = async (query: string) => (await server.get(`/api/v2/environments/acme?${query}`)).body;
+    const pageOf = async (query: string) =>
+      (await server.get<EnvironmentPage>(`/api/v2/environments/acme?${query}`)).body;
     assert.deepEqual(names((await pageOf('page=1&per_page=1')).environments, 'name'), ['good']);
     assert.deepEqual(names((await pageOf('page=2&per_page=1')).environments, 'name'), ['placeholder']);
     assert.deepEqual(names((await pageOf('page=3&per_page=1')).environments, 'name'), []);
@@ -62,23 +77,26 @@ describe('environment resource lists with unreadable records', () => {
       ['placeholder'],
     );
     assert.deepEqual(
-      names((await server.get('/api/v2/policies/acme')).body, 'name'),
+      names((await server.get<ListOf<typeof policy>>('/api/v2/policies/acme')).body, 'name'),
       ['placeholder', 'good'],
       'in name order',
     );
-    const controls = (await server.get('/api/v2/controls/acme')).body;
+    const controls = (await server.get<ControlPage>('/api/v2/controls/acme')).body;
     assert.equal(controls.total_count, 2);
     assert.deepEqual(names(controls.controls, 'identifier'), ['good', 'placeholder']);
-    const unmatchedControls = (await server.get('/api/v2/controls/acme?search=nothing')).body;
+    const unmatchedControls = (await server.get<ControlPage>('/api/v2/controls/acme?search=nothing')).body;
     assert.equal(unmatchedControls.total_count, 1);
     assert.deepEqual(names(unmatchedControls.controls, 'identifier'), ['placeholder']);
     assert.deepEqual(
       names(
-        (await server.get('/api/v2/controls/acme?sort_direction=desc&page=2&per_page=1')).body.controls,
+        (await server.get<ControlPage>('/api/v2/controls/acme?sort_direction=desc&page=2&per_page=1')).body.controls,
         'identifier',
       ),
       ['placeholder'],
     );
-    assert.deepEqual(names((await server.get('/api/v2/actions/acme')).body, 'name'), ['good', 'placeholder']);
+    assert.deepEqual(names((await server.get<ListOf<typeof action>>('/api/v2/actions/acme')).body, 'name'), [
+      'good',
+      'placeholder',
+    ]);
   });
 });
