@@ -3,7 +3,22 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FromSchema } from 'json-schema-to-ts';
+import type { AllowlistEntry, Snapshot } from './answers.ts';
+import { parsedAs } from './contract.ts';
 import { startServer, type TestServer } from './harness.ts';
+
+/** What these tests read of an environment webhook payload (reference §2.12). */
+const environmentPayload = {
+  type: 'object',
+  properties: {
+    event_type: { type: 'string' },
+    environment: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    artifact: { type: 'object', properties: { fingerprint: { type: 'string' } }, required: ['fingerprint'] },
+  },
+  required: ['event_type'],
+} as const;
+type EnvironmentPayload = FromSchema<typeof environmentPayload>;
 
 const STRICT =
   '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n';
@@ -25,7 +40,7 @@ function k8s(digests: string[]) {
 describe('allowlisted artifacts', () => {
   let server: TestServer;
   let receiver: Server;
-  const received: Array<Record<string, any>> = [];
+  const received: EnvironmentPayload[] = [];
   let hook = '';
 
   before(async () => {
@@ -34,7 +49,7 @@ describe('allowlisted artifacts', () => {
       req.setEncoding('utf8');
       req.on('data', (chunk: string) => (text += chunk));
       req.on('end', () => {
-        received.push(JSON.parse(text) as Record<string, any>);
+        received.push(parsedAs<EnvironmentPayload>(environmentPayload, text));
         res.end();
       });
     });
@@ -77,7 +92,7 @@ describe('allowlisted artifacts', () => {
     await new Promise((resolve) => receiver.close(resolve));
   });
 
-  const latest = async () => (await server.get('/api/v2/snapshots/default/prod/-1')).body;
+  const latest = async () => (await server.get<Snapshot>('/api/v2/snapshots/default/prod/-1')).body;
   const waitFor = async (condition: () => boolean, what: string): Promise<void> => {
     const deadline = Date.now() + 10_000;
     while (!condition()) {
@@ -93,7 +108,7 @@ describe('allowlisted artifacts', () => {
     );
     const before = await latest();
     assert.equal(before.compliant, false, 'no provenance: the strict policy fails both');
-    assert.deepEqual(before.applied_policies[0].failing_artifacts.sort(), [HOTFIX, OTHER]);
+    assert.deepEqual(before.applied_policies?.[0].failing_artifacts?.sort(), [HOTFIX, OTHER]);
 
     assert.equal(
       (
@@ -107,11 +122,12 @@ describe('allowlisted artifacts', () => {
     );
     const after = await latest();
     assert.equal(after.index, before.index + 1, 'allowing a running artifact judges the environment again');
-    const hotfix = after.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === HOTFIX);
+    const hotfix = after.artifacts.find((artifact) => artifact.fingerprint === HOTFIX);
+    assert.ok(hotfix, 'the allowed artifact is in the snapshot');
     assert.equal(hotfix.compliant, true);
     assert.deepEqual(hotfix.reasons_for_incompliance, []);
-    assert.equal(hotfix.policy_decisions[0].status, 'NON-COMPLIANT', 'the decision still says what the policy found');
-    assert.deepEqual(after.applied_policies[0].failing_artifacts, [OTHER]);
+    assert.equal(hotfix.policy_decisions?.[0].status, 'NON-COMPLIANT', 'the decision still says what the policy found');
+    assert.deepEqual(after.applied_policies?.[0].failing_artifacts, [OTHER]);
     assert.equal(after.compliant, false, 'the other artifact still fails');
 
     await waitFor(
@@ -119,18 +135,15 @@ describe('allowlisted artifacts', () => {
       'the ON_ALLOWED_ARTIFACT webhook',
     );
     const allowed = received.find((payload) => payload.event_type === 'allowed')!;
-    assert.equal(allowed.artifact.fingerprint, HOTFIX);
-    assert.equal(allowed.environment.name, 'prod');
+    assert.equal(allowed.artifact?.fingerprint, HOTFIX);
+    assert.equal(allowed.environment?.name, 'prod');
   });
 
   it('keeps an allowed artifact compliant in later reports, and the environment compliant when all that runs is allowed', async () => {
     assert.equal((await server.json('PUT', '/api/v2/environments/default/prod/report/K8S', k8s([HOTFIX]))).status, 200);
     const only = await latest();
     assert.equal(only.compliant, true);
-    assert.equal(
-      only.artifacts.find((artifact: { fingerprint: string }) => artifact.fingerprint === HOTFIX).compliant,
-      true,
-    );
+    assert.equal(only.artifacts.find((artifact) => artifact.fingerprint === HOTFIX)?.compliant, true);
   });
 
   it('answers a fingerprint allowed elsewhere or unknown environment as before', async () => {
@@ -140,8 +153,8 @@ describe('allowlisted artifacts', () => {
     });
     assert.equal(missing.status, 404);
     assert.deepEqual(
-      (await server.get('/api/v2/allowlists/default')).body.map(
-        (entry: { artifact_fingerprint: string }) => entry.artifact_fingerprint,
+      (await server.get<AllowlistEntry[]>('/api/v2/allowlists/default')).body.map(
+        (entry) => entry.artifact_fingerprint,
       ),
       [HOTFIX],
     );

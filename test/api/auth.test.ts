@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ApiKey, Attestation, IssuedApiKey, ServiceAccount } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { beginTrail, createFlow } from './fixtures.ts';
 
@@ -102,8 +103,8 @@ describe('auth: roles, orgs, service accounts and keys', () => {
       201,
     );
     assert.equal((await write('admin-key-000001')).status, 201);
-    const reported = (await server.get('/api/v2/attestations/acme/flow/trail/trail/a')).body.map(
-      (attestation: { reported_by: string }) => attestation.reported_by,
+    const reported = (await server.get<Attestation[]>('/api/v2/attestations/acme/flow/trail/trail/a')).body.map(
+      (attestation) => attestation.reported_by,
     );
     assert.ok(reported.includes('api-key-3') && reported.includes('api-key-4'), reported.join(','));
   });
@@ -130,7 +131,7 @@ describe('auth: roles, orgs, service accounts and keys', () => {
   });
 
   it('creates, lists, gets, updates and deletes service accounts', async () => {
-    const created = await server.json('POST', '/api/v2/service-accounts/acme', {
+    const created = await server.json<ServiceAccount>('POST', '/api/v2/service-accounts/acme', {
       name: 'ci-bot',
       description: 'CI',
       privilege: 'member',
@@ -146,12 +147,14 @@ describe('auth: roles, orgs, service accounts and keys', () => {
     });
     assert.equal(duplicate.status, 409);
     assert.ok(
-      (await server.get('/api/v2/service-accounts/acme')).body.some(
-        (account: { name: string }) => account.name === 'ci-bot',
+      (await server.get<ServiceAccount[]>('/api/v2/service-accounts/acme')).body.some(
+        (account) => account.name === 'ci-bot',
       ),
     );
-    assert.equal((await server.get('/api/v2/service-accounts/acme/ci-bot')).body.description, 'CI');
-    const patched = await server.json('PATCH', '/api/v2/service-accounts/acme/ci-bot', { privilege: 'reader' });
+    assert.equal((await server.get<ServiceAccount>('/api/v2/service-accounts/acme/ci-bot')).body.description, 'CI');
+    const patched = await server.json<ServiceAccount>('PATCH', '/api/v2/service-accounts/acme/ci-bot', {
+      privilege: 'reader',
+    });
     assert.equal(patched.body.privilege, 'reader');
     const missing = await server.get('/api/v2/service-accounts/acme/nobody');
     assert.equal(missing.status, 404);
@@ -162,17 +165,17 @@ describe('auth: roles, orgs, service accounts and keys', () => {
 
   it('issues keys shown once that authenticate with the account’s privilege, revokes and rotates them', async () => {
     await server.json('POST', '/api/v2/service-accounts/acme', { name: 'deployer', privilege: 'member' });
-    const issued = await server.json('POST', '/api/v2/service-accounts/acme/deployer/api-keys', {
+    const issued = await server.json<IssuedApiKey>('POST', '/api/v2/service-accounts/acme/deployer/api-keys', {
       description: 'pipeline',
     });
     assert.equal(issued.status, 201);
     const { id, key } = issued.body;
     assert.equal(typeof key, 'string');
     assert.equal(issued.body.description, 'pipeline');
-    const listed = (await server.get('/api/v2/service-accounts/acme/deployer/api-keys')).body;
+    const listed = (await server.get<ApiKey[]>('/api/v2/service-accounts/acme/deployer/api-keys')).body;
     assert.equal(listed.length, 1);
     assert.ok(!('key' in listed[0]), 'a key is shown only when issued');
-    assert.equal((await server.get(`/api/v2/service-accounts/acme/deployer/api-keys/${id}`)).body.id, id);
+    assert.equal((await server.get<ApiKey>(`/api/v2/service-accounts/acme/deployer/api-keys/${id}`)).body.id, id);
     assert.equal((await write(key)).status, 201, 'Bearer with a service-account key');
     assert.equal(
       (await server.get('/api/v2/flows/acme', { key, scheme: 'basic' })).status,
@@ -185,9 +188,13 @@ describe('auth: roles, orgs, service accounts and keys', () => {
       'an account key covers its own org only',
     );
 
-    const rotated = await server.json('POST', `/api/v2/service-accounts/acme/deployer/api-keys/${id}/rotate`, {
-      grace_period_hours: 1,
-    });
+    const rotated = await server.json<IssuedApiKey>(
+      'POST',
+      `/api/v2/service-accounts/acme/deployer/api-keys/${id}/rotate`,
+      {
+        grace_period_hours: 1,
+      },
+    );
     assert.equal(rotated.status, 201);
     assert.notEqual(rotated.body.key, key);
     assert.equal(
@@ -196,7 +203,7 @@ describe('auth: roles, orgs, service accounts and keys', () => {
       'the old key works during the grace period',
     );
     assert.equal((await server.get('/api/v2/flows/acme', { key: rotated.body.key })).status, 200);
-    const immediate = await server.json(
+    const immediate = await server.json<IssuedApiKey>(
       'POST',
       `/api/v2/service-accounts/acme/deployer/api-keys/${rotated.body.id}/rotate`,
       null,
@@ -232,7 +239,9 @@ describe('auth: roles, orgs, service accounts and keys', () => {
   it('stops a deleted account’s keys at once', async () => {
     await server.json('POST', '/api/v2/service-accounts/acme', { name: 'short-lived', privilege: 'reader' });
     const { key } = (
-      await server.json('POST', '/api/v2/service-accounts/acme/short-lived/api-keys', { description: 'x' })
+      await server.json<IssuedApiKey>('POST', '/api/v2/service-accounts/acme/short-lived/api-keys', {
+        description: 'x',
+      })
     ).body;
     assert.equal((await server.get('/api/v2/flows/acme', { key })).status, 200);
     await server.json('DELETE', '/api/v2/service-accounts/acme/short-lived');

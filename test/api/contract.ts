@@ -85,9 +85,10 @@ export function contractFailure(
 }
 
 /**
- * `text` parsed and checked against a contract schema, as T (the type derived from that schema):
- * for JSON the tests read outside an API answer (an audit package's files). Throws naming what does
- * not match, so a test cannot read a file's record as a type it does not have.
+ * `text` parsed and checked against a schema, as T (the type derived from that schema): for JSON the
+ * tests read outside an API answer (an audit package's files against the contract's schemas, a
+ * webhook payload against what the test reads of it). Throws naming what does not match, so a test
+ * cannot read a value as a type it does not have.
  */
 export function parsedAs<T>(schema: object, text: string): T {
   const validate = ajv.compile<T>(schema);
