@@ -1,8 +1,31 @@
 // Custom attestation types end to end (reference §2.3 custom rows, §2.15, §3.3, §6 items 23 and 55):
 // the type's JSON Schema checks the data, its jq rules decide compliance, and the trail follows.
 import assert from 'node:assert/strict';
+import type { FromSchema } from 'json-schema-to-ts';
+import type { systemType } from '../../shared/contract/governance.ts';
+import type { Attestation, CustomType, ErrorBody, Page, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { attest, beginTrail, createFlow } from './fixtures.ts';
+
+type SystemType = FromSchema<typeof systemType>;
+
+/** The message an error answer gives for one field; fails when it names none. */
+function fieldError(body: ErrorBody, field: string): string {
+  const message = body.errors?.[field];
+  assert.ok(message !== undefined, `no error for ${field} in ${JSON.stringify(body)}`);
+  return message;
+}
+
+/** A `name` the contract leaves untyped (a custom type's summary entries). */
+function nameOf(entry: unknown): unknown {
+  return typeof entry === 'object' && entry !== null && 'name' in entry ? entry.name : undefined;
+}
+
+/** The `age` of an attestation's data, which the contract leaves to the custom type's schema. */
+function ageOf(data: unknown): number {
+  assert.ok(typeof data === 'object' && data !== null && 'age' in data && typeof data.age === 'number');
+  return data.age;
+}
 
 const INVALID = 'Input payload validation failed';
 const WIBBLE_SCHEMA = {
@@ -15,8 +38,8 @@ const TEMPLATE = 'version: 1\ntrail:\n  attestations:\n    - name: adult\n      
 describe('custom attestation types', () => {
   let server: TestServer;
 
-  const createType = (name: string, rules: string[] | undefined, schema: unknown = WIBBLE_SCHEMA) =>
-    server.multipart('POST', '/api/v2/custom-attestation-types/acme', {
+  const createType = <T = CustomType>(name: string, rules: string[] | undefined, schema: unknown = WIBBLE_SCHEMA) =>
+    server.multipart<T>('POST', '/api/v2/custom-attestation-types/acme', {
       data_json: JSON.stringify({
         name,
         description: `${name} type`,
@@ -24,15 +47,15 @@ describe('custom attestation types', () => {
       }),
       type_schema: { filename: 'schema.json', content: JSON.stringify(schema) },
     });
-  const attestCustom = (trail: string, name: string, typeName: string, data: unknown) =>
-    attest(server, 'acme', 'custom-flow', trail, 'custom', {
+  const attestCustom = <T = string>(trail: string, name: string, typeName: string, data: unknown) =>
+    attest<T>(server, 'acme', 'custom-flow', trail, 'custom', {
       attestation_name: name,
       type_name: typeName,
       attestation_data: data,
     });
-  const trailOf = async (trail: string) => (await server.get(`/api/v2/trails/acme/custom-flow/${trail}`)).body;
+  const trailOf = async (trail: string) => (await server.get<Trail>(`/api/v2/trails/acme/custom-flow/${trail}`)).body;
   const latest = async (trail: string, name: string) =>
-    (await server.get(`/api/v2/attestations/acme/custom-flow/trail/${trail}/${name}`)).body[0];
+    (await server.get<Attestation[]>(`/api/v2/attestations/acme/custom-flow/trail/${trail}/${name}`)).body[0];
 
   before(async () => {
     server = await startServer({ args: ['--org', 'acme'] });
@@ -45,7 +68,7 @@ describe('custom attestation types', () => {
   });
 
   it('creates wibble with a schema and the rule .age > 21, reads it back, and answers the service messages for unknown names and versions (§6 item 55)', async () => {
-    const read = await server.get('/api/v2/custom-attestation-types/acme/wibble');
+    const read = await server.get<CustomType>('/api/v2/custom-attestation-types/acme/wibble');
     assert.equal(read.status, 200);
     assert.equal(read.body.name, 'wibble');
     assert.equal(read.body.version, 1);
@@ -77,7 +100,7 @@ describe('custom attestation types', () => {
     assert.equal((await latest('flip', 'adult')).is_compliant, false);
     const after = await trailOf('flip');
     assert.equal(after.compliance_state, 'NON-COMPLIANT');
-    assert.equal(after.events.at(-1).is_compliant, false);
+    assert.equal(after.events.at(-1)?.is_compliant, false);
 
     assert.equal((await attestCustom('flip', 'adult', 'wibble', { age: 22 })).status, 201);
     assert.equal((await trailOf('flip')).compliance_state, 'COMPLIANT');
@@ -92,11 +115,11 @@ describe('custom attestation types', () => {
       errors: { 'attestation_data.age': 'Input should be a valid integer [input: forty]' },
       message: INVALID,
     });
-    const missing = await attestCustom('bad-data', 'adult', 'wibble', { name: 'Ann' });
+    const missing = await attestCustom<ErrorBody>('bad-data', 'adult', 'wibble', { name: 'Ann' });
     assert.equal(missing.status, 400);
     assert.equal(missing.body.message, INVALID);
-    assert.deepEqual(Object.keys(missing.body.errors), ['attestation_data.age']);
-    assert.match(missing.body.errors['attestation_data.age'], /^Field required/);
+    assert.deepEqual(Object.keys(missing.body.errors ?? {}), ['attestation_data.age']);
+    assert.match(fieldError(missing.body, 'attestation_data.age'), /^Field required/);
     assert.deepEqual((await server.get('/api/v2/attestations/acme/custom-flow/trail/bad-data/adult')).body, []);
     assert.equal((await trailOf('bad-data')).events.length, events);
   });
@@ -124,7 +147,7 @@ describe('custom attestation types', () => {
   });
 
   it('a rule the server cannot evaluate is refused at creation with its index, column and text; nothing is created', async () => {
-    const refused = await createType('broken', ['.age > 21', '.age >', 'reduce .[] as $x (0; . + $x)']);
+    const refused = await createType<ErrorBody>('broken', ['.age > 21', '.age >', 'reduce .[] as $x (0; . + $x)']);
     assert.equal(refused.status, 400);
     assert.deepEqual(refused.body, {
       message: INVALID,
@@ -134,22 +157,22 @@ describe('custom attestation types', () => {
       },
     });
     assert.equal((await server.get('/api/v2/custom-attestation-types/acme/broken')).status, 404);
-    const deep = await createType('broken', [`${'('.repeat(20_000)}.age${')'.repeat(20_000)} > 21`]);
+    const deep = await createType<ErrorBody>('broken', [`${'('.repeat(20_000)}.age${')'.repeat(20_000)} > 21`]);
     assert.equal(deep.status, 400);
     assert.match(
-      deep.body.errors['evaluator.rules[0]'],
+      fieldError(deep.body, 'evaluator.rules[0]'),
       /^Rule nests too deeply \(more than 200 levels\) at column 201 \[input: /,
     );
-    const badRegex = await createType('broken', ['.name | test("(")']);
+    const badRegex = await createType<ErrorBody>('broken', ['.name | test("(")']);
     assert.equal(badRegex.status, 400);
     assert.match(
-      badRegex.body.errors['evaluator.rules[0]'],
+      fieldError(badRegex.body, 'evaluator.rules[0]'),
       /^Invalid regular expression "\(": .* at column 14 \[input: /,
     );
   });
 
   it('evaluates the type summary on each attestation and shows it; a summary it cannot evaluate is refused at creation', async () => {
-    const summarised = await server.multipart('POST', '/api/v2/custom-attestation-types/acme', {
+    const summarised = await server.multipart<CustomType>('POST', '/api/v2/custom-attestation-types/acme', {
       data_json: JSON.stringify({
         name: 'people',
         evaluator: { content_type: 'jq', rules: ['.age > 21'] },
@@ -163,10 +186,7 @@ describe('custom attestation types', () => {
       type_schema: { filename: 'schema.json', content: JSON.stringify(WIBBLE_SCHEMA) },
     });
     assert.equal(summarised.status, 201, summarised.text);
-    assert.deepEqual(
-      summarised.body.summary.map((entry: { name: string }) => entry.name),
-      ['age', 'greeting', 'missing', 'unreadable'],
-    );
+    assert.deepEqual(summarised.body.summary?.map(nameOf), ['age', 'greeting', 'missing', 'unreadable']);
     await beginTrail(server, 'acme', 'custom-flow', 'summary');
     assert.equal((await attestCustom('summary', 'person', 'people', { age: 30, name: 'Ada' })).status, 201);
     const shown = await latest('summary', 'person');
@@ -177,7 +197,9 @@ describe('custom attestation types', () => {
       { name: 'unreadable', value: null },
     ]);
     assert.equal(shown.is_compliant, true, 'a summary informs; it never decides compliance');
-    const byId = (await server.get(`/api/v2/attestations/acme?attestation_id=${shown.attestation_id}`)).body.data[0];
+    const byId = (
+      await server.get<Page<Attestation>>(`/api/v2/attestations/acme?attestation_id=${shown.attestation_id}`)
+    ).body.data[0];
     assert.deepEqual(byId.summary, shown.summary);
 
     const refused = await server.multipart('POST', '/api/v2/custom-attestation-types/acme', {
@@ -193,10 +215,10 @@ describe('custom attestation types', () => {
   });
 
   it('lists the system attestation types, whose decision type a system attestation names', async () => {
-    const types = await server.get('/api/v2/system-attestation-types/acme');
+    const types = await server.get<SystemType[]>('/api/v2/system-attestation-types/acme');
     assert.equal(types.status, 200);
     assert.deepEqual(
-      types.body.map((type: { name: string; attestation_type: string }) => [type.name, type.attestation_type]),
+      types.body.map((type) => [type.name, type.attestation_type]),
       [['decision', 'system:decision']],
     );
     assert.deepEqual((await server.get('/api/v2/system-attestation-types/ghost')).body, {
@@ -264,13 +286,10 @@ describe('custom attestation types', () => {
       const age = i % 2 === 0 ? 30 : 10;
       assert.equal((await attestCustom('many', 'person', 'named', { age, name: `n${i}` })).status, 201);
     }
-    const history = (await server.get('/api/v2/attestations/acme/custom-flow/trail/many/person')).body as Array<{
-      is_compliant: boolean;
-      attestation_data: { age: number };
-    }>;
+    const history = (await server.get<Attestation[]>('/api/v2/attestations/acme/custom-flow/trail/many/person')).body;
     assert.equal(history.length, count);
     assert.deepEqual(
-      history.filter((attestation) => attestation.is_compliant !== attestation.attestation_data.age > 21),
+      history.filter((attestation) => attestation.is_compliant !== ageOf(attestation.attestation_data) > 21),
       [],
     );
   });

@@ -57,7 +57,8 @@ export async function beginTrail(
   return reply;
 }
 
-export function attest(
+/** T is the type the caller reads the answer's body as (test/api/answers.ts), as with the harness's calls. */
+export function attest<T = Reply['body']>(
   server: TestServer,
   org: string,
   flow: string,
@@ -65,12 +66,12 @@ export function attest(
   kind: string,
   data: unknown,
   attachment?: { filename: string; content: string | Uint8Array },
-): Promise<Reply> {
+): Promise<Reply<T>> {
   const parts: Record<string, string | { filename: string; content: string | Uint8Array }> = {
     data_json: JSON.stringify(data),
   };
   if (attachment !== undefined) parts.attachment_file = attachment;
-  return server.multipart('POST', `/api/v2/attestations/${org}/${flow}/trail/${trail}/${kind}`, parts);
+  return server.multipart<T>('POST', `/api/v2/attestations/${org}/${flow}/trail/${trail}/${kind}`, parts);
 }
 
 export async function attestArtifact(
