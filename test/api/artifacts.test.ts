@@ -1,5 +1,8 @@
 // Artifacts (reference §2.4, spec endpoint 6, §6 items 26–29) and search (spec endpoint 10, §2.8, §6 item 46).
 import assert from 'node:assert/strict';
+import type { FromSchema } from 'json-schema-to-ts';
+import type { latestCommit } from '../../shared/contract/artifacts.ts';
+import type { Artifact, ErrorBody, SearchResult, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint, WORKED_TEMPLATE } from './fixtures.ts';
 
@@ -34,8 +37,9 @@ describe('artifacts and search', () => {
     });
     assert.equal(reply.status, 201);
     assert.deepEqual(reply.body, { message: 'OK' });
-    const trail = (await server.get('/api/v2/trails/acme/app/build-1')).body;
+    const trail = (await server.get<Trail>('/api/v2/trails/acme/app/build-1')).body;
     const event = trail.events.at(-1);
+    assert.ok(event, 'the trail has events');
     assert.equal(event.type, 'artifact_creation_reported');
     assert.equal(event.artifact_name, 'app.tgz');
     assert.equal(event.template_reference_name, 'cli');
@@ -71,14 +75,14 @@ describe('artifacts and search', () => {
       errors: { filename: 'String should have at least 1 character [input: ]' },
       message: 'Input payload validation failed',
     });
-    const badFingerprint = await server.json('POST', '/api/v2/artifacts/acme/app', {
+    const badFingerprint = await server.json<ErrorBody>('POST', '/api/v2/artifacts/acme/app', {
       fingerprint: 'xyz',
       filename: 'a',
     });
     assert.deepEqual(badFingerprint.body.errors, {
       fingerprint: "String should match pattern '^[a-f0-9]{64}$' [input: xyz]",
     });
-    const badUrl = await server.json('POST', '/api/v2/artifacts/acme/app', {
+    const badUrl = await server.json<ErrorBody>('POST', '/api/v2/artifacts/acme/app', {
       fingerprint: fpB,
       filename: 'a',
       external_urls: { 'bad.label': { fingerprint: fpB } },
@@ -86,7 +90,7 @@ describe('artifacts and search', () => {
     assert.equal(badUrl.status, 400);
     assert.equal(badUrl.body.message, 'Input payload validation failed');
     assert.ok(JSON.stringify(badUrl.body.errors).includes('bad.label'));
-    const noHref = await server.json('POST', '/api/v2/artifacts/acme/app', {
+    const noHref = await server.json<ErrorBody>('POST', '/api/v2/artifacts/acme/app', {
       fingerprint: fpB,
       filename: 'a',
       external_urls: { report: { fingerprint: fpB } },
@@ -111,14 +115,20 @@ describe('artifacts and search', () => {
       repo_url: 'r',
       commits_list: [],
     });
-    const artifact = (await server.get(`/api/v2/artifacts/acme/app/fingerprint/${fpB}`)).body;
+    const artifact = (await server.get<Artifact>(`/api/v2/artifacts/acme/app/fingerprint/${fpB}`)).body;
     assert.equal(artifact.trail_name, legacySha);
     assert.equal(artifact.template_reference_name, 'artifact');
-    assert.equal((await server.get(`/api/v2/artifacts/acme/app/${fpB}/latest_commit`)).body.latest_commit, legacySha);
+    assert.equal(
+      (await server.get<FromSchema<typeof latestCommit>>(`/api/v2/artifacts/acme/app/${fpB}/latest_commit`)).body
+        .latest_commit,
+      legacySha,
+    );
   });
 
   it('gets an artifact by fingerprint prefix with every field clients require', async () => {
-    const artifact = (await server.get(`/api/v2/artifacts/acme/app/fingerprint/${fpA.slice(0, 7)}?trail=build-1`)).body;
+    const artifact = (
+      await server.get<Artifact>(`/api/v2/artifacts/acme/app/fingerprint/${fpA.slice(0, 7)}?trail=build-1`)
+    ).body;
     for (const field of [
       'filename',
       'flow_name',
@@ -130,14 +140,14 @@ describe('artifacts and search', () => {
       'build_url',
       'html_url',
       'state',
-    ]) {
+    ] as const) {
       assert.equal(typeof artifact[field], 'string', field);
     }
     assert.equal(artifact.fingerprint, fpA);
     assert.equal(artifact.state, 'INCOMPLETE');
     assert.deepEqual(artifact.running, []);
     assert.deepEqual(artifact.exited, []);
-    assert.equal(artifact.history[0].event, 'Artifact created');
+    assert.equal(artifact.history?.[0].event, 'Artifact created');
     assert.match(
       artifact.html_url,
       new RegExp(
@@ -145,18 +155,18 @@ describe('artifacts and search', () => {
       ),
     );
     assert.equal(artifact.template_reference_name, 'other', 'the newest match');
-    const cli = (await server.get(`/api/v2/artifacts/acme/app/commit_sha/${sha}`)).body.find(
-      (entry: { template_reference_name: string }) => entry.template_reference_name === 'cli',
+    const cli = (await server.get<Artifact[]>(`/api/v2/artifacts/acme/app/commit_sha/${sha}`)).body.find(
+      (entry) => entry.template_reference_name === 'cli',
     );
-    assert.deepEqual(cli.annotations, { owner: 'team' }, 'attesting again keeps what the request did not carry');
+    assert.deepEqual(cli?.annotations, { owner: 'team' }, 'attesting again keeps what the request did not carry');
   });
 
   it('follows its trail: attestations show in history and state becomes COMPLIANT', async () => {
     await attest(server, 'acme', 'app', 'build-1', 'generic', { attestation_name: 'bar' });
     await attest(server, 'acme', 'app', 'build-1', 'generic', { attestation_name: 'foo', artifact_fingerprint: fpA });
-    const artifact = (await server.get(`/api/v2/artifacts/acme/app/fingerprint/${fpA}?trail=build-1`)).body;
+    const artifact = (await server.get<Artifact>(`/api/v2/artifacts/acme/app/fingerprint/${fpA}?trail=build-1`)).body;
     assert.equal(artifact.state, 'COMPLIANT');
-    assert.ok(artifact.history.some((entry: { event: string }) => entry.event === 'foo evidence received'));
+    assert.ok(artifact.history?.some((entry) => entry.event === 'foo evidence received'));
   });
 
   it('answers 404 with the single-quoted message for an unknown fingerprint', async () => {
@@ -175,25 +185,28 @@ describe('artifacts and search', () => {
   });
 
   it('gets artifacts by commit as an array', async () => {
-    const byCommit = (await server.get(`/api/v2/artifacts/acme/app/commit_sha/${sha}`)).body;
+    const byCommit = (await server.get<Artifact[]>(`/api/v2/artifacts/acme/app/commit_sha/${sha}`)).body;
     assert.ok(Array.isArray(byCommit));
-    assert.deepEqual([...new Set(byCommit.map((artifact: { fingerprint: string }) => artifact.fingerprint))], [fpA]);
+    assert.deepEqual([...new Set(byCommit.map((artifact) => artifact.fingerprint))], [fpA]);
     assert.deepEqual((await server.get(`/api/v2/artifacts/acme/app/commit_sha/${commit('none')}`)).body, []);
   });
 
   it('lists an org’s artifacts newest first, filtered by flow and repo, paged', async () => {
-    const all = (await server.get('/api/v2/artifacts/acme?page=1&per_page=15')).body;
+    const all = (await server.get<Artifact[]>('/api/v2/artifacts/acme?page=1&per_page=15')).body;
     assert.ok(Array.isArray(all));
     assert.equal(all.length, 3);
     assert.equal(all[0].fingerprint, fpB);
     for (const artifact of all) {
       assert.equal(typeof artifact.created_at, 'string');
       assert.equal(typeof artifact.last_modified_at, 'string');
-      assert.ok(artifact.git_commit.length >= 7);
+      assert.ok(typeof artifact.git_commit === 'string' && artifact.git_commit.length >= 7);
     }
-    assert.equal((await server.get('/api/v2/artifacts/acme?page=2&per_page=2')).body.length, 1);
-    assert.equal((await server.get('/api/v2/artifacts/acme?flow_name=app&repo_name=app-repo')).body.length, 1);
-    assert.equal((await server.get('/api/v2/artifacts/acme?flow_name=app')).body.length, 3);
+    assert.equal((await server.get<Artifact[]>('/api/v2/artifacts/acme?page=2&per_page=2')).body.length, 1);
+    assert.equal(
+      (await server.get<Artifact[]>('/api/v2/artifacts/acme?flow_name=app&repo_name=app-repo')).body.length,
+      1,
+    );
+    assert.equal((await server.get<Artifact[]>('/api/v2/artifacts/acme?flow_name=app')).body.length, 3);
     assert.deepEqual((await server.get('/api/v2/artifacts/acme-shared')).body, []);
     const badFlow = await server.get('/api/v2/artifacts/acme?flow_name=-bad');
     assert.deepEqual(badFlow.body, {
@@ -209,7 +222,7 @@ describe('artifacts and search', () => {
   });
 
   it('searches by fingerprint and commit, full or prefix', async () => {
-    const byFingerprint = (await server.get(`/api/v2/search/acme/sha/${fpA}`)).body;
+    const byFingerprint = (await server.get<SearchResult>(`/api/v2/search/acme/sha/${fpA}`)).body;
     assert.equal(byFingerprint.resolved_to.type, 'fingerprint');
     assert.equal(byFingerprint.resolved_to.full_match, fpA);
     assert.deepEqual(byFingerprint.resolved_to.fingerprints, { type: 'fingerprint', count: 1, matches: [fpA] });
@@ -235,8 +248,8 @@ describe('artifacts and search', () => {
     ]) {
       assert.ok(field in item, field);
     }
-    assert.ok(item.history.length >= 1);
-    const byCommit = (await server.get(`/api/v2/search/acme/sha/${sha.slice(0, 10)}`)).body;
+    assert.ok((item.history?.length ?? 0) >= 1);
+    const byCommit = (await server.get<SearchResult>(`/api/v2/search/acme/sha/${sha.slice(0, 10)}`)).body;
     assert.equal(byCommit.resolved_to.type, 'commit');
     assert.equal(byCommit.resolved_to.full_match, sha);
   });
@@ -256,10 +269,10 @@ describe('artifacts and search', () => {
       filename: 'y',
       git_commit: commit('amb2'),
     });
-    const ambiguous = await server.get('/api/v2/search/acme/sha/abcde');
+    const ambiguous = await server.get<ErrorBody>('/api/v2/search/acme/sha/abcde');
     assert.equal(ambiguous.status, 400);
     assert.match(ambiguous.body.message, /^Results for 'abcde' are too ambiguous/);
-    const unique = await server.get('/api/v2/search/acme/sha/abcde0');
+    const unique = await server.get<SearchResult>('/api/v2/search/acme/sha/abcde0');
     assert.equal(unique.status, 200);
     assert.equal(unique.body.resolved_to.full_match, `abcde0${'0'.repeat(58)}`);
     assert.equal((await server.get('/api/v2/search/acme/sha/abcd')).status, 400, 'at least 5 hex characters');
