@@ -4,25 +4,74 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FromSchema } from 'json-schema-to-ts';
+import type { Action, EnvironmentEvent, ErrorBody, SnapshotSummary } from './answers.ts';
+import { parsedAs } from './contract.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 const fp = (c: string): string => c.repeat(64);
 
+const string = { type: 'string' } as const;
+const nullableBoolean = { type: ['boolean', 'null'] } as const;
+/**
+ * What these tests read of a webhook payload (reference §2.12): every payload names its trigger,
+ * event, org, action and time; the environment, artifact, flow, trail and attestation parts come
+ * with the triggers that carry them.
+ */
+const webhookPayload = {
+  type: 'object',
+  properties: {
+    trigger: string,
+    event_type: string,
+    org: string,
+    timestamp: { type: 'number' },
+    action: {
+      type: 'object',
+      properties: { name: string, number: { type: 'integer' } },
+      required: ['name', 'number'],
+    },
+    environment: {
+      type: 'object',
+      properties: {
+        name: string,
+        type: string,
+        snapshot_index: { type: 'integer' },
+        snapshot_compliant: nullableBoolean,
+      },
+      required: ['name'],
+    },
+    artifact: {
+      type: 'object',
+      properties: { fingerprint: string, name: string, instances: { type: 'integer' }, compliant: nullableBoolean },
+    },
+    previous_compliant: { type: 'boolean' },
+    flow: { type: 'object', properties: { name: string }, required: ['name'] },
+    trail: { type: 'object', properties: { name: string, html_url: string }, required: ['name', 'html_url'] },
+    attestation: {
+      type: 'object',
+      properties: { name: string, type: string, is_compliant: nullableBoolean },
+      required: ['name'],
+    },
+  },
+  required: ['trigger', 'event_type', 'org', 'action', 'timestamp'],
+} as const;
+type WebhookPayload = FromSchema<typeof webhookPayload>;
+
 interface Receiver {
   url: string;
-  received: Array<Record<string, any>>;
+  received: WebhookPayload[];
   server: Server;
 }
 
 /** A loopback webhook receiver answering `status` (200 unless told). */
 async function startReceiver(status = 200): Promise<Receiver> {
-  const received: Array<Record<string, any>> = [];
+  const received: WebhookPayload[] = [];
   const server = createServer((req, res) => {
     let text = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (text += chunk));
     req.on('end', () => {
-      received.push(JSON.parse(text) as Record<string, any>);
+      received.push(parsedAs<WebhookPayload>(webhookPayload, text));
       res.statusCode = status;
       res.end();
     });
@@ -77,7 +126,7 @@ describe('actions and webhooks', () => {
   });
 
   it('creates (201), updates by name (200), lists, gets and deletes actions with every field of the spec', async () => {
-    const created = await server.json('PUT', '/api/v2/actions/acme/environments', {
+    const created = await server.json<Action>('PUT', '/api/v2/actions/acme/environments', {
       name: 'story-hooks',
       targets: [
         { type: 'WEBHOOK', webhook: receiver.url },
@@ -119,7 +168,7 @@ describe('actions and webhooks', () => {
     assert.deepEqual(action.flows, []);
     assert.equal(action.targets[1].channel, '#deploys', 'other target types are kept as given');
 
-    const other = await server.json('PUT', '/api/v2/actions/acme', {
+    const other = await server.json<Action>('PUT', '/api/v2/actions/acme', {
       name: 'to-delete',
       type: 'environment',
       targets: [{ type: 'EMAIL', emails: ['a@example.test'] }],
@@ -128,7 +177,7 @@ describe('actions and webhooks', () => {
     });
     assert.equal(other.status, 201);
     assert.equal(other.body.number, 2);
-    const updated = await server.json('PUT', '/api/v2/actions/acme/environments', {
+    const updated = await server.json<Action>('PUT', '/api/v2/actions/acme/environments', {
       name: 'to-delete',
       targets: [{ type: 'EMAIL', emails: ['b@example.test'] }],
       environments: ['quiet'],
@@ -137,23 +186,23 @@ describe('actions and webhooks', () => {
     assert.equal(updated.status, 200);
     assert.equal(updated.body.number, 2);
     assert.deepEqual(updated.body.triggers, ['ON_EXITED_ARTIFACT']);
-    const list = (await server.get('/api/v2/actions/acme')).body;
+    const list = (await server.get<Action[]>('/api/v2/actions/acme')).body;
     assert.deepEqual(
-      list.map((a: { number: number }) => a.number),
+      list.map((a) => a.number),
       [1, 2],
     );
-    assert.equal((await server.get('/api/v2/actions/acme/2')).body.name, 'to-delete');
+    assert.equal((await server.get<Action>('/api/v2/actions/acme/2')).body.name, 'to-delete');
     assert.equal((await server.json('DELETE', '/api/v2/actions/acme/2')).status, 200);
     assert.equal((await server.get('/api/v2/actions/acme/2')).status, 404);
     assert.deepEqual(
-      (await server.get('/api/v2/actions/acme')).body.map((a: { number: number }) => a.number),
+      (await server.get<Action[]>('/api/v2/actions/acme')).body.map((a) => a.number),
       [1],
     );
   });
 
   it('keeps watching an environment that is renamed', async () => {
     await server.json('PUT', '/api/v2/environments/acme', { name: 'old-name', type: 'K8S', description: 'o' });
-    const created = await server.json('PUT', '/api/v2/actions/acme/environments', {
+    const created = await server.json<Action>('PUT', '/api/v2/actions/acme/environments', {
       name: 'renamed-hook',
       targets: [{ type: 'EMAIL', emails: ['a@example.test'] }],
       environments: ['old-name', 'quiet'],
@@ -164,7 +213,7 @@ describe('actions and webhooks', () => {
       (await server.json('PUT', '/api/v2/environments/acme/old-name/rename', { new_name: 'new-name' })).status,
       200,
     );
-    assert.deepEqual((await server.get(`/api/v2/actions/acme/${created.body.number}`)).body.environments, [
+    assert.deepEqual((await server.get<Action>(`/api/v2/actions/acme/${created.body.number}`)).body.environments, [
       'new-name',
       'quiet',
     ]);
@@ -172,22 +221,22 @@ describe('actions and webhooks', () => {
   });
 
   it('rejects bad triggers, bad webhook URLs and unknown environments', async () => {
-    const badTrigger = await server.json('PUT', '/api/v2/actions/acme/environments', {
+    const badTrigger = await server.json<ErrorBody>('PUT', '/api/v2/actions/acme/environments', {
       name: 'bad',
       targets: [{ type: 'WEBHOOK', webhook: receiver.url }],
       environments: ['story'],
       triggers: ['ON_STARTED_TRAIL'],
     });
     assert.equal(badTrigger.status, 400);
-    assert.ok('triggers[0]' in badTrigger.body.errors);
-    const badUrl = await server.json('PUT', '/api/v2/actions/acme/environments', {
+    assert.ok('triggers[0]' in (badTrigger.body.errors ?? {}));
+    const badUrl = await server.json<ErrorBody>('PUT', '/api/v2/actions/acme/environments', {
       name: 'bad',
       targets: [{ type: 'WEBHOOK', webhook: 'not a url' }],
       environments: ['story'],
       triggers: ['ON_STARTED_ARTIFACT'],
     });
     assert.equal(badUrl.status, 400);
-    assert.ok('targets[0].webhook' in badUrl.body.errors);
+    assert.ok('targets[0].webhook' in (badUrl.body.errors ?? {}));
     const unknownEnv = await server.json('PUT', '/api/v2/actions/acme/environments', {
       name: 'bad',
       targets: [{ type: 'WEBHOOK', webhook: receiver.url }],
@@ -195,7 +244,7 @@ describe('actions and webhooks', () => {
       triggers: ['ON_STARTED_ARTIFACT'],
     });
     assert.equal(unknownEnv.status, 404);
-    assert.equal((await server.get('/api/v2/actions/acme')).body.length, 1, 'nothing stored');
+    assert.equal((await server.get<Action[]>('/api/v2/actions/acme')).body.length, 1, 'nothing stored');
   });
 
   it('tells the story: snapshots, events, audit-log rows and webhook deliveries', async () => {
@@ -238,14 +287,14 @@ describe('actions and webhooks', () => {
     );
     await waitFor(() => receiver.received.length === 3, 'the exited webhook');
 
-    const snapshots = (await server.get('/api/v2/snapshots/acme/story')).body;
+    const snapshots = (await server.get<SnapshotSummary[]>('/api/v2/snapshots/acme/story')).body;
     assert.deepEqual(
-      snapshots.map((s: { index: number }) => s.index),
+      snapshots.map((s) => s.index),
       [3, 2, 1],
     );
-    const events = (await server.get('/api/v2/environments/acme/story/events?reverse=true')).body;
+    const events = (await server.get<EnvironmentEvent[]>('/api/v2/environments/acme/story/events?reverse=true')).body;
     assert.deepEqual(
-      events.map((e: any) => [e.snapshot_index, e.type, e.sha256]),
+      events.map((e) => [e.snapshot_index, e.type, e.sha256]),
       [
         [1, 'started', fp('a')],
         [2, 'started', fp('b')],
@@ -264,7 +313,7 @@ describe('actions and webhooks', () => {
     );
 
     assert.deepEqual(
-      receiver.received.map((p) => [p.trigger, p.event_type, p.artifact.fingerprint, p.environment.snapshot_index]),
+      receiver.received.map((p) => [p.trigger, p.event_type, p.artifact?.fingerprint, p.environment?.snapshot_index]),
       [
         ['ON_STARTED_ARTIFACT', 'started', fp('a'), 1],
         ['ON_STARTED_ARTIFACT', 'started', fp('b'), 2],
@@ -272,6 +321,7 @@ describe('actions and webhooks', () => {
       ],
     );
     const started = receiver.received[0];
+    assert.ok(started.environment && started.artifact, 'a started payload carries its environment and artifact');
     assert.equal(started.org, 'acme');
     assert.deepEqual(started.action, { name: 'story-hooks', number: 1 });
     assert.equal(started.environment.name, 'story');
@@ -282,10 +332,10 @@ describe('actions and webhooks', () => {
     assert.doesNotMatch(JSON.stringify(receiver.received), /approv/i, 'no approval data in payloads');
 
     await waitFor(
-      async () => (await server.get('/api/v2/actions/acme/1')).body.last_success_timestamp !== null,
+      async () => (await server.get<Action>('/api/v2/actions/acme/1')).body.last_success_timestamp !== null,
       'the success to be recorded',
     );
-    const action = (await server.get('/api/v2/actions/acme/1')).body;
+    const action = (await server.get<Action>('/api/v2/actions/acme/1')).body;
     assert.equal(action.is_failing, false);
     assert.equal(action.last_failure_timestamp, null);
   });
@@ -314,15 +364,15 @@ describe('actions and webhooks', () => {
       sent.map((p) => p.trigger),
       ['ON_CHANGED_ARTIFACT', 'ON_COMPLIANT_ENV', 'ON_CHANGED_ARTIFACT', 'ON_NON_COMPLIANT_ENV'],
     );
-    assert.equal(sent[0].artifact.compliant, true);
-    assert.equal(sent[1].environment.snapshot_compliant, true);
+    assert.equal(sent[0].artifact?.compliant, true);
+    assert.equal(sent[1].environment?.snapshot_compliant, true);
     assert.equal(sent[1].previous_compliant, false);
-    assert.equal(sent[3].environment.snapshot_compliant, false);
+    assert.equal(sent[3].environment?.snapshot_compliant, false);
   });
 
   it('sends flow triggers: a trail begun, an attestation reported, an artifact attested', async () => {
     assert.equal((await server.json('PUT', '/api/v2/flows/acme', { name: 'web', description: 'w' })).status, 201);
-    const action = await server.json('PUT', '/api/v2/actions/acme/flows', {
+    const action = await server.json<Action>('PUT', '/api/v2/actions/acme/flows', {
       name: 'flow-hooks',
       targets: [{ type: 'WEBHOOK', webhook: receiver.url }],
       flows: ['web'],
@@ -350,6 +400,8 @@ describe('actions and webhooks', () => {
     assert.equal(attested.status, 201, attested.text);
     await waitFor(() => receiver.received.length === before + 2, 'the attestation webhook');
     const [trail, attestation] = receiver.received.slice(before);
+    assert.ok(trail.flow && trail.trail, 'a trail payload carries its flow and trail');
+    assert.ok(attestation.attestation, 'an attestation payload carries the attestation');
     assert.equal(trail.trigger, 'ON_STARTED_TRAIL');
     assert.deepEqual([trail.flow.name, trail.trail.name], ['web', 'build-1']);
     assert.match(trail.trail.html_url, /\/acme\/flows\/web\/trails\/build-1$/);
@@ -366,7 +418,7 @@ describe('actions and webhooks', () => {
       data_json: JSON.stringify({ attestation_name: 'lint' }),
     });
     await waitFor(() => receiver.received.length === before + 3, 'the second attestation webhook');
-    assert.equal(receiver.received.at(-1)!.attestation.name, 'lint', 'updating a trail is not starting one');
+    assert.equal(receiver.received.at(-1)?.attestation?.name, 'lint', 'updating a trail is not starting one');
     const artifact = await server.json('POST', '/api/v2/artifacts/acme/web', {
       fingerprint: fp('e'),
       filename: 'web.tgz',
@@ -378,13 +430,13 @@ describe('actions and webhooks', () => {
     const provenance = receiver.received.at(-1)!;
     assert.equal(provenance.trigger, 'ON_ATTESTED_PROVENANCE');
     assert.deepEqual(
-      [provenance.artifact.fingerprint, provenance.artifact.name, provenance.trail.name],
+      [provenance.artifact?.fingerprint, provenance.artifact?.name, provenance.trail?.name],
       [fp('e'), 'web.tgz', 'build-1'],
     );
   });
 
   it('records a failing receiver: bounded retries, then is_failing and last_failure_timestamp', async () => {
-    const created = await server.json('PUT', '/api/v2/actions/acme/environments', {
+    const created = await server.json<Action>('PUT', '/api/v2/actions/acme/environments', {
       name: 'broken-hook',
       targets: [{ type: 'WEBHOOK', webhook: failing.url }],
       environments: ['broken'],
@@ -394,11 +446,11 @@ describe('actions and webhooks', () => {
     const number = created.body.number;
     await server.json('PUT', '/api/v2/environments/acme/broken/report/K8S', pods([['c-1', fp('c')]]));
     await waitFor(
-      async () => (await server.get(`/api/v2/actions/acme/${number}`)).body.is_failing === true,
+      async () => (await server.get<Action>(`/api/v2/actions/acme/${number}`)).body.is_failing === true,
       'the failure to be recorded',
     );
     assert.equal(failing.received.length, 4, 'four attempts, then it gives up');
-    const action = (await server.get(`/api/v2/actions/acme/${number}`)).body;
+    const action = (await server.get<Action>(`/api/v2/actions/acme/${number}`)).body;
     assert.equal(typeof action.last_failure_timestamp, 'number');
     assert.equal(action.last_success_timestamp, null);
   });
