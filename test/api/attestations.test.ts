@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FromSchema } from 'json-schema-to-ts';
+import type { links } from '../../shared/contract/values.ts';
+import type { Attestation, CustomType, ErrorBody, FlowAttestation, Page, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import {
   attest,
@@ -10,19 +13,23 @@ import {
   beginTrail,
   commit,
   createFlow,
+  fieldError,
   fingerprint,
   scanResults,
   WORKED_TEMPLATE,
 } from './fixtures.ts';
+
+/** An attestation list's page: answers.ts's Page with the `_links` the list gives. */
+type LinkedPage<T> = Page<T> & { _links: FromSchema<typeof links> };
 
 const INVALID = 'Input payload validation failed';
 
 describe('attestations', () => {
   let server: TestServer;
   const trail = (name: string) => `/api/v2/trails/acme/flow/${name}`;
-  const trailOf = async (name: string) => (await server.get(trail(name))).body;
+  const trailOf = async (name: string) => (await server.get<Trail>(trail(name))).body;
   const latest = async (trailName: string, name: string) =>
-    (await server.get(`/api/v2/attestations/acme/flow/trail/${trailName}/${name}`)).body[0];
+    (await server.get<Attestation[]>(`/api/v2/attestations/acme/flow/trail/${trailName}/${name}`)).body[0];
 
   before(async () => {
     server = await startServer({ args: ['--org', 'acme', '--org', 'other'] });
@@ -51,10 +58,11 @@ describe('attestations', () => {
     const after = await trailOf('generic');
     assert.equal(after.compliance_state, 'NON-COMPLIANT');
     const event = after.events.at(-1);
+    assert.ok(event, 'the trail has events');
     assert.equal(event.type, 'trail_attestation_reported');
     assert.equal(event.template_reference_name, 'bar');
     assert.equal(event.attestation_type, 'generic');
-    const versions = (await server.get('/api/v2/attestations/acme/flow/trail/generic/bar')).body;
+    const versions = (await server.get<Attestation[]>('/api/v2/attestations/acme/flow/trail/generic/bar')).body;
     assert.equal(versions.length, 2);
     assert.equal(versions[0].is_compliant, false, 'newest first');
   });
@@ -67,24 +75,24 @@ describe('attestations', () => {
       git_commit_info: { sha1: commit('t'), author: 'a', message: 'm', timestamp: 1, branch: 'main' },
     });
     assert.equal(bound.status, 201);
-    const rejected = await attest(server, 'acme', 'flow', 'targets', 'generic', {
+    const rejected = await attest<ErrorBody>(server, 'acme', 'flow', 'targets', 'generic', {
       attestation_name: 'foo',
       target_artifacts: ['cli'],
     });
     assert.equal(rejected.status, 400);
     assert.match(rejected.body.message, /requires at least one of: artifact_fingerprint or git_commit_info\./);
     assert.match(
-      rejected.body.errors.target_artifacts,
+      fieldError(rejected.body, 'target_artifacts'),
       /requires at least one of: artifact_fingerprint or git_commit_info\./,
     );
     const fp = fingerprint('targets');
-    const tooMany = await attest(server, 'acme', 'flow', 'targets', 'generic', {
+    const tooMany = await attest<ErrorBody>(server, 'acme', 'flow', 'targets', 'generic', {
       attestation_name: 'foo',
       target_artifacts: ['cli', 'other'],
       artifact_fingerprint: fp,
     });
     assert.equal(tooMany.status, 400);
-    assert.ok('target_artifacts' in tooMany.body.errors);
+    assert.ok('target_artifacts' in (tooMany.body.errors ?? {}));
     await attestArtifact(server, 'acme', 'flow', {
       fingerprint: fp,
       filename: 'cli',
@@ -95,7 +103,7 @@ describe('attestations', () => {
     const status = (await trailOf('targets')).compliance_status.artifacts_statuses.cli;
     assert.equal(status.artifact_fingerprint, fp);
     assert.equal(
-      status.attestations_statuses[0].status,
+      status.attestations_statuses?.[0].status,
       'COMPLETE',
       'the pre-bound attestation counts once the artifact arrives',
     );
@@ -130,12 +138,13 @@ describe('attestations', () => {
     assert.equal(reply.status, 201);
     const stored = await latest('test-123', 'unit');
     assert.equal(stored.is_compliant, true);
-    assert.ok(stored._links.evidence.href.endsWith(`/attestation/${stored.attestation_id}/evidence`));
-    const download = await server.raw('GET', new URL(stored._links.evidence.href).pathname, undefined, {
+    const evidence = stored._links?.evidence?.href;
+    assert.ok(evidence !== undefined && evidence.endsWith(`/attestation/${stored.attestation_id}/evidence`), evidence);
+    const download = await server.raw('GET', new URL(evidence).pathname, undefined, {
       authorization: `Bearer ${server.key}`,
     });
     assert.equal(download.status, 200);
-    const response = await fetch(`${server.url}${new URL(stored._links.evidence.href).pathname}`, {
+    const response = await fetch(`${server.url}${new URL(evidence).pathname}`, {
       headers: { authorization: `Bearer ${server.key}` },
     });
     assert.deepEqual(Buffer.from(await response.arrayBuffer()), bytes);
@@ -153,9 +162,10 @@ describe('attestations', () => {
   });
 
   it('refuses an attachment over 10 MB with 413 and stores nothing', async () => {
-    const before = (await server.get('/api/v2/attestations/acme/flow?per_page=100')).body.pagination.total;
+    const before = (await server.get<Page<FlowAttestation>>('/api/v2/attestations/acme/flow?per_page=100')).body
+      .pagination.total;
     const big = Buffer.alloc(10 * 1024 * 1024 + 1, 7);
-    const reply = await attest(
+    const reply = await attest<ErrorBody>(
       server,
       'acme',
       'flow',
@@ -166,7 +176,10 @@ describe('attestations', () => {
     );
     assert.equal(reply.status, 413);
     assert.equal(typeof reply.body.message, 'string');
-    assert.equal((await server.get('/api/v2/attestations/acme/flow?per_page=100')).body.pagination.total, before);
+    assert.equal(
+      (await server.get<Page<FlowAttestation>>('/api/v2/attestations/acme/flow?per_page=100')).body.pagination.total,
+      before,
+    );
     assert.deepEqual((await server.get('/api/v2/attestations/acme/flow/trail/test-123/big')).body, []);
     const evidenceDirs = readdirSync(join(server.dataDir, 'evidence'));
     for (const dir of evidenceDirs)
@@ -232,13 +245,13 @@ describe('attestations', () => {
       201,
     );
     assert.equal((await latest('test-123', 'pr-none')).is_compliant, false);
-    const badProvider = await attest(server, 'acme', 'flow', 'test-123', 'pull_request', {
+    const badProvider = await attest<ErrorBody>(server, 'acme', 'flow', 'test-123', 'pull_request', {
       attestation_name: 'pr-x',
       git_provider: 'svn',
       pull_requests: [],
     });
     assert.equal(badProvider.status, 400);
-    assert.match(badProvider.body.errors.git_provider, /\[input: svn\]$/);
+    assert.match(fieldError(badProvider.body, 'git_provider'), /\[input: svn\]$/);
     const missing = await attest(server, 'acme', 'flow', 'test-123', 'junit', { attestation_name: 'j' });
     assert.deepEqual(missing.body, { errors: { junit_results: 'Field required [input: None]' }, message: INVALID });
   });
@@ -315,7 +328,7 @@ describe('attestations', () => {
   });
 
   it('records custom attestations of a custom type: schema checked, jq rules decide compliance', async () => {
-    const created = await server.multipart('POST', '/api/v2/custom-attestation-types/acme', {
+    const created = await server.multipart<CustomType>('POST', '/api/v2/custom-attestation-types/acme', {
       data_json: JSON.stringify({
         name: 'person',
         description: 'A person',
@@ -345,7 +358,7 @@ describe('attestations', () => {
       ).status,
       201,
     );
-    const trail = (await server.get('/api/v2/trails/acme/attest-custom/test-321')).body;
+    const trail = (await server.get<Trail>('/api/v2/trails/acme/attest-custom/test-321')).body;
     assert.equal(trail.compliance_state, 'COMPLIANT');
     assert.equal(trail.compliance_status.attestations_statuses[0].attestation_type, 'custom:person');
     assert.equal(
@@ -360,7 +373,8 @@ describe('attestations', () => {
       ).status,
       201,
     );
-    const child = (await server.get('/api/v2/attestations/acme/attest-custom/trail/test-321/child')).body[0];
+    const child = (await server.get<Attestation[]>('/api/v2/attestations/acme/attest-custom/trail/test-321/child'))
+      .body[0];
     assert.equal(child.is_compliant, false);
     assert.equal(child.attestation_type, 'custom:person');
     assert.deepEqual(child.annotations, { k: 'v' });
@@ -390,18 +404,18 @@ describe('attestations', () => {
     assert.deepEqual(notInTrail.body, {
       message: `Artifact with fingerprint ${fp} does not exist in trail "test-321" of flow "attest-custom" belonging to organization "acme"`,
     });
-    const badRule = await server.multipart('POST', '/api/v2/custom-attestation-types/acme', {
+    const badRule = await server.multipart<ErrorBody>('POST', '/api/v2/custom-attestation-types/acme', {
       data_json: JSON.stringify({ name: 'broken', evaluator: { content_type: 'jq', rules: ['.age >'] } }),
       type_schema: { filename: 'schema.json', content: '{}' },
     });
     assert.equal(badRule.status, 400);
-    assert.ok('evaluator.rules[0]' in badRule.body.errors);
+    assert.ok('evaluator.rules[0]' in (badRule.body.errors ?? {}));
     assert.equal(
-      (await server.get('/api/v2/custom-attestation-types/acme/nobody')).body.message,
+      (await server.get<ErrorBody>('/api/v2/custom-attestation-types/acme/nobody')).body.message,
       "Custom attestation type 'nobody' does not exist for org 'acme'",
     );
     assert.equal(
-      (await server.get('/api/v2/custom-attestation-types/acme/person?version=10')).body.message,
+      (await server.get<ErrorBody>('/api/v2/custom-attestation-types/acme/person?version=10')).body.message,
       "version 10 does not exist for custom attestation type 'person'",
     );
   });
@@ -445,17 +459,20 @@ describe('attestations', () => {
     assert.equal(withCommit.body, 'OK');
     const status = (await trailOf('override')).compliance_status.attestations_statuses[0];
     assert.equal(status.is_compliant, true);
-    const versions = (await server.get('/api/v2/attestations/acme/flow/trail/override/bar')).body;
+    const versions = (await server.get<Attestation[]>('/api/v2/attestations/acme/flow/trail/override/bar')).body;
     assert.equal(status.attestation_id, versions[0].attestation_id);
     assert.equal(status.overridden_attestation_id, versions[1].attestation_id);
     assert.equal(versions[0].attestation_type, 'override');
     assert.equal(versions[0].reason, 'accepted risk');
-    const invalid = await server.json('POST', '/api/v2/attestations/acme/flow/trail/override/override', {
+    const invalid = await server.json<ErrorBody>('POST', '/api/v2/attestations/acme/flow/trail/override/override', {
       attestation_name: 'bar',
       original_attestation_type: 'nope',
     });
     assert.equal(invalid.status, 400);
-    assert.deepEqual(Object.keys(invalid.body.errors).sort(), ['new_compliance_status', 'original_attestation_type']);
+    assert.deepEqual(Object.keys(invalid.body.errors ?? {}).sort(), [
+      'new_compliance_status',
+      'original_attestation_type',
+    ]);
   });
 
   it('takes each body only in the format its operation declares (spec endpoints 1 and 3, reference §2.3), storing nothing otherwise', async () => {
@@ -503,10 +520,11 @@ describe('attestations', () => {
         attestation_name: `a${index}`,
         user_data: { 'k.with.dots': index },
       });
-    const page = (await server.get('/api/v2/attestations/acme/listed?page=2&per_page=2')).body;
+    const page = (await server.get<LinkedPage<FlowAttestation>>('/api/v2/attestations/acme/listed?page=2&per_page=2'))
+      .body;
     assert.deepEqual(page.pagination, { total: 5, page: 2, per_page: 2, page_count: 3 });
     assert.deepEqual(
-      page.data.map((record: { attestation_name: string }) => record.attestation_name),
+      page.data.map((record) => record.attestation_name),
       ['a2', 'a1'],
     );
     assert.deepEqual(Object.keys(page._links).sort(), ['first', 'last', 'next', 'prev', 'self']);
@@ -532,11 +550,17 @@ describe('attestations', () => {
       assert.ok(field in record, field);
     }
     assert.deepEqual(record.user_data, { 'k.with.dots': 2 });
-    const all = (await server.get('/api/v2/attestations/acme/listed?per_page=100')).body.data;
+    const all = (await server.get<Page<FlowAttestation>>('/api/v2/attestations/acme/listed?per_page=100')).body.data;
     const cut = all[2].created_at;
-    const bounded = (await server.get(`/api/v2/attestations/acme/listed?from_timestamp=${cut}&per_page=100`)).body;
-    assert.ok(bounded.data.every((entry: { created_at: number }) => entry.created_at >= cut));
-    assert.equal((await server.get('/api/v2/attestations/acme/listed?to_timestamp=1')).body.pagination.total, 0);
+    const bounded = (
+      await server.get<Page<FlowAttestation>>(`/api/v2/attestations/acme/listed?from_timestamp=${cut}&per_page=100`)
+    ).body;
+    assert.ok(bounded.data.every((entry) => entry.created_at >= cut));
+    assert.equal(
+      (await server.get<Page<FlowAttestation>>('/api/v2/attestations/acme/listed?to_timestamp=1')).body.pagination
+        .total,
+      0,
+    );
     const missing = await server.get('/api/v2/attestations/acme/no-flow');
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, { message: 'Flow not found' });
@@ -545,20 +569,27 @@ describe('attestations', () => {
   it('reads by name ([] when none) and by id across the org ({data: []} for an unknown id)', async () => {
     assert.deepEqual((await server.get('/api/v2/attestations/acme/flow/trail/test-123/never-reported')).body, []);
     assert.deepEqual(
-      (await server.get('/api/v2/attestations/acme?attestation_id=00000000-0000-0000-0000-000000000000')).body.data,
+      (
+        await server.get<Page<Attestation>>(
+          '/api/v2/attestations/acme?attestation_id=00000000-0000-0000-0000-000000000000',
+        )
+      ).body.data,
       [],
     );
     const known = await latest('test-123', 'scan');
-    const byId = (await server.get(`/api/v2/attestations/acme?attestation_id=${known.attestation_id}`)).body;
+    const byId = (
+      await server.get<Page<Attestation>>(`/api/v2/attestations/acme?attestation_id=${known.attestation_id}`)
+    ).body;
     assert.equal(byId.data.length, 1);
     assert.deepEqual(byId.data[0].scan_results, scanResults());
-    const cursor = (await server.get('/api/v2/attestations/acme?per_page=3')).body;
+    const cursor = (await server.get<LinkedPage<Attestation>>('/api/v2/attestations/acme?per_page=3')).body;
     assert.equal(cursor.data.length, 3);
-    const next = (await server.get(new URL(cursor._links.next.href).pathname + new URL(cursor._links.next.href).search))
-      .body;
+    const nextUrl = new URL(cursor._links.next.href);
+    const next = (await server.get<Page<Attestation>>(nextUrl.pathname + nextUrl.search)).body;
     assert.notEqual(next.data[0].attestation_id, cursor.data[2].attestation_id);
     assert.deepEqual(
-      (await server.get(`/api/v2/attestations/other?attestation_id=${known.attestation_id}`)).body.data,
+      (await server.get<Page<Attestation>>(`/api/v2/attestations/other?attestation_id=${known.attestation_id}`)).body
+        .data,
       [],
       'another org sees nothing',
     );

@@ -5,16 +5,9 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { systemType } from '../../shared/contract/governance.ts';
 import type { Attestation, CustomType, ErrorBody, Page, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
-import { attest, beginTrail, createFlow } from './fixtures.ts';
+import { attest, beginTrail, createFlow, fieldError } from './fixtures.ts';
 
 type SystemType = FromSchema<typeof systemType>;
-
-/** The message an error answer gives for one field; fails when it names none. */
-function fieldError(body: ErrorBody, field: string): string {
-  const message = body.errors?.[field];
-  assert.ok(message !== undefined, `no error for ${field} in ${JSON.stringify(body)}`);
-  return message;
-}
 
 /** A `name` the contract leaves untyped (a custom type's summary entries). */
 function nameOf(entry: unknown): unknown {

@@ -1,6 +1,8 @@
-// Small builders for API tests: flows, trails, attestations and artifacts through the real API.
+// Small builders for API tests: flows, trails, attestations and artifacts through the real API,
+// and the field messages of the error answers they get.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import type { ErrorBody } from './answers.ts';
 import type { Reply, TestServer } from './harness.ts';
 
 /** A deterministic 64-hex fingerprint for a label. */
@@ -92,4 +94,11 @@ export function scanResults(status = 'OK'): Record<string, unknown> {
     project: { key: 'app', url: 'https://scan.example.test/app' },
     qualityGate: { status, conditions: [{ metric: 'coverage', errorThreshold: '80', operator: 'LT', status }] },
   };
+}
+
+/** The message an error answer gives for one field; fails when it names none. */
+export function fieldError(body: ErrorBody, field: string): string {
+  const message = body.errors?.[field];
+  assert.ok(message !== undefined, `no error for ${field} in ${JSON.stringify(body)}`);
+  return message;
 }
