@@ -2,6 +2,29 @@
 // against a real server, one `it` per item, with the exact statuses and messages of §1.2 (the spec
 // wins where the reference says so) and the fields clients hard-require (§1.11).
 import assert from 'node:assert/strict';
+import type { FromSchema } from 'json-schema-to-ts';
+import type { repo } from '../../shared/contract/accounts.ts';
+import type { environment } from '../../shared/contract/environments.ts';
+import type { control } from '../../shared/contract/governance.ts';
+import type { namedPage } from '../../shared/contract/pagination.ts';
+import type {
+  AllowlistEntry,
+  Artifact,
+  AssertResult,
+  Attestation,
+  Control,
+  Environment,
+  EnvironmentEvent,
+  ErrorBody,
+  Flow,
+  Page,
+  Policy,
+  Repo,
+  SearchResult,
+  Snapshot,
+  SnapshotSummary,
+  Trail,
+} from './answers.ts';
 import { startServer, type Reply, type TestServer } from './harness.ts';
 import {
   WORKED_TEMPLATE,
@@ -20,6 +43,11 @@ const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}
 const POLICY_SCHEMA = '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1';
 const PROVENANCE_AND_TRAIL = `${POLICY_SCHEMA}\nartifacts:\n  provenance:\n    required: true\n  trail-compliance:\n    required: true\n`;
 const ART_TEMPLATE = ['version: 1', 'trail:', '  artifacts:', '    - name: art', ''].join('\n');
+/** The `{<name>: [item], page, per_page, total_pages, total_count, _links}` lists. */
+type EnvironmentPage = FromSchema<ReturnType<typeof namedPage<'environments', typeof environment>>>;
+type ControlPage = FromSchema<ReturnType<typeof namedPage<'controls', typeof control>>>;
+type RepoPage = FromSchema<ReturnType<typeof namedPage<'repos', typeof repo>>>;
+
 const flowMissing = (flow: string, org = 'acme') => ({
   message: `Flow named '${flow}' does not exist for organization '${org}'`,
 });
@@ -28,7 +56,7 @@ const snapshotRange = (expr: string, resolved: string, count: number) => ({
   message: `Org: 'acme'. Snapshot '${expr}' resolves to '${resolved}'. len(snapshots) == ${count}. Indexes are 1-based`,
 });
 
-function created(reply: Reply, what: string): void {
+function created(reply: Reply<unknown>, what: string): void {
   assert.ok(reply.status === 200 || reply.status === 201, `${what}: ${reply.status} ${reply.text}`);
 }
 
@@ -41,16 +69,16 @@ describe('conformance with the hosted service (reference §6)', () => {
     await server?.stop();
   });
 
-  const putEnv = (name: string, type: string, extra: Record<string, unknown> = {}) =>
-    server.json('PUT', '/api/v2/environments/acme', { name, type, description: name, ...extra });
+  const putEnv = <T = string>(name: string, type: string, extra: Record<string, unknown> = {}) =>
+    server.json<T>('PUT', '/api/v2/environments/acme', { name, type, description: name, ...extra });
   const report = (env: string, files: Record<string, string>, type = 'server') =>
     server.json('PUT', `/api/v2/environments/acme/${env}/report/${type}`, {
       artifacts: [{ digests: files, creationTimestamp: 1700000000 }],
     });
-  const snapshot = (env: string, expr: string) =>
-    server.get(`/api/v2/snapshots/acme/${env}/${encodeURIComponent(expr)}`);
+  const snapshot = <T = Snapshot>(env: string, expr: string) =>
+    server.get<T>(`/api/v2/snapshots/acme/${env}/${encodeURIComponent(expr)}`);
   const trailOf = async (flow: string, trail: string) =>
-    (await server.get(`/api/v2/trails/acme/${flow}/${trail}`)).body;
+    (await server.get<Trail>(`/api/v2/trails/acme/${flow}/${trail}`)).body;
 
   // Flows
 
@@ -67,7 +95,7 @@ describe('conformance with the hosted service (reference §6)', () => {
   it('3: a description with brackets and special characters is stored unchanged', async () => {
     const description = 'with [brackets] {braces} (parens) <angles> & "quotes" \'single\' ~!@#$%^*|\\ ünïcödé';
     assert.equal((await createFlow(server, 'acme', 'special-description', 'version: 1\n', description)).status, 201);
-    assert.equal((await server.get('/api/v2/flows/acme/special-description')).body.description, description);
+    assert.equal((await server.get<Flow>('/api/v2/flows/acme/special-description')).body.description, description);
   });
 
   it('4: a template with an attestation of type not-supported: 400 with errors', async () => {
@@ -79,14 +107,14 @@ describe('conformance with the hosted service (reference §6)', () => {
       '      type: not-supported',
       '',
     ].join('\n');
-    const reply = await server.multipart('PUT', '/api/v2/flows/acme/template_file', {
+    const reply = await server.multipart<ErrorBody>('PUT', '/api/v2/flows/acme/template_file', {
       data_json: JSON.stringify({ name: 'unsupported-type', description: '' }),
       template_file: { filename: 'template.yml', content: template },
     });
     assert.equal(reply.status, 400);
     assert.equal(reply.body.message, 'Input payload validation failed');
     assert.equal(typeof reply.body.errors, 'object');
-    assert.ok(Object.keys(reply.body.errors).length > 0);
+    assert.ok(Object.keys(reply.body.errors ?? {}).length > 0);
   });
 
   it('5: rename a flow: 200; to an illegal name: 400 with the new_name pattern error', async () => {
@@ -109,7 +137,7 @@ describe('conformance with the hosted service (reference §6)', () => {
   it('6: archive a flow: 200 and gone from lists; archive non-existing: 404', async () => {
     await createFlow(server, 'acme', 'to-archive');
     assert.equal((await server.json('PUT', '/api/v2/flows/acme/to-archive/archive', null)).status, 200);
-    const names = (await server.get('/api/v2/flows/acme')).body.map((flow: { name: string }) => flow.name);
+    const names = (await server.get<Flow[]>('/api/v2/flows/acme')).body.map((flow) => flow.name);
     assert.ok(!names.includes('to-archive'));
     const missing = await server.json('PUT', '/api/v2/flows/acme/non-existing/archive', null);
     assert.equal(missing.status, 404);
@@ -120,7 +148,7 @@ describe('conformance with the hosted service (reference §6)', () => {
     const missing = await server.get('/api/v2/flows/acme/non-existing');
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, flowMissing('non-existing'));
-    const flow = await server.get('/api/v2/flows/acme/flow-one');
+    const flow = await server.get<Flow>('/api/v2/flows/acme/flow-one');
     assert.equal(flow.status, 200);
     assert.equal(flow.body.name, 'flow-one');
     assert.match(flow.body.id, ID_PATTERN);
@@ -132,11 +160,11 @@ describe('conformance with the hosted service (reference §6)', () => {
     const empty = await server.get('/api/v2/flows/acme-empty');
     assert.equal(empty.status, 200);
     assert.deepEqual(empty.body, []);
-    const beyond = await server.get('/api/v2/flows/acme?page=99&per_page=20');
+    const beyond = await server.get<Page<Flow>>('/api/v2/flows/acme?page=99&per_page=20');
     assert.equal(beyond.status, 200);
     assert.deepEqual(beyond.body.data, []);
     assert.deepEqual(Object.keys(beyond.body.pagination).sort(), ['page', 'page_count', 'per_page', 'total']);
-    const search = await server.get('/api/v2/flows/acme?search_by_name=');
+    const search = await server.get<ErrorBody>('/api/v2/flows/acme?search_by_name=');
     assert.equal(search.status, 400);
     assert.equal(search.body.message, 'Empty string is not allowed for flow names.');
   });
@@ -150,7 +178,7 @@ describe('conformance with the hosted service (reference §6)', () => {
   });
 
   it('10: begin a trail with an invalid template file: 400 "<N> validation errors for Template\\n…"', async () => {
-    const reply = await server.multipart('PUT', '/api/v2/trails/acme/flow', {
+    const reply = await server.multipart<ErrorBody>('PUT', '/api/v2/trails/acme/flow', {
       data_json: JSON.stringify({ name: 'bad-template' }),
       template_file: {
         filename: 'template.yml',
@@ -172,20 +200,20 @@ describe('conformance with the hosted service (reference §6)', () => {
   it('12: acme-shared worked case: INCOMPLETE, bar MISSING, cli MISSING with foo MISSING, one trail_reported event', async () => {
     await createFlow(server, 'acme-shared', 'worked', WORKED_TEMPLATE);
     await beginTrail(server, 'acme-shared', 'worked', 'nothing-reported');
-    const trail = (await server.get('/api/v2/trails/acme-shared/worked/nothing-reported')).body;
+    const trail = (await server.get<Trail>('/api/v2/trails/acme-shared/worked/nothing-reported')).body;
     assert.equal(trail.compliance_state, 'INCOMPLETE');
     assert.deepEqual(
-      trail.compliance_status.attestations_statuses.map((s: any) => [s.attestation_name, s.status]),
+      trail.compliance_status.attestations_statuses.map((s) => [s.attestation_name, s.status]),
       [['bar', 'MISSING']],
     );
     const cli = trail.compliance_status.artifacts_statuses.cli;
     assert.equal(cli.status, 'MISSING');
     assert.deepEqual(
-      cli.attestations_statuses.map((s: any) => [s.attestation_name, s.status]),
+      cli.attestations_statuses?.map((s) => [s.attestation_name, s.status]),
       [['foo', 'MISSING']],
     );
     assert.deepEqual(
-      trail.events.map((e: any) => [e.type, typeof e.timestamp]),
+      trail.events.map((e) => [e.type, typeof e.timestamp]),
       [['trail_reported', 'number']],
     );
   });
@@ -239,8 +267,9 @@ describe('conformance with the hosted service (reference §6)', () => {
       git_commit_info: { sha1: sha, author: 'A <a@example.test>', message: 'm', branch: 'main', timestamp: 1700000000 },
     });
     const info = (await trailOf('targets', 'with-commit')).git_commit_info;
+    assert.ok(info, 'the trail keeps its git_commit_info');
     assert.deepEqual(
-      [typeof info.author, typeof info.message, typeof info.timestamp, info.sha1.length >= 7],
+      [typeof info.author, typeof info.message, typeof info.timestamp, (info.sha1?.length ?? 0) >= 7],
       ['string', 'string', 'number', true],
     );
     await attestArtifact(server, 'acme', 'targets', {
@@ -252,10 +281,10 @@ describe('conformance with the hosted service (reference §6)', () => {
     });
     const art = (await trailOf('targets', 't')).compliance_status.artifacts_statuses.art;
     assert.ok(
-      art.attestations_statuses.some((s: any) => s.attestation_name === 'check'),
+      art.attestations_statuses?.some((s) => s.attestation_name === 'check'),
       JSON.stringify(art),
     );
-    const unbound = await attest(server, 'acme', 'targets', 't', 'generic', {
+    const unbound = await attest<ErrorBody>(server, 'acme', 'targets', 't', 'generic', {
       attestation_name: 'check',
       target_artifacts: ['art'],
       is_compliant: true,
@@ -269,7 +298,7 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('17: a fingerprint not in the trail: the double-quoted artifact-not-in-trail message', async () => {
     const fp = fingerprint('not-in-trail');
-    const reply = await attest(server, 'acme', 'flow', 'test-123', 'generic', {
+    const reply = await attest<ErrorBody>(server, 'acme', 'flow', 'test-123', 'generic', {
       attestation_name: 'foo',
       artifact_fingerprint: fp,
     });
@@ -328,7 +357,7 @@ describe('conformance with the hosted service (reference §6)', () => {
       jira_results: [],
     });
     assert.equal(empty.status, 201, empty.text);
-    const [latest] = (await server.get('/api/v2/attestations/acme/flow/trail/test-123/no-ticket')).body;
+    const [latest] = (await server.get<Attestation[]>('/api/v2/attestations/acme/flow/trail/test-123/no-ticket')).body;
     assert.equal(latest.is_compliant, false);
   });
 
@@ -356,7 +385,8 @@ describe('conformance with the hosted service (reference §6)', () => {
       });
       assert.equal(none.status, 201, `${provider} empty: ${none.text}`);
       assert.equal(
-        (await server.get(`/api/v2/attestations/acme/flow/trail/test-123/${name}-none`)).body[0].is_compliant,
+        (await server.get<Attestation[]>(`/api/v2/attestations/acme/flow/trail/test-123/${name}-none`)).body[0]
+          .is_compliant,
         false,
       );
     }
@@ -414,9 +444,9 @@ describe('conformance with the hosted service (reference §6)', () => {
       assert.equal(reply.status, 201, `${String(fields.attestation_name)}: ${reply.text}`);
     }
     const unexpected = (await trailOf('attest-custom', 'test-321')).compliance_status.attestations_statuses;
-    assert.ok(unexpected.some((s: any) => s.attestation_name === 'on-trail' && s.unexpected === true));
+    assert.ok(unexpected.some((s) => s.attestation_name === 'on-trail' && s.unexpected === true));
     const other = fingerprint('not-in-custom-trail');
-    const rejected = await attest(server, 'acme', 'attest-custom', 'test-321', 'custom', {
+    const rejected = await attest<ErrorBody>(server, 'acme', 'attest-custom', 'test-321', 'custom', {
       type_name: 'person',
       attestation_data: data,
       attestation_name: 'x',
@@ -442,7 +472,8 @@ describe('conformance with the hosted service (reference §6)', () => {
     });
     assert.equal(reply.status, 201, reply.text);
     assert.equal(
-      (await server.get('/api/v2/attestations/acme/flow/trail/test-123/decision')).body[0].attestation_type,
+      (await server.get<Attestation[]>('/api/v2/attestations/acme/flow/trail/test-123/decision')).body[0]
+        .attestation_type,
       'system:decision',
     );
   });
@@ -464,9 +495,9 @@ describe('conformance with the hosted service (reference §6)', () => {
       201,
     );
     const bar = (await trailOf('flow', 'overridden')).compliance_status.attestations_statuses.find(
-      (s: any) => s.attestation_name === 'bar',
+      (s) => s.attestation_name === 'bar',
     );
-    assert.equal(bar.is_compliant, true);
+    assert.equal(bar?.is_compliant, true);
   });
 
   it('26: an artifact POST: {"message":"OK"} and an artifact_creation_reported event', async () => {
@@ -481,8 +512,9 @@ describe('conformance with the hosted service (reference §6)', () => {
       commit_url: `https://git.example.test/commit/${sha}`,
     });
     assert.deepEqual(reply.body, { message: 'OK' });
-    assert.ok((await trailOf('flow', 'test-123')).events.some((e: any) => e.type === 'artifact_creation_reported'));
-    const artifact = (await server.get(`/api/v2/artifacts/acme/flow/fingerprint/${fingerprint('cli-26')}`)).body;
+    assert.ok((await trailOf('flow', 'test-123')).events.some((e) => e.type === 'artifact_creation_reported'));
+    const artifact = (await server.get<Artifact>(`/api/v2/artifacts/acme/flow/fingerprint/${fingerprint('cli-26')}`))
+      .body;
     for (const key of [
       'filename',
       'flow_name',
@@ -494,14 +526,15 @@ describe('conformance with the hosted service (reference §6)', () => {
       'build_url',
       'html_url',
       'state',
-    ]) {
+    ] as const) {
       assert.equal(typeof artifact[key], 'string', key);
     }
     assert.ok(Array.isArray(artifact.running) && Array.isArray(artifact.exited));
-    assert.ok(artifact.history.every((h: any) => typeof h.event === 'string' && 'timestamp' in h));
-    const [item] = (await server.get('/api/v2/artifacts/acme?page=1&per_page=15')).body;
-    for (const key of ['git_commit', 'filename', 'fingerprint', 'state']) assert.equal(typeof item[key], 'string', key);
-    assert.ok(item.git_commit.length >= 7);
+    assert.ok(artifact.history?.every((h) => typeof h.event === 'string' && 'timestamp' in h));
+    const [item] = (await server.get<Artifact[]>('/api/v2/artifacts/acme?page=1&per_page=15')).body;
+    for (const key of ['git_commit', 'filename', 'fingerprint', 'state'] as const)
+      assert.equal(typeof item[key], 'string', key);
+    assert.ok(typeof item.git_commit === 'string' && item.git_commit.length >= 7);
   });
 
   it('27: the same fingerprint again in the same trail under another template name: success', async () => {
@@ -517,7 +550,7 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('28: an artifact POST with an invalid external-URL entry: 400, errors text naming the fingerprint', async () => {
     const fp = fingerprint('bad-url');
-    const reply = await server.json('POST', '/api/v2/artifacts/acme/flow', {
+    const reply = await server.json<ErrorBody>('POST', '/api/v2/artifacts/acme/flow', {
       fingerprint: fp,
       filename: 'x',
       trail_name: 'test-123',
@@ -543,7 +576,9 @@ describe('conformance with the hosted service (reference §6)', () => {
     const byName = await server.get('/api/v2/attestations/acme/flow/trail/test-123/never-reported');
     assert.equal(byName.status, 200);
     assert.deepEqual(byName.body, []);
-    const byId = await server.get('/api/v2/attestations/acme?attestation_id=00000000-0000-0000-0000-000000000000');
+    const byId = await server.get<Page<Attestation>>(
+      '/api/v2/attestations/acme?attestation_id=00000000-0000-0000-0000-000000000000',
+    );
     assert.equal(byId.status, 200);
     assert.deepEqual(byId.body.data, []);
   });
@@ -552,7 +587,7 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('31: create newEnv1 (server); a logical environment over existing ones; an unknown included one: 404', async () => {
     assert.equal((await putEnv('newEnv1', 'server')).body, 'OK');
-    const environment = (await server.get('/api/v2/environments/acme/newEnv1')).body;
+    const environment = (await server.get<Environment>('/api/v2/environments/acme/newEnv1')).body;
     assert.deepEqual([environment.tags, environment.policies, environment.state], [{}, [], null]);
     created(await putEnv('newEnv2', 'server'), 'newEnv2');
     const logical = await putEnv('logical-ok', 'logical', { included_environments: ['newEnv1', 'newEnv2'] });
@@ -565,10 +600,10 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('32: create with type k8s or unknown: 400 with a type error echoing the input', async () => {
     for (const type of ['k8s', 'unknown']) {
-      const reply = await putEnv(`typed-${type}`, type);
+      const reply = await putEnv<ErrorBody>(`typed-${type}`, type);
       assert.equal(reply.status, 400);
       assert.equal(reply.body.message, 'Input payload validation failed');
-      assert.ok(reply.body.errors.type.endsWith(`[input: ${type}]`), reply.body.errors.type);
+      assert.ok(reply.body.errors?.type?.endsWith(`[input: ${type}]`), reply.body.errors?.type);
     }
   });
 
@@ -580,7 +615,7 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   it('34: environment lists: [] for an empty org, the envelope with environments: [] past the end', async () => {
     assert.deepEqual((await server.get('/api/v2/environments/acme-empty')).body, []);
-    const beyond = await server.get('/api/v2/environments/acme?page=99');
+    const beyond = await server.get<EnvironmentPage>('/api/v2/environments/acme?page=99');
     assert.equal(beyond.status, 200);
     assert.deepEqual(beyond.body.environments, []);
     for (const key of ['_links', 'page', 'per_page', 'total_pages', 'total_count']) assert.ok(key in beyond.body, key);
@@ -592,10 +627,12 @@ describe('conformance with the hosted service (reference §6)', () => {
       (await server.json('PUT', '/api/v2/environments/acme/rename-env/rename', { new_name: 'new-name-456' })).status,
       200,
     );
-    const illegal = await server.json('PUT', '/api/v2/environments/acme/new-name-456/rename', { new_name: 'new~name' });
+    const illegal = await server.json<ErrorBody>('PUT', '/api/v2/environments/acme/new-name-456/rename', {
+      new_name: 'new~name',
+    });
     assert.equal(illegal.status, 400);
     assert.equal(illegal.body.message, 'Input payload validation failed');
-    assert.equal(illegal.body.errors.new_name, `String should match pattern '${ENV_PATTERN}' [input: new~name]`);
+    assert.equal(illegal.body.errors?.new_name, `String should match pattern '${ENV_PATTERN}' [input: new~name]`);
   });
 
   it('36: archive an existing environment: 200', async () => {
@@ -656,7 +693,7 @@ describe('conformance with the hosted service (reference §6)', () => {
       }),
       'auto-create',
     );
-    assert.equal((await server.get('/api/v2/environments/acme/auto-created')).body.type, 'server');
+    assert.equal((await server.get<Environment>('/api/v2/environments/acme/auto-created')).body.type, 'server');
     assert.equal((await report('auto-created', { '/a': fingerprint('auto') })).status, 200);
   });
 
@@ -699,23 +736,23 @@ describe('conformance with the hosted service (reference §6)', () => {
     );
     const list = async (interval: string, reverse: boolean) =>
       (
-        await server.get(
+        await server.get<SnapshotSummary[]>(
           `/api/v2/snapshots/acme/get-snapshot-env?page=1&per_page=15&interval=${interval}&reverse=${reverse}`,
         )
       ).body;
     assert.deepEqual(
-      (await list('NOW', false)).map((s: any) => s.index),
+      (await list('NOW', false)).map((s) => s.index),
       [3],
     );
     const range = await list('1..2', false);
     const reversed = await list('1..2', true);
-    assert.deepEqual([...range.map((s: any) => s.index)].sort(), [1, 2]);
+    assert.deepEqual([...range.map((s) => s.index)].sort(), [1, 2]);
     assert.deepEqual(
-      reversed.map((s: any) => s.index),
-      [...range.map((s: any) => s.index)].reverse(),
+      reversed.map((s) => s.index),
+      [...range.map((s) => s.index)].reverse(),
     );
     for (const item of range) {
-      for (const key of ['index', 'to', 'duration']) assert.equal(typeof item[key], 'number', key);
+      for (const key of ['index', 'to', 'duration'] as const) assert.equal(typeof item[key], 'number', key);
       assert.equal(typeof item.compliant, 'boolean');
     }
   });
@@ -780,16 +817,16 @@ describe('conformance with the hosted service (reference §6)', () => {
       '?start_ts=1700000000.5',
     ];
     for (const query of queries) {
-      const reply = await server.get(`/api/v2/environments/acme/events-env/events${query}`);
+      const reply = await server.get<EnvironmentEvent[]>(`/api/v2/environments/acme/events-env/events${query}`);
       assert.equal(reply.status, 200, `${query}: ${reply.text}`);
       assert.ok(Array.isArray(reply.body), query);
       for (const event of reply.body) {
-        for (const key of ['snapshot_index', 'reported_at']) assert.equal(typeof event[key], 'number', key);
-        for (const key of ['artifact_name', 'sha256', 'description', 'pipeline'])
+        for (const key of ['snapshot_index', 'reported_at'] as const) assert.equal(typeof event[key], 'number', key);
+        for (const key of ['artifact_name', 'sha256', 'description', 'pipeline'] as const)
           assert.equal(typeof event[key], 'string', key);
       }
     }
-    assert.ok((await server.get('/api/v2/environments/acme/events-env/events')).body.length >= 2);
+    assert.ok((await server.get<EnvironmentEvent[]>('/api/v2/environments/acme/events-env/events')).body.length >= 2);
     for (const [query, value] of [
       ['start=', ''],
       ['end=', ''],
@@ -809,11 +846,11 @@ describe('conformance with the hosted service (reference §6)', () => {
     assert.equal(unknown.status, 404);
     assert.deepEqual(unknown.body, { message: "No matches for 'f040404f9fb3447ed0c8ad48c6af12d5e94513ca'." });
     for (const value of [fingerprint('cli-26'), commit('artifact-26')]) {
-      const found = await server.get(`/api/v2/search/acme/sha/${value}`);
+      const found = await server.get<SearchResult>(`/api/v2/search/acme/sha/${value}`);
       assert.equal(found.status, 200, found.text);
       assert.equal(typeof found.body.resolved_to, 'object');
       assert.ok(found.body.artifacts.length >= 1);
-      assert.ok(found.body.artifacts[0].history.some((h: any) => h.event === 'Artifact created'));
+      assert.ok(found.body.artifacts[0].history?.some((h) => h.event === 'Artifact created'));
     }
   });
 
@@ -830,28 +867,33 @@ describe('conformance with the hosted service (reference §6)', () => {
         git_commit: commit('asserted'),
       });
     }
-    const one = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp}?flow_name=assert-artifact-one`)).body;
+    const one = (await server.get<AssertResult>(`/api/v2/asserts/acme/fingerprint/${fp}?flow_name=assert-artifact-one`))
+      .body;
     assert.equal(one.compliant, true);
     assert.equal(one.scope, 'flow');
     assert.equal(one.flows.length, 1);
     const url = new RegExp(
       `^${server.url.replace(/\./g, '\\.')}/acme/flows/assert-artifact-one/artifacts/${fp}\\?artifact_id=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{8}$`,
     );
+    assert.ok(one.html_url, 'a flow-scoped assert links the artifact');
     assert.match(one.html_url, url);
-    assert.equal((await server.get(`/api/v2/asserts/acme/fingerprint/${fp}`)).body.flows.length, 2);
+    assert.equal((await server.get<AssertResult>(`/api/v2/asserts/acme/fingerprint/${fp}`)).body.flows.length, 2);
     const unknown = fingerprint('never-attested');
     const missing = await server.get(`/api/v2/asserts/acme/fingerprint/${unknown}?flow_name=assert-artifact-one`);
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, {
       message: `Artifact with fingerprint '${unknown}' does not exist in flow 'assert-artifact-one' belonging to organization 'acme'`,
     });
-    const environment = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp}?environment_name=assert-env`)).body;
+    const environment = (
+      await server.get<AssertResult>(`/api/v2/asserts/acme/fingerprint/${fp}?environment_name=assert-env`)
+    ).body;
     assert.equal(environment.scope, 'environment');
     assert.equal(environment.environment, 'assert-env');
-    assert.equal(environment.policy_evaluations.length, 1);
-    const policy = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp}?policy_name=prov-and-trail`)).body;
+    assert.equal(environment.policy_evaluations?.length, 1);
+    const policy = (await server.get<AssertResult>(`/api/v2/asserts/acme/fingerprint/${fp}?policy_name=prov-and-trail`))
+      .body;
     assert.equal(policy.scope, 'policy');
-    assert.equal(policy.policy_evaluations[0].policy_name, 'prov-and-trail');
+    assert.equal(policy.policy_evaluations?.[0].policy_name, 'prov-and-trail');
     const decisionPolicy = `${POLICY_SCHEMA}\nartifacts:\n  attestations:\n    - name: decision\n      type: decision\n      for_control: decided-control\n`;
     assert.equal(
       (
@@ -862,11 +904,14 @@ describe('conformance with the hosted service (reference §6)', () => {
       ).status,
       201,
     );
-    const decision = (await server.get(`/api/v2/asserts/acme/fingerprint/${fp}?policy_name=needs-decision`)).body;
+    const decision = (
+      await server.get<AssertResult>(`/api/v2/asserts/acme/fingerprint/${fp}?policy_name=needs-decision`)
+    ).body;
     assert.equal(decision.compliant, false);
-    const [resolution] = decision.policy_evaluations[0].rule_evaluations[0].resolutions;
+    const [resolution] = decision.policy_evaluations?.[0].rule_evaluations[0].resolutions ?? [];
+    assert.ok(resolution, 'the failed rule says how to resolve it');
     assert.equal(resolution.type, 'missing_attestation');
-    assert.equal(resolution.context.for_control, 'decided-control');
+    assert.equal(resolution.context?.for_control, 'decided-control');
   });
 
   // Policies and controls
@@ -877,8 +922,8 @@ describe('conformance with the hosted service (reference §6)', () => {
       policy_file: { filename: 'p.yml', content: PROVENANCE_AND_TRAIL },
     });
     assert.equal(reply.status, 201);
-    const policy = (await server.get('/api/v2/policies/acme/created-48')).body;
-    assert.equal(policy.versions.at(-1).policy_yaml, PROVENANCE_AND_TRAIL);
+    const policy = (await server.get<Policy>('/api/v2/policies/acme/created-48')).body;
+    assert.equal(policy.versions.at(-1)?.policy_yaml, PROVENANCE_AND_TRAIL);
     assert.ok(Array.isArray(policy.consuming_envs));
     assert.equal(typeof policy.created_at, 'number');
     const unknown = await server.get('/api/v2/policies/acme/non-existing');
@@ -909,10 +954,13 @@ describe('conformance with the hosted service (reference §6)', () => {
     assert.deepEqual(again.body, {
       message: "A control with identifier 'my-control' already exists in organization 'acme'",
     });
-    const bad = await server.json('POST', '/api/v2/controls/acme', { identifier: 'bad identifier', name: 'Bad' });
+    const bad = await server.json<ErrorBody>('POST', '/api/v2/controls/acme', {
+      identifier: 'bad identifier',
+      name: 'Bad',
+    });
     assert.equal(bad.status, 400);
     assert.equal(
-      bad.body.errors.identifier,
+      bad.body.errors?.identifier,
       "String should match pattern '^[a-zA-Z0-9\\-._~]+$' [input: bad identifier]",
     );
   });
@@ -921,7 +969,7 @@ describe('conformance with the hosted service (reference §6)', () => {
     const missing = await server.get('/api/v2/controls/acme/no-such-control');
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, { message: "Control 'no-such-control' does not exist in organization 'acme'" });
-    const control = (await server.get('/api/v2/controls/acme/my-control')).body;
+    const control = (await server.get<Control>('/api/v2/controls/acme/my-control')).body;
     assert.equal(control.identifier, 'my-control');
     assert.equal(control.name, 'Mine');
   });
@@ -933,14 +981,14 @@ describe('conformance with the hosted service (reference §6)', () => {
     );
     assert.equal((await server.json('POST', '/api/v2/controls/acme/archived-control/archive')).status, 200);
     const ids = async (query: string) =>
-      (await server.get(`/api/v2/controls/acme${query}`)).body.controls.map((c: any) => c.identifier);
+      (await server.get<ControlPage>(`/api/v2/controls/acme${query}`)).body.controls.map((c) => c.identifier);
     assert.ok(!(await ids('')).includes('archived-control'));
     assert.ok((await ids('?archived=true')).includes('archived-control'));
     assert.deepEqual(await ids('?page=999'), []);
   });
 
   it('53: update a control: 200 with the updated object; archive then unarchive: 200 each', async () => {
-    const updated = await server.json('PUT', '/api/v2/controls/acme/my-control', {
+    const updated = await server.json<Control>('PUT', '/api/v2/controls/acme/my-control', {
       name: 'Renamed',
       description: 'd',
       links: { docs: 'https://docs.example.test' },
@@ -970,13 +1018,13 @@ describe('conformance with the hosted service (reference §6)', () => {
       const removed = await tag(type, id, { remove_tags: ['non-existing'] });
       assert.equal(removed.body, 'OK', `${type}: ${removed.text}`);
     }
-    assert.deepEqual((await server.get('/api/v2/environments/acme/tag-env')).body.tags, { foo: 'bar' });
+    assert.deepEqual((await server.get<Environment>('/api/v2/environments/acme/tag-env')).body.tags, { foo: 'bar' });
     await beginTrail(server, 'acme', 'flow', 'with-repo', {
       repo_info: { name: 'acme/tagged', url: 'https://git.example.test/acme/tagged', provider: 'github', id: 'r-1' },
     });
     assert.equal((await tag('repo', 'r-1', { set_tags: { foo: 'bar' } })).body, 'OK');
     assert.equal((await tag('repos', 'r-1', { remove_tags: ['non-existing'] })).body, 'OK');
-    assert.deepEqual((await server.get('/api/v2/repos/acme/acme%2Ftagged')).body.tags, { foo: 'bar' });
+    assert.deepEqual((await server.get<Repo>('/api/v2/repos/acme/acme%2Ftagged')).body.tags, { foo: 'bar' });
     const unknown = await tag('repo', 'no-such-repo', { set_tags: { foo: 'bar' } });
     assert.equal(unknown.status, 404);
     assert.deepEqual(unknown.body, { message: "Repo 'no-such-repo' not found" });
@@ -1010,9 +1058,9 @@ describe('conformance with the hosted service (reference §6)', () => {
     const reply = await server.json('PUT', '/api/v2/allowlists/acme/allow-artifact-env', entry);
     created(reply, 'allowlist');
     assert.equal(reply.body, 'OK');
-    const listed = (await server.get('/api/v2/allowlists/acme')).body;
+    const listed = (await server.get<AllowlistEntry[]>('/api/v2/allowlists/acme')).body;
     assert.deepEqual(
-      listed.map((e: any) => [e.environment_name, e.artifact_name, e.artifact_fingerprint, e.description]),
+      listed.map((e) => [e.environment_name, e.artifact_name, e.artifact_fingerprint, e.description]),
       [['allow-artifact-env', 'app', entry.artifact_fingerprint, 'known good']],
     );
     const unknown = await server.json('PUT', '/api/v2/allowlists/acme/non-existing', entry);
@@ -1024,7 +1072,7 @@ describe('conformance with the hosted service (reference §6)', () => {
     const missing = await server.get('/api/v2/repos/acme/non-existing');
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, { message: "Repo 'non-existing' not found" });
-    const empty = await server.get('/api/v2/repos/acme-empty');
+    const empty = await server.get<RepoPage>('/api/v2/repos/acme-empty');
     assert.equal(empty.status, 200);
     assert.deepEqual(empty.body.repos, []);
     for (const key of ['page', 'total_pages', 'total_count', '_links']) assert.ok(key in empty.body, key);
