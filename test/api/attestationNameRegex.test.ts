@@ -3,13 +3,14 @@
 // the last match.
 import assert from 'node:assert/strict';
 import type { FromSchema } from 'json-schema-to-ts';
-import type { links } from '../../shared/contract/values.ts';
-import type { Attestation, ErrorBody, Page } from './answers.ts';
+import type { attestation } from '../../shared/contract/flows.ts';
+import type { dataPage } from '../../shared/contract/pagination.ts';
+import type { ErrorBody } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { attest, beginTrail, createFlow } from './fixtures.ts';
 
-/** The org-level query's page: answers.ts's Page with the `_links` the cursor travels in. */
-type LinkedPage<T> = Page<T> & { _links: FromSchema<typeof links> };
+/** The org-level query's page as the contract has it: `{data, pagination, _links}`, the cursor in `_links`. */
+type AttestationPage = FromSchema<ReturnType<typeof dataPage<typeof attestation>>>;
 
 describe('attestations across the org by name_regex', () => {
   let server: TestServer;
@@ -26,20 +27,20 @@ describe('attestations across the org by name_regex', () => {
   });
 
   it('pages through the matches only, oldest first', async () => {
-    const first = (
-      await server.get<LinkedPage<Attestation>>('/api/v2/attestations/acme?name_regex=^unit-[0-9]$&per_page=2')
-    ).body;
+    const first = (await server.get<AttestationPage>('/api/v2/attestations/acme?name_regex=^unit-[0-9]$&per_page=2'))
+      .body;
     assert.deepEqual(
       first.data.map((entry) => entry.attestation_name),
       ['unit-1', 'unit-2'],
     );
+    assert.ok(first._links, 'a page with more matches after it links the next one');
     const next = new URL(first._links.next.href);
-    const second = (await server.get<LinkedPage<Attestation>>(next.pathname + next.search)).body;
+    const second = (await server.get<AttestationPage>(next.pathname + next.search)).body;
     assert.deepEqual(
       second.data.map((entry) => entry.attestation_name),
       ['unit-3'],
     );
-    assert.equal(second._links.next, undefined);
+    assert.equal(second._links?.next, undefined);
   });
 
   it('refuses a pattern that is not a regular expression', async () => {

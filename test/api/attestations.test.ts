@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FromSchema } from 'json-schema-to-ts';
-import type { links } from '../../shared/contract/values.ts';
+import type { attestation, flowAttestationRecord } from '../../shared/contract/flows.ts';
+import type { dataPage } from '../../shared/contract/pagination.ts';
 import type { Attestation, CustomType, ErrorBody, FlowAttestation, Page, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import {
@@ -19,8 +20,9 @@ import {
   WORKED_TEMPLATE,
 } from './fixtures.ts';
 
-/** An attestation list's page: answers.ts's Page with the `_links` the list gives. */
-type LinkedPage<T> = Page<T> & { _links: FromSchema<typeof links> };
+/** The attestation lists as the contract has them: `{data, pagination, _links}`. */
+type FlowAttestationPage = FromSchema<ReturnType<typeof dataPage<typeof flowAttestationRecord>>>;
+type AttestationPage = FromSchema<ReturnType<typeof dataPage<typeof attestation>>>;
 
 const INVALID = 'Input payload validation failed';
 
@@ -520,13 +522,13 @@ describe('attestations', () => {
         attestation_name: `a${index}`,
         user_data: { 'k.with.dots': index },
       });
-    const page = (await server.get<LinkedPage<FlowAttestation>>('/api/v2/attestations/acme/listed?page=2&per_page=2'))
-      .body;
+    const page = (await server.get<FlowAttestationPage>('/api/v2/attestations/acme/listed?page=2&per_page=2')).body;
     assert.deepEqual(page.pagination, { total: 5, page: 2, per_page: 2, page_count: 3 });
     assert.deepEqual(
       page.data.map((record) => record.attestation_name),
       ['a2', 'a1'],
     );
+    assert.ok(page._links, 'a page of the list links the others');
     assert.deepEqual(Object.keys(page._links).sort(), ['first', 'last', 'next', 'prev', 'self']);
     assert.match(
       page._links.next.href,
@@ -582,8 +584,9 @@ describe('attestations', () => {
     ).body;
     assert.equal(byId.data.length, 1);
     assert.deepEqual(byId.data[0].scan_results, scanResults());
-    const cursor = (await server.get<LinkedPage<Attestation>>('/api/v2/attestations/acme?per_page=3')).body;
+    const cursor = (await server.get<AttestationPage>('/api/v2/attestations/acme?per_page=3')).body;
     assert.equal(cursor.data.length, 3);
+    assert.ok(cursor._links, 'a page with more after it links the next one');
     const nextUrl = new URL(cursor._links.next.href);
     const next = (await server.get<Page<Attestation>>(nextUrl.pathname + nextUrl.search)).body;
     assert.notEqual(next.data[0].attestation_id, cursor.data[2].attestation_id);
