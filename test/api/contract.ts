@@ -94,5 +94,5 @@ export function parsedAs<T>(schema: object, text: string): T {
   const validate = ajv.compile<T>(schema);
   const value: unknown = JSON.parse(text);
   if (validate(value)) return value;
-  throw new Error(`not as the contract describes: ${ajv.errorsText(validate.errors, { separator: '; ' })}`);
+  throw new Error(`not as its schema describes: ${ajv.errorsText(validate.errors, { separator: '; ' })}`);
 }
