@@ -236,7 +236,8 @@ export function sharedPostgres(): Promise<PostgresServer> {
   if (postgres === undefined) {
     postgres = startPostgres();
     after(async function () {
-      this.timeout(30_000);
+      // The stop's bounds (postgres.ts) plus removing a directory of every test's database.
+      this.timeout(60_000);
       await (await postgres!).stop();
     });
   }

@@ -91,17 +91,17 @@ export class PostgresServer {
 
   /**
    * Immediate shutdown (SIGQUIT), SIGKILL past the bound; then the directory goes. The data is
-   * thrown away, so there is no shutdown checkpoint to wait for: on a loaded machine writing it out
-   * took longer than the bound.
+   * thrown away, so there is no shutdown checkpoint to wait for, and a server that needed SIGKILL
+   * is stopped all the same: on a loaded machine (load average 8 on two cores) its backends took
+   * longer than the bound to exit, which failed a run whose every test had passed.
    */
   async stop(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGQUIT');
     try {
-      await exited(this.child, STOP_MS);
-    } catch (error) {
-      this.child.kill('SIGKILL');
-      await exited(this.child, 5_000);
-      throw error;
+      await exited(this.child, STOP_MS).catch(() => {
+        this.child.kill('SIGKILL');
+        return exited(this.child, 5_000);
+      });
     } finally {
       rmSync(this.dir, { recursive: true, force: true });
     }
