@@ -53,3 +53,18 @@ export type Repo = FromSchema<typeof repo>;
 export type MembershipEvent = FromSchema<typeof membershipEvent>;
 export type TemplateImpact = FromSchema<typeof templateImpact>;
 export type PolicyDryRun = FromSchema<typeof policyDryRun>;
+
+/** An operation of the OpenAPI document, as far as the tests read it. */
+export interface OpenApiOperation {
+  tags?: string[];
+  description?: string;
+  requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+}
+
+/** The OpenAPI document (`/api/v2/openapi.json`), which the contract calls only an object: the parts the tests read. */
+export interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, unknown> };
+  tags: Array<{ name: string }>;
+}

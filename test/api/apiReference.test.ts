@@ -7,15 +7,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import type { Flow } from './answers.ts';
+import type { Flow, OpenApiDocument } from './answers.ts';
 import { hasChromium, launchChromium } from './browser.ts';
 import { createFlow } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
-
-/** What this test reads of the OpenAPI document (the contract only says it is an object): its operations by path. */
-interface OpenApiDocument {
-  paths: Record<string, Record<string, unknown>>;
-}
 
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output', 'api-reference');
 

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { valueAt } from './valueAt.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { beginTrail, createFlow } from './fixtures.ts';
+import type { OpenApiDocument } from './answers.ts';
 
 const SEED = Number(process.env.CEV_FUZZ_SEED ?? 20261122);
 const RUNS = Number(process.env.CEV_FUZZ_RUNS ?? 400);
@@ -103,10 +104,7 @@ describe('fuzz: never a 5xx, always a JSON error body', function () {
     server = await startServer({ args: ['--org', 'acme'] });
     await createFlow(server, 'acme', 'flow');
     await beginTrail(server, 'acme', 'flow', 'trail');
-    // The OpenAPI document is free-form in the contract; its paths are what this test reads.
-    const document = (
-      await server.get<{ paths: Record<string, Record<string, unknown>> }>('/api/v2/openapi.json', { key: null })
-    ).body;
+    const document = (await server.get<OpenApiDocument>('/api/v2/openapi.json', { key: null })).body;
     routes = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations)
         .filter((method) => ['get', 'put', 'post', 'patch', 'delete'].includes(method))

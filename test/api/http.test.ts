@@ -1,19 +1,9 @@
 // Conventions every route shares: authentication, JSON errors, JSON 404s, bad bodies → 4xx.
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import type { ErrorBody } from './answers.ts';
+import type { ErrorBody, OpenApiDocument } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { beginTrail, createFlow } from './fixtures.ts';
-
-/** The parts of the OpenAPI document this test reads (its contract schema is a free-form object). */
-interface OpenApiDocument {
-  openapi: string;
-  paths: Record<string, Record<string, OpenApiOperation>>;
-  components: { schemas: Record<string, unknown> };
-}
-interface OpenApiOperation {
-  requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
-}
 
 describe('API conventions', () => {
   let server: TestServer;
@@ -216,16 +206,18 @@ describe('API conventions', () => {
       undefined,
       'one operation per type, no generic one',
     );
-    const scan = reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/scan'].post;
-    const scanPart = scan.requestBody.content['multipart/form-data'].schema.properties.data_json;
+    const multipartOf = (path: string) => {
+      const body = reply.body.paths[path].post.requestBody;
+      assert.ok(body, `${path} documents its body`);
+      return body.content['multipart/form-data'].schema.properties;
+    };
+    const scanPart = multipartOf('/attestations/{org}/{flow}/trail/{trail}/scan').data_json;
     assert.match(
       JSON.stringify(scanPart),
       /ScanAttestationPostInput|scan-attestation/,
       'the scan endpoint documents its own data_json schema',
     );
-    const junitPart =
-      reply.body.paths['/attestations/{org}/{flow}/trail/{trail}/junit'].post.requestBody.content['multipart/form-data']
-        .schema.properties.data_json;
+    const junitPart = multipartOf('/attestations/{org}/{flow}/trail/{trail}/junit').data_json;
     assert.match(
       JSON.stringify(junitPart),
       /AttestationPostInput/,

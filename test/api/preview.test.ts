@@ -5,7 +5,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ErrorBody, Page, PolicyDryRun, SnapshotSummary, TemplateImpact, Trail } from './answers.ts';
+import type {
+  ErrorBody,
+  OpenApiDocument,
+  Page,
+  PolicyDryRun,
+  SnapshotSummary,
+  TemplateImpact,
+  Trail,
+} from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint } from './fixtures.ts';
 
@@ -31,12 +39,6 @@ const APP = fingerprint('app-built');
 const STRAY = fingerprint('stray');
 const READER = 'reader-key-0001';
 const OUTSIDER = 'other-key-00001';
-
-/** The parts of the OpenAPI document this test reads (its contract schema is a free-form object). */
-interface OpenApiDocument {
-  paths: Record<string, Record<string, { tags?: string[]; description?: string; requestBody?: unknown }>>;
-  tags: Array<{ name: string }>;
-}
 
 describe('previews (project extension): template impact and policy dry-run', () => {
   let server: TestServer;
