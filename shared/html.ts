@@ -26,8 +26,9 @@ const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
 
 function rendered(value: HtmlValue, inAttribute: boolean): string {
   if (value instanceof SafeHtml) return value.text;
-  if (Array.isArray(value)) return value.map((entry) => rendered(entry, inAttribute)).join('');
   if (value === null || value === undefined || value === false) return '';
+  // The one object left is a list (Array.isArray would type a readonly list's entries as any).
+  if (typeof value === 'object') return value.map((entry) => rendered(entry, inAttribute)).join('');
   const text = String(value);
   // Text with direction controls is isolated (FSI ... PDI): whatever it overrides ends with it, so
   // it cannot reorder the page's own words after it. Attribute values (URLs) stay as they are.
@@ -45,7 +46,7 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
 
 /** A link only for http(s) URLs; any other scheme (javascript:, data:, ...) is shown as text. */
 export function link(href: string, label: HtmlValue): SafeHtml {
-  let safe = false;
+  let safe: boolean;
   try {
     const protocol = new URL(href, 'http://relative.invalid').protocol;
     safe = protocol === 'http:' || protocol === 'https:';

@@ -118,8 +118,11 @@ export async function attestScan(context: CommandContext, arg?: unknown): Promis
     const attachment = await attachmentOf(args.attachment);
     if (attachment === null) return undefined;
     const name =
-      typeof data === 'object' && data !== null
-        ? String((data as { attestation_name?: unknown }).attestation_name ?? '')
+      typeof data === 'object' &&
+      data !== null &&
+      'attestation_name' in data &&
+      typeof data.attestation_name === 'string'
+        ? data.attestation_name
         : '';
     const verdict = await withProgress(`Attesting scan result ${name} in ${flow}/${trail}…`, async () => {
       await api.attestScan(flow, trail, data, attachment);

@@ -66,9 +66,9 @@ export async function load(api: ApiClient, target: DetailTarget): Promise<Loaded
         Promise.all(list.map((item) => api.getSnapshot(target.environment, item.index))),
         // A policy that cannot be read still shows by name (the environment names it).
         Promise.all(
-          listOf(Array.isArray(environment.policies) ? environment.policies.map((name) => ({ name })) : []).map(
-            (entry) => api.getPolicy(textOf(entry.name)).catch(() => undefined),
-          ),
+          listOf(
+            Array.isArray(environment.policies) ? environment.policies.map((name: unknown) => ({ name })) : [],
+          ).map((entry) => api.getPolicy(textOf(entry.name)).catch(() => undefined)),
         ),
       ]);
       const display = environmentDisplay(

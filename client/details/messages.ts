@@ -42,7 +42,7 @@ const MAX_URL = 8192;
 type Shape = Record<string, (value: unknown) => boolean>;
 
 const text = (value: unknown): boolean =>
-  typeof value === 'string' && value.length > 0 && value.length <= MAX_TEXT && !/[\u0000-\u001f\u007f]/.test(value);
+  typeof value === 'string' && value.length > 0 && value.length <= MAX_TEXT && !/\p{Cc}/u.test(value);
 const count = (value: unknown): boolean =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= 1_000_000_000;
 const oneOf =

@@ -51,10 +51,11 @@ export function echo(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === null) return 'None';
   if (typeof value === 'boolean') return value ? 'True' : 'False';
+  // Inputs are parsed JSON or text; anything JSON cannot write (a function, a cycle) is named by its kind.
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value) ?? `(${typeof value})`;
   } catch {
-    return String(value);
+    return `(${typeof value})`;
   }
 }
 

@@ -3,7 +3,7 @@
 // parent, so "Field required" lands on the object that lacks the field. A path that passes
 // through an alias (`*a`) is placed on the alias: that is where the repeated content is written,
 // while the anchored node it resolves to is another entry.
-import { isAlias, isCollection, isMap, isNode, isScalar, isSeq } from 'yaml';
+import { isAlias, isCollection, isMap, isNode, isSeq } from 'yaml';
 import type { Document, Node } from 'yaml';
 import type { PathSegment, TextRange } from '../findings.ts';
 import { lineEndAt } from './positions.ts';
@@ -44,10 +44,9 @@ export function rangeOf(doc: Document, text: string, path: readonly PathSegment[
   return { start: nodeRange[0], end: Math.max(nodeRange[0], nodeRange[1]) };
 }
 
+/** A key's text (a scalar's is its value's); keys of a parsed document are nodes, or null when empty. */
 function keyText(key: unknown): string {
-  if (isScalar(key)) return String(key.value);
-  if (key === null || key === undefined) return '';
-  return String(key);
+  return isNode(key) ? key.toString() : '';
 }
 
 /** The first line of a node: a block map's problem is shown on its first line, not on all of them. */

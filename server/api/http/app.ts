@@ -4,7 +4,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginCallback } from 'fastify';
 import { registerAuth, type Principal } from './auth.ts';
 import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './requestBodies.ts';
 import type { AppContext, RouteOptions } from './context.ts';
@@ -39,7 +39,7 @@ import { validationFailure } from './parameterErrors.ts';
 import { applyWireContract, documentOptionalBodies, PROJECT_EXTENSION } from './wireContract.ts';
 
 /** Resource plugins mounted under /api/v2. */
-const apiRoutes: FastifyPluginAsync<RouteOptions>[] = [
+const apiRoutes: FastifyPluginCallback<RouteOptions>[] = [
   legacyNotificationRoutes,
   auditPackageRoutes,
   serviceAccountRoutes,
@@ -122,8 +122,9 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
     return503OnClosing: false,
   });
   let stopping = false;
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', (next) => {
     stopping = true;
+    next();
   });
   app.addHook('onRequest', async (_request, reply) => {
     if (!stopping) return;
@@ -183,7 +184,7 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
     // Components named by the schemas' titles (ControlPostInput, CreateEnvironmentPutInput, ...).
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, index) =>
-        String(json.title ?? `def-${index}`).replace(/[^A-Za-z0-9._-]/g, ''),
+        (typeof json.title === 'string' ? json.title : `def-${index}`).replace(/[^A-Za-z0-9._-]/g, ''),
     },
     transform: ({ schema, url }) => ({
       schema,
@@ -194,7 +195,10 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
   });
 
   // Before any schema check walks a JSON body (multipart JSON parts are checked where they are read).
-  app.addHook('preValidation', async (request) => refuseDeepJson(request.body, 'body'));
+  app.addHook('preValidation', (request, _reply, next) => {
+    refuseDeepJson(request.body, 'body');
+    next();
+  });
 
   for (const schema of documentedSchemas) app.addSchema(schema);
   registerAuth(app, resolveKey, context.store);

@@ -95,6 +95,11 @@ interface Job {
 /** How many queued transactions one commit takes at most. */
 const GROUP_LIMIT = 256;
 
+/** A statement's result as the async store interface gives it: a statement that throws rejects. */
+function settled<T>(statement: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(statement()));
+}
+
 /**
  * The write connection and the read connection. Transactions take turns on the write connection,
  * so async work inside one never interleaves with another's statements; the store statements of
@@ -133,9 +138,9 @@ export class Database {
     writer.db.exec('PRAGMA busy_timeout = 50');
     const current = (): Sql => this.inTransaction.getStore() ?? this.reader;
     this.statements = {
-      run: async (sql, ...params) => current().run(sql, ...params),
-      get: async (sql, ...params) => current().get(sql, ...params),
-      all: async (sql, ...params) => current().all(sql, ...params),
+      run: (sql, ...params) => settled(() => current().run(sql, ...params)),
+      get: (sql, ...params) => settled(() => current().get(sql, ...params)),
+      all: (sql, ...params) => settled(() => current().all(sql, ...params)),
     };
   }
 
@@ -337,7 +342,7 @@ export function isUnreadable(item: unknown): item is Unreadable {
 }
 
 /** Decodes each row on its own, so one bad row does not take the whole list down. */
-export function decodeEach<R extends { id?: unknown }, T>(
+export function decodeEach<R extends { id?: string | number | bigint | null }, T>(
   rows: readonly R[],
   decode: (row: R) => T,
 ): Array<T | Unreadable> {
@@ -355,7 +360,7 @@ export function decodeEach<R extends { id?: unknown }, T>(
 }
 
 /** decodeEach for a decoder that reads more rows. */
-export async function decodeEachAsync<R extends { id?: unknown }, T>(
+export async function decodeEachAsync<R extends { id?: string | number | bigint | null }, T>(
   rows: readonly R[],
   decode: (row: R) => Promise<T>,
 ): Promise<Array<T | Unreadable>> {

@@ -181,18 +181,19 @@ export function fileEvidenceStore(dir: string): EvidenceStore {
 
 export function memoryEvidenceStore(): EvidenceStore {
   const files = new Map<string, Buffer>();
-  const holds = holdsOf(async (sha) => {
+  const holds = holdsOf((sha) => {
     files.delete(sha);
+    return Promise.resolve();
   });
   return {
-    async put(bytes) {
+    put(bytes) {
       const sha = sha256Hex(bytes);
       const created = !files.has(sha);
       if (created) files.set(sha, Buffer.from(bytes));
-      return holds.hold(sha, created);
+      return Promise.resolve(holds.hold(sha, created));
     },
-    async get(sha) {
-      return files.get(sha);
+    get(sha) {
+      return Promise.resolve(files.get(sha));
     },
   };
 }

@@ -73,7 +73,8 @@ function itemName(item: YAMLMap, keys: readonly string[]): string | undefined {
 
 function scalarText(item: YAMLMap, key: string): string | undefined {
   const value = item.get(key, true);
-  return isScalar(value) && value.value !== null && typeof value.value !== 'object' ? String(value.value) : undefined;
+  // A scalar's toString() is its value's text.
+  return isScalar(value) && value.value !== null && typeof value.value !== 'object' ? value.toString() : undefined;
 }
 
 function symbolKindOf(value: unknown): SymbolKind {

@@ -25,10 +25,11 @@ function sliceBound(bound: JqValue, length: number, fallback: number): number {
 /** `.[from:to]` of an array or a string (by code point); null stays null. */
 export function sliceValue(target: JqValue, from: JqValue, to: JqValue): JqValue {
   if (target === null) return null;
-  const items = typeof target === 'string' ? Array.from(target) : Array.isArray(target) ? target : undefined;
-  if (items === undefined) throw new JqRuntimeError(`Cannot index ${typeOf(target)} with object`);
-  const sliced = items.slice(sliceBound(from, items.length, 0), sliceBound(to, items.length, items.length));
-  return typeof target === 'string' ? sliced.join('') : sliced;
+  const slice = <T>(items: T[]): T[] =>
+    items.slice(sliceBound(from, items.length, 0), sliceBound(to, items.length, items.length));
+  if (typeof target === 'string') return slice(Array.from(target)).join('');
+  if (Array.isArray(target)) return slice(target);
+  throw new JqRuntimeError(`Cannot index ${typeOf(target)} with object`);
 }
 
 export function iterateValue(target: JqValue): JqValue[] {

@@ -25,7 +25,7 @@ import {
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';
-import { bodyOf, pageNumberOf, pageRoute, PageRefused, PER_PAGE } from './reading.ts';
+import { bodyOf, downloadDisposition, pageNumberOf, pageRoute, PageRefused, PER_PAGE } from './reading.ts';
 import type { Sessions } from './sessions.ts';
 
 interface EnvironmentParams {
@@ -89,9 +89,7 @@ export function registerEnvironmentPages(app: FastifyInstance, sessions: Session
         .code(200)
         .headers({
           'content-type': 'text/csv; charset=utf-8',
-          'content-disposition': String(
-            answer.headers['content-disposition'] ?? `attachment; filename="auditlog.csv"`,
-          ).replace(/^inline/, 'attachment'),
+          'content-disposition': downloadDisposition(answer.headers, 'attachment; filename="auditlog.csv"'),
           'x-content-type-options': 'nosniff',
           'content-security-policy': "default-src 'none'; sandbox",
           'cache-control': 'no-store',

@@ -2,7 +2,7 @@
 // signed-in key may see, and links to the API reference, the OpenAPI document and the quickstart;
 // `/sign-in` and `/sign-out` keep a browser session (sessions.ts). All are public: what a page
 // shows depends on the session, checked with the same keyring as the API.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { version } from '../../../../package.json';
 import type { Principal } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
@@ -29,7 +29,7 @@ ${problem === undefined ? '' : html`<p class="error" role="alert">${problem}</p>
 </form>`;
 }
 
-export const landingRoutes: FastifyPluginAsync<PageOptions> = async (app, { context, resolveKey }) => {
+export const landingRoutes: FastifyPluginCallback<PageOptions> = (app, { context, resolveKey }, done) => {
   const sessions = new Sessions();
   registerTrailPages(app, sessions);
   registerFlowPages(app, sessions);
@@ -100,4 +100,5 @@ ${who}
       .header('cache-control', 'max-age=3600')
       .send(STYLESHEET),
   );
+  done();
 };

@@ -1,7 +1,7 @@
 // The pieces every page is built from, all through the one escaping template: links for the view
 // models' typed references (a page of ours, or a user URL only when it is http(s)), tables with
 // header cells, pretty-printed JSON as text, status words, pagers and the org's navigation.
-import type { Compliance, PagingDisplay, ViewRef, ViewUrl } from '../../../../shared/views/links.ts';
+import type { PagingDisplay, ViewRef, ViewUrl } from '../../../../shared/views/links.ts';
 import { html, link, SafeHtml, type HtmlValue } from '../../../../shared/html.ts';
 
 export const seg = encodeURIComponent;
@@ -61,8 +61,8 @@ export function jsonBlock(heading: string, text: string | null): SafeHtml {
   return text === null ? html`` : html`<h3>${heading}</h3><pre>${text}</pre>`;
 }
 
-/** A status word with a class per verdict, so colour is an addition to the word, never instead of it. */
-export function status(word: Compliance | string): SafeHtml {
+/** A status word (COMPLIANT, NON-COMPLIANT or another state the API answers) with a class per verdict, so colour is an addition to the word, never instead of it. */
+export function status(word: string): SafeHtml {
   const kind = word === 'COMPLIANT' ? 'ok' : word === 'NON-COMPLIANT' ? 'bad' : 'unknown';
   return html`<strong class="status ${kind}">${word === '' ? 'UNKNOWN' : word}</strong>`;
 }

@@ -24,6 +24,12 @@ export interface Reader {
   raw(path: string): Promise<{ status: number; headers: Record<string, unknown>; payload: Buffer }>;
 }
 
+/** A download's content-disposition: the API's (its file name), as an attachment, never rendered inline as a page of ours. */
+export function downloadDisposition(headers: Record<string, unknown>, fallback: string): string {
+  const given = headers['content-disposition'];
+  return (typeof given === 'string' ? given : fallback).replace(/^inline/, 'attachment');
+}
+
 export class PageRefused extends Error {
   readonly status: number;
   constructor(status: number, message: string) {
@@ -60,7 +66,7 @@ export function pageRoute<Params, Query>(
     const reader: Reader = {
       get: async (apiPath) => {
         const answer = await app.inject({ method: 'GET', url: `/api/v2${apiPath}`, headers });
-        let body: unknown = null;
+        let body: unknown;
         try {
           body = answer.json();
         } catch {

@@ -13,7 +13,7 @@ import { trailDisplay, type TrailDisplay } from '../../../../shared/views/trail.
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import { jsonBlock, orgNav, refLink, seg, status, table, urlItem } from './markup.ts';
-import { bodyOf, pageRoute, PageRefused } from './reading.ts';
+import { bodyOf, downloadDisposition, pageRoute, PageRefused } from './reading.ts';
 import type { Sessions } from './sessions.ts';
 
 interface TrailParams {
@@ -56,10 +56,7 @@ export function registerTrailPages(app: FastifyInstance, sessions: Sessions): vo
       );
       if (answer.status !== 200) throw new PageRefused(404, 'No such evidence for your key.');
       // Always a download, never rendered by the browser as a page of ours.
-      const disposition = String(answer.headers['content-disposition'] ?? 'attachment; filename="evidence"').replace(
-        /^inline/,
-        'attachment',
-      );
+      const disposition = downloadDisposition(answer.headers, 'attachment; filename="evidence"');
       return reply
         .code(200)
         .headers({

@@ -1,6 +1,6 @@
 // Actions (notifications; reference §2.12, spec endpoint 9): what to watch (environments or
 // flows), on which triggers, and where to send (webhooks are sent; other targets are kept and shown).
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema } from '../requestBodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
@@ -95,7 +95,7 @@ async function inputOf(
   };
 }
 
-export const actionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const actionRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
   app.addHook('onClose', async () => closeNotifications(context));
 
@@ -163,4 +163,5 @@ export const actionRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
       return sendJsonString(reply, 200, 'OK');
     },
   );
+  done();
 };

@@ -1,6 +1,6 @@
 // Artifacts (reference §2.4, spec endpoint 6): attest (also the legacy form without a trail), get
 // by fingerprint prefix and by commit, latest commit, list per org newest first.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema } from '../requestBodies.ts';
 import type { RouteOptions } from '../context.ts';
@@ -100,7 +100,7 @@ async function trailFor(
   return trail.id;
 }
 
-export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const artifactRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   app.post<{ Params: { org: string; flow: string }; Body: ArtifactInput }>(
@@ -261,4 +261,5 @@ export const artifactRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
       async (artifact) => artifactView(host, org.name, artifact, await facts(artifact)),
     );
   });
+  done();
 };

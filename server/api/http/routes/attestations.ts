@@ -1,6 +1,6 @@
 // Attestations (spec endpoints 1 and 5, reference §2.3): report every type, override, read by
 // name, by id, per flow, per artifact, and download evidence.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { attestationKinds } from '../../../../shared/payloads/index.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
@@ -90,7 +90,7 @@ async function reportOf(
   return { data: jsonPart(body, 'data_json'), attachment: body.files.get('attachment_file') };
 }
 
-export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const attestationRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   const attest =
@@ -284,4 +284,5 @@ export const attestationRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
     }
     return { data: page.map((attestation) => attestationView(host, org.name, attestation)), _links: links };
   });
+  done();
 };

@@ -1,6 +1,6 @@
 // Controls and their decisions (beta; reference §2.11, spec endpoints 7 and 8). Every route answers
 // 403 when the org's `controls` feature is off. Decisions are `system:decision` attestations.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema } from '../requestBodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
@@ -48,12 +48,13 @@ async function controlView(context: AppContext, org: Org, control: Control) {
   };
 }
 
-export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const controlRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   // The beta gate: after authentication (which found the org), before validation and handlers.
-  app.addHook('preValidation', async (request: FastifyRequest) => {
+  app.addHook('preValidation', (request, _reply, next) => {
     if (!orgOf(request).features.controls) throw forbidden();
+    next();
   });
 
   const controlOr404 = async (
@@ -231,4 +232,5 @@ export const controlRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
       };
     },
   );
+  done();
 };

@@ -1,6 +1,6 @@
 // Custom attestation types (reference §2.15): versions by name, a JSON Schema for the data and jq
 // rules for compliance.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../requestBodies.ts';
 import type { RouteOptions } from '../context.ts';
@@ -53,7 +53,7 @@ const SYSTEM_TYPES = [
   },
 ];
 
-export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const customTypeRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   app.post<{ Params: { org: string } }>(
@@ -118,7 +118,7 @@ export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
   );
 
   // The built-in types an attestation of type `system` names in type_name (reference §2.18).
-  app.get<{ Params: { org: string } }>('/system-attestation-types/:org', async () => SYSTEM_TYPES);
+  app.get<{ Params: { org: string } }>('/system-attestation-types/:org', () => SYSTEM_TYPES);
 
   app.put<{ Params: { org: string; name: string } }>(
     '/custom-attestation-types/:org/:name/archive',
@@ -133,4 +133,5 @@ export const customTypeRoutes: FastifyPluginAsync<RouteOptions> = async (app, { 
       return sendJsonString(reply, 200, 'OK');
     },
   );
+  done();
 };

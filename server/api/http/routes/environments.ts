@@ -1,5 +1,5 @@
 // Environments (reference §2.5), their allowlists (§2.17) and the tags route (§2.13).
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { bodySchema } from '../requestBodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import { orgOf, principalOf } from '../auth.ts';
@@ -99,7 +99,7 @@ async function policyIds(context: AppContext, org: Org, names: readonly string[]
   return found.map((policy) => policy.id);
 }
 
-export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const environmentRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   app.put<{ Params: { org: string }; Body: EnvironmentBody }>(
@@ -430,4 +430,5 @@ export const environmentRoutes: FastifyPluginAsync<RouteOptions> = async (app, {
       return sendJsonString(reply, 200, 'OK');
     },
   );
+  done();
 };

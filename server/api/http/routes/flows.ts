@@ -1,6 +1,6 @@
 // Flows (spec endpoint 3, reference §2.1): create or update with a template (multipart) or the
 // legacy JSON list, list with paging/sort/filters, get, archive, rename.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema, checkedBody } from '../requestBodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
@@ -95,7 +95,7 @@ async function upsertFlow(
   });
 }
 
-export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const flowRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   app.put<{ Params: { org: string } }>(
@@ -213,4 +213,5 @@ export const flowRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       return sendJsonString(reply, 200, 'OK');
     },
   );
+  done();
 };

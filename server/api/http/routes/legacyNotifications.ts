@@ -2,7 +2,7 @@
 // still calls (reference §2.12): `/organizations/{org}/environments_notifications[/{n}]`. They are
 // answered by the current environment-action operations, run in-process with the caller's own
 // credentials, so there is one implementation and one set of access rules.
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteOptions } from '../context.ts';
 import { routeCheckedJsonBody } from '../multipart.ts';
 
@@ -40,7 +40,7 @@ async function forwarded(
 
 const seg = encodeURIComponent;
 
-export const legacyNotificationRoutes: FastifyPluginAsync<RouteOptions> = async (app) => {
+export const legacyNotificationRoutes: FastifyPluginCallback<RouteOptions> = (app, _options, done) => {
   app.get<{ Params: { org: string } }>('/organizations/:org/environments_notifications', async (request, reply) => {
     const answer = await app.inject({
       method: 'GET',
@@ -75,4 +75,5 @@ export const legacyNotificationRoutes: FastifyPluginAsync<RouteOptions> = async 
         `/api/v2/actions/${seg(request.params.org)}/${seg(request.params.number)}`,
       ),
   );
+  done();
 };

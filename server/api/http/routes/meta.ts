@@ -1,6 +1,6 @@
 // Routes about the server itself: the readiness probe (outside /api/v2, plain text), the OpenAPI
 // document generated from every route's schema, and the shared JSON Schemas. All are public.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { schemas } from '../../../../shared/schemas/index.ts';
 import type { RouteOptions } from '../context.ts';
 import { notFound } from '../../errors.ts';
@@ -11,7 +11,7 @@ for (const schema of Object.values(schemas))
   schemaByPath.set(new URL(schema.$id).pathname.replace(/^\/schemas\//, ''), schema);
 schemaByPath.set('environment-policy/v1', schemas['env-policy']);
 
-export const metaRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const metaRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   // Ready while the database answers: a load balancer then sends requests to the instances that can serve them.
   app.get('/ready', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
     const reachable = await context.store.reachable();
@@ -22,8 +22,8 @@ export const metaRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       .type('text/plain; charset=utf-8')
       .send(reachable ? (warning === undefined ? 'OK' : `OK\nwarning: ${warning}`) : 'the database is unavailable');
   });
-  app.get('/api/v2/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-  app.get('/api/v2/schemas', { config: { public: true }, schema: { hide: true } }, async () =>
+  app.get('/api/v2/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());
+  app.get('/api/v2/schemas', { config: { public: true }, schema: { hide: true } }, () =>
     [...schemaByPath.keys()].sort(),
   );
   app.get<{ Params: { '*': string } }>(
@@ -36,4 +36,5 @@ export const metaRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       return reply.type('application/schema+json; charset=utf-8').send(schema);
     },
   );
+  done();
 };

@@ -1,6 +1,6 @@
 // Environment policies (reference §2.9, spec endpoint 11) and assert-artifact (§2.10). Policy
 // documents are checked by the shared core; evaluation is the shared policy evaluator's.
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import {
   artifactState,
   assertedCompliance,
@@ -151,7 +151,7 @@ interface AssertQuery {
   policy_name?: string[];
 }
 
-export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const policyRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   app.put<{ Params: { org: string } }>(
@@ -255,4 +255,5 @@ export const policyRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     },
     async (request) => await assertArtifact(context, orgOf(request), request.params.fingerprint, request.query),
   );
+  done();
 };

@@ -2,7 +2,7 @@
 // document): a flow template's impact on the flow's trails and a policy's dry-run on an
 // environment's latest snapshot. POST only because the text travels as a body; they need the
 // access of reading trails and snapshots, and store nothing.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { policyDryRunInput, templateImpactInput, templateImpactQuery } from '../../../../shared/contract/index.ts';
 import { orgOf } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
@@ -12,7 +12,7 @@ import { policyDryRunOf } from '../../services/policyDryRun.ts';
 import { templateImpactOf } from '../../services/templateImpact.ts';
 import { envParams, flowParams } from './params.ts';
 
-export const previewRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const previewRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   app.post<{ Params: { org: string; flow: string }; Body: { template: string }; Querystring: { limit?: number } }>(
@@ -36,4 +36,5 @@ export const previewRoutes: FastifyPluginAsync<RouteOptions> = async (app, { con
       return await policyDryRunOf(store, org, environment, request.body.policy, nowSeconds());
     },
   );
+  done();
 };

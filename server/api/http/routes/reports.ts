@@ -1,6 +1,6 @@
 // Environment reports (spec endpoint 2, reference §2.6 and §5.1): validated by the shared report
 // schemas, then taken in by the snapshot rules in one transaction; webhooks go out afterwards.
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import {
   checkReport,
   isReportType,
@@ -32,7 +32,7 @@ function reportBodyOf(type: ReportType) {
   });
 }
 
-export const reportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const reportRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   type ReportRequest = FastifyRequest<{ Params: { org: string; env: string } }>;
@@ -81,4 +81,5 @@ export const reportRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
     { config: { access: 'report' }, schema: { hide: true } },
     async (request, reply) => await report(request, reply, request.params.type),
   );
+  done();
 };

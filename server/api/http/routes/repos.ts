@@ -1,5 +1,5 @@
 // Repositories (reference §2.14), as sent in repo_info with trails, attestations and artifacts.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { orgOf } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
 import { pageLinks, pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
@@ -32,7 +32,7 @@ function repoView(info: Record<string, unknown>, tags: Record<string, string>): 
   };
 }
 
-export const repoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const repoRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
   const tagsOf = async (orgId: number, repo: Record<string, unknown>): Promise<Record<string, string>> =>
     typeof repo.id === 'string' ? await store.repos.tags(orgId, repo.id) : {};
@@ -85,7 +85,9 @@ export const repoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
         .filter((repo) => request.query.id === undefined || repo.id === request.query.id);
       if (matches.length === 0) throw notFound(`Repo '${name}' not found`);
       if (matches.length > 1) {
-        const providers = [...new Set(matches.map((repo) => String(repo.provider ?? 'unknown')))].join(', ');
+        const providers = [
+          ...new Set(matches.map((repo) => (typeof repo.provider === 'string' ? repo.provider : 'unknown'))),
+        ].join(', ');
         throw badRequest(
           `Multiple repos named '${name}' exist (${providers}). Specify the 'provider' (or the 'id') to choose one.`,
         );
@@ -93,4 +95,5 @@ export const repoRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
       return repoView(matches[0], await tagsOf(org.id, matches[0]));
     },
   );
+  done();
 };

@@ -1,5 +1,5 @@
 // Search by fingerprint or commit, full or prefix (spec endpoint 10, reference §2.8).
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { orgOf } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
 import { artifactFactsReader } from '../../views/artifactFacts.ts';
@@ -17,7 +17,7 @@ function distinct(values: Iterable<string>): string[] {
   return [...new Set(values)].sort();
 }
 
-export const searchRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const searchRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   app.get<{ Params: { org: string; value: string } }>(
@@ -55,4 +55,5 @@ export const searchRoutes: FastifyPluginAsync<RouteOptions> = async (app, { cont
       };
     },
   );
+  done();
 };

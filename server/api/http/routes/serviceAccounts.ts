@@ -1,5 +1,5 @@
 // Service accounts and their API keys (reference §2.16). Keys are shown once, stored as sha256.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema } from '../requestBodies.ts';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
@@ -28,8 +28,9 @@ const keyParams = {
 const access = { access: 'accounts' } as const;
 
 /** Clients send the literal body `null` (or none) when a POST has no payload. */
-async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+function emptyBodyAsObject(request: { body: unknown }, _reply: unknown, next: () => void): void {
   if (request.body === null || request.body === undefined) request.body = {};
+  next();
 }
 
 function accountView(account: ServiceAccount) {
@@ -55,7 +56,7 @@ function keyView(key: ServiceAccountKey, now: number) {
   };
 }
 
-export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const serviceAccountRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   const accountOr404 = async (orgId: number, name: string): Promise<ServiceAccount> => {
@@ -278,4 +279,5 @@ export const serviceAccountRoutes: FastifyPluginAsync<RouteOptions> = async (app
       return reply.code(201).send(rotated);
     },
   );
+  done();
 };

@@ -1,7 +1,7 @@
 // Snapshots (reference §2.7, §5.5), environment events (§5.6), the snapshot diff (§5.7) and the
 // audit log (spec endpoint 12).
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginCallback, FastifyReply } from 'fastify';
 import { orgOf } from '../auth.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { ApiError, badRequest, invalid, notFound, withInput } from '../../errors.ts';
@@ -178,7 +178,7 @@ function sendCsv(reply: FastifyReply, filename: string, chunks: AsyncIterable<st
     .send(Readable.from(chunks, { objectMode: false }));
 }
 
-export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const snapshotRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   app.get<{
@@ -386,4 +386,5 @@ export const snapshotRoutes: FastifyPluginAsync<RouteOptions> = async (app, { co
       };
     },
   );
+  done();
 };

@@ -1,6 +1,6 @@
 // Trails (reference §2.2, spec endpoint 4): begin (201) or update (200), get, list per flow and
 // per org with exact page arithmetic.
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../requestBodies.ts';
 import type { RouteOptions } from '../context.ts';
@@ -80,7 +80,7 @@ const DATA_OPEN = Buffer.from('{"data":');
 /** How many rendered pages of trails a server keeps. */
 const CACHED_PAGES = 256;
 
-export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const trailRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
   const cachedTrailJson = trailJsonCache(store, context.publicUrl);
   /** A trail of a list as JSON, or the spec's marked placeholder when it cannot be rendered. */
@@ -227,4 +227,5 @@ export const trailRoutes: FastifyPluginAsync<RouteOptions> = async (app, { conte
     const data = jsonArray(items);
     return sendJson(reply, requested ? pageBody(data, paginationOf(result.total, page, perPage)) : data);
   });
+  done();
 };

@@ -1,11 +1,11 @@
 // The caller's own settings (reference §2.18): the default org.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { principalOf } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
 import { ApiError } from '../../errors.ts';
 import { sendJsonString } from '../replies.ts';
 
-export const userRoutes: FastifyPluginAsync<RouteOptions> = async (app, { context }) => {
+export const userRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
   app.get('/user/default-org', { config: { access: 'read' } }, async (request) => {
@@ -24,4 +24,5 @@ export const userRoutes: FastifyPluginAsync<RouteOptions> = async (app, { contex
     await store.transaction(async () => await store.userSettings.setDefaultOrg(caller.name, name));
     return sendJsonString(reply, 200, 'OK');
   });
+  done();
 };

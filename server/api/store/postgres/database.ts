@@ -20,8 +20,8 @@ const QUERY_MS = 30_000;
 export const WRITE_LOCK = 0x63657601;
 
 /** Integers and JSON come back as SQLite gives them: numbers, and JSON text unparsed. */
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
+const types: pg.CustomTypesConfig = {
+  getTypeParser(oid, format): unknown {
     if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (text: string) => Number(text);
     if (oid === pg.types.builtins.JSON || oid === pg.types.builtins.JSONB) return (text: string) => text;
     return pg.types.getTypeParser(oid, format);
