@@ -43,8 +43,8 @@ describe('language server over Node IPC', function () {
       );
       await connection.sendRequest('shutdown');
       await connection.sendNotification('exit');
-      const [code] = await exited;
-      assert.equal(code, 0);
+      await exited;
+      assert.equal(child.exitCode, 0);
     } finally {
       connection.dispose();
       if (child.exitCode === null) child.kill();

@@ -10,6 +10,7 @@ import {
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
+import type { InitializeResult } from 'vscode-languageserver';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const languageServerPath = join(repoRoot, 'dist', 'language-server.js');
@@ -43,7 +44,7 @@ export interface LspClient {
   publishes: Publish[];
   /** Log messages the server sent (`window/logMessage`). */
   logs: { type: number; message: string }[];
-  initialize(initializationOptions?: unknown, capabilities?: unknown): Promise<any>;
+  initialize(initializationOptions?: unknown, capabilities?: unknown): Promise<InitializeResult>;
   open(uri: string, languageId: string, text: string, version?: number): void;
   /** Replaces the whole text. */
   change(uri: string, version: number, text: string): void;
@@ -114,7 +115,7 @@ export function startClient(options: StartOptions = {}): LspClient {
     publishes,
     logs,
     initialize(initializationOptions, capabilities) {
-      return this.request<any>(
+      return this.request<InitializeResult>(
         'initialize',
         {
           processId: process.pid,

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { startServer, type TestServer } from '../api/harness.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint } from '../api/fixtures.ts';
 import { startClient, type LspClient } from './lspClient.ts';
+import type { PreviewList } from '../../server/language/previewLenses.ts';
 
 const TEMPLATE = [
   'version: 1',
@@ -40,7 +41,20 @@ const POLICY_URI = 'file:///w/prod-rules.env-policy.yaml';
 
 interface Lens {
   range: { start: { line: number } };
-  command: { title: string; command: string; arguments?: any[] };
+  command: { title: string; command: string; arguments?: unknown[] };
+}
+
+function isPreviewList(value: unknown): value is PreviewList {
+  return (
+    typeof value === 'object' && value !== null && 'title' in value && 'items' in value && Array.isArray(value.items)
+  );
+}
+
+/** The list a lens opens: the one argument of its command. */
+function listOf(lens: Lens): PreviewList {
+  const list = lens.command.arguments?.[0];
+  assert.ok(isPreviewList(list), `the lens '${lens.command.title}' opens no list`);
+  return list;
 }
 
 /** Capabilities of an editor that takes lens refresh requests. */
@@ -56,10 +70,9 @@ async function lensesUntil(
   what: string,
 ): Promise<Lens[]> {
   const deadline = Date.now() + 10_000;
-  let titles: string[] = [];
   for (;;) {
     const lenses = (await client.request<Lens[] | null>('textDocument/codeLens', { textDocument: { uri } })) ?? [];
-    titles = lenses.map((lens) => lens.command.title);
+    const titles = lenses.map((lens) => lens.command.title);
     if (accept(titles)) return lenses;
     if (Date.now() > deadline) throw new Error(`no lenses ${what} within 10 s; last: ${JSON.stringify(titles)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -172,9 +185,9 @@ describe('language server: preview lenses against the real API server', function
     );
     assert.equal(lens.range.start.line, 0);
     assert.equal(lens.command.command, 'complianceEvidence.showPreviewList');
-    const list = lens.command.arguments![0];
+    const list = listOf(lens);
     assert.equal(list.title, 'Flow backend: trails this template changes');
-    const compliant = list.items.find((item: { label: string }) => item.label === 'compliant');
+    const compliant = list.items.find((item) => item.label === 'compliant');
     assert.deepEqual(compliant, {
       label: 'compliant',
       description: 'COMPLIANT → INCOMPLETE',
@@ -205,7 +218,7 @@ describe('language server: preview lenses against the real API server', function
       lens.command.title,
       'flow backend · 3 trails: 1 stays COMPLIANT, 1 stays INCOMPLETE, 1 stays NON-COMPLIANT',
     );
-    assert.deepEqual(lens.command.arguments![0].items, []);
+    assert.deepEqual(listOf(lens).items, []);
   });
 
   it('dry-runs a policy on each environment it is attached to, with a lens to pick any other', async () => {
@@ -215,10 +228,10 @@ describe('language server: preview lenses against the real API server', function
       lenses.map((lens) => lens.command.title),
       ['prod · latest snapshot: 1 compliant, 1 would be non-compliant', 'dry-run policy prod-rules on an environment…'],
     );
-    const list = lenses[0].command.arguments![0];
+    const list = listOf(lenses[0]);
     assert.equal(list.items[0].label, 'reg/app-1:1');
     assert.equal(list.items[0].description, 'would be non-compliant');
-    assert.match(list.items[0].detail, /no provenance/);
+    assert.match(list.items[0].detail ?? '', /no provenance/);
     assert.deepEqual(lenses[1].command, {
       title: 'dry-run policy prod-rules on an environment…',
       command: 'complianceEvidence.policyDryRun',

@@ -1,6 +1,7 @@
 // The built language server (dist/language-server.js) spoken to over stdio, as an editor does.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import type { ServerCapabilities } from 'vscode-languageserver';
 import { startClient, type LspClient, type Publish } from './lspClient.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
@@ -11,7 +12,7 @@ let pulledSettings: unknown = null;
 describe('language server over stdio', function () {
   this.timeout(30_000);
   let client: LspClient;
-  let capabilities: Record<string, unknown>;
+  let capabilities: ServerCapabilities;
 
   before(async () => {
     client = startClient({ configuration: (section) => (section === 'complianceEvidence' ? pulledSettings : null) });
@@ -36,7 +37,7 @@ describe('language server over stdio', function () {
       'documentSymbolProvider',
       'foldingRangeProvider',
       'codeActionProvider',
-    ]) {
+    ] as const) {
       assert.ok(capabilities[feature], feature);
     }
   });

@@ -65,13 +65,19 @@ describe('editor, cev validate and the server give one verdict', function () {
     await server?.stop();
   });
 
+  /** The message of an error answer (the contract's `{message}`), or '' for another body. */
+  const messageOf = (body: unknown): string =>
+    typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string'
+      ? body.message
+      : '';
+
   const jsonBody = (method: string, path: string, text: string): Promise<Reply> =>
     server.raw(method, path, text, { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' });
 
   /** Whether the server stores the document; a 4xx that is not about the document itself fails the test. */
   async function serverAccepts(fixture: Fixture, index: number): Promise<boolean> {
     const kind = kindOf(fixture.path, fixture.text);
-    let reply: Reply;
+    let reply: Reply<unknown>;
     if (kind === 'flow-template') {
       reply = await server.multipart('PUT', `/api/v2/flows/${ORG}/template_file`, {
         data_json: JSON.stringify({ name: `flow-${index}`, description: fixture.name }),
@@ -87,7 +93,7 @@ describe('editor, cev validate and the server give one verdict', function () {
         data_json: fixture.text,
       });
       // A valid document naming a fingerprint this trail lacks is refused for the trail's state, not the document's.
-      if (reply.status === 404 || (reply.status === 400 && /does not exist in trail/.test(String(reply.body?.message))))
+      if (reply.status === 404 || (reply.status === 400 && /does not exist in trail/.test(messageOf(reply.body))))
         return true;
     } else {
       reply = await jsonBody('PUT', `/api/v2/environments/${ORG}/${envOf('K8S')}/report/K8S`, fixture.text);

@@ -5,17 +5,41 @@
 import fc, { type Arbitrary } from 'fast-check';
 import { schemas } from '../../shared/schemas/index.ts';
 
-type Schema = Record<string, any>;
+/** The keywords read here, as the shared schemas write them. */
+interface Schema {
+  $id?: string;
+  $ref?: string;
+  const?: unknown;
+  enum?: readonly unknown[];
+  anyOf?: readonly Schema[];
+  type?: string | readonly string[];
+  properties?: Readonly<Record<string, Schema>>;
+  required?: readonly string[];
+  additionalProperties?: boolean | Schema;
+  propertyNames?: { pattern?: string };
+  items?: Schema;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  pattern?: string;
+}
 
-const byId = new Map<string, Schema>(Object.values(schemas).map((schema) => [String(schema.$id), schema as Schema]));
+/** A schema or any part of one (a JSON object, or a list, in which a pointer walks by index). */
+function isSchemaPart(value: unknown): value is Schema & Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null;
+}
+
+const byId = new Map<string, Schema>(Object.values(schemas).map((schema: Schema) => [String(schema.$id), schema]));
 
 /** The schema a `$ref` names, relative to the document `root` it appears in. */
 function resolve(ref: string, root: Schema): { schema: Schema; root: Schema } {
   const [base, pointer = ''] = ref.split('#');
   const document = base ? byId.get(base) : root;
   if (!document) throw new Error(`unknown $ref ${ref}`);
-  let schema: any = document;
-  for (const part of pointer.split('/').filter((segment) => segment !== '')) schema = schema[part];
+  let schema: unknown = document;
+  for (const part of pointer.split('/').filter((segment) => segment !== ''))
+    schema = isSchemaPart(schema) ? schema[part] : undefined;
+  if (!isSchemaPart(schema)) throw new Error(`$ref ${ref} names no schema`);
   return { schema, root: document };
 }
 
@@ -69,8 +93,8 @@ function typedArbitrary(type: string, schema: Schema, root: Schema, depth: numbe
 }
 
 function objectArbitrary(schema: Schema, root: Schema, depth: number): Arbitrary<unknown> {
-  const properties: Record<string, Schema> = schema.properties ?? {};
-  const required: string[] = schema.required ?? [];
+  const properties = schema.properties ?? {};
+  const required = schema.required ?? [];
   const model: Record<string, Arbitrary<unknown>> = {};
   for (const [key, property] of Object.entries(properties)) model[key] = arbitraryOf(property, root, depth + 1);
   const known = fc.record(model, { requiredKeys: required.filter((key) => key in model) });
@@ -93,12 +117,12 @@ export function arbitraryOf(schema: Schema, root: Schema = schema, depth = 0): A
     return arbitraryOf(target.schema, target.root, depth);
   }
   if (schema.const !== undefined) return fc.constant(schema.const);
-  if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
-  if (Array.isArray(schema.anyOf))
+  if (schema.enum !== undefined) return fc.constantFrom(...schema.enum);
+  if (schema.anyOf !== undefined)
     return fc.oneof(
-      ...schema.anyOf.map((branch: Schema) => arbitraryOf({ ...schema, anyOf: undefined, ...branch }, root, depth)),
+      ...schema.anyOf.map((branch) => arbitraryOf({ ...schema, anyOf: undefined, ...branch }, root, depth)),
     );
-  const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  const types = typeof schema.type === 'string' ? [schema.type] : (schema.type ?? []);
   if (types.length === 0) return schema.properties ? objectArbitrary(schema, root, depth) : anyJson;
   return fc.oneof(...types.map((type) => typedArbitrary(type, schema, root, depth)));
 }

@@ -89,17 +89,22 @@ const replacements: unknown[] = [
   'custom:',
 ];
 
+/** A JSON object or list, whose entries a path segment names by key or position. */
+type Container = Record<string | number, unknown>;
+const isContainer = (value: unknown): value is Container => value !== null && typeof value === 'object';
+
 /** A copy of `value` with one node replaced, an unknown key added, or a list entry repeated by reference (an alias in YAML). */
 const mutated = (value: unknown, pick: number, replacement: number, how: number): unknown => {
   const copy = structuredClone(value);
   const paths = pathsOf(copy);
   const path = paths[pick % paths.length];
   if (path.length === 0) return how === 0 ? replacements[replacement % replacements.length] : copy;
-  const parent = path.slice(0, -1).reduce<any>((node, segment) => node[segment], copy);
+  const parent = path.slice(0, -1).reduce<unknown>((node, segment) => (isContainer(node) ? node[segment] : node), copy);
+  if (!isContainer(parent)) throw new Error(`${JSON.stringify(path)} does not end in an object or a list`);
   const last = path[path.length - 1];
-  if (how === 1 && Array.isArray(parent)) parent.push(parent[last as number]);
-  else if (how === 2 && parent[last] !== null && typeof parent[last] === 'object' && !Array.isArray(parent[last]))
-    parent[last].surplus = 'x';
+  const node = parent[last];
+  if (how === 1 && Array.isArray(parent)) parent.push(node);
+  else if (how === 2 && isContainer(node) && !Array.isArray(node)) node.surplus = 'x';
   else parent[last] = replacements[replacement % replacements.length];
   return copy;
 };

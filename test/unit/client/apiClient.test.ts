@@ -24,7 +24,7 @@ describe('API client against the local server', function () {
 
   before(async () => {
     server = await startServer({ args: ['--org', 'acme'] });
-    api = new ApiClient({ baseUrl: `${server.url}/api/v2`, org: 'acme', token: async () => server.key });
+    api = new ApiClient({ baseUrl: `${server.url}/api/v2`, org: 'acme', token: () => Promise.resolve(server.key) });
   });
 
   after(async () => {

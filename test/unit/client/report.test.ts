@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { reportOf } from '../../../client/commands/report.ts';
 
-const fixture = (path: string) => JSON.parse(readFileSync(new URL(`../${path}`, import.meta.url), 'utf8'));
+const fixture = (path: string): unknown => JSON.parse(readFileSync(new URL(`../${path}`, import.meta.url), 'utf8'));
 
 describe('K8S report from a file the user picked', () => {
   it('sends a K8S report file as it is', () => {
