@@ -10,6 +10,8 @@ import autocannon from 'autocannon';
 import { startServer, type TestServer } from '../api/harness.ts';
 import { multipart, scanData } from './scanBody.ts';
 import { median } from './stats.ts';
+import { bodyOf } from './answerBody.ts';
+import type { FlowAttestation, Page, Trail } from '../api/answers.ts';
 
 const TRAILS = 1000;
 const ATTESTATIONS = 10_000;
@@ -138,8 +140,8 @@ async function main(): Promise<void> {
     await seedTrails(server);
     const auth = { authorization: `Bearer ${server.key}` };
     const listUrl = `${server.url}/api/v2/trails/bench/service?page=1&per_page=20`;
-    const check = await server.get('/api/v2/trails/bench/service?page=1&per_page=20');
-    if (check.body.pagination.total !== TRAILS || check.body.data.length !== 20)
+    const check = bodyOf<Page<Trail>>(await server.get('/api/v2/trails/bench/service?page=1&per_page=20'));
+    if (check.pagination.total !== TRAILS || check.data.length !== 20)
       throw new Error('list-trails does not see the 1,000 trails');
 
     const list = await compare({ url: bare.url }, { url: listUrl, headers: auth });
@@ -163,7 +165,8 @@ async function main(): Promise<void> {
     );
 
     await topUpAttestations(server, scan.total);
-    const stored = (await server.get('/api/v2/attestations/bench/service?per_page=1')).body.pagination.total;
+    const stored = bodyOf<Page<FlowAttestation>>(await server.get('/api/v2/attestations/bench/service?per_page=1'))
+      .pagination.total;
     const rss = rssMb(server.pid);
     const rssOk = rss < 200;
     ok = rssOk && ok;

@@ -17,7 +17,7 @@ const bare = new Ajv2020({ allErrors: true, allowUnionTypes: true, strict: true 
 const bareValidate = bare.compile(schemas['flow-template']);
 
 function lowerBound(text: string): unknown {
-  const value = parseDocument(text, yamlParseOptions).toJS();
+  const value: unknown = parseDocument(text, yamlParseOptions).toJS();
   return bareValidate(value);
 }
 

@@ -19,6 +19,8 @@ import {
   WORKED_TEMPLATE,
 } from '../api/fixtures.ts';
 import { median } from './stats.ts';
+import { bodyOf } from './answerBody.ts';
+import type { TemplateImpact } from '../api/answers.ts';
 
 const TRAILS = Number(process.env.CEV_BENCH_IMPACT_TRAILS ?? 10_000);
 const RUNS = 15;
@@ -80,12 +82,8 @@ function seed(dataDir: string, count: number): void {
   db.close();
 }
 
-async function timedRequest(
-  server: TestServer,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-): Promise<{ ms: number; json: any }> {
+/** Milliseconds until the whole answer of a request has arrived. */
+async function timedRequest(server: TestServer, method: 'GET' | 'POST', path: string, body?: unknown): Promise<number> {
   const start = performance.now();
   const response = await fetch(`${server.url}${path}`, {
     method,
@@ -98,7 +96,7 @@ async function timedRequest(
   const text = await response.text();
   const ms = performance.now() - start;
   if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-  return { ms, json: JSON.parse(text) };
+  return ms;
 }
 
 async function main(): Promise<void> {
@@ -113,21 +111,20 @@ async function main(): Promise<void> {
   const server = await startServer({ args: ['--org', 'acme'], dataDir });
   try {
     const impactPath = '/api/v2/flows/acme/backend/template-impact';
-    const warm = await timedRequest(server, 'POST', impactPath, { template: EDITED });
-    if (warm.json.trails !== TRAILS) throw new Error(`the impact evaluated ${warm.json.trails} trails, not ${TRAILS}`);
-    const transitions = warm.json.transitions
-      .map((t: { before: string; after: string; count: number }) => `${t.before}→${t.after} ${t.count}`)
-      .join(', ');
-    console.log(
-      `impact answer: ${transitions}; ${warm.json.changed_total} changed, ${warm.json.changed.length} listed`,
-    );
+    // The first answer warms the server up and is checked; the timed runs follow.
+    const warmed = await server.json('POST', impactPath, { template: EDITED });
+    if (warmed.status !== 200) throw new Error(`POST ${impactPath}: ${warmed.status} ${warmed.text.slice(0, 300)}`);
+    const warm = bodyOf<TemplateImpact>(warmed);
+    if (warm.trails !== TRAILS) throw new Error(`the impact evaluated ${warm.trails} trails, not ${TRAILS}`);
+    const transitions = warm.transitions.map((t) => `${t.before}→${t.after} ${t.count}`).join(', ');
+    console.log(`impact answer: ${transitions}; ${warm.changed_total} changed, ${warm.changed.length} listed`);
 
     const impact: number[] = [];
     const pages: number[] = [];
     // Alternating, so the machine's load weighs on both alike; every list page is a first read.
     for (let run = 0; run < RUNS; run++) {
-      pages.push((await timedRequest(server, 'GET', `/api/v2/trails/acme/backend?page=${run + 1}&per_page=100`)).ms);
-      impact.push((await timedRequest(server, 'POST', impactPath, { template: EDITED })).ms);
+      pages.push(await timedRequest(server, 'GET', `/api/v2/trails/acme/backend?page=${run + 1}&per_page=100`));
+      impact.push(await timedRequest(server, 'POST', impactPath, { template: EDITED }));
     }
     const impactMs = median(impact);
     const pageMs = median(pages);
@@ -155,9 +152,9 @@ async function main(): Promise<void> {
     const dryRuns: number[] = [];
     const snapshots: number[] = [];
     for (let run = 0; run < RUNS; run++) {
-      snapshots.push((await timedRequest(server, 'GET', '/api/v2/snapshots/acme/prod/-1')).ms);
+      snapshots.push(await timedRequest(server, 'GET', '/api/v2/snapshots/acme/prod/-1'));
       dryRuns.push(
-        (await timedRequest(server, 'POST', '/api/v2/environments/acme/prod/policy-dry-run', { policy: POLICY })).ms,
+        await timedRequest(server, 'POST', '/api/v2/environments/acme/prod/policy-dry-run', { policy: POLICY }),
       );
     }
     const dryRunMs = median(dryRuns);

@@ -254,11 +254,12 @@ export async function uniquePrefixPostgres(url: string): Promise<string> {
       const bound = `${prefix}\u{10FFFF}`;
       const count = async (column: string): Promise<number> =>
         Number(
+          // count(*) is a bigint, which the client gives as text.
           (
-            await client.query(`SELECT count(*) AS n FROM artifacts WHERE ${column} >= $1 AND ${column} < $2`, [
-              prefix,
-              bound,
-            ])
+            await client.query<{ n: string }>(
+              `SELECT count(*) AS n FROM artifacts WHERE ${column} >= $1 AND ${column} < $2`,
+              [prefix, bound],
+            )
           ).rows[0].n,
         );
       if ((await count('fingerprint')) === 1 && (await count('lower(git_commit)')) === 0) return prefix;
