@@ -2,7 +2,7 @@
 // could land as one that executed no test. This reporter keeps the chosen base reporter's output
 // (reporter-option base=spec|dot) and ends with the plain line every reader takes:
 // "<label>: N passed, N failed[, N skipped]", the label naming the run (CEV_TEST_LABEL).
-const Mocha = require('mocha');
+import Mocha from 'mocha';
 
 const { EVENT_RUN_END } = Mocha.Runner.constants;
 
@@ -19,4 +19,5 @@ function SummaryReporter(runner, options) {
   return reporter;
 }
 
-module.exports = SummaryReporter;
+// mocha loads a reporter with require(), which gives an ES module's namespace; it takes the default export.
+export default SummaryReporter;

@@ -130,7 +130,7 @@ function closingLine(report, exitStatus) {
 installSchemathesis();
 const scratch = mkdtempSync(join(tmpdir(), 'cev-contract-'));
 let server;
-let status = 1;
+let status;
 try {
   server = await startServer(scratch);
   await seedResources(server.url, KEY);
