@@ -2,31 +2,14 @@
 // code-server's host under `npm run test:e2e`, desktop VS Code's under `npm run test:vscode`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { inspect } from 'node:util';
 import { figures } from './support/figures.ts';
 import { say } from './support/log.ts';
 import { outputDir } from './support/paths.ts';
 
-interface MochaRunner {
-  on(event: 'pass' | 'fail' | 'pending', listener: (test: { fullTitle(): string }, error?: Error) => void): void;
-}
-interface MochaInstance {
-  suite: { emit(event: 'pre-require', context: object, file: string, mocha: MochaInstance): void };
-  run(done: (failures: number) => void): MochaRunner;
-}
-type MochaConstructor = (new (options: object) => MochaInstance) & {
-  reporters: { Base: { consoleLog: (...args: unknown[]) => void } };
-};
-
-/** mocha 12 is ESM-only: require() of it yields its namespace, whose default export is the class. */
-function mochaClass(): MochaConstructor {
-  const loaded = require('mocha') as MochaConstructor | { default?: MochaConstructor; Mocha?: MochaConstructor };
-  const found = typeof loaded === 'function' ? loaded : (loaded.default ?? loaded.Mocha);
-  if (typeof found !== 'function') throw new Error('mocha did not load as a constructor');
-  return found;
-}
-
 export async function run(): Promise<void> {
-  const Mocha = mochaClass();
+  // mocha 12 is ESM-only: imported (the bundle keeps the dynamic import), its default export is the class.
+  const { default: Mocha } = await import('mocha');
   Mocha.reporters.Base.consoleLog = say;
   // E2E_GREP (a regular expression over full test titles) runs a subset while iterating on one view.
   const mocha = new Mocha({
@@ -56,9 +39,12 @@ export async function run(): Promise<void> {
     const runner = mocha.run(resolve);
     runner.on('pass', () => counts.passed++);
     runner.on('pending', () => counts.pending++);
-    runner.on('fail', (test, error) => {
+    runner.on('fail', (test, error: unknown) => {
       counts.failed++;
-      counts.failures.push({ test: test.fullTitle(), error: error?.stack ?? String(error) });
+      counts.failures.push({
+        test: test.fullTitle(),
+        error: error instanceof Error ? (error.stack ?? error.message) : inspect(error),
+      });
     });
   });
   mkdirSync(outputDir(), { recursive: true });
