@@ -40,13 +40,6 @@ export default defineConfig(
       '@typescript-eslint/no-unsafe-return': 'warn', // 50
       '@typescript-eslint/no-explicit-any': 'warn', // 46
       '@typescript-eslint/require-await': 'warn', // 34, mostly fastify plugins declared async
-      '@typescript-eslint/no-base-to-string': 'warn', // 10
-      '@typescript-eslint/no-unsafe-enum-comparison': 'warn', // 4
-      '@typescript-eslint/no-require-imports': 'warn', // 2
-      'no-regex-spaces': 'warn', // 3
-      'no-useless-assignment': 'warn', // 2
-      '@typescript-eslint/no-redundant-type-constituents': 'warn', // 1
-      'no-control-regex': 'warn', // 1
     },
   },
   {
