@@ -10,7 +10,6 @@ import autocannon from 'autocannon';
 import { startServer, type TestServer } from '../api/harness.ts';
 import { multipart, scanData } from './scanBody.ts';
 import { median } from './stats.ts';
-import { bodyOf } from './answerBody.ts';
 import type { FlowAttestation, Page, Trail } from '../api/answers.ts';
 
 const TRAILS = 1000;
@@ -140,7 +139,7 @@ async function main(): Promise<void> {
     await seedTrails(server);
     const auth = { authorization: `Bearer ${server.key}` };
     const listUrl = `${server.url}/api/v2/trails/bench/service?page=1&per_page=20`;
-    const check = bodyOf<Page<Trail>>(await server.get('/api/v2/trails/bench/service?page=1&per_page=20'));
+    const check = (await server.get<Page<Trail>>('/api/v2/trails/bench/service?page=1&per_page=20')).body;
     if (check.pagination.total !== TRAILS || check.data.length !== 20)
       throw new Error('list-trails does not see the 1,000 trails');
 
@@ -165,7 +164,7 @@ async function main(): Promise<void> {
     );
 
     await topUpAttestations(server, scan.total);
-    const stored = bodyOf<Page<FlowAttestation>>(await server.get('/api/v2/attestations/bench/service?per_page=1'))
+    const stored = (await server.get<Page<FlowAttestation>>('/api/v2/attestations/bench/service?per_page=1')).body
       .pagination.total;
     const rss = rssMb(server.pid);
     const rssOk = rss < 200;

@@ -9,7 +9,6 @@ import { availableParallelism, loadavg } from 'node:os';
 import { request } from 'undici';
 import { startServer, type TestServer } from '../api/harness.ts';
 import { medianMs, report } from './stats.ts';
-import { bodyOf } from './answerBody.ts';
 import type { SnapshotSummary } from '../api/answers.ts';
 
 const PODS = 5000;
@@ -105,18 +104,17 @@ async function main(): Promise<void> {
       15,
       3,
     );
-    const snapshotsAfterChanged = bodyOf<SnapshotSummary[]>(
-      await server.get('/api/v2/snapshots/bench/cluster?interval=NOW'),
-    )[0].index;
+    const snapshotsAfterChanged = (await server.get<SnapshotSummary[]>('/api/v2/snapshots/bench/cluster?interval=NOW'))
+      .body[0].index;
     const same = variants[1 - next];
     const unchanged = await medianMs(
       () => put(server, '/api/v2/environments/bench/cluster/report/K8S', same, 200),
       15,
       3,
     );
-    const snapshotsAfterUnchanged = bodyOf<SnapshotSummary[]>(
-      await server.get('/api/v2/snapshots/bench/cluster?interval=NOW'),
-    )[0].index;
+    const snapshotsAfterUnchanged = (
+      await server.get<SnapshotSummary[]>('/api/v2/snapshots/bench/cluster?interval=NOW')
+    ).body[0].index;
     if (snapshotsAfterUnchanged !== snapshotsAfterChanged) throw new Error('an unchanged report made a snapshot');
     console.log(`snapshots recorded: ${snapshotsAfterChanged} (one per changed report, none for unchanged ones)`);
     report('report, 1% different (new snapshot)', changed, baseline, 'ms');

@@ -19,7 +19,6 @@ import {
   WORKED_TEMPLATE,
 } from '../api/fixtures.ts';
 import { median } from './stats.ts';
-import { bodyOf } from './answerBody.ts';
 import type { TemplateImpact } from '../api/answers.ts';
 
 const TRAILS = Number(process.env.CEV_BENCH_IMPACT_TRAILS ?? 10_000);
@@ -112,9 +111,9 @@ async function main(): Promise<void> {
   try {
     const impactPath = '/api/v2/flows/acme/backend/template-impact';
     // The first answer warms the server up and is checked; the timed runs follow.
-    const warmed = await server.json('POST', impactPath, { template: EDITED });
+    const warmed = await server.json<TemplateImpact>('POST', impactPath, { template: EDITED });
     if (warmed.status !== 200) throw new Error(`POST ${impactPath}: ${warmed.status} ${warmed.text.slice(0, 300)}`);
-    const warm = bodyOf<TemplateImpact>(warmed);
+    const warm = warmed.body;
     if (warm.trails !== TRAILS) throw new Error(`the impact evaluated ${warm.trails} trails, not ${TRAILS}`);
     const transitions = warm.transitions.map((t) => `${t.before}→${t.after} ${t.count}`).join(', ');
     console.log(`impact answer: ${transitions}; ${warm.changed_total} changed, ${warm.changed.length} listed`);

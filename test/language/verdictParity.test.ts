@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { kindOf } from '../../shared/kinds.ts';
 import { evaluationTimeCodes } from '../../shared/verdicts.ts';
 import { startServer, type Reply, type TestServer } from '../api/harness.ts';
+import type { ErrorBody } from '../api/answers.ts';
 import { reportTypes } from '../../shared/reports/check.ts';
 import { loadCliPayloads } from '../unit/cliPayloads.ts';
 import { loadFixtures, type Fixture } from '../unit/golden.ts';
@@ -65,18 +66,13 @@ describe('editor, cev validate and the server give one verdict', function () {
     await server?.stop();
   });
 
-  /** The message of an error answer (the contract's `{message}`), or '' for another body. */
-  const messageOf = (body: unknown): string =>
-    typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string'
-      ? body.message
-      : '';
-
   const jsonBody = (method: string, path: string, text: string): Promise<Reply> =>
     server.raw(method, path, text, { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' });
 
   /** Whether the server stores the document; a 4xx that is not about the document itself fails the test. */
   async function serverAccepts(fixture: Fixture, index: number): Promise<boolean> {
     const kind = kindOf(fixture.path, fixture.text);
+    // Only the status and the text are read, except a scan's refusal below.
     let reply: Reply<unknown>;
     if (kind === 'flow-template') {
       reply = await server.multipart('PUT', `/api/v2/flows/${ORG}/template_file`, {
@@ -89,12 +85,16 @@ describe('editor, cev validate and the server give one verdict', function () {
         policy_file: { filename: 'policy.yml', content: fixture.text },
       });
     } else if (kind === 'scan-attestation') {
-      reply = await server.multipart('POST', `/api/v2/attestations/${ORG}/${FLOW}/trail/${TRAIL}/scan`, {
-        data_json: fixture.text,
-      });
+      // Its body is read only as a refusal's.
+      const scan = await server.multipart<ErrorBody>(
+        'POST',
+        `/api/v2/attestations/${ORG}/${FLOW}/trail/${TRAIL}/scan`,
+        { data_json: fixture.text },
+      );
       // A valid document naming a fingerprint this trail lacks is refused for the trail's state, not the document's.
-      if (reply.status === 404 || (reply.status === 400 && /does not exist in trail/.test(messageOf(reply.body))))
+      if (scan.status === 404 || (scan.status === 400 && /does not exist in trail/.test(scan.body.message)))
         return true;
+      reply = scan;
     } else {
       reply = await jsonBody('PUT', `/api/v2/environments/${ORG}/${envOf('K8S')}/report/K8S`, fixture.text);
     }
