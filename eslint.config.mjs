@@ -39,7 +39,6 @@ export default defineConfig(
       '@typescript-eslint/no-unsafe-argument': 'warn', // 79
       '@typescript-eslint/no-unsafe-return': 'warn', // 50
       '@typescript-eslint/no-explicit-any': 'warn', // 46
-      '@typescript-eslint/require-await': 'warn', // 34, mostly fastify plugins declared async
     },
   },
   {
