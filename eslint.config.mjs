@@ -29,19 +29,6 @@ export default defineConfig(
     },
   },
   {
-    // Findings of these rules are still in the tree (counts from `npm run lint` on the branch
-    // that added lint); they report as warnings until fixed, every other rule, no-floating-promises and
-    // no-misused-promises included, fails `npm test`. Fix a rule's findings, then delete its line.
-    rules: {
-      '@typescript-eslint/no-unsafe-member-access': 'warn', // 936, most on `any` API answers in test/
-      '@typescript-eslint/no-unsafe-assignment': 'warn', // 217
-      '@typescript-eslint/no-unsafe-call': 'warn', // 141
-      '@typescript-eslint/no-unsafe-argument': 'warn', // 79
-      '@typescript-eslint/no-unsafe-return': 'warn', // 50
-      '@typescript-eslint/no-explicit-any': 'warn', // 46
-    },
-  },
-  {
     // As TypeScript's noUnusedLocals reads it: a leading underscore marks a binding kept unused on purpose.
     rules: {
       '@typescript-eslint/no-unused-vars': [

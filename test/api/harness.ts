@@ -14,7 +14,7 @@ import { startPostgres, type PostgresServer } from './postgres.ts';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 
-export interface Reply<T = any> {
+export interface Reply<T = unknown> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
