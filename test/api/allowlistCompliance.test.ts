@@ -7,6 +7,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { AllowlistEntry, Snapshot } from './answers.ts';
 import { parsedAs } from './contract.ts';
 import { startServer, type TestServer } from './harness.ts';
+import { createEnvironment } from './fixtures.ts';
 
 /** What these tests read of an environment webhook payload (reference §2.12). */
 const environmentPayload = {
@@ -56,16 +57,7 @@ describe('allowlisted artifacts', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     server = await startServer();
-    assert.equal(
-      (
-        await server.json('PUT', '/api/v2/environments/default', {
-          name: 'prod',
-          type: 'K8S',
-          description: 'production',
-        })
-      ).status,
-      201,
-    );
+    await createEnvironment(server, 'default', 'prod');
     assert.equal(
       (
         await server.multipart('PUT', '/api/v2/policies/default', {

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { startServer, type TestServer } from './harness.ts';
+import { createEnvironment } from './fixtures.ts';
 
 const HOSTILE_IMAGES = [
   '=HYPERLINK("http://evil.invalid","x"),app:1',
@@ -18,16 +19,7 @@ describe('audit log: hostile names never become formulas', () => {
   let server: TestServer;
   before(async () => {
     server = await startServer();
-    assert.equal(
-      (
-        await server.json('PUT', '/api/v2/environments/default', {
-          name: 'prod',
-          type: 'K8S',
-          description: 'production',
-        })
-      ).status,
-      201,
-    );
+    await createEnvironment(server, 'default', 'prod');
   });
   after(async () => {
     await server?.stop();

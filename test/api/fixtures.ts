@@ -59,6 +59,18 @@ export async function beginTrail(
   return reply;
 }
 
+/** Creates (201) a physical environment: a K8S one described as production unless told. */
+export async function createEnvironment(
+  server: TestServer,
+  org: string,
+  name: string,
+  type = 'K8S',
+  description = 'production',
+): Promise<void> {
+  const reply = await server.json('PUT', `/api/v2/environments/${org}`, { name, type, description });
+  assert.equal(reply.status, 201, `create environment ${name}: ${reply.text}`);
+}
+
 /** T is the type the caller reads the answer's body as (test/api/answers.ts), as with the harness's calls. */
 export function attest<T = Reply['body']>(
   server: TestServer,

@@ -1,7 +1,7 @@
 // The legacy environment-notification routes (reference §2.12) answer as the current environment
 // actions do, with the caller's own access rules.
 import assert from 'node:assert/strict';
-import { createFlow } from './fixtures.ts';
+import { createEnvironment, createFlow } from './fixtures.ts';
 import type { Action, ErrorBody } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 
@@ -9,16 +9,7 @@ describe('legacy environment notifications', () => {
   let server: TestServer;
   before(async () => {
     server = await startServer();
-    assert.equal(
-      (
-        await server.json('PUT', '/api/v2/environments/default', {
-          name: 'prod',
-          type: 'K8S',
-          description: 'production',
-        })
-      ).status,
-      201,
-    );
+    await createEnvironment(server, 'default', 'prod');
     await createFlow(server, 'default', 'web');
   });
   after(async () => {

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import type { Environment, Policy, Snapshot } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
+import { createEnvironment } from './fixtures.ts';
 
 const STRICT =
   '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n';
@@ -20,16 +21,7 @@ describe('policy archive and unarchive', () => {
 
   before(async () => {
     server = await startServer();
-    assert.equal(
-      (
-        await server.json('PUT', '/api/v2/environments/default', {
-          name: 'prod',
-          type: 'K8S',
-          description: 'production',
-        })
-      ).status,
-      201,
-    );
+    await createEnvironment(server, 'default', 'prod');
     assert.equal((await putPolicy('strict')).status, 201);
     assert.equal(
       (await server.json('POST', '/api/v2/environments/default/prod/policies', { policy_names: ['strict'] })).status,

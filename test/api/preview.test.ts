@@ -15,7 +15,7 @@ import type {
   Trail,
 } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
-import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint } from './fixtures.ts';
+import { attest, attestArtifact, beginTrail, commit, createEnvironment, createFlow, fingerprint } from './fixtures.ts';
 
 const TEMPLATE = [
   'version: 1',
@@ -111,16 +111,7 @@ describe('previews (project extension): template impact and policy dry-run', () 
         .status,
       201,
     );
-    assert.equal(
-      (
-        await server.json('PUT', '/api/v2/environments/acme', {
-          name: 'empty',
-          type: 'K8S',
-          description: 'no report yet',
-        })
-      ).status,
-      201,
-    );
+    await createEnvironment(server, 'acme', 'empty', 'K8S', 'no report yet');
     const pods = [APP, STRAY].map((digest, index) => ({
       podName: `pod-${index}`,
       namespace: 'prod',
