@@ -107,59 +107,69 @@ export async function recordAttestation(store: Store, request: AttestRequest): P
   const held = request.attachment === undefined ? undefined : await store.evidence.put(request.attachment.bytes);
   const evidence: Evidence | null =
     held === undefined ? null : { sha256: held.sha256, filename: request.attachment?.filename || 'evidence' };
+  // A concurrent transaction (store/db.ts): what it checks (the flow live, the trail and the
+  // artifact there) only archiving the flow undoes, and an attestation that races an archive lands
+  // as it would have a moment before it; nothing it writes is checked by another write. It reads
+  // everything first, then writes.
   return await settling(
     held,
-    store.transaction(async () => {
-      const place = await request.resolve();
-      await fingerprintMissing(place.trailId, place);
-      const now = nowSeconds();
-      const targetArtifact = targets[0] ?? null;
-      const attestation: Attestation = {
-        id: newId(),
-        orgId: request.org.id,
-        flowId: place.flowId,
-        trailId: place.trailId,
-        name: String(data.attestation_name),
-        type,
-        isOverride: request.kind === 'override',
-        isCompliant,
-        artifactFingerprint: fingerprint,
-        targetArtifact,
-        evidence,
-        // The summary is evaluated once, against the type version the attestation was checked with.
-        body: summary === undefined ? data : { ...data, summary },
-        reportedBy: request.reportedBy,
-        createdAt: now,
-        flowName: place.flowName,
-        trailName: place.trailName,
-      };
-      await store.attestations.create(attestation);
-      const attestationType = request.kind === 'override' ? 'override' : type;
-      const common = {
-        attestation_type: attestationType,
-        template_reference_name: attestation.name,
-        attestation_id: attestation.id,
-        is_compliant: isCompliant,
-      };
-      if (fingerprint !== null || targetArtifact !== null) {
-        const slot =
-          targetArtifact ??
-          (await store.artifacts.inTrail(place.trailId)).find((artifact) => artifact.fingerprint === fingerprint)
-            ?.templateReferenceName;
-        await store.trails.appendEvent(place.trailId, {
-          type: 'artifact_attestation_reported',
-          timestamp: now,
-          ...common,
-          target_artifact: slot ?? null,
-        });
-      } else {
-        await store.trails.appendEvent(place.trailId, {
-          type: 'trail_attestation_reported',
-          timestamp: now,
-          ...common,
-        });
-      }
-      return attestation;
-    }),
+    store.transaction(
+      async () => {
+        const place = await request.resolve();
+        await fingerprintMissing(place.trailId, place);
+        const now = nowSeconds();
+        const targetArtifact = targets[0] ?? null;
+        // The artifact slot an artifact's attestation names (read before any write); undefined for the trail's own.
+        let slot: string | null | undefined;
+        if (targetArtifact !== null) slot = targetArtifact;
+        else if (fingerprint !== null)
+          slot =
+            (await store.artifacts.inTrail(place.trailId)).find((artifact) => artifact.fingerprint === fingerprint)
+              ?.templateReferenceName ?? null;
+        const attestation: Attestation = {
+          id: newId(),
+          orgId: request.org.id,
+          flowId: place.flowId,
+          trailId: place.trailId,
+          name: String(data.attestation_name),
+          type,
+          isOverride: request.kind === 'override',
+          isCompliant,
+          artifactFingerprint: fingerprint,
+          targetArtifact,
+          evidence,
+          // The summary is evaluated once, against the type version the attestation was checked with.
+          body: summary === undefined ? data : { ...data, summary },
+          reportedBy: request.reportedBy,
+          createdAt: now,
+          flowName: place.flowName,
+          trailName: place.trailName,
+        };
+        await store.attestations.create(attestation);
+        const attestationType = request.kind === 'override' ? 'override' : type;
+        const common = {
+          attestation_type: attestationType,
+          template_reference_name: attestation.name,
+          attestation_id: attestation.id,
+          is_compliant: isCompliant,
+        };
+        if (slot !== undefined) {
+          await store.trails.appendEvent(place.trailId, {
+            type: 'artifact_attestation_reported',
+            timestamp: now,
+            ...common,
+            target_artifact: slot,
+          });
+        } else {
+          await store.trails.appendEvent(place.trailId, {
+            type: 'trail_attestation_reported',
+            timestamp: now,
+            ...common,
+          });
+        }
+        return attestation;
+      },
+      { concurrent: true },
+    ),
   );
 }

@@ -127,7 +127,7 @@ const SELECT = `SELECT a.*, (SELECT name FROM flows WHERE id = a.flow_id) AS flo
 export function sqliteAttestationStore(sql: Statements): AttestationStore {
   return {
     async create(attestation) {
-      await sql.run(
+      await sql.write(
         `INSERT INTO attestations (id, org_id, flow_id, trail_id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact,
                                    evidence_sha256, evidence_filename, body, reported_by, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -17,8 +17,25 @@ export type Row = Record<string, unknown>;
  */
 export interface Statements {
   run(sql: string, ...params: Param[]): Promise<{ changes: number }>;
+  /**
+   * A write whose count nobody reads and whose failure fails its whole transaction: in a
+   * concurrent transaction on PostgreSQL it is applied at commit (TransactionOptions), elsewhere
+   * now, as run() would.
+   */
+  write(sql: string, ...params: Param[]): Promise<void>;
   get<T extends Row = Row>(sql: string, ...params: Param[]): Promise<T | undefined>;
   all<T extends Row = Row>(sql: string, ...params: Param[]): Promise<T[]>;
+}
+
+export interface TransactionOptions {
+  /**
+   * The transaction's checks hold however other concurrent transactions interleave with it (it
+   * checks only what no write undoes and writes only what no other write checks), it reads before
+   * it writes, and it writes with write(). On PostgreSQL it then runs alongside others, its writes
+   * applied together at commit, instead of taking its turn under the write lock; SQLite runs it
+   * as any other.
+   */
+  concurrent?: boolean;
 }
 
 const regExps = new Map<string, RegExp>();
@@ -139,6 +156,7 @@ export class Database {
     const current = (): Sql => this.inTransaction.getStore() ?? this.reader;
     this.statements = {
       run: (sql, ...params) => settled(() => current().run(sql, ...params)),
+      write: (sql, ...params) => settled(() => void current().run(sql, ...params)),
       get: (sql, ...params) => settled(() => current().get(sql, ...params)),
       all: (sql, ...params) => settled(() => current().all(sql, ...params)),
     };

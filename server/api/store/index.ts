@@ -1,7 +1,7 @@
 // The store interface the routes use. Each resource has its own module (interface + SQLite
 // implementation); this file composes them over one connection. All SQL lives in store/.
 // A resource module is added with one import and one field below.
-import { Database, Sql, type Statements } from './db.ts';
+import { Database, Sql, type Statements, type TransactionOptions } from './db.ts';
 import { fileEvidenceStore, memoryEvidenceStore, type EvidenceStore } from './evidence.ts';
 import { applyMigrations } from './migrate.ts';
 import { PostgresDatabase } from './postgres/database.ts';
@@ -35,7 +35,7 @@ export interface Store {
    * Runs one request's writes in one transaction: `work` gets the store to use inside it (store
    * calls in its async context join it as well); a transaction started inside joins the outer one.
    */
-  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Store) => Promise<T>, options?: TransactionOptions): Promise<T>;
   readonly orgs: OrgStore;
   readonly serviceAccounts: ServiceAccountStore;
   readonly flows: FlowStore;
@@ -116,7 +116,7 @@ async function openPostgresStore(url: string, evidence: EvidenceStore): Promise<
     throw error;
   }
   const store: Store = {
-    transaction: (work) => database.transaction(() => work(store)),
+    transaction: (work, options) => database.transaction(() => work(store), options),
     ...resourceStores(database.statements, evidence),
     reachable: () => database.reachable(),
     close: () => database.close(),
@@ -137,6 +137,7 @@ function openSqliteStore(location: StoreLocation): Store {
   }
   const database = new Database(writer, file === undefined ? writer : new Sql(file, true), file);
   const store: Store = {
+    // Every transaction takes its turn on SQLite's one write connection: a concurrent one too.
     transaction: (work) => database.transaction(() => work(store)),
     ...resourceStores(database.statements, evidenceStoreOf(location)),
     reachable: () => Promise.resolve(true),

@@ -224,14 +224,14 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
     },
     async appendEvent(trailId, event) {
       const { type, timestamp, ...data } = event;
-      await sql.run(
+      await sql.write(
         'INSERT INTO trail_events (trail_id, type, timestamp, data) VALUES (?, ?, ?, ?)',
         trailId,
         type,
         timestamp,
         JSON.stringify(data),
       );
-      await sql.run('UPDATE trails SET last_modified_at = max(last_modified_at, ?) WHERE id = ?', timestamp, trailId);
+      await sql.write('UPDATE trails SET last_modified_at = max(last_modified_at, ?) WHERE id = ?', timestamp, trailId);
     },
     async byIds(ids) {
       const grouped = await rowsByKey(

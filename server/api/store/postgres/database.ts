@@ -4,8 +4,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { BUSY_WAIT_MS } from '../../faults.ts';
-import type { Param, Row, Statements } from '../db.ts';
-import { postgresStatement } from './dialect.ts';
+import type { Param, Row, Statements, TransactionOptions } from '../db.ts';
+import { postgresLiteralStatement, postgresStatement } from './dialect.ts';
 
 /** Bounds, so that no request waits on the database without end. */
 const POOL_WAIT_MS = 5_000;
@@ -15,7 +15,8 @@ const QUERY_MS = 30_000;
  * Write transactions run one at a time across every instance on the database (a transaction-scoped
  * advisory lock), as they do on SQLite: the services check-then-write (next action number, next
  * snapshot index, current policy version) in their transactions, which READ COMMITTED alone would
- * let two instances interleave. Reads take no lock.
+ * let two instances interleave. Reads take no lock. Concurrent transactions (see concurrent())
+ * take it shared: they run alongside each other, never alongside a transaction that holds it whole.
  */
 export const WRITE_LOCK = 0x63657601;
 
@@ -34,14 +35,32 @@ interface Job {
   reject: (error: unknown) => void;
 }
 
+/** A concurrent transaction's writes, as statements with their values written in, waiting for a commit. */
+interface Writes {
+  statements: string[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Where the statements of the current async context go: the connection of a transaction that
+ * holds the write lock, or the writes a concurrent transaction collects for its commit.
+ */
+type Context = { client: pg.PoolClient } | { writes: string[] };
+
+const READ_AFTER_WRITE =
+  'a concurrent transaction read after a write: its writes are applied at commit, so its reads come first';
+
 /** How many queued transactions one commit takes at most. */
 const GROUP_LIMIT = 256;
 
 export class PostgresDatabase {
   readonly pool: pg.Pool;
-  private readonly inTransaction = new AsyncLocalStorage<pg.PoolClient>();
+  private readonly inTransaction = new AsyncLocalStorage<Context>();
   private readonly queued: Job[] = [];
   private draining: Promise<void> | undefined;
+  private readonly queuedWrites: Writes[] = [];
+  private applying: Promise<void> | undefined;
   readonly statements: Statements;
 
   constructor(url: string, connections: number) {
@@ -58,10 +77,24 @@ export class PostgresDatabase {
     // An idle connection the server dropped (restart, failover) reports here; the pool replaces it
     // on the next request, which is the recovery we want, so the event must not end the process.
     this.pool.on('error', () => undefined);
-    const query = async <T extends Row>(sql: string, params: Param[]): Promise<pg.QueryResult<T>> =>
-      (this.inTransaction.getStore() ?? this.pool).query<T>(postgresStatement(sql), params as unknown[]);
+    const query = async <T extends Row>(sql: string, params: Param[]): Promise<pg.QueryResult<T>> => {
+      const context = this.inTransaction.getStore();
+      if (context !== undefined && 'writes' in context && context.writes.length > 0) throw new Error(READ_AFTER_WRITE);
+      const connection = context !== undefined && 'client' in context ? context.client : this.pool;
+      return connection.query<T>(postgresStatement(sql), params as unknown[]);
+    };
     this.statements = {
-      run: async (sql, ...params) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
+      run: async (sql, ...params) => {
+        const context = this.inTransaction.getStore();
+        if (context !== undefined && 'writes' in context)
+          throw new Error('a concurrent transaction writes with write(), whose count it cannot read');
+        return { changes: (await query(sql, params)).rowCount ?? 0 };
+      },
+      write: async (sql, ...params) => {
+        const context = this.inTransaction.getStore();
+        if (context !== undefined && 'writes' in context) context.writes.push(postgresLiteralStatement(sql, params));
+        else await query(sql, params);
+      },
       get: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows[0],
       all: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows,
     };
@@ -77,8 +110,9 @@ export class PostgresDatabase {
    * turns across instances (WRITE_LOCK) either way; without groups each waited for the one before
    * it to flush the log, which held one instance to a few dozen writes a second.
    */
-  transaction<T>(work: () => Promise<T>): Promise<T> {
+  transaction<T>(work: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     if (this.inTransaction.getStore() !== undefined) return work();
+    if (options.concurrent === true) return this.concurrent(work);
     return new Promise<T>((resolve, reject) => {
       this.queued.push({ work, resolve: resolve as (result: unknown) => void, reject });
       this.draining ??= this.drain();
@@ -115,7 +149,7 @@ export class PostgresDatabase {
       for (const [i, job] of group.entries()) {
         const next = i === group.length - 1 ? '' : '; SAVEPOINT job';
         try {
-          const result = await this.inTransaction.run(client, job.work);
+          const result = await this.inTransaction.run({ client }, job.work);
           if (savepoints) await client.query(`RELEASE SAVEPOINT job${next}`);
           done.push({ job, result });
         } catch (error) {
@@ -141,6 +175,85 @@ export class PostgresDatabase {
     }
   }
 
+  /**
+   * A concurrent transaction (TransactionOptions): `work` reads committed state on any pooled
+   * connection, alongside other requests, and collects its writes; they are applied at commit, in
+   * one transaction with the writes of every concurrent transaction finished meanwhile (one round
+   * trip: the statements go in one message, their values written in). So the rows those writes lock
+   * (a trail's and its flow's counters) stay locked only while committing, and instances write in
+   * parallel under the write lock held shared. Answered once committed; nothing is written if
+   * `work` fails.
+   */
+  private async concurrent<T>(work: () => Promise<T>): Promise<T> {
+    const writes: string[] = [];
+    const result = await this.inTransaction.run({ writes }, work);
+    if (writes.length === 0) return result;
+    await new Promise<void>((resolve, reject) => {
+      this.queuedWrites.push({ statements: writes, resolve, reject });
+      this.applying ??= this.applyWrites();
+    });
+    return result;
+  }
+
+  /** Commits the queued writes, those queued meanwhile in the next commit, until none is left. */
+  private async applyWrites(): Promise<void> {
+    try {
+      while (this.queuedWrites.length > 0) {
+        // One turn of the event loop, so that the transactions finishing in it join the commit.
+        await new Promise((resolve) => setImmediate(resolve));
+        await this.commitWrites(this.queuedWrites.splice(0, GROUP_LIMIT));
+      }
+    } finally {
+      this.applying = undefined;
+    }
+  }
+
+  /**
+   * Commits a group's writes in one transaction. If it fails, each transaction's writes are tried
+   * again on their own, so only the one at fault fails (as a savepoint each would, without a round
+   * trip each in the common case); a database out of reach fails them all at once.
+   */
+  private async commitWrites(group: readonly Writes[]): Promise<void> {
+    try {
+      await this.commitStatements(group.flatMap((writes) => writes.statements));
+      for (const writes of group) writes.resolve();
+      return;
+    } catch (error) {
+      if (group.length === 1 || isDatabaseUnavailable(error)) {
+        for (const writes of group) writes.reject(error);
+        return;
+      }
+    }
+    for (const writes of group) {
+      try {
+        await this.commitStatements(writes.statements);
+        writes.resolve();
+      } catch (error) {
+        writes.reject(error);
+      }
+    }
+  }
+
+  /** Runs `statements` in one transaction under the write lock held shared: one message, one round trip. */
+  private async commitStatements(statements: readonly string[]): Promise<void> {
+    const client = await this.pool.connect();
+    let broken: unknown;
+    try {
+      await client.query(
+        ['BEGIN', `SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK})`, ...statements, 'COMMIT'].join(';\n'),
+      );
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        broken = rollbackError;
+      }
+      throw error;
+    } finally {
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+
   /** Whether the database answers now (the readiness probe). */
   async reachable(): Promise<boolean> {
     try {
@@ -153,6 +266,7 @@ export class PostgresDatabase {
 
   async close(): Promise<void> {
     await this.draining;
+    await this.applying;
     await this.pool.end();
   }
 }

@@ -2,9 +2,11 @@
 // form of it. Statements: `?` parameters become `$n`, and `LIMIT -1` (SQLite's "no limit") becomes
 // `LIMIT NULL`. Migrations: SQLite's column types and trigger bodies become their PostgreSQL
 // equivalents. The SQLite functions the store calls exist in PostgreSQL through compat.ts.
+import pg from 'pg';
+import type { Param } from '../db.ts';
 
-/** `sql` with `$1, $2, ...` for its `?` parameters (outside quoted text). */
-export function postgresStatement(sql: string): string {
+/** `sql` with each `?` parameter (outside quoted text) replaced by `placeholder(n)`, n counting from 1. */
+function withPlaceholders(sql: string, placeholder: (n: number) => string): string {
   let out = '';
   let n = 0;
   for (let i = 0; i < sql.length; i += 1) {
@@ -16,12 +18,48 @@ export function postgresStatement(sql: string): string {
       i = stop - 1;
     } else if (c === '?') {
       n += 1;
-      out += `$${n}`;
+      out += placeholder(n);
     } else {
       out += c;
     }
   }
-  return out.replace(/\bLIMIT (\$\d+)/g, 'LIMIT NULLIF($1::bigint, -1)');
+  return out;
+}
+
+/** `sql` with `$1, $2, ...` for its `?` parameters (outside quoted text). */
+export function postgresStatement(sql: string): string {
+  return withPlaceholders(sql, (n) => `$${n}`).replace(/\bLIMIT (\$\d+)/g, 'LIMIT NULLIF($1::bigint, -1)');
+}
+
+/** PostgreSQL's refusal of a NUL character in text, raised before the text is sent. */
+function unstorableText(): Error {
+  return Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+}
+
+/**
+ * `param` as a quoted literal of unknown type, which PostgreSQL types from where it stands as it
+ * types a parameter (the driver sends every parameter as text of unknown type, binary data aside).
+ */
+function literalOf(param: Param): string {
+  if (param === null) return 'NULL';
+  // Binary data in bytea's hex form, as the driver would send it.
+  if (ArrayBuffer.isView(param))
+    return pg.escapeLiteral(`\\x${Buffer.from(param.buffer, param.byteOffset, param.byteLength).toString('hex')}`);
+  const text = String(param);
+  if (text.includes('\0')) throw unstorableText();
+  return pg.escapeLiteral(text);
+}
+
+/**
+ * `sql` with its parameters written in as literals: a statement that can travel with others in one
+ * message (several statements in one round trip take no parameters). Only for writes, which have
+ * no LIMIT to translate.
+ */
+export function postgresLiteralStatement(sql: string, params: readonly Param[]): string {
+  return withPlaceholders(sql, (n) => {
+    if (n > params.length) throw new Error(`statement has more parameters than the ${params.length} given: ${sql}`);
+    return literalOf(params[n - 1]);
+  });
 }
 
 /** A SQLite trigger (`CREATE TRIGGER t AFTER ... ON table [WHEN c] BEGIN ...; END;`) as a PostgreSQL function and trigger. */
