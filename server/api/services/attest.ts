@@ -29,7 +29,7 @@ export interface AttestRequest {
   data: unknown;
   attachment: UploadedFile | undefined;
   reportedBy: string;
-  /** Looks the flow and trail up (404s with the service's messages); called again inside the write. */
+  /** Looks the flow and trail up (404s with the service's messages). */
   resolve: () => Promise<{ flowId: string; trailId: string; flowName: string; trailName: string }>;
 }
 
@@ -88,44 +88,37 @@ async function settling<T>(held: EvidenceHold | undefined, write: Promise<T>): P
 }
 
 export async function recordAttestation(store: Store, request: AttestRequest): Promise<Attestation> {
-  const before = await request.resolve();
+  const place = await request.resolve();
   const data = checked(request.kind, request.data);
   const { type, isCompliant, summary } = await typeAndVerdict(store, request.org, request.kind, data);
   const fingerprint = typeof data.artifact_fingerprint === 'string' ? data.artifact_fingerprint : null;
   const targets = Array.isArray(data.target_artifacts) ? (data.target_artifacts as string[]) : [];
-  const fingerprintMissing = async (trailId: string, place: { flowName: string; trailName: string }): Promise<void> => {
-    if (fingerprint === null) return;
-    if ((await store.artifacts.inTrail(trailId)).some((artifact) => artifact.fingerprint === fingerprint)) return;
-    throw notFound(
-      `Artifact with fingerprint ${fingerprint} does not exist in trail "${place.trailName}" of flow "${place.flowName}" belonging to organization "${request.org.name}"`,
-    );
-  };
-  await fingerprintMissing(before.trailId, before);
+  const targetArtifact = targets[0] ?? null;
+  // The artifact slot an artifact's attestation names; undefined for the trail's own.
+  let slot: string | undefined = targetArtifact ?? undefined;
+  if (fingerprint !== null) {
+    const artifact = (await store.artifacts.inTrail(place.trailId)).find((found) => found.fingerprint === fingerprint);
+    if (artifact === undefined)
+      throw notFound(
+        `Artifact with fingerprint ${fingerprint} does not exist in trail "${place.trailName}" of flow "${place.flowName}" belonging to organization "${request.org.name}"`,
+      );
+    slot ??= artifact.templateReferenceName;
+  }
 
   // The file is complete on disk before the row that points to it; if the row then fails, a file
   // only this write needed goes again, so a refused request leaves nothing behind.
   const held = request.attachment === undefined ? undefined : await store.evidence.put(request.attachment.bytes);
   const evidence: Evidence | null =
     held === undefined ? null : { sha256: held.sha256, filename: request.attachment?.filename || 'evidence' };
-  // A concurrent transaction (store/db.ts): what it checks (the flow live, the trail and the
-  // artifact there) only archiving the flow undoes, and an attestation that races an archive lands
-  // as it would have a moment before it; nothing it writes is checked by another write. It reads
-  // everything first, then writes.
+  // A concurrent transaction (store/db.ts) that only writes: what was checked above (the flow
+  // live, the trail and the artifact there) only archiving the flow undoes, and an attestation
+  // that races an archive lands as it would have a moment before it; nothing it writes is checked
+  // by another write.
   return await settling(
     held,
     store.transaction(
       async () => {
-        const place = await request.resolve();
-        await fingerprintMissing(place.trailId, place);
         const now = nowSeconds();
-        const targetArtifact = targets[0] ?? null;
-        // The artifact slot an artifact's attestation names (read before any write); undefined for the trail's own.
-        let slot: string | null | undefined;
-        if (targetArtifact !== null) slot = targetArtifact;
-        else if (fingerprint !== null)
-          slot =
-            (await store.artifacts.inTrail(place.trailId)).find((artifact) => artifact.fingerprint === fingerprint)
-              ?.templateReferenceName ?? null;
         const attestation: Attestation = {
           id: newId(),
           orgId: request.org.id,
