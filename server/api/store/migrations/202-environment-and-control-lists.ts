@@ -1,4 +1,5 @@
 import { postgresMigration } from '../postgres/dialect.ts';
+import { nameSortKey } from '../sortKey.ts';
 import type { Migration } from './index.ts';
 
 // The environment and control lists page in SQL on indexes (issue 9). Environments keep their
@@ -39,11 +40,23 @@ const sql = `
 export const migration202: Migration = {
   id: '202-environment-and-control-lists',
   sql,
-  // The keys are computed in JavaScript, which only SQLite calls back into; a PostgreSQL database
-  // holding environments or controls from before this migration would list them with empty keys.
+  // The keys are computed in JavaScript, which only SQLite calls back into: on PostgreSQL the
+  // environments and controls a database already holds get theirs from the backfill, each table
+  // in one statement.
   postgres: postgresMigration(
     sql
       .replace('UPDATE environments SET name_key = name_sort_key(name);', '')
       .replace('UPDATE controls SET name_folded = folded_case(name);', ''),
   ),
+  async postgresBackfill(query) {
+    const backfill = async (table: string, column: string, value: (name: string) => string): Promise<void> => {
+      const rows = await query(`SELECT id, name FROM ${table}`);
+      await query(
+        `UPDATE ${table} SET ${column} = keyed.value FROM unnest($1::bigint[], $2::text[]) AS keyed(id, value) WHERE ${table}.id = keyed.id`,
+        [rows.map((row) => row.id), rows.map((row) => value(String(row.name)))],
+      );
+    };
+    await backfill('environments', 'name_key', nameSortKey);
+    await backfill('controls', 'name_folded', (name) => name.toLowerCase());
+  },
 };

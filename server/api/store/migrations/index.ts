@@ -21,6 +21,13 @@ export interface Migration {
   sql: string;
   /** PostgreSQL's SQL where the translated form will not do. */
   postgres?: string;
+  /**
+   * What SQLite's `sql` computes by calling back into JavaScript, which PostgreSQL cannot: run after
+   * `postgres`, in the same transaction, with a query function of the migration's connection.
+   */
+  postgresBackfill?: (
+    query: (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>,
+  ) => Promise<void>;
 }
 
 export const migrations: readonly Migration[] = [
