@@ -136,6 +136,18 @@ describe('PostgreSQL: concurrent transactions', function () {
     assert.equal(stored.rowCount, 0);
   });
 
+  it('answers a named statement after a migration changed its table under it', async () => {
+    await database.pool.query(`CREATE TABLE reshaped (k TEXT PRIMARY KEY)`);
+    await database.pool.query(`INSERT INTO reshaped (k) VALUES ('one')`);
+    const read = () => database.statements.all('SELECT * FROM reshaped WHERE k = ?', 'one');
+    // Sequential reads reuse the one idle connection, which now holds the statement planned.
+    assert.deepEqual(await read(), [{ k: 'one' }]);
+    assert.deepEqual(await read(), [{ k: 'one' }]);
+    await database.pool.query(`ALTER TABLE reshaped ADD COLUMN added TEXT`);
+    assert.deepEqual(await read(), [{ k: 'one', added: null }]);
+    assert.deepEqual(await read(), [{ k: 'one', added: null }]);
+  });
+
   it('commits nothing while a transaction holding the whole write lock runs', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

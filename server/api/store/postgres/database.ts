@@ -51,6 +51,9 @@ type Context = { client: pg.PoolClient } | { writes: string[] };
 const READ_AFTER_WRITE =
   'a concurrent transaction read after a write: its writes are applied at commit, so its reads come first';
 
+/** Distinct statements named (prepared once per connection) at most. */
+const PREPARED_LIMIT = 500;
+
 /** How many queued transactions one commit takes at most. */
 const GROUP_LIMIT = 256;
 
@@ -69,6 +72,7 @@ export class PostgresDatabase {
   private readonly queued: Job[] = [];
   private draining: Promise<void> | undefined;
   private readonly queuedWrites: Writes[] = [];
+  private readonly statementNames = new Map<string, { text: string; name?: string }>();
   private applying: Promise<void> | undefined;
   readonly statements: Statements;
 
@@ -94,8 +98,18 @@ export class PostgresDatabase {
     const query = async <T extends Row>(sql: string, params: Param[]): Promise<pg.QueryResult<T>> => {
       const context = this.inTransaction.getStore();
       if (context !== undefined && 'writes' in context && context.writes.length > 0) throw new Error(READ_AFTER_WRITE);
-      const connection = context !== undefined && 'client' in context ? context.client : this.pool;
-      return connection.query<T>(postgresStatement(sql), params as unknown[]);
+      const client = context !== undefined && 'client' in context ? context.client : undefined;
+      const statement = this.prepared(sql);
+      try {
+        return await (client ?? this.pool).query<T>({ ...statement, values: params as unknown[] });
+      } catch (error) {
+        if (statement.name === undefined || !isStalePlan(error)) throw error;
+        // A migration (another instance's, starting) changed a table under the plan: the statement
+        // goes unnamed from now on, and is asked again unless its transaction is already aborted.
+        this.statementNames.set(sql, { text: statement.text });
+        if (client !== undefined) throw error;
+        return await this.pool.query<T>(statement.text, params as unknown[]);
+      }
     };
     this.statements = {
       run: async (sql, ...params) => {
@@ -268,6 +282,22 @@ export class PostgresDatabase {
     }
   }
 
+  /**
+   * A statement in PostgreSQL's words, named: each connection parses and plans it once, then binds
+   * it (measured: planning was most of a list query's time in the database). Only the first
+   * PREPARED_LIMIT distinct statements are named, since statements with lists of keys come in many
+   * lengths and each connection keeps every named one; the rest go unnamed, planned each time.
+   */
+  private prepared(sql: string): { text: string; name?: string } {
+    const known = this.statementNames.get(sql);
+    if (known !== undefined) return known;
+    const text = postgresStatement(sql);
+    if (this.statementNames.size >= PREPARED_LIMIT) return { text };
+    const named = { text, name: `cev${this.statementNames.size}` };
+    this.statementNames.set(sql, named);
+    return named;
+  }
+
   /** Whether the database answers now (the readiness probe). */
   async reachable(): Promise<boolean> {
     try {
@@ -301,6 +331,11 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection error|Client was closed|not queryable/i;
+
+/** PostgreSQL's refusal to run a named statement whose tables changed shape since it was planned. */
+function isStalePlan(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '0A000' && /cached plan/.test(error.message);
+}
 
 /** An error that says the database cannot be reached now (down, restarting, out of connections), not that the request was wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {
