@@ -44,10 +44,21 @@ export interface TrailFilter {
   fingerprint?: string;
 }
 
+export interface TrailPlace {
+  flowId: string;
+  flowName: string;
+  trail?: { id: string; name: string };
+}
+
 export interface TrailStore {
   create(trail: Omit<Trail, 'version'>): Promise<void>;
   update(id: string, changes: { description?: string; body?: Record<string, unknown> }, now: number): Promise<void>;
   byName(flowId: string, name: string): Promise<Trail | undefined>;
+  /**
+   * Where a write about a trail goes, by the live flow's and the trail's names, in one statement
+   * and without reading either row whole: undefined without the flow, `trail` undefined without the trail.
+   */
+  placeByNames(orgId: number, flowName: string, trailName: string): Promise<TrailPlace | undefined>;
   byId(id: string): Promise<Trail | undefined>;
   /** Newest first. */
   pageOfFlow(flowId: string, limit: number, offset: number): Promise<TrailPage>;
@@ -157,6 +168,24 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
     async byName(flowId, name) {
       const row = await sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? AND name = ?', flowId, name);
       return row === undefined ? undefined : toTrail(row);
+    },
+    async placeByNames(orgId, flowName, trailName) {
+      const row = await sql.get<{
+        flow_id: string;
+        flow_name: string;
+        trail_id: string | null;
+        trail_name: string | null;
+      }>(
+        `SELECT f.id AS flow_id, f.name AS flow_name, t.id AS trail_id, t.name AS trail_name
+           FROM flows f LEFT JOIN trails t ON t.flow_id = f.id AND t.name = ?
+          WHERE f.org_id = ? AND f.name = ? AND f.archived_at IS NULL`,
+        trailName,
+        orgId,
+        flowName,
+      );
+      if (row === undefined) return undefined;
+      const trail = row.trail_id === null ? undefined : { id: row.trail_id, name: String(row.trail_name) };
+      return { flowId: row.flow_id, flowName: row.flow_name, trail };
     },
     async byId(id) {
       const row = await sql.get<TrailRow>('SELECT * FROM trails WHERE id = ?', id);

@@ -14,7 +14,7 @@ import { jsonPart, multipartBody, readMultipart, routeCheckedJsonBody, type Uplo
 import { notifyAttestation } from '../../delivery/notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Org } from '../../store/orgs.ts';
-import { flowOr404, trailOr404 } from '../../services/lookups.ts';
+import { flowOr404, trailOr404, trailPlaceOr404 } from '../../services/lookups.ts';
 import { trailParams } from './params.ts';
 
 const urlKinds: readonly UrlKind[] = ['scan', ...attestationKinds.filter((kind) => kind !== 'override')];
@@ -110,11 +110,7 @@ export const attestationRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
         data,
         attachment,
         reportedBy: principalOf(request).name,
-        resolve: async () => {
-          const flow = await flowOr404(store, org, flowName);
-          const trail = await trailOr404(store, org, flow, trailName);
-          return { flowId: flow.id, trailId: trail.id, flowName: flow.name, trailName: trail.name };
-        },
+        resolve: () => trailPlaceOr404(store, org, flowName, trailName),
       });
       await notifyAttestation(context, org, attestation);
       return sendJsonString(reply, 201, 'OK');
