@@ -61,9 +61,10 @@ export function seedSqlite(dataDir: string, from: number, to: number): void {
        FROM flows WHERE name = 'template-flow'`,
   );
   const trails = db.prepare(
-    `${series} INSERT INTO trails (id, org_id, flow_id, name, description, template_id, template_content, template, body, created_by, created_at, last_modified_at)
+    `${series} INSERT INTO trails (id, org_id, flow_id, name, description, template_id, template_content, template, body, created_by, created_at, last_modified_at,
+                                   compliance_state)
      SELECT 'trail-' || i, s.org_id, 'flow-' || (i / ${TRAILS_PER_FLOW}), 'trail-' || i, s.description, s.template_id, s.template_content, s.template, s.body,
-            s.created_by, s.created_at + i, s.created_at + i
+            s.created_by, s.created_at + i, s.created_at + i, s.compliance_state
        FROM n, (SELECT * FROM trails WHERE name = 'template-trail') s`,
   );
   const artifacts = db.prepare(
@@ -89,6 +90,9 @@ export function seedSqlite(dataDir: string, from: number, to: number): void {
     trails.run(start, end);
     artifacts.run(start, end);
     attestations.run(start, end);
+    // Each copy is evaluated as its original was (same template, artifact and attestation), so it
+    // takes the original's state above instead of the queue's evaluation one trail at a time.
+    db.exec('DELETE FROM trails_to_evaluate');
     db.exec('COMMIT');
   }
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
@@ -190,7 +194,7 @@ export async function seedPostgres(url: string, from: number, to: number): Promi
       await client.query('BEGIN');
       // Without the triggers, which would update the org's and each flow's counts once per row:
       // PostgreSQL keeps every version of a row a transaction updates, so the 100,000th update of
-      // the org walks 100,000 versions. The counts are set once per batch below instead.
+      // the org walks 100,000 versions. The counts and latest states are set once per batch below instead.
       await client.query('SET LOCAL session_replication_role = replica');
       await client.query(
         `INSERT INTO flows (id, org_id, name, name_key, description, visibility, template_id, template_content, template, tags, repo_url, created_by, created_at, last_modified_at)
@@ -199,9 +203,10 @@ export async function seedPostgres(url: string, from: number, to: number): Promi
         [ids, names, names.map(nameSortKey)],
       );
       await client.query(
-        `INSERT INTO trails (id, org_id, flow_id, name, description, template_id, template_content, template, body, created_by, created_at, last_modified_at)
+        `INSERT INTO trails (id, org_id, flow_id, name, description, template_id, template_content, template, body, created_by, created_at, last_modified_at,
+                             compliance_state)
          SELECT 'trail-' || i, s.org_id, 'flow-' || (i / ${TRAILS_PER_FLOW}), 'trail-' || i, s.description, s.template_id, s.template_content, s.template, s.body,
-                s.created_by, s.created_at + i, s.created_at + i
+                s.created_by, s.created_at + i, s.created_at + i, s.compliance_state
            FROM ${series}, (SELECT * FROM trails WHERE name = 'template-trail') s`,
         [start, end],
       );
@@ -221,7 +226,8 @@ export async function seedPostgres(url: string, from: number, to: number): Promi
         [start, end],
       );
       await client.query(
-        `UPDATE flows f SET trail_count = c.n, latest_activity_at = c.latest
+        `UPDATE flows f SET trail_count = c.n, latest_activity_at = c.latest,
+                latest_state = (SELECT compliance_state FROM trails WHERE flow_id = f.id ORDER BY last_modified_at DESC, rowid DESC LIMIT 1)
            FROM (SELECT flow_id, count(*) AS n, max(last_modified_at) AS latest FROM trails WHERE flow_id = ANY($1::text[]) GROUP BY flow_id) c
           WHERE f.id = c.flow_id`,
         [ids],

@@ -6,14 +6,13 @@ import type { Attestation } from '../store/attestations.ts';
 import type { Store } from '../store/index.ts';
 import type { Trail } from '../store/trails.ts';
 
-/** `inTrail` and `artifactsInTrail`: the trail's attestations and artifacts when the caller has read them already. */
-export async function evaluationOf(
-  store: Store,
+/** The evaluation of a trail from its attestations and artifacts, in the order they were recorded. */
+export function evaluationFrom(
   trail: Trail,
-  inTrail?: readonly Attestation[],
-  artifactsInTrail?: readonly Artifact[],
-): Promise<TrailEvaluation> {
-  const attestations = (inTrail ?? (await store.attestations.inTrail(trail.id))).map((attestation) => ({
+  inTrail: readonly Attestation[],
+  artifactsInTrail: readonly Artifact[],
+): TrailEvaluation {
+  const attestations = inTrail.map((attestation) => ({
     id: attestation.id,
     name: attestation.name,
     type: attestation.type,
@@ -23,11 +22,25 @@ export async function evaluationOf(
     artifact_fingerprint: attestation.artifactFingerprint,
     is_override: attestation.isOverride,
   }));
-  const artifacts = (artifactsInTrail ?? (await store.artifacts.inTrail(trail.id))).map((artifact) => ({
+  const artifacts = artifactsInTrail.map((artifact) => ({
     id: artifact.id,
     fingerprint: artifact.fingerprint,
     template_reference_name: artifact.templateReferenceName,
     created_at: artifact.createdAt,
   }));
   return evaluateTrail(trail.template.parsed, attestations, artifacts, trail.lastModifiedAt, trail.template.id);
+}
+
+/** `inTrail` and `artifactsInTrail`: the trail's attestations and artifacts when the caller has read them already. */
+export async function evaluationOf(
+  store: Store,
+  trail: Trail,
+  inTrail?: readonly Attestation[],
+  artifactsInTrail?: readonly Artifact[],
+): Promise<TrailEvaluation> {
+  return evaluationFrom(
+    trail,
+    inTrail ?? (await store.attestations.inTrail(trail.id)),
+    artifactsInTrail ?? (await store.artifacts.inTrail(trail.id)),
+  );
 }

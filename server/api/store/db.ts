@@ -103,6 +103,16 @@ export class Sql {
   }
 }
 
+/** The statements of one connection, whatever the async context (migrations run on the write connection alone). */
+export function statementsOf(sql: Sql): Statements {
+  return {
+    run: (text, ...params) => Promise.resolve(sql.run(text, ...params)),
+    write: (text, ...params) => Promise.resolve(void sql.run(text, ...params)),
+    get: <T extends Row>(text: string, ...params: Param[]) => Promise.resolve(sql.get<T>(text, ...params)),
+    all: <T extends Row>(text: string, ...params: Param[]) => Promise.resolve(sql.all<T>(text, ...params)),
+  };
+}
+
 interface Job {
   work: () => Promise<unknown>;
   resolve: (result: unknown) => void;

@@ -22,6 +22,10 @@ export interface Flow {
   createdBy: string;
   createdAt: number;
   lastModifiedAt: number;
+  /** Kept on write from the flow's trails (migrations 006 and 203), not by create: the latest trail's time, null without trails. */
+  latestActivityAt: number | null;
+  /** The latest trail's compliance state; null without trails, or when it must be evaluated on read. */
+  latestState: string | null;
 }
 
 export interface FlowChanges {
@@ -77,6 +81,8 @@ interface FlowRow {
   created_by: string;
   created_at: number;
   last_modified_at: number;
+  latest_activity_at: number | null;
+  latest_state: string | null;
   [column: string]: unknown;
 }
 
@@ -93,6 +99,8 @@ function toFlow(row: FlowRow): Flow {
     createdBy: row.created_by,
     createdAt: row.created_at,
     lastModifiedAt: row.last_modified_at,
+    latestActivityAt: row.latest_activity_at,
+    latestState: row.latest_state,
   };
 }
 

@@ -25,6 +25,7 @@ import { sqlitePolicyStore, type PolicyStore } from './policies.ts';
 import { sqliteProvenanceStore, type ProvenanceStore } from './provenance.ts';
 import { sqliteSnapshotStore, type SnapshotStore } from './snapshots.ts';
 import { sqliteTrailEvaluationStore, type TrailEvaluationStore } from './trailEvaluations.ts';
+import { evaluateQueuedTrails } from './trailStates.ts';
 import { join } from 'node:path';
 
 /** Connections per instance: enough for concurrent reads, few enough that several instances fit PostgreSQL's default of 100. */
@@ -57,6 +58,20 @@ export interface Store {
   /** Whether the database answers now (the readiness probe). */
   reachable(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** A write's result, once the trails it wrote are evaluated (store/trailStates.ts), before its transaction ends. */
+async function withTrailStates<T>(statements: Statements, result: T, concurrent: boolean): Promise<T> {
+  // A concurrent transaction on PostgreSQL reads committed state and has its writes applied at
+  // commit, so it cannot evaluate the trails it wrote: it clears their states instead (after its
+  // writes, at commit), reads evaluate those trails as before, and the next transaction that
+  // takes its turn evaluates the queue.
+  if (concurrent)
+    await statements.write(
+      'UPDATE trails SET compliance_state = NULL WHERE id IN (SELECT trail_id FROM trails_to_evaluate)',
+    );
+  else await evaluateQueuedTrails(statements);
+  return result;
 }
 
 export interface StoreLocation {
@@ -104,7 +119,7 @@ function resourceStores(sql: Statements, evidence: EvidenceStore): Omit<Store, '
 /** Opens the store a server runs on: PostgreSQL at `databaseUrl`, else SQLite in the data directory (or memory). */
 export async function openStore(location: StoreLocation): Promise<Store> {
   if (location.databaseUrl !== undefined) return openPostgresStore(location.databaseUrl, evidenceStoreOf(location));
-  return openSqliteStore(location);
+  return await openSqliteStore(location);
 }
 
 async function openPostgresStore(url: string, evidence: EvidenceStore): Promise<Store> {
@@ -116,7 +131,11 @@ async function openPostgresStore(url: string, evidence: EvidenceStore): Promise<
     throw error;
   }
   const store: Store = {
-    transaction: (work, options) => database.transaction(() => work(store), options),
+    transaction: (work, options) =>
+      database.transaction(
+        async () => withTrailStates(database.statements, await work(store), options?.concurrent === true),
+        options,
+      ),
     ...resourceStores(database.statements, evidence),
     reachable: () => database.reachable(),
     close: () => database.close(),
@@ -124,13 +143,13 @@ async function openPostgresStore(url: string, evidence: EvidenceStore): Promise<
   return store;
 }
 
-function openSqliteStore(location: StoreLocation): Store {
+async function openSqliteStore(location: StoreLocation): Promise<Store> {
   const file = location.dataDir === undefined ? undefined : databaseFile(location.dataDir);
   const writer = new Sql(file);
   try {
     writer.db.function('name_sort_key', { deterministic: true }, (name) => nameSortKey(String(name)));
     writer.db.function('folded_case', { deterministic: true }, (text) => String(text).toLowerCase());
-    applyMigrations(writer, migrations);
+    await applyMigrations(writer, migrations);
   } catch (error) {
     writer.close();
     throw error;
@@ -138,7 +157,8 @@ function openSqliteStore(location: StoreLocation): Store {
   const database = new Database(writer, file === undefined ? writer : new Sql(file, true), file);
   const store: Store = {
     // Every transaction takes its turn on SQLite's one write connection: a concurrent one too.
-    transaction: (work) => database.transaction(() => work(store)),
+    transaction: (work) =>
+      database.transaction(async () => withTrailStates(database.statements, await work(store), false)),
     ...resourceStores(database.statements, evidenceStoreOf(location)),
     reachable: () => Promise.resolve(true),
     close: () => database.close(),

@@ -1,9 +1,9 @@
 // Applies the numbered migrations of store/migrations/ that the database has not seen, each in its
 // own transaction, in the order of their ids.
-import type { Sql } from './db.ts';
+import { statementsOf, type Sql } from './db.ts';
 import type { Migration } from './migrations/index.ts';
 
-export function applyMigrations(sql: Sql, migrations: readonly Migration[]): string[] {
+export async function applyMigrations(sql: Sql, migrations: readonly Migration[]): Promise<string[]> {
   sql.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at REAL NOT NULL)');
   const applied = new Set(sql.all<{ id: string }>('SELECT id FROM schema_migrations').map((row) => row.id));
   const ran: string[] = [];
@@ -12,6 +12,7 @@ export function applyMigrations(sql: Sql, migrations: readonly Migration[]): str
     sql.db.exec('BEGIN IMMEDIATE');
     try {
       sql.db.exec(migration.sql);
+      await migration.backfill?.(statementsOf(sql));
       sql.run('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)', migration.id, Date.now() / 1000);
       sql.db.exec('COMMIT');
     } catch (error) {

@@ -9,7 +9,7 @@ function viewOf(
   host: string,
   orgName: string,
   flow: Flow,
-  latest: Trail | undefined,
+  latestActivityAt: number | null,
   latestState: string | null,
 ): Record<string, unknown> {
   return {
@@ -25,7 +25,7 @@ function viewOf(
     last_modified_at: flow.lastModifiedAt,
     created_by: flow.createdBy,
     html_url: htmlUrl.flow(host, orgName, flow.name),
-    latest_activity_at: latest?.lastModifiedAt ?? null,
+    latest_activity_at: latestActivityAt,
     latest_state: latestState,
   };
 }
@@ -41,15 +41,17 @@ export async function flowView(
     host,
     orgName,
     flow,
-    latest,
+    latest?.lastModifiedAt ?? null,
     latest === undefined ? null : (await evaluationOf(store, latest)).compliance_state,
   );
 }
 
 /**
- * flowView for the flows of a list page: their latest trails, and those trails' attestations and
- * artifacts, are read in three statements for the whole page instead of three per flow. A render
- * of one flow fails alone (its placeholder) when a row it needs cannot be read.
+ * flowView for the flows of a list page. A flow's latest activity and state are kept on write
+ * (migration 203), so a page reads nothing more. A flow whose latest trail has no stored state
+ * (a row of it changed behind the server or cannot be read) is evaluated as before: its latest
+ * trail, and that trail's attestations and artifacts, read in three statements for all such flows
+ * of the page. A render of one flow fails alone (its placeholder) when a row it needs cannot be read.
  */
 export async function flowViewsReader(
   store: Store,
@@ -57,16 +59,22 @@ export async function flowViewsReader(
   orgName: string,
   flows: readonly Flow[],
 ): Promise<(flow: Flow) => Promise<Record<string, unknown>>> {
-  const latest = await store.trails.latestActiveOf(flows.map((flow) => flow.id));
+  const unknown = flows.filter((flow) => flow.latestActivityAt !== null && flow.latestState === null);
+  const latest =
+    unknown.length === 0
+      ? new Map<string, Trail | Error>()
+      : await store.trails.latestActiveOf(unknown.map((flow) => flow.id));
   const trailIds = [...latest.values()].flatMap((trail) => (trail instanceof Error ? [] : [trail.id]));
   const [attestations, artifacts] = await Promise.all([
     store.attestations.inTrails(trailIds),
     store.artifacts.inTrails(trailIds),
   ]);
   return async (flow) => {
+    if (flow.latestActivityAt === null || flow.latestState !== null)
+      return viewOf(host, orgName, flow, flow.latestActivityAt, flow.latestState);
     const trail = latest.get(flow.id);
     if (trail instanceof Error) throw trail;
-    if (trail === undefined) return viewOf(host, orgName, flow, undefined, null);
+    if (trail === undefined) return viewOf(host, orgName, flow, null, null);
     const inTrail = attestations.get(trail.id);
     const artifactsInTrail = artifacts.get(trail.id);
     if (inTrail instanceof Error) throw inTrail;
@@ -75,7 +83,7 @@ export async function flowViewsReader(
       host,
       orgName,
       flow,
-      trail,
+      trail.lastModifiedAt,
       (await evaluationOf(store, trail, inTrail, artifactsInTrail)).compliance_state,
     );
   };

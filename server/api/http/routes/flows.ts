@@ -89,6 +89,8 @@ async function upsertFlow(
       createdBy,
       createdAt: now,
       lastModifiedAt: now,
+      latestActivityAt: null,
+      latestState: null,
     };
     await store.flows.create(flow);
     return true;

@@ -13,6 +13,8 @@ import { migration103 } from './103-controls-and-actions.ts';
 import { migration104 } from './104-allowlists.ts';
 import { migration201 } from './201-membership-events.ts';
 import { migration202 } from './202-environment-and-control-lists.ts';
+import { migration203 } from './203-trail-states.ts';
+import type { Statements } from '../db.ts';
 
 export interface Migration {
   /** Zero-padded number and a short name, e.g. `001-orgs-and-keys`. */
@@ -28,6 +30,8 @@ export interface Migration {
   postgresBackfill?: (
     query: (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>,
   ) => Promise<void>;
+  /** What SQL cannot compute (it needs the shared core), run after the SQL in the same transaction. */
+  backfill?: (statements: Statements) => Promise<void>;
 }
 
 export const migrations: readonly Migration[] = [
@@ -44,4 +48,5 @@ export const migrations: readonly Migration[] = [
   migration104,
   migration201,
   migration202,
+  migration203,
 ];

@@ -4,7 +4,8 @@
 import type pg from 'pg';
 import type { Migration } from '../migrations/index.ts';
 import { COMPAT_FUNCTIONS } from './compat.ts';
-import { postgresMigration } from './dialect.ts';
+import type { Param, Row, Statements } from '../db.ts';
+import { postgresMigration, postgresStatement } from './dialect.ts';
 
 const MIGRATION_LOCK = 0x63657600;
 
@@ -18,6 +19,18 @@ async function locked(client: pg.PoolClient, work: () => Promise<void>): Promise
     await client.query('ROLLBACK');
     throw error;
   }
+}
+
+/** The store's statements on the migrating connection, so a backfill runs in the migration's transaction. */
+function statementsOn(client: pg.PoolClient): Statements {
+  const query = async <T extends Row>(sql: string, params: Param[]): Promise<pg.QueryResult<T>> =>
+    client.query<T>(postgresStatement(sql), params as unknown[]);
+  return {
+    run: async (sql, ...params) => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
+    write: async (sql, ...params) => void (await query(sql, params)),
+    get: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows[0],
+    all: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows,
+  };
 }
 
 export async function applyPostgresMigrations(pool: pg.Pool, migrations: readonly Migration[]): Promise<string[]> {
@@ -38,6 +51,7 @@ export async function applyPostgresMigrations(pool: pg.Pool, migrations: readonl
         await migration.postgresBackfill?.(
           async (sql, params) => (await client.query<Record<string, unknown>>(sql, params)).rows,
         );
+        await migration.backfill?.(statementsOn(client));
         await client.query('INSERT INTO schema_migrations (id, applied_at) VALUES ($1, $2)', [
           migration.id,
           Date.now() / 1000,

@@ -1,0 +1,73 @@
+// Where latest_state is kept (migration 203), read in the SQLite database file behind the server:
+// the list shows the stored value, and a database from before the migration gets its states.
+import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
+import { join } from 'node:path';
+import type { Flow } from './answers.ts';
+import { startServer, type TestServer } from './harness.ts';
+import { attest, beginTrail, createFlow } from './fixtures.ts';
+
+const TEMPLATE = 'version: 1\ntrail:\n  attestations:\n    - name: check\n      type: generic\n';
+
+describe('flow latest_state stored in the database', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ args: ['--org', 'acme'] });
+    for (const flow of ['done', 'open', 'empty']) await createFlow(server, 'acme', flow, TEMPLATE);
+    for (const flow of ['done', 'open']) await beginTrail(server, 'acme', flow, 't1');
+    assert.equal((await attest(server, 'acme', 'done', 't1', 'generic', { attestation_name: 'check' })).status, 201);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  const listed = async (): Promise<Record<string, unknown>> =>
+    Object.fromEntries(
+      ((await server.get('/api/v2/flows/acme')).body as Flow[]).map((flow) => [flow.name, flow.latest_state]),
+    );
+  const withDatabase = <T>(work: (db: DatabaseSync) => T): T => {
+    const db = new DatabaseSync(join(server.dataDir, 'cev.sqlite'));
+    try {
+      db.exec('PRAGMA busy_timeout = 5000');
+      return work(db);
+    } finally {
+      db.close();
+    }
+  };
+  const stored = (): Record<string, unknown> =>
+    withDatabase((db) =>
+      Object.fromEntries(
+        db
+          .prepare('SELECT name, latest_state FROM flows ORDER BY name')
+          .all()
+          .map((row) => [String(row.name), row.latest_state]),
+      ),
+    );
+
+  it('lists the state stored when the trail was written, without evaluating it again', async () => {
+    const expected = { done: 'COMPLIANT', empty: null, open: 'INCOMPLETE' };
+    assert.deepEqual(await listed(), expected);
+    assert.deepEqual(stored(), expected);
+    withDatabase((db) => db.prepare("UPDATE flows SET latest_state = 'NON-COMPLIANT' WHERE name = 'open'").run());
+    assert.equal((await listed()).open, 'NON-COMPLIANT', 'read from the column');
+    withDatabase((db) => db.prepare("UPDATE flows SET latest_state = 'INCOMPLETE' WHERE name = 'open'").run());
+  });
+
+  it('evaluates every trail of a database from before the migration', async () => {
+    await server.stop({ keepData: true });
+    withDatabase((db) => {
+      for (const { name } of db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_state\\_on\\_%' ESCAPE '\\'")
+        .all())
+        db.exec(`DROP TRIGGER ${String(name)}`);
+      db.exec(`DROP TABLE trails_to_evaluate;
+               ALTER TABLE trails DROP COLUMN compliance_state;
+               ALTER TABLE flows DROP COLUMN latest_state;
+               DELETE FROM schema_migrations WHERE id = '203-trail-states';`);
+    });
+    server = await startServer({ args: ['--org', 'acme'], dataDir: server.dataDir });
+    const expected = { done: 'COMPLIANT', empty: null, open: 'INCOMPLETE' };
+    assert.deepEqual(stored(), expected);
+    assert.deepEqual(await listed(), expected);
+  });
+});
