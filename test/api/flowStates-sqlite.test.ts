@@ -55,12 +55,19 @@ describe('flow latest_state stored in the database', () => {
 
   it('evaluates every trail of a database from before the migration', async () => {
     await server.stop({ keepData: true });
+    // Back to the schema of migration 202: what 203 added goes.
     withDatabase((db) => {
       for (const { name } of db
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_state\\_on\\_%' ESCAPE '\\'")
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'trigger' AND (name LIKE '%state_on%' OR name = 'attestation_head')",
+        )
         .all())
         db.exec(`DROP TRIGGER ${String(name)}`);
       db.exec(`DROP TABLE trails_to_evaluate;
+               DROP TABLE attestation_heads;
+               DROP INDEX attestations_unreadable;
+               DROP INDEX artifacts_unreadable;
+               DROP INDEX artifacts_by_trail_slot;
                ALTER TABLE trails DROP COLUMN compliance_state;
                ALTER TABLE flows DROP COLUMN latest_state;
                DELETE FROM schema_migrations WHERE id = '203-trail-states';`);

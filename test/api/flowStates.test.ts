@@ -16,12 +16,28 @@ const TEMPLATE = [
   '',
 ].join('\n');
 
+/** A template whose artifact slot asks for an attestation of its own. */
+const BOUND_TEMPLATE = [
+  'version: 1',
+  'trail:',
+  '  attestations:',
+  '    - name: check',
+  '      type: generic',
+  '  artifacts:',
+  '    - name: cli',
+  '      attestations:',
+  '        - name: sbom',
+  '          type: generic',
+  '',
+].join('\n');
+
 describe('flow latest_state kept on write', () => {
   let server: TestServer;
   before(async () => {
     server = await startServer({ args: ['--org', 'acme'] });
     await createFlow(server, 'acme', 'kept', TEMPLATE);
     await createFlow(server, 'acme', 'other', TEMPLATE);
+    await createFlow(server, 'acme', 'bound', BOUND_TEMPLATE);
   });
   after(async () => {
     await server?.stop();
@@ -41,9 +57,9 @@ describe('flow latest_state kept on write', () => {
   };
 
   it('follows trails begun, attested, reported and updated', async () => {
-    assert.deepEqual(await states(), { kept: null, other: null });
+    assert.deepEqual(await states(), { bound: null, kept: null, other: null });
     await beginTrail(server, 'acme', 'kept', 't1');
-    assert.deepEqual(await states(), { kept: 'INCOMPLETE', other: null });
+    assert.deepEqual(await states(), { bound: null, kept: 'INCOMPLETE', other: null });
     await attestArtifact(server, 'acme', 'kept', {
       fingerprint: fingerprint('t1'),
       filename: 'cli',
@@ -51,22 +67,70 @@ describe('flow latest_state kept on write', () => {
       trail_name: 't1',
       template_reference_name: 'cli',
     });
-    assert.deepEqual(await states(), { kept: 'INCOMPLETE', other: null });
+    assert.deepEqual(await states(), { bound: null, kept: 'INCOMPLETE', other: null });
     assert.equal((await attest(server, 'acme', 'kept', 't1', 'generic', { attestation_name: 'check' })).status, 201);
-    assert.deepEqual(await states(), { kept: 'COMPLIANT', other: null });
+    assert.deepEqual(await states(), { bound: null, kept: 'COMPLIANT', other: null });
     const failed = await attest(server, 'acme', 'kept', 't1', 'generic', {
       attestation_name: 'check',
       is_compliant: false,
     });
     assert.equal(failed.status, 201);
-    assert.deepEqual(await states(), { kept: 'NON-COMPLIANT', other: null });
+    assert.deepEqual(await states(), { bound: null, kept: 'NON-COMPLIANT', other: null });
     // A newer trail is the flow's latest; an update of the older one makes it the latest again.
     await beginTrail(server, 'acme', 'kept', 't2');
-    assert.deepEqual(await states(), { kept: 'INCOMPLETE', other: null });
+    assert.deepEqual(await states(), { bound: null, kept: 'INCOMPLETE', other: null });
     await beginTrail(server, 'acme', 'kept', 't1', { description: 'again' });
     await states();
     await beginTrail(server, 'acme', 'other', 'o1');
     assert.equal((await states()).other, 'INCOMPLETE');
+  });
+
+  it('follows attestations bound to artifacts, a new artifact in a slot, versions and overrides', async () => {
+    const bound = async (): Promise<unknown> => (await states()).bound;
+    const report = (label: string) =>
+      attestArtifact(server, 'acme', 'bound', {
+        fingerprint: fingerprint(label),
+        filename: 'cli',
+        git_commit: commit('b1'),
+        trail_name: 'b1',
+        template_reference_name: 'cli',
+      });
+    const sbom = async (data: Record<string, unknown>) =>
+      assert.equal(
+        (await attest(server, 'acme', 'bound', 'b1', 'generic', { attestation_name: 'sbom', ...data })).status,
+        201,
+      );
+    await beginTrail(server, 'acme', 'bound', 'b1');
+    assert.equal((await attest(server, 'acme', 'bound', 'b1', 'generic', { attestation_name: 'check' })).status, 201);
+    assert.equal(await bound(), 'INCOMPLETE');
+    // Bound by commit before the artifact arrives: it waits, then counts.
+    await sbom({ target_artifacts: ['cli'], git_commit_info: { sha1: commit('b1') } });
+    assert.equal(await bound(), 'INCOMPLETE');
+    await report('b1');
+    assert.equal(await bound(), 'COMPLIANT');
+    await sbom({ artifact_fingerprint: fingerprint('b1'), is_compliant: false });
+    assert.equal(await bound(), 'NON-COMPLIANT');
+    // A new artifact in the slot: the attestation bound to the old fingerprint no longer speaks for it.
+    await report('b1-rebuilt');
+    await bound();
+    await sbom({ artifact_fingerprint: fingerprint('b1-rebuilt') });
+    await bound();
+    for (const compliant of [false, true]) {
+      const override = await server.json('POST', '/api/v2/attestations/acme/bound/trail/b1/override', {
+        attestation_name: 'check',
+        reason: 'accepted risk',
+        new_compliance_status: compliant,
+        original_attestation_type: 'generic',
+      });
+      assert.equal(override.status, 201);
+      await bound();
+    }
+    assert.equal(
+      (await attest(server, 'acme', 'bound', 'b1', 'generic', { attestation_name: 'check', is_compliant: false }))
+        .status,
+      201,
+    );
+    assert.equal(await bound(), 'NON-COMPLIANT');
   });
 
   it('keeps the states across a restart and a flow template change', async () => {

@@ -6,13 +6,14 @@ import type { Attestation } from '../store/attestations.ts';
 import type { Store } from '../store/index.ts';
 import type { Trail } from '../store/trails.ts';
 
-/** The evaluation of a trail from its attestations and artifacts, in the order they were recorded. */
-export function evaluationFrom(
+/** `inTrail` and `artifactsInTrail`: the trail's attestations and artifacts when the caller has read them already. */
+export async function evaluationOf(
+  store: Store,
   trail: Trail,
-  inTrail: readonly Attestation[],
-  artifactsInTrail: readonly Artifact[],
-): TrailEvaluation {
-  const attestations = inTrail.map((attestation) => ({
+  inTrail?: readonly Attestation[],
+  artifactsInTrail?: readonly Artifact[],
+): Promise<TrailEvaluation> {
+  const attestations = (inTrail ?? (await store.attestations.inTrail(trail.id))).map((attestation) => ({
     id: attestation.id,
     name: attestation.name,
     type: attestation.type,
@@ -22,25 +23,11 @@ export function evaluationFrom(
     artifact_fingerprint: attestation.artifactFingerprint,
     is_override: attestation.isOverride,
   }));
-  const artifacts = artifactsInTrail.map((artifact) => ({
+  const artifacts = (artifactsInTrail ?? (await store.artifacts.inTrail(trail.id))).map((artifact) => ({
     id: artifact.id,
     fingerprint: artifact.fingerprint,
     template_reference_name: artifact.templateReferenceName,
     created_at: artifact.createdAt,
   }));
   return evaluateTrail(trail.template.parsed, attestations, artifacts, trail.lastModifiedAt, trail.template.id);
-}
-
-/** `inTrail` and `artifactsInTrail`: the trail's attestations and artifacts when the caller has read them already. */
-export async function evaluationOf(
-  store: Store,
-  trail: Trail,
-  inTrail?: readonly Attestation[],
-  artifactsInTrail?: readonly Artifact[],
-): Promise<TrailEvaluation> {
-  return evaluationFrom(
-    trail,
-    inTrail ?? (await store.attestations.inTrail(trail.id)),
-    artifactsInTrail ?? (await store.artifacts.inTrail(trail.id)),
-  );
 }
