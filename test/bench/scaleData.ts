@@ -225,6 +225,13 @@ export async function seedPostgres(url: string, from: number, to: number): Promi
            FROM ${series}, (SELECT * FROM attestations WHERE name = 'bar' LIMIT 1) s`,
         [start, end],
       );
+      // The trigger that keeps each trail's latest attestation versions is off with the others.
+      await client.query(
+        `INSERT INTO attestation_heads (trail_id, name, type, target_artifact, artifact_fingerprint, created_at, seq)
+         SELECT trail_id, name, type, coalesce(target_artifact, ''), coalesce(artifact_fingerprint, ''), created_at, seq
+           FROM attestations WHERE flow_id = ANY($1::text[])`,
+        [ids],
+      );
       await client.query(
         `UPDATE flows f SET trail_count = c.n, latest_activity_at = c.latest,
                 latest_state = (SELECT compliance_state FROM trails WHERE flow_id = f.id ORDER BY last_modified_at DESC, rowid DESC LIMIT 1)

@@ -5,41 +5,30 @@
 // latest artifact, so a write costs the same however many versions its trail has collected.
 import { evaluateTrail, type TrailArtifact, type TrailAttestation } from '../../../shared/compliance/index.ts';
 import { placeholderList, type Statements } from './db.ts';
-import { sqliteTrailStore } from './trails.ts';
+import { toTrail, type TrailRow } from './trails.ts';
 
 /** Trails evaluated per round of statements. */
 const BATCH = 500;
 
-interface AttestationRow {
+/** A trail's row, and whether one of its attestations or artifacts cannot be read (an index lookup). */
+interface TrailStateRow extends TrailRow {
+  unreadable_rows: number;
+}
+
+/** The rows a state depends on, attestations and artifacts in one statement (a write waits on each round trip). */
+interface EvidenceRow {
+  kind: 'attestation' | 'artifact';
   trail_id: string;
   id: string;
   name: string;
   type: string;
   is_override: number;
   is_compliant: number;
-  artifact_fingerprint: string | null;
+  fingerprint: string | null;
   target_artifact: string | null;
   created_at: number;
+  seq: number;
   [column: string]: unknown;
-}
-
-interface ArtifactRow {
-  trail_id: string;
-  id: string;
-  fingerprint: string;
-  template_reference_name: string;
-  created_at: number;
-  [column: string]: unknown;
-}
-
-function grouped<T extends { trail_id: string }>(rows: readonly T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const group = groups.get(row.trail_id);
-    if (group === undefined) groups.set(row.trail_id, [row]);
-    else group.push(row);
-  }
-  return groups;
 }
 
 /**
@@ -49,84 +38,83 @@ function grouped<T extends { trail_id: string }>(rows: readonly T[]): Map<string
  */
 async function storeStates(sql: Statements, ids: readonly string[]): Promise<void> {
   const list = placeholderList(ids.length);
-  const trails = await sqliteTrailStore(sql).byIds(ids);
-  const unreadable = new Set(
-    (
-      await sql.all<{ trail_id: string }>(
-        `SELECT trail_id FROM attestations WHERE trail_id IN (${list}) AND NOT json_valid(body)
-         UNION SELECT trail_id FROM artifacts WHERE trail_id IN (${list}) AND NOT json_valid(body)`,
-        ...ids,
-        ...ids,
-      )
-    ).map((row) => row.trail_id),
+  const trails = await sql.all<TrailStateRow>(
+    `SELECT t.*, CASE WHEN EXISTS (SELECT 1 FROM attestations WHERE trail_id = t.id AND NOT json_valid(body))
+                        OR EXISTS (SELECT 1 FROM artifacts WHERE trail_id = t.id AND NOT json_valid(body)) THEN 1 ELSE 0 END AS unreadable_rows
+       FROM trails t WHERE t.id IN (${list})`,
+    ...ids,
   );
-  // In the order a read lists them (by seq), which breaks ties of created_at as a read does.
-  const attestations = grouped(
-    await sql.all<AttestationRow>(
-      `SELECT a.trail_id, a.id, a.name, a.type, a.is_override, a.is_compliant, a.artifact_fingerprint, a.target_artifact, a.created_at
-         FROM attestation_heads h JOIN attestations a ON a.seq = h.seq
-        WHERE h.trail_id IN (${list}) ORDER BY a.seq`,
-      ...ids,
-    ),
+  // Each attestation's latest version and each slot's latest artifact, in the order a read lists
+  // them (by seq), which breaks ties of created_at as a read does.
+  const evidence = await sql.all<EvidenceRow>(
+    `SELECT 'attestation' AS kind, a.trail_id, a.id, a.name, a.type, a.is_override, a.is_compliant,
+            a.artifact_fingerprint AS fingerprint, a.target_artifact, a.created_at, a.seq
+       FROM attestation_heads h JOIN attestations a ON a.seq = h.seq WHERE h.trail_id IN (${list})
+     UNION ALL
+     SELECT 'artifact' AS kind, a.trail_id, a.id, a.template_reference_name, '', 0, 0, a.fingerprint, NULL, a.created_at, a.seq
+       FROM artifacts a
+      WHERE a.trail_id IN (${list})
+        AND a.seq = (SELECT b.seq FROM artifacts b WHERE b.trail_id = a.trail_id AND b.template_reference_name = a.template_reference_name
+                      ORDER BY b.created_at DESC, b.seq DESC LIMIT 1)
+     ORDER BY seq`,
+    ...ids,
+    ...ids,
   );
-  const artifacts = grouped(
-    await sql.all<ArtifactRow>(
-      `SELECT a.trail_id, a.id, a.fingerprint, a.template_reference_name, a.created_at FROM artifacts a
-        WHERE a.trail_id IN (${list})
-          AND a.seq = (SELECT b.seq FROM artifacts b WHERE b.trail_id = a.trail_id AND b.template_reference_name = a.template_reference_name
-                        ORDER BY b.created_at DESC, b.seq DESC LIMIT 1)
-        ORDER BY a.seq`,
-      ...ids,
-    ),
-  );
-  for (const id of ids) {
-    const trail = trails.get(id);
-    if (trail === undefined) continue;
-    let state: string | null = null;
-    if (!(trail instanceof Error) && !unreadable.has(id)) {
-      const inTrail = (attestations.get(id) ?? []).map((row): TrailAttestation => ({
+  const attestations = new Map<string, TrailAttestation[]>();
+  const artifacts = new Map<string, TrailArtifact[]>();
+  for (const row of evidence) {
+    if (row.kind === 'attestation')
+      appendTo(attestations, row.trail_id, {
         id: row.id,
         name: row.name,
         type: row.type,
         is_compliant: Number(row.is_compliant) === 1,
         created_at: row.created_at,
         target_artifact: row.target_artifact,
-        artifact_fingerprint: row.artifact_fingerprint,
+        artifact_fingerprint: row.fingerprint,
         is_override: Number(row.is_override) === 1,
-      }));
-      const artifactsInTrail = (artifacts.get(id) ?? []).map((row): TrailArtifact => ({
+      });
+    else
+      appendTo(artifacts, row.trail_id, {
         id: row.id,
-        fingerprint: row.fingerprint,
-        template_reference_name: row.template_reference_name,
+        fingerprint: row.fingerprint!,
+        template_reference_name: row.name,
         created_at: row.created_at,
-      }));
-      state = evaluateTrail(
-        trail.template.parsed,
-        inTrail,
-        artifactsInTrail,
-        trail.lastModifiedAt,
-        trail.template.id,
-      ).compliance_state;
+      });
+  }
+  for (const row of trails) {
+    let state: string | null = null;
+    if (Number(row.unreadable_rows) === 0) {
+      try {
+        const trail = toTrail(row);
+        state = evaluateTrail(
+          trail.template.parsed,
+          attestations.get(row.id) ?? [],
+          artifacts.get(row.id) ?? [],
+          trail.lastModifiedAt,
+          trail.template.id,
+        ).compliance_state;
+      } catch {
+        // The trail's own row cannot be read: no state, as for its other rows.
+      }
     }
     // An unchanged state is not written, so the flow's latest state is not looked up again.
-    if (state === null)
-      await sql.run('UPDATE trails SET compliance_state = NULL WHERE id = ? AND compliance_state IS NOT NULL', id);
-    else
-      await sql.run(
-        'UPDATE trails SET compliance_state = ? WHERE id = ? AND (compliance_state IS NULL OR compliance_state <> ?)',
-        state,
-        id,
-        state,
-      );
+    if ((row.compliance_state ?? null) !== state)
+      await sql.run('UPDATE trails SET compliance_state = ? WHERE id = ?', state, row.id);
   }
+}
+
+function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
+  const group = groups.get(key);
+  if (group === undefined) groups.set(key, [item]);
+  else group.push(item);
 }
 
 /** Evaluates the trails written since the queue was last emptied; run at the end of each write transaction. */
 export async function evaluateQueuedTrails(sql: Statements): Promise<void> {
-  const queued = await sql.all<{ trail_id: string }>('SELECT DISTINCT trail_id FROM trails_to_evaluate');
+  const queued = await sql.all<{ trail_id: string }>('DELETE FROM trails_to_evaluate RETURNING trail_id');
   if (queued.length === 0) return;
-  await sql.run('DELETE FROM trails_to_evaluate');
-  const ids = queued.map((row) => row.trail_id);
+  const ids = [...new Set(queued.map((row) => row.trail_id))];
   for (let start = 0; start < ids.length; start += BATCH) await storeStates(sql, ids.slice(start, start + BATCH));
 }
 

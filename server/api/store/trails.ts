@@ -94,7 +94,7 @@ function single<T>(
   return result;
 }
 
-interface TrailRow {
+export interface TrailRow {
   id: string;
   org_id: number;
   flow_id: string;
@@ -122,7 +122,7 @@ function toRef(row: RefRow): TrailRef {
   return { id: row.id, flowId: row.flow_id, version: row.version };
 }
 
-function toTrail(row: TrailRow): Trail {
+export function toTrail(row: TrailRow): Trail {
   return {
     id: row.id,
     orgId: row.org_id,
