@@ -86,10 +86,33 @@ function toAction(row: ActionRow): Action {
   };
 }
 
+/** The two lists an action watches, as action_watches (migration 204) keys them. */
+const WATCHED = { environment: 'environments', flow: 'flows' } as const;
+
 export function sqliteActionStore(sql: Statements): ActionStore {
+  /** Rewrites what the action watches, beside its JSON, so lookups by watched name use an index. */
+  async function writeWatches(id: number, orgId: number, input: Pick<ActionInput, 'environments' | 'flows'>) {
+    await sql.run('DELETE FROM action_watches WHERE action_id = ?', id);
+    for (const [kind, column] of Object.entries(WATCHED)) {
+      for (const name of new Set(input[column]))
+        await sql.run(
+          'INSERT INTO action_watches (action_id, org_id, kind, name) VALUES (?, ?, ?, ?)',
+          id,
+          orgId,
+          kind,
+          name,
+        );
+    }
+  }
+
+  /** Live actions of the org watching this environment or flow by name. */
+  const WATCHING = `SELECT * FROM actions WHERE id IN (SELECT action_id FROM action_watches WHERE org_id = ? AND kind = ? AND name = ?)
+                      AND deleted_at IS NULL`;
+
   return {
     async list(orgId) {
       return decodeEach(
+        // In number order on the index of live actions (migration 204).
         await sql.all<ActionRow>(
           'SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL ORDER BY number',
           orgId,
@@ -117,9 +140,9 @@ export function sqliteActionStore(sql: Statements): ActionStore {
       const number =
         ((await sql.get<{ n: number | null }>('SELECT max(number) AS n FROM actions WHERE org_id = ?', orgId))!.n ??
           0) + 1;
-      await sql.run(
+      const { id } = (await sql.get<{ id: number }>(
         `INSERT INTO actions (org_id, number, name, type, targets, triggers, environments, flows, created_by, created_at, last_modified_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
         orgId,
         number,
         input.name,
@@ -131,7 +154,8 @@ export function sqliteActionStore(sql: Statements): ActionStore {
         createdBy,
         now,
         now,
-      );
+      ))!;
+      await writeWatches(id, orgId, input);
       return number;
     },
     async update(id, input, now) {
@@ -145,39 +169,41 @@ export function sqliteActionStore(sql: Statements): ActionStore {
         now,
         id,
       );
+      const { org_id } = (await sql.get<{ org_id: number }>('SELECT org_id FROM actions WHERE id = ?', id))!;
+      await writeWatches(id, org_id, input);
     },
     async remove(id, now) {
       await sql.run('UPDATE actions SET deleted_at = ? WHERE id = ?', now, id);
+      await sql.run('DELETE FROM action_watches WHERE action_id = ?', id);
     },
     async triggered(orgId, kind, resourceName, trigger) {
-      const column = kind === 'environment' ? 'environments' : 'flows';
       return (
         await sql.all<ActionRow>(
-          `SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL AND type = ?
-             AND EXISTS (SELECT 1 FROM json_each(actions.${column}) WHERE value = ?)
-             AND EXISTS (SELECT 1 FROM json_each(actions.triggers) WHERE value = ?)
-           ORDER BY number`,
+          `${WATCHING} AND type = ? AND EXISTS (SELECT 1 FROM json_each(actions.triggers) WHERE value = ?) ORDER BY number`,
           orgId,
           kind,
           resourceName,
+          kind,
           trigger,
         )
       ).map(toAction);
     },
     async renameWatched(orgId, kind, oldName, newName, now) {
-      const column = kind === 'environment' ? 'environments' : 'flows';
-      const watching = await sql.all<ActionRow>(
-        `SELECT * FROM actions WHERE org_id = ? AND deleted_at IS NULL AND EXISTS (SELECT 1 FROM json_each(actions.${column}) WHERE value = ?)`,
-        orgId,
-        oldName,
-      );
-      for (const row of watching) {
+      const column = WATCHED[kind];
+      for (const row of await sql.all<ActionRow>(WATCHING, orgId, kind, oldName)) {
         const names = (JSON.parse(row[column]) as string[]).map((name) => (name === oldName ? newName : name));
         await sql.run(
           `UPDATE actions SET ${column} = ?, last_modified_at = ? WHERE id = ?`,
           JSON.stringify(names),
           now,
           row.id,
+        );
+        await sql.run(
+          'UPDATE action_watches SET name = ? WHERE action_id = ? AND kind = ? AND name = ?',
+          newName,
+          row.id,
+          kind,
+          oldName,
         );
       }
     },

@@ -1,4 +1,4 @@
-import { decodeEachAsync, type Statements, type Unreadable } from './db.ts';
+import { decodeEach, placeholderList, rowsByKey, type Statements, type Unreadable } from './db.ts';
 
 export interface PolicyVersion {
   version: number;
@@ -116,9 +116,73 @@ const CURRENT = `
   SELECT p.id, p.name, v.version, v.policy_yaml, v.controls FROM policies p
   JOIN policy_versions v ON v.policy_id = p.id AND v.version = (SELECT max(version) FROM policy_versions WHERE policy_id = p.id)`;
 
+interface EventRow {
+  policy_id: number;
+  type: string;
+  timestamp: number;
+  user: string;
+  data: string;
+  [column: string]: unknown;
+}
+
 export function sqlitePolicyStore(sql: Statements): PolicyStore {
-  async function toPolicy(row: PolicyRow): Promise<Policy> {
-    return {
+  /**
+   * A decoder for these policy rows, their versions, events and consuming environments read in one
+   * statement each for all of them (not three per policy); it throws for a policy with a row that
+   * cannot be decoded.
+   */
+  async function policyReader(rows: readonly PolicyRow[]): Promise<(row: PolicyRow) => Policy> {
+    const ids = rows.map((row) => String(row.id));
+    const inPolicies = (keys: string[]): string => `policy_id IN (${placeholderList(keys.length)})`;
+    const [versions, events, consumers] = await Promise.all([
+      rowsByKey(
+        ids,
+        (keys) =>
+          sql.all<VersionRow & { policy_id: number }>(
+            `SELECT * FROM policy_versions WHERE ${inPolicies(keys)} ORDER BY policy_id, version`,
+            ...keys.map(Number),
+          ),
+        (v) => String(v.policy_id),
+        (v): PolicyVersion => ({
+          version: v.version,
+          policyYaml: v.policy_yaml,
+          comment: v.comment,
+          createdBy: v.created_by,
+          timestamp: v.timestamp,
+        }),
+      ),
+      rowsByKey(
+        ids,
+        (keys) =>
+          sql.all<EventRow>(
+            `SELECT * FROM policy_events WHERE ${inPolicies(keys)} ORDER BY policy_id, id`,
+            ...keys.map(Number),
+          ),
+        (e) => String(e.policy_id),
+        (e): PolicyEvent => ({
+          type: e.type,
+          timestamp: e.timestamp,
+          user: e.user,
+          data: JSON.parse(e.data) as Record<string, unknown>,
+        }),
+      ),
+      rowsByKey(
+        ids,
+        (keys) =>
+          sql.all<{ policy_id: number; name: string }>(
+            `SELECT ep.policy_id, e.name FROM environment_policies ep JOIN environments e ON e.id = ep.environment_id
+             WHERE ep.${inPolicies(keys)} AND e.archived_at IS NULL ORDER BY ep.policy_id, e.name`,
+            ...keys.map(Number),
+          ),
+        (e) => String(e.policy_id),
+        (e) => e.name,
+      ),
+    ]);
+    const present = <T>(value: T[] | Error | undefined): T[] => {
+      if (value instanceof Error) throw value;
+      return value ?? [];
+    };
+    return (row) => ({
       id: row.id,
       name: row.name,
       description: row.description,
@@ -127,34 +191,14 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
       createdAt: row.created_at,
       lastModifiedAt: row.last_modified_at,
       archived: row.archived_at !== null,
-      versions: (
-        await sql.all<VersionRow>('SELECT * FROM policy_versions WHERE policy_id = ? ORDER BY version', row.id)
-      ).map((v) => ({
-        version: v.version,
-        policyYaml: v.policy_yaml,
-        comment: v.comment,
-        createdBy: v.created_by,
-        timestamp: v.timestamp,
-      })),
-      events: (
-        await sql.all<{ type: string; timestamp: number; user: string; data: string }>(
-          'SELECT * FROM policy_events WHERE policy_id = ? ORDER BY id',
-          row.id,
-        )
-      ).map((e) => ({
-        type: e.type,
-        timestamp: e.timestamp,
-        user: e.user,
-        data: JSON.parse(e.data) as Record<string, unknown>,
-      })),
-      consumingEnvs: (
-        await sql.all<{ name: string }>(
-          `SELECT e.name FROM environment_policies ep JOIN environments e ON e.id = ep.environment_id
-           WHERE ep.policy_id = ? AND e.archived_at IS NULL ORDER BY e.name`,
-          row.id,
-        )
-      ).map((e) => e.name),
-    };
+      versions: present(versions.get(String(row.id))),
+      events: present(events.get(String(row.id))),
+      consumingEnvs: present(consumers.get(String(row.id))),
+    });
+  }
+
+  async function policyOf(row: PolicyRow | undefined): Promise<Policy | undefined> {
+    return row === undefined ? undefined : (await policyReader([row]))(row);
   }
 
   async function currentVersion(policyId: number): Promise<number> {
@@ -180,6 +224,14 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
       now,
       JSON.stringify(content.controls),
     );
+    // Beside the JSON, so the policies referencing a control are found by index (migration 204).
+    for (const identifier of new Set(content.controls))
+      await sql.run(
+        'INSERT INTO policy_controls (policy_id, version, identifier) VALUES (?, ?, ?)',
+        policyId,
+        version,
+        identifier,
+      );
   }
 
   async function addEvent(
@@ -210,16 +262,15 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
         orgId,
         name,
       );
-      return row === undefined ? undefined : await toPolicy(row);
+      return await policyOf(row);
     },
     async list(orgId) {
-      return decodeEachAsync(
-        await sql.all<PolicyRow>(
-          'SELECT * FROM policies WHERE org_id = ? AND archived_at IS NULL ORDER BY name',
-          orgId,
-        ),
-        toPolicy,
+      // In name order on the live-name index.
+      const rows = await sql.all<PolicyRow>(
+        'SELECT * FROM policies WHERE org_id = ? AND archived_at IS NULL ORDER BY name',
+        orgId,
       );
+      return decodeEach(rows, await policyReader(rows));
     },
     async create(orgId, name, description, type, first, now) {
       const id = (await sql.get<{ id: number }>(
@@ -253,7 +304,7 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
         orgId,
         name,
       );
-      return row === undefined ? undefined : await toPolicy(row);
+      return await policyOf(row);
     },
     async unarchive(policyId, user, now) {
       await sql.run('UPDATE policies SET archived_at = NULL, last_modified_at = ? WHERE id = ?', now, policyId);
@@ -268,11 +319,13 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
       );
     },
     async currentByNames(orgId, names) {
+      // Only the named policies, each found on the live-name index; the names travel as one JSON array.
       const byName = new Map(
         (
           await sql.all<{ id: number; name: string; version: number; policy_yaml: string }>(
-            `${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL`,
+            `${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL AND p.name IN (SELECT value FROM json_each(?))`,
             orgId,
+            JSON.stringify(names),
           )
         ).map((row) => [row.name, toCurrent(row)]),
       );
@@ -333,11 +386,15 @@ export function sqlitePolicyStore(sql: Statements): PolicyStore {
       }
     },
     async referencingControl(orgId, identifier) {
+      // From the versions naming the control (an index range), those that are their live policy's current one.
       return (
         await sql.all<{ name: string }>(
-          `${CURRENT} WHERE p.org_id = ? AND p.archived_at IS NULL AND EXISTS (SELECT 1 FROM json_each(v.controls) WHERE value = ?) ORDER BY p.name`,
-          orgId,
+          `SELECT DISTINCT p.name FROM policy_controls c JOIN policies p ON p.id = c.policy_id
+            WHERE c.identifier = ? AND p.org_id = ? AND p.archived_at IS NULL
+              AND c.version = (SELECT max(version) FROM policy_versions WHERE policy_id = c.policy_id)
+            ORDER BY p.name`,
           identifier,
+          orgId,
         )
       ).map((row) => row.name);
     },

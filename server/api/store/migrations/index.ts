@@ -14,6 +14,7 @@ import { migration104 } from './104-allowlists.ts';
 import { migration201 } from './201-membership-events.ts';
 import { migration202 } from './202-environment-and-control-lists.ts';
 import { migration203 } from './203-trail-states.ts';
+import { migration204 } from './204-policy-and-action-lists.ts';
 import type { Statements } from '../db.ts';
 
 export interface Migration {
@@ -49,4 +50,5 @@ export const migrations: readonly Migration[] = [
   migration201,
   migration202,
   migration203,
+  migration204,
 ];
