@@ -68,6 +68,7 @@ describe('flow latest_state stored in the database', () => {
                DROP INDEX attestations_unreadable;
                DROP INDEX artifacts_unreadable;
                DROP INDEX artifacts_by_trail_slot;
+               DROP INDEX flows_by_activity_desc;
                ALTER TABLE trails DROP COLUMN compliance_state;
                ALTER TABLE flows DROP COLUMN latest_state;
                DELETE FROM schema_migrations WHERE id = '203-trail-states';`);

@@ -17,6 +17,9 @@ import type { Migration } from './index.ts';
 const sql = `
     ALTER TABLE trails ADD COLUMN compliance_state TEXT;
     ALTER TABLE flows ADD COLUMN latest_state TEXT;
+    -- The list's default order by activity is newest first, then by name: an index in that order
+    -- pages without sorting the flows of equal activity (every flow without trails, say).
+    CREATE INDEX flows_by_activity_desc ON flows (org_id, coalesce(latest_activity_at, 0) DESC, name_key) WHERE archived_at IS NULL;
     CREATE TABLE trails_to_evaluate (
       trail_id TEXT NOT NULL
     );
