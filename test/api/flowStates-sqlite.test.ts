@@ -55,7 +55,7 @@ describe('flow latest_state stored in the database', () => {
 
   it('evaluates every trail of a database from before the migration', async () => {
     await server.stop({ keepData: true });
-    // Back to the schema of migration 202: what 203 added goes.
+    // Back to the schema of migration 202: what 203 added goes, the triggers it replaced come back.
     withDatabase((db) => {
       for (const { name } of db
         .prepare(
@@ -69,6 +69,12 @@ describe('flow latest_state stored in the database', () => {
                DROP INDEX artifacts_unreadable;
                DROP INDEX artifacts_by_trail_slot;
                DROP INDEX flows_by_activity_desc;
+               DROP TRIGGER flow_activity_on_trail;
+               DROP TRIGGER flow_activity_on_trail_update;
+               CREATE TRIGGER flow_activity_on_trail AFTER INSERT ON trails
+                 BEGIN UPDATE flows SET latest_activity_at = (SELECT max(last_modified_at) FROM trails WHERE flow_id = NEW.flow_id) WHERE id = NEW.flow_id; END;
+               CREATE TRIGGER flow_activity_on_trail_update AFTER UPDATE OF last_modified_at ON trails
+                 BEGIN UPDATE flows SET latest_activity_at = (SELECT max(last_modified_at) FROM trails WHERE flow_id = NEW.flow_id) WHERE id = NEW.flow_id; END;
                ALTER TABLE trails DROP COLUMN compliance_state;
                ALTER TABLE flows DROP COLUMN latest_state;
                DELETE FROM schema_migrations WHERE id = '203-trail-states';`);

@@ -1,3 +1,4 @@
+import { postgresMigration } from '../postgres/dialect.ts';
 import { evaluateEveryTrail } from '../trailStates.ts';
 import type { Migration } from './index.ts';
 
@@ -72,14 +73,20 @@ const sql = `
         INSERT INTO trails_to_evaluate (trail_id) VALUES (NEW.trail_id);
         UPDATE trails SET compliance_state = NULL WHERE id = NEW.trail_id;
       END;
-    CREATE TRIGGER flow_state_on_trail AFTER INSERT ON trails
+    -- A flow's latest activity and latest state are set by one update of its row (a write to a
+    -- trail moves its last_modified_at, so this runs on nearly every write).
+    DROP TRIGGER flow_activity_on_trail;
+    DROP TRIGGER flow_activity_on_trail_update;
+    CREATE TRIGGER flow_activity_on_trail AFTER INSERT ON trails
       BEGIN
-        UPDATE flows SET latest_state = (SELECT compliance_state FROM trails WHERE flow_id = NEW.flow_id ORDER BY last_modified_at DESC, rowid DESC LIMIT 1)
+        UPDATE flows SET latest_activity_at = (SELECT max(last_modified_at) FROM trails WHERE flow_id = NEW.flow_id),
+                         latest_state = (SELECT compliance_state FROM trails WHERE flow_id = NEW.flow_id ORDER BY last_modified_at DESC, rowid DESC LIMIT 1)
           WHERE id = NEW.flow_id;
       END;
-    CREATE TRIGGER flow_state_on_trail_update AFTER UPDATE OF compliance_state, last_modified_at ON trails
+    CREATE TRIGGER flow_activity_on_trail_update AFTER UPDATE OF compliance_state, last_modified_at ON trails
       BEGIN
-        UPDATE flows SET latest_state = (SELECT compliance_state FROM trails WHERE flow_id = NEW.flow_id ORDER BY last_modified_at DESC, rowid DESC LIMIT 1)
+        UPDATE flows SET latest_activity_at = (SELECT max(last_modified_at) FROM trails WHERE flow_id = NEW.flow_id),
+                         latest_state = (SELECT compliance_state FROM trails WHERE flow_id = NEW.flow_id ORDER BY last_modified_at DESC, rowid DESC LIMIT 1)
           WHERE id = NEW.flow_id;
       END;
   `;
@@ -87,6 +94,16 @@ const sql = `
 export const migration203: Migration = {
   id: '203-trail-states',
   sql,
+  // PostgreSQL drops a trigger by its table, and its function with it.
+  postgres: postgresMigration(sql)
+    .replace(
+      'DROP TRIGGER flow_activity_on_trail;',
+      'DROP TRIGGER flow_activity_on_trail ON trails; DROP FUNCTION flow_activity_on_trail();',
+    )
+    .replace(
+      'DROP TRIGGER flow_activity_on_trail_update;',
+      'DROP TRIGGER flow_activity_on_trail_update ON trails; DROP FUNCTION flow_activity_on_trail_update();',
+    ),
   // Evaluating a trail is JavaScript (the shared core), so existing trails are evaluated here, in
   // the migration's transaction, on either engine.
   backfill: evaluateEveryTrail,
