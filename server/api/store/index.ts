@@ -7,7 +7,6 @@ import { applyMigrations } from './migrate.ts';
 import { PostgresDatabase } from './postgres/database.ts';
 import { applyPostgresMigrations } from './postgres/migrate.ts';
 import { migrations } from './migrations/index.ts';
-import { nameSortKey } from './sortKey.ts';
 import { sqliteOrgStore, type OrgStore } from './orgs.ts';
 import { sqliteServiceAccountStore, type ServiceAccountStore } from './serviceAccounts.ts';
 import { sqliteFlowStore, type FlowStore } from './flows.ts';
@@ -147,8 +146,6 @@ async function openSqliteStore(location: StoreLocation): Promise<Store> {
   const file = location.dataDir === undefined ? undefined : databaseFile(location.dataDir);
   const writer = new Sql(file);
   try {
-    writer.db.function('name_sort_key', { deterministic: true }, (name) => nameSortKey(String(name)));
-    writer.db.function('folded_case', { deterministic: true }, (text) => String(text).toLowerCase());
     await applyMigrations(writer, migrations);
   } catch (error) {
     writer.close();

@@ -1,4 +1,5 @@
-import { postgresMigration } from '../postgres/dialect.ts';
+import { nameSortKey } from '../sortKey.ts';
+import { nameKeysFilled } from './nameKeys.ts';
 import type { Migration } from './index.ts';
 
 // Lists page in SQL on indexes (issue 9). Flows keep their name's sort key (store/sortKey.ts) and
@@ -7,7 +8,6 @@ import type { Migration } from './index.ts';
 // prefixes as index ranges.
 const sql = `
     ALTER TABLE flows ADD COLUMN name_key TEXT NOT NULL DEFAULT '';
-    UPDATE flows SET name_key = name_sort_key(name);
     ALTER TABLE flows ADD COLUMN latest_activity_at REAL;
     UPDATE flows SET latest_activity_at = (SELECT max(last_modified_at) FROM trails WHERE flow_id = flows.id);
     CREATE INDEX flows_by_name_key ON flows (org_id, name_key) WHERE archived_at IS NULL;
@@ -25,7 +25,5 @@ const sql = `
 export const migration006: Migration = {
   id: '006-list-orders',
   sql,
-  // PostgreSQL databases start at 001 with this code, so no flow is there yet to take a sort key
-  // (and the key is computed in JavaScript, which only SQLite calls back into).
-  postgres: postgresMigration(sql.replace('UPDATE flows SET name_key = name_sort_key(name);', '')),
+  backfill: (statements) => nameKeysFilled(statements, 'flows', 'name_key', nameSortKey),
 };

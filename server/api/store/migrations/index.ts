@@ -24,14 +24,7 @@ export interface Migration {
   sql: string;
   /** PostgreSQL's SQL where the translated form will not do. */
   postgres?: string;
-  /**
-   * What SQLite's `sql` computes by calling back into JavaScript, which PostgreSQL cannot: run after
-   * `postgres`, in the same transaction, with a query function of the migration's connection.
-   */
-  postgresBackfill?: (
-    query: (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>,
-  ) => Promise<void>;
-  /** What SQL cannot compute (it needs the shared core), run after the SQL in the same transaction. */
+  /** What SQL cannot compute (the shared core, keys computed in JavaScript), run after the SQL in the same transaction, on both engines. */
   backfill?: (statements: Statements) => Promise<void>;
 }
 

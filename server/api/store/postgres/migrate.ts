@@ -48,9 +48,6 @@ export async function applyPostgresMigrations(pool: pg.Pool, migrations: readonl
         const applied = await client.query('SELECT 1 FROM schema_migrations WHERE id = $1', [migration.id]);
         if (applied.rowCount !== 0) return;
         await client.query(migration.postgres ?? postgresMigration(migration.sql));
-        await migration.postgresBackfill?.(
-          async (sql, params) => (await client.query<Record<string, unknown>>(sql, params)).rows,
-        );
         await migration.backfill?.(statementsOn(client));
         await client.query('INSERT INTO schema_migrations (id, applied_at) VALUES ($1, $2)', [
           migration.id,
