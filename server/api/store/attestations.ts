@@ -58,6 +58,8 @@ export interface AttestationStore {
   inTrail(trailId: string): Promise<Attestation[]>;
   /** inTrail for several trails in a few statements. */
   inTrails(trailIds: readonly string[]): Promise<Map<string, Attestation[] | Error>>;
+  /** Whether a committed attestation keeps its evidence in the file with this sha256 (an index lookup). */
+  referencesEvidence(sha256: string): Promise<boolean>;
   /** Every version of a name in a trail, newest first. */
   versions(trailId: string, name: string): Promise<Attestation[]>;
   /** A flow's attestations in a time window, newest first. */
@@ -167,6 +169,11 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
     async inTrail(trailId) {
       return (await sql.all<AttestationRow>(`${SELECT} WHERE a.trail_id = ? ORDER BY a.seq`, trailId)).map(
         toAttestation,
+      );
+    },
+    async referencesEvidence(sha256) {
+      return (
+        (await sql.get('SELECT 1 AS found FROM attestations WHERE evidence_sha256 = ? LIMIT 1', sha256)) !== undefined
       );
     },
     async versions(trailId, name) {

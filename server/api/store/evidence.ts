@@ -1,6 +1,9 @@
 // Evidence files, content-addressed by sha256. On disk a file is complete (written to a temporary
 // file in its folder, fsynced, renamed into place) before the caller writes the row that points to
 // it; a write that fails at any step removes what it wrote, so a full disk keeps no partial files.
+// Instances of a team's server share one evidence directory: a write whose row failed removes the
+// file it created only after checking that no committed row of another instance refers to it, and
+// a committed write checks that its file is still there (one of the two sees the other).
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -56,16 +59,23 @@ interface Holders {
   used: boolean;
 }
 
+/** What a store does when the holders of a file settle. */
+interface SettleSteps {
+  /** No holder committed and a put of this round created the file. */
+  remove(sha: string, bytes: Uint8Array): Promise<void>;
+  /** This holder committed. */
+  committed(sha: string, bytes: Uint8Array): Promise<void>;
+}
+
 /**
- * Who holds each sha256 between its put and the commit of its row. Writes of equal bytes share a
- * file, so a file is removed only once every holder has settled and none committed. (Instances
- * sharing an evidence directory on PostgreSQL do not see each other's holds: for them the rare
- * race of equal bytes at once can remove a file another instance just committed a row for.)
+ * Who holds each sha256 between its put and the commit of its row, in this process. Writes of
+ * equal bytes share a file, so a file is removed only once every holder has settled and none
+ * committed.
  */
-function holdsOf(remove: (sha: string) => Promise<void>): { hold(sha: string, created: boolean): EvidenceHold } {
+function holdsOf(steps: SettleSteps): { hold(sha: string, created: boolean, bytes: Uint8Array): EvidenceHold } {
   const holders = new Map<string, Holders>();
   return {
-    hold(sha, created) {
+    hold(sha, created, bytes) {
       const entry = holders.get(sha) ?? { count: 0, created: false, used: false };
       entry.count += 1;
       entry.created ||= created;
@@ -78,9 +88,10 @@ function holdsOf(remove: (sha: string) => Promise<void>): { hold(sha: string, cr
           settled = true;
           entry.count -= 1;
           entry.used ||= committed;
+          if (committed) await steps.committed(sha, bytes);
           if (entry.count > 0) return;
           holders.delete(sha);
-          if (entry.created && !entry.used) await remove(sha);
+          if (entry.created && !entry.used) await steps.remove(sha, bytes);
         },
       };
     },
@@ -119,12 +130,28 @@ async function createIn(root: string, folder: string, file: string): Promise<Fil
   }
 }
 
-export function fileEvidenceStore(dir: string): EvidenceStore {
+/**
+ * Evidence files in `dir`. `isReferenced` answers whether a committed row refers to a sha256: the
+ * check another instance sharing the directory needs before a file it committed a row for is lost.
+ */
+export function fileEvidenceStore(dir: string, isReferenced: (sha: string) => Promise<boolean>): EvidenceStore {
   const folderOf = (sha: string): string => join(dir, sha.slice(0, 2));
   const pathOf = (sha: string): string => join(folderOf(sha), sha);
-  const holds = holdsOf(async (sha) => {
-    await unlink(pathOf(sha)).catch(() => undefined);
-    await rmdir(folderOf(sha)).catch(() => undefined);
+  const holds = holdsOf({
+    // Removed first, checked after: a row another instance commits before the check is seen here,
+    // one committed after it sees the file gone (below) and writes it again. When the check cannot
+    // be made (database out of reach), the file is put back: better kept than lost.
+    async remove(sha, bytes) {
+      await unlink(pathOf(sha)).catch(() => undefined);
+      await rmdir(folderOf(sha)).catch(() => undefined);
+      const referenced = await isReferenced(sha).catch(() => true);
+      if (referenced) await write(sha, bytes);
+    },
+    // The row is committed and answered as stored: a file that cannot be put back now is reported
+    // missing on download (404 saying so), not turned into a failed write.
+    async committed(sha, bytes) {
+      if (!(await exists(pathOf(sha)))) await write(sha, bytes).catch(() => undefined);
+    },
   });
 
   /** Writes the file through a temporary one; on any failure removes what it wrote and rethrows. */
@@ -155,9 +182,9 @@ export function fileEvidenceStore(dir: string): EvidenceStore {
   return {
     async put(bytes) {
       const sha = sha256Hex(bytes);
-      if (await exists(pathOf(sha))) return holds.hold(sha, false);
+      if (await exists(pathOf(sha))) return holds.hold(sha, false, bytes);
       // Held before writing, so that a failing write of equal bytes does not remove this one.
-      const held = holds.hold(sha, true);
+      const held = holds.hold(sha, true, bytes);
       try {
         await write(sha, bytes);
       } catch (error) {
@@ -181,16 +208,20 @@ export function fileEvidenceStore(dir: string): EvidenceStore {
 
 export function memoryEvidenceStore(): EvidenceStore {
   const files = new Map<string, Buffer>();
-  const holds = holdsOf((sha) => {
-    files.delete(sha);
-    return Promise.resolve();
+  // One process holds every write of its memory: its holds see them all.
+  const holds = holdsOf({
+    remove(sha) {
+      files.delete(sha);
+      return Promise.resolve();
+    },
+    committed: () => Promise.resolve(),
   });
   return {
     put(bytes) {
       const sha = sha256Hex(bytes);
       const created = !files.has(sha);
       if (created) files.set(sha, Buffer.from(bytes));
-      return Promise.resolve(holds.hold(sha, created));
+      return Promise.resolve(holds.hold(sha, created, bytes));
     },
     get(sha) {
       return Promise.resolve(files.get(sha));

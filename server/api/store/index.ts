@@ -86,9 +86,14 @@ function databaseFile(dataDir: string): string {
   return join(dataDir, 'cev.sqlite');
 }
 
-function evidenceStoreOf(location: StoreLocation): EvidenceStore {
-  if (location.evidenceDir !== undefined) return fileEvidenceStore(location.evidenceDir);
-  return location.dataDir === undefined ? memoryEvidenceStore() : fileEvidenceStore(join(location.dataDir, 'evidence'));
+/** Evidence where the location keeps it; `statements` answer whether a committed row refers to a file. */
+function evidenceStoreOf(location: StoreLocation, statements: Statements): EvidenceStore {
+  const attestations = sqliteAttestationStore(statements);
+  const isReferenced = (sha: string): Promise<boolean> => attestations.referencesEvidence(sha);
+  if (location.evidenceDir !== undefined) return fileEvidenceStore(location.evidenceDir, isReferenced);
+  return location.dataDir === undefined
+    ? memoryEvidenceStore()
+    : fileEvidenceStore(join(location.dataDir, 'evidence'), isReferenced);
 }
 
 /** The store of each resource over one connection's statements. */
@@ -117,11 +122,11 @@ function resourceStores(sql: Statements, evidence: EvidenceStore): Omit<Store, '
 
 /** Opens the store a server runs on: PostgreSQL at `databaseUrl`, else SQLite in the data directory (or memory). */
 export async function openStore(location: StoreLocation): Promise<Store> {
-  if (location.databaseUrl !== undefined) return openPostgresStore(location.databaseUrl, evidenceStoreOf(location));
+  if (location.databaseUrl !== undefined) return openPostgresStore(location.databaseUrl, location);
   return await openSqliteStore(location);
 }
 
-async function openPostgresStore(url: string, evidence: EvidenceStore): Promise<Store> {
+async function openPostgresStore(url: string, location: StoreLocation): Promise<Store> {
   const database = new PostgresDatabase(url, POSTGRES_CONNECTIONS);
   try {
     await applyPostgresMigrations(database.pool, migrations);
@@ -135,7 +140,7 @@ async function openPostgresStore(url: string, evidence: EvidenceStore): Promise<
         async () => withTrailStates(database.statements, await work(store), options?.concurrent === true),
         options,
       ),
-    ...resourceStores(database.statements, evidence),
+    ...resourceStores(database.statements, evidenceStoreOf(location, database.statements)),
     reachable: () => database.reachable(),
     close: () => database.close(),
   };
@@ -156,7 +161,7 @@ async function openSqliteStore(location: StoreLocation): Promise<Store> {
     // Every transaction takes its turn on SQLite's one write connection: a concurrent one too.
     transaction: (work) =>
       database.transaction(async () => withTrailStates(database.statements, await work(store), false)),
-    ...resourceStores(database.statements, evidenceStoreOf(location)),
+    ...resourceStores(database.statements, evidenceStoreOf(location, database.statements)),
     reachable: () => Promise.resolve(true),
     close: () => database.close(),
   };
