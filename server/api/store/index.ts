@@ -62,14 +62,9 @@ export interface Store {
 /** A write's result, once the trails it wrote are evaluated (store/trailStates.ts), before its transaction ends. */
 async function withTrailStates<T>(statements: Statements, result: T, concurrent: boolean): Promise<T> {
   // A concurrent transaction on PostgreSQL reads committed state and has its writes applied at
-  // commit, so it cannot evaluate the trails it wrote: it clears their states instead (after its
-  // writes, at commit), reads evaluate those trails as before, and the next transaction that
-  // takes its turn evaluates the queue.
-  if (concurrent)
-    await statements.write(
-      'UPDATE trails SET compliance_state = NULL WHERE id IN (SELECT trail_id FROM trails_to_evaluate)',
-    );
-  else await evaluateQueuedTrails(statements);
+  // commit, so it cannot evaluate the trails it wrote: its commit does, once for every
+  // transaction committed with it (PostgresDatabase's beforeCommit).
+  if (!concurrent) await evaluateQueuedTrails(statements);
   return result;
 }
 
@@ -127,7 +122,7 @@ export async function openStore(location: StoreLocation): Promise<Store> {
 }
 
 async function openPostgresStore(url: string, location: StoreLocation): Promise<Store> {
-  const database = new PostgresDatabase(url, POSTGRES_CONNECTIONS);
+  const database = new PostgresDatabase(url, POSTGRES_CONNECTIONS, evaluateQueuedTrails);
   try {
     await applyPostgresMigrations(database.pool, migrations);
   } catch (error) {

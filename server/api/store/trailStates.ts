@@ -82,6 +82,7 @@ async function storeStates(sql: Statements, ids: readonly string[]): Promise<voi
         created_at: row.created_at,
       });
   }
+  const changed: Array<[string, string | null]> = [];
   for (const row of trails) {
     let state: string | null = null;
     if (Number(row.unreadable_rows) === 0) {
@@ -99,9 +100,17 @@ async function storeStates(sql: Statements, ids: readonly string[]): Promise<voi
       }
     }
     // An unchanged state is not written, so the flow's latest state is not looked up again.
-    if ((row.compliance_state ?? null) !== state)
-      await sql.run('UPDATE trails SET compliance_state = ? WHERE id = ?', state, row.id);
+    if ((row.compliance_state ?? null) !== state) changed.push([row.id, state]);
   }
+  // One statement for the batch: on PostgreSQL a concurrent commit evaluates every trail its
+  // group wrote, and each statement is a round trip made while the group's rows stay locked.
+  if (changed.length > 0)
+    await sql.run(
+      `UPDATE trails SET compliance_state = CASE id ${changed.map(() => 'WHEN ? THEN ?').join(' ')} END
+        WHERE id IN (${placeholderList(changed.length)})`,
+      ...changed.flat(),
+      ...changed.map(([id]) => id),
+    );
 }
 
 function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {

@@ -75,8 +75,20 @@ export class PostgresDatabase {
   private readonly statementNames = new Map<string, { text: string; name?: string }>();
   private applying: Promise<void> | undefined;
   readonly statements: Statements;
+  /** Run in each concurrent commit's transaction after its writes, before COMMIT (derived values kept on write). */
+  private readonly beforeCommit: (statements: Statements) => Promise<void>;
 
-  constructor(url: string, connections: number) {
+  /**
+   * `beforeCommit` runs inside each commit of concurrent transactions, after their writes and on
+   * their connection: what the store derives from the rows they wrote is stored in the same
+   * transaction, once per group rather than once per write.
+   */
+  constructor(
+    url: string,
+    connections: number,
+    beforeCommit: (statements: Statements) => Promise<void> = () => Promise.resolve(),
+  ) {
+    this.beforeCommit = beforeCommit;
     const poolOf = (max: number): pg.Pool => {
       const pool = new pg.Pool({
         connectionString: url,
@@ -206,9 +218,9 @@ export class PostgresDatabase {
   /**
    * A concurrent transaction (TransactionOptions): `work` reads committed state on any pooled
    * connection, alongside other requests, and collects its writes; they are applied at commit, in
-   * one transaction with the writes of every concurrent transaction finished meanwhile (one round
-   * trip: the statements go in one message, their values written in). So the rows those writes lock
-   * (a trail's and its flow's counters) stay locked only while committing, and instances write in
+   * one transaction with the writes of every concurrent transaction finished meanwhile (the
+   * statements go in one message, their values written in; then beforeCommit). So the rows those
+   * writes lock (a trail's and its flow's counters) stay locked only while committing, and instances write in
    * parallel under the write lock held shared. Answered once committed; nothing is written if
    * `work` fails.
    */
@@ -262,14 +274,19 @@ export class PostgresDatabase {
     }
   }
 
-  /** Runs `statements` in one transaction under the write lock held shared: one message, one round trip. */
+  /**
+   * Runs `statements` in one transaction under the write lock held shared: one message, then
+   * beforeCommit on the same connection (a few round trips for the whole group), then COMMIT.
+   */
   private async commitStatements(statements: readonly string[]): Promise<void> {
     const client = await this.committers.connect();
     let broken: unknown;
     try {
-      await client.query(
-        ['BEGIN', `SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK})`, ...statements, 'COMMIT'].join(';\n'),
-      );
+      await client.query(['BEGIN', `SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK})`, ...statements].join(';\n'));
+      // The writes locked the rows they touched (a trail's row, by the update of its activity), so
+      // what beforeCommit reads from them includes every other commit's that came before, on any instance.
+      await this.inTransaction.run({ client }, () => this.beforeCommit(this.statements));
+      await client.query('COMMIT');
     } catch (error) {
       try {
         await client.query('ROLLBACK');
