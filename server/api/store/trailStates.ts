@@ -3,6 +3,8 @@
 // state is never older than the rows it was evaluated from. A state is evaluated from the rows it
 // depends on: each attestation's latest version (attestation_heads) and each template slot's
 // latest artifact, so a write costs the same however many versions its trail has collected.
+// Evaluating the queue also moves each written trail's version (migration 206), in the update
+// that stores its state: one update of the trail's row and of its flow's per transaction.
 import { evaluateTrail, type TrailArtifact, type TrailAttestation } from '../../../shared/compliance/index.ts';
 import { placeholderList, type Statements } from './db.ts';
 import { toTrail, type TrailRow } from './trails.ts';
@@ -34,9 +36,10 @@ interface EvidenceRow {
 /**
  * Evaluates the trails and stores their states. A trail with a row a read cannot decode (its own,
  * an attestation's or an artifact's) keeps no state, so reads evaluate it (and show its
- * placeholder) as they did before states were kept.
+ * placeholder) as they did before states were kept. `written` trails were written since their
+ * last evaluation: their versions move in the same update (migration 206).
  */
-async function storeStates(sql: Statements, ids: readonly string[]): Promise<void> {
+async function storeStates(sql: Statements, ids: readonly string[], written: boolean): Promise<void> {
   const list = placeholderList(ids.length);
   const trails = await sql.all<TrailStateRow>(
     `SELECT t.*, CASE WHEN EXISTS (SELECT 1 FROM attestations WHERE trail_id = t.id AND NOT json_valid(body))
@@ -99,14 +102,15 @@ async function storeStates(sql: Statements, ids: readonly string[]): Promise<voi
         // The trail's own row cannot be read: no state, as for its other rows.
       }
     }
-    // An unchanged state is not written, so the flow's latest state is not looked up again.
-    if ((row.compliance_state ?? null) !== state) changed.push([row.id, state]);
+    // An unchanged state of a trail not written is not written, so its flow is not updated.
+    if (written || (row.compliance_state ?? null) !== state) changed.push([row.id, state]);
   }
-  // One statement for the batch: on PostgreSQL a concurrent commit evaluates every trail its
-  // group wrote, and each statement is a round trip made while the group's rows stay locked.
+  // One statement for the batch, one update of each row: on PostgreSQL a concurrent commit
+  // evaluates every trail its group wrote, and each statement is a round trip made while the
+  // group's rows stay locked.
   if (changed.length > 0)
     await sql.run(
-      `UPDATE trails SET compliance_state = CASE id ${changed.map(() => 'WHEN ? THEN ?').join(' ')} END
+      `UPDATE trails SET ${written ? 'version = version + 1, ' : ''}compliance_state = CASE id ${changed.map(() => 'WHEN ? THEN ?').join(' ')} END
         WHERE id IN (${placeholderList(changed.length)})`,
       ...changed.flat(),
       ...changed.map(([id]) => id),
@@ -119,12 +123,12 @@ function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
   else group.push(item);
 }
 
-/** Evaluates the trails written since the queue was last emptied; run at the end of each write transaction. */
+/** Evaluates the trails written since the queue was last emptied and moves their versions; run at the end of each write transaction. */
 export async function evaluateQueuedTrails(sql: Statements): Promise<void> {
   const queued = await sql.all<{ trail_id: string }>('DELETE FROM trails_to_evaluate RETURNING trail_id');
   if (queued.length === 0) return;
   const ids = [...new Set(queued.map((row) => row.trail_id))];
-  for (let start = 0; start < ids.length; start += BATCH) await storeStates(sql, ids.slice(start, start + BATCH));
+  for (let start = 0; start < ids.length; start += BATCH) await storeStates(sql, ids.slice(start, start + BATCH), true);
 }
 
 /** Evaluates every trail (the migration that began keeping states), a batch at a time in insertion order. */
@@ -140,6 +144,7 @@ export async function evaluateEveryTrail(sql: Statements): Promise<void> {
     await storeStates(
       sql,
       rows.map((row) => row.id),
+      false,
     );
     after = Number(rows[rows.length - 1].rowid);
   }
