@@ -1,7 +1,11 @@
+// The webhook deliverer over a real store (SQLite in memory) and a real loopback receiver: what an
+// attempt sends, retries and their backoff, giving up, lane order, closing, and claims that expire.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createWebhookSender, type DeliveryOutcome } from '../../server/api/delivery/webhooks.ts';
+import { startDeliverer, type Deliverer, type DeliveryOutcome } from '../../server/api/delivery/deliverer.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../server/api/delivery/webhooks.ts';
+import { openStore, type Store } from '../../server/api/store/index.ts';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -26,97 +30,129 @@ async function startReceiver(statuses: number[]): Promise<{ url: string; receive
   return { url: `http://127.0.0.1:${port}/hook`, received, server };
 }
 
-describe('webhook sender', () => {
+/** Polls `check` until it holds, at most 10 s. */
+async function waitFor(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('webhook deliverer', () => {
   const servers: Server[] = [];
+  const deliverers: Deliverer[] = [];
+  let store: Store;
+  let outcomes: DeliveryOutcome[];
+
+  beforeEach(async () => {
+    store = await openStore({ dataDir: undefined });
+    outcomes = [];
+  });
   afterEach(async () => {
+    for (const deliverer of deliverers.splice(0)) await deliverer.close();
+    await store.close();
     for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
   });
 
-  it('POSTs the payload as JSON and reports one success', async () => {
+  function deliverer(policy: Partial<RetryPolicy> = {}): Deliverer {
+    const started = startDeliverer({
+      store,
+      policy: { ...DEFAULT_RETRY_POLICY, ...policy },
+      onOutcome: (_tx, outcome) => {
+        outcomes.push(outcome);
+        return Promise.resolve();
+      },
+    });
+    deliverers.push(started);
+    return started;
+  }
+
+  async function storeDeliveries(url: string, actionNumber: number, payloads: unknown[]): Promise<void> {
+    await store.transaction(() =>
+      store.outbox.add(
+        payloads.map((payload) => ({ orgId: 1, actionNumber, url, payload: JSON.stringify(payload) })),
+        Date.now() / 1000,
+      ),
+    );
+  }
+
+  const waiting = async (): Promise<number | undefined> => store.outbox.nextDue(Date.now() / 1000);
+
+  it('POSTs the stored payload as JSON, records one success and deletes the row', async () => {
     const receiver = await startReceiver([]);
     servers.push(receiver.server);
-    const outcomes: DeliveryOutcome[] = [];
-    const sender = createWebhookSender({ onOutcome: (o) => outcomes.push(o) });
-    sender.send({ org: 'acme', actionNumber: 7, url: receiver.url, payload: { event: 'ON_STARTED_ARTIFACT', n: 1 } });
-    await sender.settled();
+    await storeDeliveries(receiver.url, 7, [{ event: 'ON_STARTED_ARTIFACT', n: 1 }]);
+    deliverer().wake();
+    await waitFor(() => outcomes.length === 1, 'the outcome');
     assert.equal(receiver.received.length, 1);
     assert.deepEqual(receiver.received[0].body, { event: 'ON_STARTED_ARTIFACT', n: 1 });
     assert.equal(receiver.received[0].headers['content-type'], 'application/json');
-    assert.equal(outcomes.length, 1);
-    assert.equal(outcomes[0].ok, true);
-    assert.equal(outcomes[0].attempts, 1);
-    assert.equal(outcomes[0].actionNumber, 7);
-    await sender.close();
+    assert.deepEqual(
+      outcomes.map((o) => [o.ok, o.attempts, o.actionNumber, o.orgId]),
+      [[true, 1, 7, 1]],
+    );
+    assert.equal(await waiting(), undefined, 'the row is gone');
   });
 
   it('retries 5xx with backoff, then succeeds', async () => {
     const receiver = await startReceiver([500, 503]);
     servers.push(receiver.server);
-    const outcomes: DeliveryOutcome[] = [];
-    const sender = createWebhookSender({ backoffMs: 20, onOutcome: (o) => outcomes.push(o) });
+    await storeDeliveries(receiver.url, 1, [{}]);
     const started = performance.now();
-    sender.send({ org: 'acme', actionNumber: 1, url: receiver.url, payload: {} });
-    await sender.settled();
+    deliverer({ backoffMs: 20 }).wake();
+    await waitFor(() => outcomes.length === 1, 'the outcome');
     assert.ok(performance.now() - started >= 20 + 40 - 5, 'waited 20 ms then 40 ms between attempts');
     assert.equal(receiver.received.length, 3);
     assert.deepEqual(
       outcomes.map((o) => [o.ok, o.attempts]),
       [[true, 3]],
     );
-    await sender.close();
   });
 
-  it('gives up after the bounded attempts and reports the failure', async () => {
+  it('gives up after the bounded attempts and records the failure', async () => {
     const receiver = await startReceiver([500, 500, 500, 500, 500]);
     servers.push(receiver.server);
-    const outcomes: DeliveryOutcome[] = [];
-    const sender = createWebhookSender({ attempts: 3, backoffMs: 5, onOutcome: (o) => outcomes.push(o) });
-    sender.send({ org: 'acme', actionNumber: 2, url: receiver.url, payload: {} });
-    await sender.settled();
+    await storeDeliveries(receiver.url, 2, [{}]);
+    deliverer({ attempts: 3, backoffMs: 5 }).wake();
+    await waitFor(() => outcomes.length === 1, 'the outcome');
     assert.equal(receiver.received.length, 3);
     assert.deepEqual(
       outcomes.map((o) => [o.ok, o.attempts, o.error]),
       [[false, 3, 'HTTP 500']],
     );
-    await sender.close();
+    assert.equal(await waiting(), undefined, 'the row is gone');
   });
 
   it('does not retry a 4xx rejection', async () => {
     const receiver = await startReceiver([404]);
     servers.push(receiver.server);
-    const outcomes: DeliveryOutcome[] = [];
-    const sender = createWebhookSender({ backoffMs: 5, onOutcome: (o) => outcomes.push(o) });
-    sender.send({ org: 'acme', actionNumber: 3, url: receiver.url, payload: {} });
-    await sender.settled();
+    await storeDeliveries(receiver.url, 3, [{}]);
+    deliverer({ backoffMs: 5 }).wake();
+    await waitFor(() => outcomes.length === 1, 'the outcome');
     assert.equal(receiver.received.length, 1);
     assert.deepEqual(
       outcomes.map((o) => [o.ok, o.attempts, o.error]),
       [[false, 1, 'HTTP 404']],
     );
-    await sender.close();
   });
 
-  it('reports an unreachable receiver as a failure', async () => {
+  it('records an unreachable receiver as a failure', async () => {
     const receiver = await startReceiver([]);
-    const url = receiver.url;
     await new Promise((resolve) => receiver.server.close(resolve));
-    const outcomes: DeliveryOutcome[] = [];
-    const sender = createWebhookSender({ attempts: 2, backoffMs: 5, onOutcome: (o) => outcomes.push(o) });
-    sender.send({ org: 'acme', actionNumber: 4, url, payload: {} });
-    await sender.settled();
-    assert.equal(outcomes.length, 1);
+    await storeDeliveries(receiver.url, 4, [{}]);
+    deliverer({ attempts: 2, backoffMs: 5 }).wake();
+    await waitFor(() => outcomes.length === 1, 'the outcome');
     assert.equal(outcomes[0].ok, false);
     assert.equal(outcomes[0].attempts, 2);
-    await sender.close();
   });
 
   it('delivers to one URL of one action in order, even when an earlier delivery is retried', async () => {
     const receiver = await startReceiver([500]);
     servers.push(receiver.server);
-    const outcomes: DeliveryOutcome[] = [];
-    const sender = createWebhookSender({ backoffMs: 20, onOutcome: (o) => outcomes.push(o) });
-    for (let n = 1; n <= 3; n++) sender.send({ org: 'acme', actionNumber: 6, url: receiver.url, payload: { n } });
-    await sender.settled();
+    await storeDeliveries(receiver.url, 6, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    deliverer({ backoffMs: 20 }).wake();
+    await waitFor(() => outcomes.length === 3, 'three outcomes');
     assert.deepEqual(
       receiver.received.map((r) => (r.body as { n: number }).n),
       [1, 1, 2, 3],
@@ -125,22 +161,48 @@ describe('webhook sender', () => {
       outcomes.map((o) => o.ok),
       [true, true, true],
     );
-    await sender.close();
   });
 
-  it('abandons pending retries on close without reporting them', async () => {
+  it('finds deliveries stored before it started, without being woken', async () => {
+    const receiver = await startReceiver([]);
+    servers.push(receiver.server);
+    await storeDeliveries(receiver.url, 8, [{ n: 1 }]);
+    deliverer();
+    await waitFor(() => outcomes.length === 1, 'the outcome');
+    assert.equal(receiver.received.length, 1);
+  });
+
+  it('on close keeps a pending retry stored, with its attempts, and records nothing', async () => {
     const receiver = await startReceiver([500]);
     servers.push(receiver.server);
-    const outcomes: DeliveryOutcome[] = [];
-    const sender = createWebhookSender({ backoffMs: 60_000, onOutcome: (o) => outcomes.push(o) });
-    sender.send({ org: 'acme', actionNumber: 5, url: receiver.url, payload: {} });
-    const deadline = Date.now() + 5000;
-    while (receiver.received.length === 0 && Date.now() < deadline)
-      await new Promise((resolve) => setImmediate(resolve));
-    await sender.close();
+    await storeDeliveries(receiver.url, 5, [{}]);
+    const closing = deliverer({ backoffMs: 60_000 });
+    closing.wake();
+    await waitFor(() => receiver.received.length === 1, 'the first attempt');
+    await waitFor(
+      async () => ((await waiting()) ?? 0) > Date.now() / 1000 + 20,
+      'the retry stored half a minute ahead',
+    );
+    await closing.close();
     assert.deepEqual(outcomes, []);
-    sender.send({ org: 'acme', actionNumber: 5, url: receiver.url, payload: {} });
-    await sender.settled();
-    assert.equal(receiver.received.length, 1, 'a closed sender sends nothing');
+    const later = Date.now() / 1000 + 120;
+    const [row] = await store.outbox.claim('next', later + 1, later, 10);
+    assert.equal(row?.attempts, 1, 'the retry waits in the outbox, one attempt made');
+  });
+
+  it('takes over a delivery whose claim expired (its deliverer died)', async () => {
+    const receiver = await startReceiver([]);
+    servers.push(receiver.server);
+    await storeDeliveries(receiver.url, 9, [{ n: 1 }, { n: 2 }]);
+    const now = Date.now() / 1000;
+    const claimed = await store.outbox.claim('dead instance', now + 0.3, now, 10);
+    assert.equal(claimed.length, 1, 'only the first of the lane is claimed');
+    deliverer();
+    await waitFor(() => outcomes.length === 2, 'both outcomes');
+    assert.ok(Date.now() / 1000 >= now + 0.3, 'not before the claim expired');
+    assert.deepEqual(
+      receiver.received.map((r) => (r.body as { n: number }).n),
+      [1, 2],
+    );
   });
 });

@@ -1,11 +1,14 @@
-// Actions' webhooks: which deliveries an event calls for (looked up inside the request's
-// transaction, so they match what was committed), and one sender per running app that delivers
-// them after the response, recording each outcome on its action.
+// Actions' webhooks: which deliveries an event calls for, looked up and stored in the outbox inside
+// the event's own transaction (so they match what was committed, and a committed event has its
+// deliveries stored), and the deliverer each running app has, which makes them and records each
+// outcome on its action (delivery/deliverer.ts).
 import type { AppContext } from '../http/context.ts';
 import { nowSeconds } from '../clock.ts';
 import { htmlUrl } from '../views/urls.ts';
-import { createWebhookSender, type WebhookDelivery, type WebhookSender } from './webhooks.ts';
+import { startDeliverer, type Deliverer } from './deliverer.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './webhooks.ts';
 import type { Org } from '../store/orgs.ts';
+import type { OutboxDelivery } from '../store/outbox.ts';
 
 import {
   environmentTriggers as ENVIRONMENT_TRIGGERS,
@@ -17,35 +20,43 @@ export { ENVIRONMENT_TRIGGERS, FLOW_TRIGGERS };
 
 export type Trigger = (typeof ENVIRONMENT_TRIGGERS)[number] | (typeof FLOW_TRIGGERS)[number];
 
-const senders = new WeakMap<AppContext, WebhookSender>();
+const deliverers = new WeakMap<AppContext, Deliverer>();
 
-// The backoff can be shortened for tests that watch a failing receiver give up.
-function backoffMs(): number | undefined {
-  const configured = Number(process.env.CEV_WEBHOOK_BACKOFF_MS);
+/** A positive number of milliseconds from the environment, else undefined. */
+function millisecondsFrom(name: string): number | undefined {
+  const configured = Number(process.env[name]);
   return Number.isFinite(configured) && configured > 0 ? configured : undefined;
 }
 
-function senderOf(context: AppContext): WebhookSender {
-  let sender = senders.get(context);
-  if (sender === undefined) {
-    sender = createWebhookSender({
-      backoffMs: backoffMs(),
-      onOutcome: async (outcome) => {
-        const org = await context.store.orgs.byName(outcome.org);
-        if (org === undefined) return;
-        await context.store.transaction(async (tx) =>
-          tx.actions.recordOutcome(org.id, outcome.actionNumber, outcome.ok, outcome.timestamp),
-        );
-      },
-    });
-    senders.set(context, sender);
-  }
-  return sender;
+// Tests shorten the backoff (to watch a failing receiver give up) and the per-attempt timeout
+// (which bounds how long a killed instance's claims hold its deliveries back).
+function retryPolicy(): RetryPolicy {
+  return {
+    ...DEFAULT_RETRY_POLICY,
+    backoffMs: millisecondsFrom('CEV_WEBHOOK_BACKOFF_MS') ?? DEFAULT_RETRY_POLICY.backoffMs,
+    timeoutMs: millisecondsFrom('CEV_WEBHOOK_TIMEOUT_MS') ?? DEFAULT_RETRY_POLICY.timeoutMs,
+  };
+}
+
+/** Starts the app's deliverer (server start): deliveries stored before, by any instance, go out too. */
+export function startDelivering(context: AppContext): void {
+  if (deliverers.has(context)) return;
+  deliverers.set(
+    context,
+    startDeliverer({
+      store: context.store,
+      policy: retryPolicy(),
+      onOutcome: (tx, outcome) =>
+        tx.actions.recordOutcome(outcome.orgId, outcome.actionNumber, outcome.ok, outcome.timestamp),
+    }),
+  );
 }
 
 /**
- * The deliveries one event calls for: every webhook target of every live action of the org that
- * watches this environment or flow for this trigger. Each payload names its trigger and action.
+ * The deliveries one event calls for, stored in the outbox in the current transaction: every
+ * webhook target of every live action of the org that watches this environment or flow for this
+ * trigger. Each payload names its trigger and action. In a concurrent transaction call it before
+ * the transaction's writes: it reads the actions first.
  */
 export async function deliveriesFor(
   context: AppContext,
@@ -54,39 +65,38 @@ export async function deliveriesFor(
   resourceName: string,
   trigger: Trigger,
   payload: Record<string, unknown>,
-): Promise<WebhookDelivery[]> {
-  const deliveries: WebhookDelivery[] = [];
+): Promise<OutboxDelivery[]> {
+  const deliveries: OutboxDelivery[] = [];
   for (const action of await context.store.actions.triggered(org.id, kind, resourceName, trigger)) {
     for (const target of action.targets) {
       if (target.type !== 'WEBHOOK' || typeof target.webhook !== 'string') continue;
       deliveries.push({
-        org: org.name,
+        orgId: org.id,
         actionNumber: action.number,
         url: target.webhook,
-        payload: {
+        payload: JSON.stringify({
           trigger,
           org: org.name,
           action: { name: action.name, number: action.number },
           timestamp: nowSeconds(),
           ...payload,
-        },
+        }),
       });
     }
   }
+  if (deliveries.length > 0) await context.store.outbox.add(deliveries, Date.now() / 1000);
   return deliveries;
 }
 
-/** Hands deliveries to the sender; call after the transaction that found them has committed. */
-export function dispatch(context: AppContext, deliveries: readonly WebhookDelivery[]): void {
-  if (deliveries.length === 0) return;
-  const sender = senderOf(context);
-  for (const delivery of deliveries) sender.send(delivery);
+/** Wakes the deliverer for deliveries stored by a transaction that has committed. */
+export function deliverSoon(context: AppContext, deliveries: readonly OutboxDelivery[]): void {
+  if (deliveries.length > 0) deliverers.get(context)?.wake();
 }
 
-/** Stops delivering (server shutdown): pending retries are abandoned. */
+/** Stops delivering (server shutdown): attempts in flight are abandoned, their rows left for the next instance. */
 export async function closeNotifications(context: AppContext): Promise<void> {
-  await senders.get(context)?.close();
-  senders.delete(context);
+  await deliverers.get(context)?.close();
+  deliverers.delete(context);
 }
 
 function trailPayload(context: AppContext, org: Org, flowName: string, trailName: string) {
@@ -96,25 +106,22 @@ function trailPayload(context: AppContext, org: Org, flowName: string, trailName
   };
 }
 
-/** ON_STARTED_TRAIL, after the trail was begun (committed). */
-export async function notifyTrailStarted(
+/** ON_STARTED_TRAIL, in the transaction that begins the trail. */
+export async function trailStartedDeliveries(
   context: AppContext,
   org: Org,
   flowName: string,
   trailName: string,
-): Promise<void> {
-  dispatch(
-    context,
-    await deliveriesFor(context, org, 'flow', flowName, 'ON_STARTED_TRAIL', {
-      event_type: 'trail_started',
-      description: `Trail '${trailName}' begun in flow '${flowName}'`,
-      ...trailPayload(context, org, flowName, trailName),
-    }),
-  );
+): Promise<OutboxDelivery[]> {
+  return await deliveriesFor(context, org, 'flow', flowName, 'ON_STARTED_TRAIL', {
+    event_type: 'trail_started',
+    description: `Trail '${trailName}' begun in flow '${flowName}'`,
+    ...trailPayload(context, org, flowName, trailName),
+  });
 }
 
-/** ON_ATTESTATION, after an attestation was recorded (committed). */
-export async function notifyAttestation(
+/** ON_ATTESTATION, in the transaction that records the attestation, before its writes. */
+export async function attestationDeliveries(
   context: AppContext,
   org: Org,
   attestation: {
@@ -126,33 +133,30 @@ export async function notifyAttestation(
     flowName: string;
     trailName: string;
   },
-): Promise<void> {
-  dispatch(
-    context,
-    await deliveriesFor(context, org, 'flow', attestation.flowName, 'ON_ATTESTATION', {
-      event_type: 'attestation_reported',
-      description: `Attestation '${attestation.name}' (${attestation.type}) reported in trail '${attestation.trailName}'`,
-      ...trailPayload(context, org, attestation.flowName, attestation.trailName),
-      attestation: {
-        id: attestation.id,
-        name: attestation.name,
-        type: attestation.type,
-        is_compliant: attestation.isCompliant,
-        artifact_fingerprint: attestation.artifactFingerprint,
-        html_url: htmlUrl.attestation(
-          context.publicUrl(),
-          org.name,
-          attestation.flowName,
-          attestation.trailName,
-          attestation.id,
-        ),
-      },
-    }),
-  );
+): Promise<OutboxDelivery[]> {
+  return await deliveriesFor(context, org, 'flow', attestation.flowName, 'ON_ATTESTATION', {
+    event_type: 'attestation_reported',
+    description: `Attestation '${attestation.name}' (${attestation.type}) reported in trail '${attestation.trailName}'`,
+    ...trailPayload(context, org, attestation.flowName, attestation.trailName),
+    attestation: {
+      id: attestation.id,
+      name: attestation.name,
+      type: attestation.type,
+      is_compliant: attestation.isCompliant,
+      artifact_fingerprint: attestation.artifactFingerprint,
+      html_url: htmlUrl.attestation(
+        context.publicUrl(),
+        org.name,
+        attestation.flowName,
+        attestation.trailName,
+        attestation.id,
+      ),
+    },
+  });
 }
 
-/** ON_ATTESTED_PROVENANCE, after an artifact was attested to a trail for the first time (committed). */
-export async function notifyArtifactAttested(
+/** ON_ATTESTED_PROVENANCE, in the transaction that attests an artifact to a trail for the first time. */
+export async function artifactAttestedDeliveries(
   context: AppContext,
   org: Org,
   artifact: {
@@ -163,19 +167,16 @@ export async function notifyArtifactAttested(
     templateReferenceName: string;
     gitCommit: string;
   },
-): Promise<void> {
-  dispatch(
-    context,
-    await deliveriesFor(context, org, 'flow', artifact.flowName, 'ON_ATTESTED_PROVENANCE', {
-      event_type: 'artifact_attested',
-      description: `Artifact '${artifact.filename}' attested in trail '${artifact.trailName}'`,
-      ...trailPayload(context, org, artifact.flowName, artifact.trailName),
-      artifact: {
-        name: artifact.filename,
-        fingerprint: artifact.fingerprint,
-        template_reference_name: artifact.templateReferenceName,
-        git_commit: artifact.gitCommit,
-      },
-    }),
-  );
+): Promise<OutboxDelivery[]> {
+  return await deliveriesFor(context, org, 'flow', artifact.flowName, 'ON_ATTESTED_PROVENANCE', {
+    event_type: 'artifact_attested',
+    description: `Artifact '${artifact.filename}' attested in trail '${artifact.trailName}'`,
+    ...trailPayload(context, org, artifact.flowName, artifact.trailName),
+    artifact: {
+      name: artifact.filename,
+      fingerprint: artifact.fingerprint,
+      template_reference_name: artifact.templateReferenceName,
+      git_commit: artifact.gitCommit,
+    },
+  });
 }

@@ -17,6 +17,7 @@ import type { Attestation, Evidence } from '../store/attestations.ts';
 import type { EvidenceHold } from '../store/evidence.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
+import type { OutboxDelivery } from '../store/outbox.ts';
 import { customDataIssues, customRulesPassed, customSummary, customTypeNamed } from '../rules/customTypes.ts';
 
 export type UrlKind = 'scan' | AttestationKind;
@@ -31,6 +32,8 @@ export interface AttestRequest {
   reportedBy: string;
   /** Looks the flow and trail up (404s with the service's messages). */
   resolve: () => Promise<{ flowId: string; trailId: string; flowName: string; trailName: string }>;
+  /** The webhook deliveries the attestation calls for, stored in its transaction (they read before it writes). */
+  deliveries: (attestation: Attestation) => Promise<OutboxDelivery[]>;
 }
 
 function checked(kind: UrlKind, data: unknown): Record<string, unknown> {
@@ -87,7 +90,10 @@ async function settling<T>(held: EvidenceHold | undefined, write: Promise<T>): P
   }
 }
 
-export async function recordAttestation(store: Store, request: AttestRequest): Promise<Attestation> {
+export async function recordAttestation(
+  store: Store,
+  request: AttestRequest,
+): Promise<{ attestation: Attestation; deliveries: OutboxDelivery[] }> {
   const place = await request.resolve();
   const data = checked(request.kind, request.data);
   const { type, isCompliant, summary } = await typeAndVerdict(store, request.org, request.kind, data);
@@ -113,7 +119,7 @@ export async function recordAttestation(store: Store, request: AttestRequest): P
   // A concurrent transaction (store/db.ts) that only writes: what was checked above (the flow
   // live, the trail and the artifact there) only archiving the flow undoes, and an attestation
   // that races an archive lands as it would have a moment before it; nothing it writes is checked
-  // by another write.
+  // by another write (its webhook deliveries are rows only the deliverer reads).
   return await settling(
     held,
     store.transaction(
@@ -138,6 +144,7 @@ export async function recordAttestation(store: Store, request: AttestRequest): P
           flowName: place.flowName,
           trailName: place.trailName,
         };
+        const deliveries = await request.deliveries(attestation);
         await store.attestations.create(attestation);
         const attestationType = request.kind === 'override' ? 'override' : type;
         const common = {
@@ -160,7 +167,7 @@ export async function recordAttestation(store: Store, request: AttestRequest): P
             ...common,
           });
         }
-        return attestation;
+        return { attestation, deliveries };
       },
       { concurrent: true },
     ),

@@ -1,7 +1,7 @@
 // From a report (or a policy change) to a recorded snapshot and its consequences, inside the
 // request's one transaction: what runs → where it comes from → what the policies say → whether
 // the rules call for a snapshot → the snapshot, environment events, trail events and the webhook
-// deliveries to send once the transaction has committed.
+// deliveries it stores for the deliverer to make once the transaction has committed.
 import {
   artifactPolicyCompliance,
   evaluatePolicies,
@@ -22,7 +22,7 @@ import {
 } from '../rules/snapshotArtifacts.ts';
 import { nextSnapshotOf, type NextSnapshot, type SnapshotEvent } from '../rules/snapshots.ts';
 import { htmlUrl } from '../views/urls.ts';
-import type { WebhookDelivery } from '../delivery/webhooks.ts';
+import type { OutboxDelivery } from '../store/outbox.ts';
 import { deliveriesFor, type Trigger } from '../delivery/notifications.ts';
 import type { Environment } from '../store/environments.ts';
 import type { Org } from '../store/orgs.ts';
@@ -167,7 +167,7 @@ async function allowedDeliveries(
   environmentName: string,
   environmentPayload: object,
   artifact: SnapshotArtifact,
-): Promise<WebhookDelivery[]> {
+): Promise<OutboxDelivery[]> {
   return await deliveriesFor(context, org, 'environment', environmentName, 'ON_ALLOWED_ARTIFACT', {
     event_type: 'allowed',
     description: `${artifact.name} runs as an allowed artifact`,
@@ -185,7 +185,7 @@ async function recordSnapshot(
   policies: Policies,
   previousCompliant: boolean | undefined,
   now: number,
-): Promise<WebhookDelivery[]> {
+): Promise<OutboxDelivery[]> {
   const { store } = context;
   const index = await store.snapshots.record(environment.id, next, appliedPoliciesView(policies, next.artifacts), now);
   const environmentPayload = {
@@ -196,7 +196,7 @@ async function recordSnapshot(
     html_url: htmlUrl.environment(context.publicUrl(), org.name, environment.name),
     snapshot_html_url: `${htmlUrl.environment(context.publicUrl(), org.name, environment.name)}/snapshots/${index}`,
   };
-  const deliveries: WebhookDelivery[] = [];
+  const deliveries: OutboxDelivery[] = [];
   for (const event of next.events) {
     if (event.type !== 'changed') {
       const type = event.type === 'started' ? 'artifact_started_running' : 'artifact_stopped_running';
@@ -259,7 +259,7 @@ export async function ingestReport(
   type: ReportType,
   body: unknown,
   now: number,
-): Promise<WebhookDelivery[]> {
+): Promise<OutboxDelivery[]> {
   const { store } = context;
   await store.environments.markReported(environment.id, now);
   const policies = await policiesOf(context, environment.id);
@@ -319,7 +319,7 @@ export async function recordCombinedSnapshot(
   org: Org,
   logical: Environment,
   now: number,
-): Promise<WebhookDelivery[]> {
+): Promise<OutboxDelivery[]> {
   const { store } = context;
   const groups: Array<{ environment: string; running: RunningArtifact[] }> = [];
   for (const name of logical.included) {
@@ -359,7 +359,7 @@ export async function changePolicies(
   mode: 'attach' | 'detach' | 'replace',
   user: string,
   now: number,
-): Promise<WebhookDelivery[]> {
+): Promise<OutboxDelivery[]> {
   const { store } = context;
   const before = (await store.policies.attachedTo(environment.id)).map((policy) => policy.id);
   const attach = mode === 'detach' ? [] : policyIds.filter((id) => !before.includes(id));
@@ -386,7 +386,7 @@ async function reevaluateLatest(
   environment: Environment,
   wanted: (running: readonly RunningArtifact[]) => boolean,
   now: number,
-): Promise<{ deliveries: WebhookDelivery[]; next: NextSnapshot | undefined; policies: Policies | undefined }> {
+): Promise<{ deliveries: OutboxDelivery[]; next: NextSnapshot | undefined; policies: Policies | undefined }> {
   const { store } = context;
   const latest = await store.snapshots.latest(environment.id);
   if (latest === undefined) return { deliveries: [], next: undefined, policies: undefined };
@@ -413,7 +413,7 @@ export async function reevaluateEnvironment(
   org: Org,
   environment: Environment,
   now: number,
-): Promise<WebhookDelivery[]> {
+): Promise<OutboxDelivery[]> {
   return (await reevaluateLatest(context, org, environment, () => true, now)).deliveries;
 }
 
@@ -428,7 +428,7 @@ export async function allowArtifact(
   environment: Environment,
   entry: { artifactFingerprint: string; artifactName: string; description: string; createdBy: string },
   now: number,
-): Promise<WebhookDelivery[]> {
+): Promise<OutboxDelivery[]> {
   await context.store.environments.allow(environment.id, entry, now);
   const runs = (running: readonly RunningArtifact[]) =>
     running.some((artifact) => artifact.fingerprint === entry.artifactFingerprint);

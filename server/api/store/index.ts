@@ -23,6 +23,7 @@ import { sqliteEnvironmentStore, type EnvironmentStore } from './environments.ts
 import { sqlitePolicyStore, type PolicyStore } from './policies.ts';
 import { sqliteProvenanceStore, type ProvenanceStore } from './provenance.ts';
 import { sqliteSnapshotStore, type SnapshotStore } from './snapshots.ts';
+import { sqliteOutboxStore, type OutboxEngine, type OutboxStore } from './outbox.ts';
 import { sqliteTrailEvaluationStore, type TrailEvaluationStore } from './trailEvaluations.ts';
 import { evaluateQueuedTrails } from './trailStates.ts';
 import { join } from 'node:path';
@@ -54,6 +55,8 @@ export interface Store {
   readonly policies: PolicyStore;
   readonly controls: ControlStore;
   readonly actions: ActionStore;
+  /** Webhook deliveries waiting to be made (delivery/deliverer.ts). */
+  readonly outbox: OutboxStore;
   /** Whether the database answers now (the readiness probe). */
   reachable(): Promise<boolean>;
   close(): Promise<void>;
@@ -92,7 +95,11 @@ function evidenceStoreOf(location: StoreLocation, statements: Statements): Evide
 }
 
 /** The store of each resource over one connection's statements. */
-function resourceStores(sql: Statements, evidence: EvidenceStore): Omit<Store, 'transaction' | 'reachable' | 'close'> {
+function resourceStores(
+  sql: Statements,
+  evidence: EvidenceStore,
+  outbox: OutboxEngine,
+): Omit<Store, 'transaction' | 'reachable' | 'close'> {
   return {
     orgs: sqliteOrgStore(sql),
     serviceAccounts: sqliteServiceAccountStore(sql),
@@ -112,6 +119,7 @@ function resourceStores(sql: Statements, evidence: EvidenceStore): Omit<Store, '
     policies: sqlitePolicyStore(sql),
     controls: sqliteControlStore(sql),
     actions: sqliteActionStore(sql),
+    outbox: sqliteOutboxStore(sql, outbox),
   };
 }
 
@@ -135,7 +143,12 @@ async function openPostgresStore(url: string, location: StoreLocation): Promise<
         async () => withTrailStates(database.statements, await work(store), options?.concurrent === true),
         options,
       ),
-    ...resourceStores(database.statements, evidenceStoreOf(location, database.statements)),
+    // A claim is one statement that commits at once: outside a transaction it runs on a pooled
+    // connection, without the write lock every transaction of the store takes.
+    ...resourceStores(database.statements, evidenceStoreOf(location, database.statements), {
+      claiming: (claim) => claim(),
+      lockClause: ' FOR UPDATE SKIP LOCKED',
+    }),
     reachable: () => database.reachable(),
     close: () => database.close(),
   };
@@ -156,7 +169,11 @@ async function openSqliteStore(location: StoreLocation): Promise<Store> {
     // Every transaction takes its turn on SQLite's one write connection: a concurrent one too.
     transaction: (work) =>
       database.transaction(async () => withTrailStates(database.statements, await work(store), false)),
-    ...resourceStores(database.statements, evidenceStoreOf(location, database.statements)),
+    // One process writes the file, so a claim in a write transaction is never raced.
+    ...resourceStores(database.statements, evidenceStoreOf(location, database.statements), {
+      claiming: (claim) => database.transaction(claim),
+      lockClause: '',
+    }),
     reachable: () => Promise.resolve(true),
     close: () => database.close(),
   };

@@ -8,7 +8,12 @@ import type { AppContext, RouteOptions } from '../context.ts';
 import { invalid, notFound, withInput } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
 import { environmentNotFound } from '../../services/lookups.ts';
-import { closeNotifications, ENVIRONMENT_TRIGGERS, FLOW_TRIGGERS } from '../../delivery/notifications.ts';
+import {
+  closeNotifications,
+  ENVIRONMENT_TRIGGERS,
+  FLOW_TRIGGERS,
+  startDelivering,
+} from '../../delivery/notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import { renderEach } from '../../views/placeholders.ts';
 import type { Action, ActionInput } from '../../store/actions.ts';
@@ -97,6 +102,10 @@ async function inputOf(
 
 export const actionRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
+  app.addHook('onReady', (ready) => {
+    startDelivering(context);
+    ready();
+  });
   app.addHook('onClose', async () => closeNotifications(context));
 
   const routes = [

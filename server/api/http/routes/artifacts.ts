@@ -12,7 +12,7 @@ import { pageOf, pageQuery } from '../../views/paging.ts';
 import { notFound } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
 import { newId } from '../../ids.ts';
-import { notifyArtifactAttested } from '../../delivery/notifications.ts';
+import { artifactAttestedDeliveries, deliverSoon } from '../../delivery/notifications.ts';
 import type { Artifact } from '../../store/artifacts.ts';
 import type { Flow } from '../../store/flows.ts';
 import { isUnreadable } from '../../store/db.ts';
@@ -113,7 +113,7 @@ export const artifactRoutes: FastifyPluginCallback<RouteOptions> = (app, { conte
       const gitCommit = input.git_commit ?? input.git_commit_info?.sha1 ?? '';
       const trailName = input.trail_name ?? (gitCommit || input.fingerprint);
       const slot = input.template_reference_name ?? DEFAULT_SLOT;
-      const created = await store.transaction(async () => {
+      const { created, deliveries } = await store.transaction(async () => {
         const flow = await flowOr404(store, org, request.params.flow);
         const now = nowSeconds();
         const trailId = await trailFor(store, org, flow, trailName, createdBy, now);
@@ -145,7 +145,7 @@ export const artifactRoutes: FastifyPluginCallback<RouteOptions> = (app, { conte
             },
             now,
           );
-          return false;
+          return { created: false, deliveries: [] };
         }
         await store.artifacts.create({
           id: newId(),
@@ -168,9 +168,6 @@ export const artifactRoutes: FastifyPluginCallback<RouteOptions> = (app, { conte
           template_reference_name: slot,
           artifact_fingerprint: input.fingerprint,
         });
-        return true;
-      });
-      if (created) {
         const attested = {
           flowName: request.params.flow,
           trailName,
@@ -179,8 +176,9 @@ export const artifactRoutes: FastifyPluginCallback<RouteOptions> = (app, { conte
           templateReferenceName: slot,
           gitCommit,
         };
-        await notifyArtifactAttested(context, org, attested);
-      }
+        return { created: true, deliveries: await artifactAttestedDeliveries(context, org, attested) };
+      });
+      deliverSoon(context, deliveries);
       return reply.code(created ? 201 : 200).send({ message: 'OK' });
     },
   );

@@ -11,7 +11,7 @@ import { pageLinks, pageOf, pageQuery, paginationOf } from '../../views/paging.t
 import { renderEach } from '../../views/placeholders.ts';
 import { ApiError, badRequest, invalid, notFound, withInput } from '../../errors.ts';
 import { jsonPart, multipartBody, readMultipart, routeCheckedJsonBody, type UploadedFile } from '../multipart.ts';
-import { notifyAttestation } from '../../delivery/notifications.ts';
+import { attestationDeliveries, deliverSoon } from '../../delivery/notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Org } from '../../store/orgs.ts';
 import { flowOr404, trailOr404, trailPlaceOr404 } from '../../services/lookups.ts';
@@ -102,7 +102,7 @@ export const attestationRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
       const org = orgOf(request);
       const { data, attachment } = await reportOf(request, kind(request));
       const { flow: flowName, trail: trailName } = request.params;
-      const attestation = await recordAttestation(store, {
+      const { deliveries } = await recordAttestation(store, {
         org,
         flowName,
         trailName,
@@ -111,8 +111,9 @@ export const attestationRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
         attachment,
         reportedBy: principalOf(request).name,
         resolve: () => trailPlaceOr404(store, org, flowName, trailName),
+        deliveries: (attestation) => attestationDeliveries(context, org, attestation),
       });
-      await notifyAttestation(context, org, attestation);
+      deliverSoon(context, deliveries);
       return sendJsonString(reply, 201, 'OK');
     };
 

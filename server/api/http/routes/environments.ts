@@ -10,9 +10,9 @@ import { environmentNotFound, environmentOr404 } from '../../services/lookups.ts
 import { pageLinks, pageOf, paginationOf } from '../../views/paging.ts';
 import { htmlUrl } from '../../views/urls.ts';
 import { sendJsonString } from '../replies.ts';
-import { dispatch } from '../../delivery/notifications.ts';
+import { deliverSoon } from '../../delivery/notifications.ts';
 import { allowArtifact, changePolicies, recordCombinedSnapshot } from '../../services/snapshotting.ts';
-import type { WebhookDelivery } from '../../delivery/webhooks.ts';
+import type { OutboxDelivery } from '../../store/outbox.ts';
 import { renderEach } from '../../views/placeholders.ts';
 import type { Environment, EnvironmentQuery } from '../../store/environments.ts';
 import type { Org } from '../../store/orgs.ts';
@@ -152,7 +152,7 @@ export const environmentRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
             : await changePolicies(context, org, environment, attachIds, 'replace', user, now);
         return { created: isNew, deliveries };
       });
-      dispatch(context, deliveries);
+      deliverSoon(context, deliveries);
       return sendJsonString(reply, created ? 201 : 200, 'OK');
     },
   );
@@ -223,7 +223,7 @@ export const environmentRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
       const org = orgOf(request);
       const body = request.body;
       const user = principalOf(request).name;
-      const deliveries = await store.transaction(async (): Promise<WebhookDelivery[]> => {
+      const deliveries = await store.transaction(async (): Promise<OutboxDelivery[]> => {
         const now = nowSeconds();
         const environment = await environmentOr404(context.store, org, request.params.env);
         if (body.included_environments !== undefined) {
@@ -253,7 +253,7 @@ export const environmentRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
           now,
         );
       });
-      dispatch(context, deliveries);
+      deliverSoon(context, deliveries);
       return sendJsonString(reply, 200, 'OK');
     },
   );
@@ -315,7 +315,7 @@ export const environmentRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
         // What the joined environment runs now belongs to the logical one's snapshot from now on.
         return await recordCombinedSnapshot(context, org, (await store.environments.byId(logical.id))!, now);
       });
-      dispatch(context, deliveries);
+      deliverSoon(context, deliveries);
       return sendJsonString(reply, 200, 'OK');
     },
   );
@@ -344,7 +344,7 @@ export const environmentRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
             nowSeconds(),
           );
         });
-        dispatch(context, deliveries);
+        deliverSoon(context, deliveries);
         return sendJsonString(reply, 200, 'OK');
       },
     });
@@ -366,7 +366,7 @@ export const environmentRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
         };
         return await allowArtifact(context, org, environment, entry, nowSeconds());
       });
-      dispatch(context, deliveries);
+      deliverSoon(context, deliveries);
       return sendJsonString(reply, 200, 'OK');
     },
   );

@@ -21,8 +21,8 @@ import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.t
 import { renderEach } from '../../views/placeholders.ts';
 import { sendJsonString } from '../replies.ts';
 import { appliedPoliciesOf, reevaluateEnvironment } from '../../services/snapshotting.ts';
-import { dispatch } from '../../delivery/notifications.ts';
-import type { WebhookDelivery } from '../../delivery/webhooks.ts';
+import { deliverSoon } from '../../delivery/notifications.ts';
+import type { OutboxDelivery } from '../../store/outbox.ts';
 import type { Org } from '../../store/orgs.ts';
 import type { CurrentPolicy, Policy } from '../../store/policies.ts';
 
@@ -214,14 +214,14 @@ export const policyRoutes: FastifyPluginCallback<RouteOptions> = (app, { context
           if (policy === undefined) throw notFound(POLICY_NOT_FOUND);
           await store.policies.unarchive(policy.id, user, now);
         }
-        const found: WebhookDelivery[] = [];
+        const found: OutboxDelivery[] = [];
         for (const name of policy.consumingEnvs) {
           const environment = await store.environments.byName(org.id, name);
           if (environment !== undefined) found.push(...(await reevaluateEnvironment(context, org, environment, now)));
         }
         return found;
       });
-      dispatch(context, deliveries);
+      deliverSoon(context, deliveries);
       return sendJsonString(reply, 200, 'OK');
     };
   app.put<{ Params: { org: string; name: string } }>('/policies/:org/:name/archive', archiving(true));

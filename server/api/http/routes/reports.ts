@@ -15,7 +15,7 @@ import { routeCheckedJsonBody } from '../multipart.ts';
 import type { RouteOptions } from '../context.ts';
 import { badRequest, invalid, notFound } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
-import { dispatch } from '../../delivery/notifications.ts';
+import { deliverSoon } from '../../delivery/notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import { ingestReport } from '../../services/snapshotting.ts';
 
@@ -63,7 +63,7 @@ export const reportRoutes: FastifyPluginCallback<RouteOptions> = (app, { context
     const deliveries = await store.transaction(
       async () => await ingestReport(context, org, environment, type, request.body, nowSeconds()),
     );
-    dispatch(context, deliveries);
+    deliverSoon(context, deliveries);
     return sendJsonString(reply, 200, 'OK');
   };
 

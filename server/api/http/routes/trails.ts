@@ -12,7 +12,7 @@ import { jsonArray, trailJsonCache } from '../../views/trailView.ts';
 import { badRequest } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
 import { newId } from '../../ids.ts';
-import { notifyTrailStarted } from '../../delivery/notifications.ts';
+import { deliverSoon, trailStartedDeliveries } from '../../delivery/notifications.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Flow, StoredTemplate } from '../../store/flows.ts';
@@ -119,7 +119,7 @@ export const trailRoutes: FastifyPluginCallback<RouteOptions> = (app, { context 
         ownTemplate = verdict.template;
       }
       const createdBy = principalOf(request).name;
-      const created = await store.transaction(async () => {
+      const { created, deliveries } = await store.transaction(async () => {
         const now = nowSeconds();
         const existing = await store.trails.byName(flow.id, input.name);
         if (existing !== undefined) {
@@ -129,7 +129,7 @@ export const trailRoutes: FastifyPluginCallback<RouteOptions> = (app, { context 
             now,
           );
           await store.trails.appendEvent(existing.id, { type: 'trail_updated', timestamp: now });
-          return false;
+          return { created: false, deliveries: [] };
         }
         const trail: Omit<Trail, 'version'> = {
           id: newId(),
@@ -145,9 +145,9 @@ export const trailRoutes: FastifyPluginCallback<RouteOptions> = (app, { context 
         };
         await store.trails.create(trail);
         await store.trails.appendEvent(trail.id, { type: 'trail_reported', timestamp: now });
-        return true;
+        return { created: true, deliveries: await trailStartedDeliveries(context, org, flow.name, input.name) };
       });
-      if (created) await notifyTrailStarted(context, org, flow.name, input.name);
+      deliverSoon(context, deliveries);
       return sendJsonString(
         reply,
         created ? 201 : 200,

@@ -15,6 +15,7 @@ import { migration201 } from './201-membership-events.ts';
 import { migration202 } from './202-environment-and-control-lists.ts';
 import { migration203 } from './203-trail-states.ts';
 import { migration204 } from './204-policy-and-action-lists.ts';
+import { migration205 } from './205-webhook-outbox.ts';
 import { migration206 } from './206-one-update-per-row.ts';
 import { migration208 } from './208-evidence-references.ts';
 import type { Statements } from '../db.ts';
@@ -46,6 +47,7 @@ export const migrations: readonly Migration[] = [
   migration202,
   migration203,
   migration204,
+  migration205,
   migration206,
   migration208,
 ];

@@ -1,0 +1,128 @@
+// The webhook outbox (migration 205): deliveries stored with the event that calls for them, claimed
+// by one instance's deliverer for one attempt at a time, lane by lane in order.
+import type { Statements } from './db.ts';
+
+/** A delivery as its event stores it: the payload is the JSON text that will be POSTed. */
+export interface OutboxDelivery {
+  orgId: number;
+  actionNumber: number;
+  url: string;
+  payload: string;
+}
+
+/** A stored delivery claimed for an attempt. */
+export interface ClaimedDelivery extends OutboxDelivery {
+  id: number;
+  /** Attempts made before this one. */
+  attempts: number;
+}
+
+export interface OutboxStore {
+  /** Stores deliveries in the current transaction, due now, in the order given. */
+  add(deliveries: readonly OutboxDelivery[], now: number): Promise<void>;
+  /**
+   * Claims up to `limit` due deliveries for `owner` until `until`: each the oldest of its lane
+   * (one URL of one action), none of a lane whose oldest is claimed by another. Oldest first.
+   */
+  claim(owner: string, until: number, now: number, limit: number): Promise<ClaimedDelivery[]>;
+  /** When the first unclaimed (or expired) oldest of a lane is due; undefined when none waits. */
+  nextDue(now: number): Promise<number | undefined>;
+  /** Gives a claimed delivery back, to be tried again at `nextAttemptAt`; false when `owner` no longer holds it. */
+  retryLater(id: number, owner: string, attempts: number, nextAttemptAt: number): Promise<boolean>;
+  /** Deletes a claimed delivery whose outcome is final; false when `owner` no longer holds it. */
+  remove(id: number, owner: string): Promise<boolean>;
+  /** Gives back every claim of `owner` (its deliverer stops), so another takes them at once. */
+  releaseAll(owner: string): Promise<void>;
+}
+
+export interface OutboxEngine {
+  /**
+   * Runs the claim, one statement. SQLite: in a write transaction. PostgreSQL: on its own (it
+   * commits at once, without the write lock), the rows it claims locked and others' locked rows
+   * skipped, so instances claiming at the same moment never take the same row.
+   */
+  claiming<T>(claim: () => Promise<T>): Promise<T>;
+  /** `FOR UPDATE SKIP LOCKED` where the engine has it. */
+  lockClause: string;
+}
+
+// The oldest of its lane: no row of the same action and URL was stored before it.
+const LANE_HEAD = `NOT EXISTS (SELECT 1 FROM webhook_outbox older
+   WHERE older.org_id = o.org_id AND older.action_number = o.action_number AND older.url = o.url AND older.id < o.id)`;
+
+interface OutboxRow {
+  id: number;
+  org_id: number;
+  action_number: number;
+  url: string;
+  payload: string;
+  attempts: number;
+  [column: string]: unknown;
+}
+
+export function sqliteOutboxStore(sql: Statements, engine: OutboxEngine): OutboxStore {
+  return {
+    async add(deliveries, now) {
+      // write(): in a concurrent transaction on PostgreSQL these are applied at its commit.
+      for (const delivery of deliveries)
+        await sql.write(
+          'INSERT INTO webhook_outbox (org_id, action_number, url, payload, next_attempt_at) VALUES (?, ?, ?, ?, ?)',
+          delivery.orgId,
+          delivery.actionNumber,
+          delivery.url,
+          delivery.payload,
+          now,
+        );
+    },
+    async claim(owner, until, now, limit) {
+      const rows = await engine.claiming(() =>
+        sql.all<OutboxRow>(
+          `UPDATE webhook_outbox SET claimed_by = ?, claimed_until = ?
+            WHERE id IN (SELECT id FROM webhook_outbox o
+                          WHERE next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?) AND ${LANE_HEAD}
+                          ORDER BY id LIMIT ?${engine.lockClause})
+           RETURNING id, org_id, action_number, url, payload, attempts`,
+          owner,
+          until,
+          now,
+          now,
+          limit,
+        ),
+      );
+      return rows
+        .map((row) => ({
+          id: row.id,
+          orgId: row.org_id,
+          actionNumber: row.action_number,
+          url: row.url,
+          payload: row.payload,
+          attempts: row.attempts,
+        }))
+        .sort((a, b) => a.id - b.id);
+    },
+    async nextDue(now) {
+      const row = await sql.get<{ due: number | null }>(
+        `SELECT min(CASE WHEN claimed_until IS NULL OR claimed_until <= ? THEN next_attempt_at ELSE claimed_until END) AS due
+           FROM webhook_outbox o WHERE ${LANE_HEAD}`,
+        now,
+      );
+      return row?.due ?? undefined;
+    },
+    async retryLater(id, owner, attempts, nextAttemptAt) {
+      const { changes } = await sql.run(
+        'UPDATE webhook_outbox SET attempts = ?, next_attempt_at = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?',
+        attempts,
+        nextAttemptAt,
+        id,
+        owner,
+      );
+      return changes === 1;
+    },
+    async remove(id, owner) {
+      return (await sql.run('DELETE FROM webhook_outbox WHERE id = ? AND claimed_by = ?', id, owner)).changes === 1;
+    },
+    async releaseAll(owner) {
+      await sql.run('UPDATE webhook_outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?', owner);
+    },
+  };
+}
