@@ -1,0 +1,205 @@
+// Webhook deliveries over two instances on one PostgreSQL database (issue 10): each is made once
+// across all instances, whichever instance stored it, and one instance killed while holding
+// deliveries leaves them to the other, which makes each once, in the order of its lane.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Action } from './answers.ts';
+import { attest, beginTrail } from './fixtures.ts';
+import { startServer, type TestServer } from './harness.ts';
+import { startPostgres, type PostgresServer } from './postgres.ts';
+import { valueAt } from './valueAt.ts';
+
+/** Polls `check` until it holds, at most `timeoutMs`. */
+async function eventually(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+interface Delivered {
+  /** The receiver's path: one per webhook target, so one per lane. */
+  lane: string;
+  payload: unknown;
+}
+
+/**
+ * A loopback receiver. While held, it keeps each request unanswered (a slow receiver); released,
+ * it drops those (their sender never sees an answer) and answers every request 200, recording it.
+ */
+class Receiver {
+  readonly delivered: Delivered[] = [];
+  /** Requests that arrived while held. */
+  heldCount = 0;
+  private holding = false;
+  private readonly held: ServerResponse[] = [];
+  private readonly server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => {
+      if (this.holding) {
+        this.heldCount += 1;
+        this.held.push(res);
+        return;
+      }
+      this.delivered.push({ lane: req.url ?? '', payload: JSON.parse(text) });
+      res.end();
+    });
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  hold(): void {
+    this.holding = true;
+  }
+
+  release(): void {
+    this.holding = false;
+    for (const res of this.held.splice(0)) res.destroy();
+  }
+
+  async close(): Promise<void> {
+    this.release();
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+describe('PostgreSQL: webhook deliveries over two instances', function () {
+  this.timeout(90_000);
+  let postgres: PostgresServer;
+  let evidence: string;
+  let url: string;
+  let database: pg.Client;
+  const instances: TestServer[] = [];
+  const receiver = new Receiver();
+  let hooks: string;
+  const saved: Record<string, string | undefined> = {};
+
+  before(async () => {
+    // One attempt times out after a second, so a claim (three attempt timeouts) held by a killed
+    // instance expires after three seconds; retries come 50 ms apart.
+    for (const [name, value] of [
+      ['CEV_WEBHOOK_TIMEOUT_MS', '1000'],
+      ['CEV_WEBHOOK_BACKOFF_MS', '50'],
+    ]) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+    postgres = await startPostgres();
+    url = await postgres.createDatabase('outbox');
+    evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
+    hooks = await receiver.start();
+    instances.push(
+      ...(await Promise.all(
+        [0, 1].map(() => startServer({ args: ['--org', 'acme', '--database', url, '--evidence', evidence] })),
+      )),
+    );
+    database = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    await database.connect();
+  });
+  after(async () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await database?.end().catch(() => undefined);
+    for (const instance of instances) await instance.stop().catch(() => undefined);
+    await receiver.close();
+    await postgres?.stop();
+    rmSync(evidence, { recursive: true, force: true });
+  });
+
+  const outboxEmpty = async (): Promise<boolean> =>
+    (await database.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_outbox')).rows[0].n === 0;
+
+  /** A flow and an action on it with two webhook targets (two lanes), `/<flow>/1` and `/<flow>/2`. */
+  async function hookedFlow(server: TestServer, flow: string, trigger: string): Promise<Action> {
+    assert.equal((await server.json('PUT', '/api/v2/flows/acme', { name: flow, description: flow })).status, 201);
+    const action = await server.json<Action>('PUT', '/api/v2/actions/acme/flows', {
+      name: `${flow}-hooks`,
+      targets: [
+        { type: 'WEBHOOK', webhook: `${hooks}/${flow}/1` },
+        { type: 'WEBHOOK', webhook: `${hooks}/${flow}/2` },
+      ],
+      flows: [flow],
+      triggers: [trigger],
+    });
+    assert.equal(action.status, 201, action.text);
+    return action.body;
+  }
+
+  it('a burst of attestations over both instances: each delivery made exactly once', async () => {
+    const [a, b] = instances as [TestServer, TestServer];
+    await hookedFlow(a, 'burst', 'ON_ATTESTATION');
+    assert.equal((await beginTrail(b, 'acme', 'burst', 'build')).status, 201);
+    // Attestations commit together on PostgreSQL (concurrent transactions): their deliveries are
+    // written with them.
+    const names = Array.from({ length: 40 }, (_, i) => `check-${i}`);
+    const replies = await Promise.all(
+      names.map((name, i) =>
+        attest(i % 2 === 0 ? a : b, 'acme', 'burst', 'build', 'generic', {
+          attestation_name: name,
+          is_compliant: true,
+        }),
+      ),
+    );
+    assert.deepEqual(
+      replies.map((reply) => reply.status),
+      names.map(() => 201),
+    );
+    const ofBurst = () => receiver.delivered.filter((item) => item.lane.startsWith('/burst/'));
+    await eventually(
+      async () => ofBurst().length >= 80 && (await outboxEmpty()),
+      30_000,
+      'all 80 deliveries made and the outbox empty',
+    );
+    for (const lane of ['/burst/1', '/burst/2']) {
+      const made = ofBurst()
+        .filter((item) => item.lane === lane)
+        .map((item) => String(valueAt(item.payload, 'attestation', 'name')));
+      assert.deepEqual([...made].sort(), [...names].sort(), `each attestation once to ${lane}`);
+    }
+    assert.equal(ofBurst().length, 80);
+  });
+
+  it('an instance killed right after acknowledging events whose receiver is slow: the other delivers each once, in lane order', async () => {
+    const [a, b] = instances as [TestServer, TestServer];
+    const action = await hookedFlow(b, 'slow', 'ON_STARTED_TRAIL');
+    receiver.hold();
+    const trails = Array.from({ length: 5 }, (_, i) => `run-${i}`);
+    for (const name of trails) assert.equal((await beginTrail(a, 'acme', 'slow', name)).status, 201);
+    // The instance that wrote them holds the first of each lane, waiting for the receiver.
+    await eventually(() => Promise.resolve(receiver.heldCount >= 2), 10_000, 'the first attempts');
+    await a.kill();
+    receiver.release();
+
+    const ofSlow = () => receiver.delivered.filter((item) => item.lane.startsWith('/slow/'));
+    await eventually(
+      async () => ofSlow().length >= 10 && (await outboxEmpty()),
+      30_000,
+      'all 10 deliveries made by the surviving instance and the outbox empty',
+    );
+    for (const lane of ['/slow/1', '/slow/2'])
+      assert.deepEqual(
+        ofSlow()
+          .filter((item) => item.lane === lane)
+          .map((item) => valueAt(item.payload, 'trail', 'name')),
+        trails,
+        `each trail once to ${lane}, in the order begun`,
+      );
+    const shown = (await b.get<Action>(`/api/v2/actions/acme/${action.number}`)).body;
+    assert.equal(shown.is_failing, false);
+    assert.equal(typeof shown.last_success_timestamp, 'number');
+  });
+});
