@@ -139,8 +139,8 @@ describe('PostgreSQL: one database, several instances', function () {
         });
         assert.equal(action.status, 201, action.text);
       }
-      // 20 trails begun at once, alternating instances, then one more on each: deliveries of one
-      // action go out in order on each instance, so the last two arriving means all have been sent.
+      // 20 trails begun at once, alternating instances, then one more on each: deliveries to one
+      // URL of one action go out in the order stored, so the last two arriving means all have been sent.
       const begin = (server: TestServer, name: string) =>
         server.multipart('PUT', '/api/v2/trails/acme/hooked', { data_json: JSON.stringify({ name }) });
       const begun = await Promise.all(Array.from({ length: 20 }, (_, i) => begin(instances[i % 2], `burst-${i}`)));
@@ -164,8 +164,8 @@ describe('PostgreSQL: one database, several instances', function () {
         [...Array.from({ length: 20 }, (_, i) => `burst-${i}`), 'last-a', 'last-b'].sort(),
       );
 
-      // A receiver that keeps failing: the instance that wrote retries it (four attempts), and
-      // either instance then shows the action failing.
+      // A receiver that keeps failing: the delivery is retried (four attempts in all, by whichever
+      // instance claims each), and either instance then shows the action failing.
       assert.equal(
         (
           await a.multipart('PUT', '/api/v2/trails/acme/failing-hooks', {
