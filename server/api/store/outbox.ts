@@ -25,6 +25,16 @@ export interface OutboxStore {
    * (one URL of one action), none of a lane whose oldest is claimed by another. Oldest first.
    */
   claim(owner: string, until: number, now: number, limit: number): Promise<ClaimedDelivery[]>;
+  /**
+   * In the transaction that removed the oldest delivery of `lane`, claims the next one for `owner`
+   * if it is due: a lane's deliveries follow each other without a claim of their own.
+   */
+  claimNextOfLane(
+    lane: Omit<OutboxDelivery, 'payload'>,
+    owner: string,
+    until: number,
+    now: number,
+  ): Promise<ClaimedDelivery | undefined>;
   /** When the first unclaimed (or expired) oldest of a lane is due; undefined when none waits. */
   nextDue(now: number): Promise<number | undefined>;
   /** Gives a claimed delivery back, to be tried again at `nextAttemptAt`; false when `owner` no longer holds it. */
@@ -50,6 +60,8 @@ export interface OutboxEngine {
 const LANE_HEAD = `NOT EXISTS (SELECT 1 FROM webhook_outbox older
    WHERE older.org_id = o.org_id AND older.action_number = o.action_number AND older.url = o.url AND older.id < o.id)`;
 
+const CLAIMED = 'RETURNING id, org_id, action_number, url, payload, attempts';
+
 interface OutboxRow {
   id: number;
   org_id: number;
@@ -58,6 +70,17 @@ interface OutboxRow {
   payload: string;
   attempts: number;
   [column: string]: unknown;
+}
+
+function claimedOf(row: OutboxRow): ClaimedDelivery {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    actionNumber: row.action_number,
+    url: row.url,
+    payload: row.payload,
+    attempts: row.attempts,
+  };
 }
 
 export function sqliteOutboxStore(sql: Statements, engine: OutboxEngine): OutboxStore {
@@ -81,7 +104,7 @@ export function sqliteOutboxStore(sql: Statements, engine: OutboxEngine): Outbox
             WHERE id IN (SELECT id FROM webhook_outbox o
                           WHERE next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?) AND ${LANE_HEAD}
                           ORDER BY id LIMIT ?${engine.lockClause})
-           RETURNING id, org_id, action_number, url, payload, attempts`,
+           ${CLAIMED}`,
           owner,
           until,
           now,
@@ -89,16 +112,23 @@ export function sqliteOutboxStore(sql: Statements, engine: OutboxEngine): Outbox
           limit,
         ),
       );
-      return rows
-        .map((row) => ({
-          id: row.id,
-          orgId: row.org_id,
-          actionNumber: row.action_number,
-          url: row.url,
-          payload: row.payload,
-          attempts: row.attempts,
-        }))
-        .sort((a, b) => a.id - b.id);
+      return rows.map(claimedOf).sort((a, b) => a.id - b.id);
+    },
+    async claimNextOfLane(lane, owner, until, now) {
+      const row = await sql.get<OutboxRow>(
+        `UPDATE webhook_outbox SET claimed_by = ?, claimed_until = ?
+          WHERE id = (SELECT id FROM webhook_outbox WHERE org_id = ? AND action_number = ? AND url = ? ORDER BY id LIMIT 1)
+            AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+         ${CLAIMED}`,
+        owner,
+        until,
+        lane.orgId,
+        lane.actionNumber,
+        lane.url,
+        now,
+        now,
+      );
+      return row === undefined ? undefined : claimedOf(row);
     },
     async nextDue(now) {
       const row = await sql.get<{ due: number | null }>(
