@@ -27,7 +27,7 @@ export interface DeliveryOutcome {
 export interface DelivererOptions {
   store: Store;
   policy: RetryPolicy;
-  /** Called with a delivery's final outcome, in the transaction that deletes its row. */
+  /** Called with a delivery's final outcome, in the transaction that deletes its row (a concurrent one: writes only). */
   onOutcome: (tx: Store, outcome: DeliveryOutcome) => Promise<void>;
   /** The longest wait between two looks at the outbox. */
   pollMs?: number;
@@ -48,6 +48,7 @@ const IN_FLIGHT = 16;
  * few timeouts, so only an instance that died (or stalled that long) loses its claims to another.
  */
 const CLAIM_TIMEOUTS = 3;
+const FINISH = { concurrent: true };
 
 export function startDeliverer(options: DelivererOptions): Deliverer {
   const { store, policy } = options;
@@ -136,9 +137,11 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     const result = await attemptDelivery(delivery.url, delivery.payload, policy.timeoutMs, stop.signal);
     const attempts = delivery.attempts + 1;
     const now = Date.now() / 1000;
+    // The bookkeeping only writes (a concurrent transaction): on PostgreSQL it is committed with
+    // the attestations and other such writes of the moment, not under the write lock taken whole.
     if (!result.ok && result.retryable && attempts < policy.attempts) {
       const next = now + retryDelayMs(policy, attempts) / 1000;
-      await store.transaction(() => store.outbox.retryLater(delivery.id, owner, attempts, next));
+      await store.transaction(() => store.outbox.retryLater(delivery.id, owner, attempts, next), FINISH);
       lookAt(next * 1000);
       return undefined;
     }
@@ -150,16 +153,13 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       attempts,
     };
     if (!result.ok) outcome.error = result.error;
-    return await store.transaction(async (tx) => {
-      // A claim that expired meanwhile belongs to another deliverer now, which records it.
-      if (!(await tx.outbox.remove(delivery.id, owner))) return undefined;
+    // Recorded even if this claim expired meanwhile and another deliverer made the delivery again:
+    // this POST was made all the same.
+    await store.transaction(async (tx) => {
       await options.onOutcome(tx, outcome);
-      // The next of the lane is claimed with this one's removal: one transaction per delivery, as
-      // when the outcome alone was recorded, so a lane's backlog drains as fast as before.
-      return stop.signal.aborted
-        ? undefined
-        : await tx.outbox.claimNextOfLane(delivery, owner, now + claimSeconds, now);
-    });
+      await tx.outbox.finish(delivery, owner, now + claimSeconds, now);
+    }, FINISH);
+    return stop.signal.aborted ? undefined : await store.outbox.claimedInLane(delivery, owner);
   }
 
   look(true);

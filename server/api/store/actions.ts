@@ -45,7 +45,7 @@ export interface ActionStore {
     newName: string,
     now: number,
   ): Promise<void>;
-  /** Bookkeeping of one delivery's final outcome. */
+  /** Bookkeeping of one delivery's final outcome (writes only: it fits a concurrent transaction). */
   recordOutcome(orgId: number, number: number, ok: boolean, timestamp: number): Promise<void>;
 }
 
@@ -209,14 +209,14 @@ export function sqliteActionStore(sql: Statements): ActionStore {
     },
     async recordOutcome(orgId, number, ok, timestamp) {
       if (ok) {
-        await sql.run(
+        await sql.write(
           'UPDATE actions SET is_failing = 0, last_success_timestamp = ? WHERE org_id = ? AND number = ?',
           timestamp,
           orgId,
           number,
         );
       } else {
-        await sql.run(
+        await sql.write(
           'UPDATE actions SET is_failing = 1, last_failure_timestamp = ? WHERE org_id = ? AND number = ?',
           timestamp,
           orgId,

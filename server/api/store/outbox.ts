@@ -25,22 +25,18 @@ export interface OutboxStore {
    * (one URL of one action), none of a lane whose oldest is claimed by another. Oldest first.
    */
   claim(owner: string, until: number, now: number, limit: number): Promise<ClaimedDelivery[]>;
-  /**
-   * In the transaction that removed the oldest delivery of `lane`, claims the next one for `owner`
-   * if it is due: a lane's deliveries follow each other without a claim of their own.
-   */
-  claimNextOfLane(
-    lane: Omit<OutboxDelivery, 'payload'>,
-    owner: string,
-    until: number,
-    now: number,
-  ): Promise<ClaimedDelivery | undefined>;
   /** When the first unclaimed (or expired) oldest of a lane is due; undefined when none waits. */
   nextDue(now: number): Promise<number | undefined>;
-  /** Gives a claimed delivery back, to be tried again at `nextAttemptAt`; false when `owner` no longer holds it. */
-  retryLater(id: number, owner: string, attempts: number, nextAttemptAt: number): Promise<boolean>;
-  /** Deletes a claimed delivery whose outcome is final; false when `owner` no longer holds it. */
-  remove(id: number, owner: string): Promise<boolean>;
+  /** Gives a delivery `owner` holds back, to be tried again at `nextAttemptAt` (writes only). */
+  retryLater(id: number, owner: string, attempts: number, nextAttemptAt: number): Promise<void>;
+  /**
+   * Deletes a delivery `owner` holds whose outcome is final, and claims the next of its lane for
+   * `owner` if it is due, so a lane's deliveries follow each other without a claim of their own.
+   * Writes only, so it fits a concurrent transaction; claimedInLane() says what was claimed.
+   */
+  finish(delivery: ClaimedDelivery, owner: string, until: number, now: number): Promise<void>;
+  /** The delivery of `lane` that `owner` holds, if any. */
+  claimedInLane(lane: Omit<OutboxDelivery, 'payload'>, owner: string): Promise<ClaimedDelivery | undefined>;
   /** Gives back every claim of `owner` (its deliverer stops), so another takes them at once. */
   releaseAll(owner: string): Promise<void>;
 }
@@ -59,8 +55,6 @@ export interface OutboxEngine {
 // The oldest of its lane: no row of the same action and URL was stored before it.
 const LANE_HEAD = `NOT EXISTS (SELECT 1 FROM webhook_outbox older
    WHERE older.org_id = o.org_id AND older.action_number = o.action_number AND older.url = o.url AND older.id < o.id)`;
-
-const CLAIMED = 'RETURNING id, org_id, action_number, url, payload, attempts';
 
 interface OutboxRow {
   id: number;
@@ -104,7 +98,7 @@ export function sqliteOutboxStore(sql: Statements, engine: OutboxEngine): Outbox
             WHERE id IN (SELECT id FROM webhook_outbox o
                           WHERE next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?) AND ${LANE_HEAD}
                           ORDER BY id LIMIT ?${engine.lockClause})
-           ${CLAIMED}`,
+           RETURNING id, org_id, action_number, url, payload, attempts`,
           owner,
           until,
           now,
@@ -113,22 +107,6 @@ export function sqliteOutboxStore(sql: Statements, engine: OutboxEngine): Outbox
         ),
       );
       return rows.map(claimedOf).sort((a, b) => a.id - b.id);
-    },
-    async claimNextOfLane(lane, owner, until, now) {
-      const row = await sql.get<OutboxRow>(
-        `UPDATE webhook_outbox SET claimed_by = ?, claimed_until = ?
-          WHERE id = (SELECT id FROM webhook_outbox WHERE org_id = ? AND action_number = ? AND url = ? ORDER BY id LIMIT 1)
-            AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
-         ${CLAIMED}`,
-        owner,
-        until,
-        lane.orgId,
-        lane.actionNumber,
-        lane.url,
-        now,
-        now,
-      );
-      return row === undefined ? undefined : claimedOf(row);
     },
     async nextDue(now) {
       const row = await sql.get<{ due: number | null }>(
@@ -139,17 +117,41 @@ export function sqliteOutboxStore(sql: Statements, engine: OutboxEngine): Outbox
       return row?.due ?? undefined;
     },
     async retryLater(id, owner, attempts, nextAttemptAt) {
-      const { changes } = await sql.run(
+      await sql.write(
         'UPDATE webhook_outbox SET attempts = ?, next_attempt_at = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?',
         attempts,
         nextAttemptAt,
         id,
         owner,
       );
-      return changes === 1;
     },
-    async remove(id, owner) {
-      return (await sql.run('DELETE FROM webhook_outbox WHERE id = ? AND claimed_by = ?', id, owner)).changes === 1;
+    async finish(delivery, owner, until, now) {
+      await sql.write('DELETE FROM webhook_outbox WHERE id = ? AND claimed_by = ?', delivery.id, owner);
+      // The next is the oldest of the lane only once the row before it is gone: if another
+      // deliverer holds that row (this claim expired), the delete did nothing and so does this.
+      await sql.write(
+        `UPDATE webhook_outbox SET claimed_by = ?, claimed_until = ?
+          WHERE id = (SELECT id FROM webhook_outbox WHERE org_id = ? AND action_number = ? AND url = ? ORDER BY id LIMIT 1)
+            AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)`,
+        owner,
+        until,
+        delivery.orgId,
+        delivery.actionNumber,
+        delivery.url,
+        now,
+        now,
+      );
+    },
+    async claimedInLane(lane, owner) {
+      const row = await sql.get<OutboxRow>(
+        `SELECT id, org_id, action_number, url, payload, attempts FROM webhook_outbox
+          WHERE org_id = ? AND action_number = ? AND url = ? AND claimed_by = ? ORDER BY id LIMIT 1`,
+        lane.orgId,
+        lane.actionNumber,
+        lane.url,
+        owner,
+      );
+      return row === undefined ? undefined : claimedOf(row);
     },
     async releaseAll(owner) {
       await sql.run('UPDATE webhook_outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?', owner);
