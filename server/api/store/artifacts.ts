@@ -25,9 +25,11 @@ export interface Artifact {
   /** Joined for views. */
   flowName: string;
   trailName: string;
+  /** Its trail's compliance state as stored on write (migration 203); null where none is stored. */
+  trailState: string | null;
 }
 
-export type NewArtifact = Omit<Artifact, 'flowName' | 'trailName'>;
+export type NewArtifact = Omit<Artifact, 'flowName' | 'trailName' | 'trailState'>;
 
 export interface ArtifactFilter {
   flowId?: string;
@@ -69,6 +71,7 @@ interface ArtifactRow {
   last_modified_at: number;
   flow_name: string;
   trail_name: string;
+  trail_state: string | null;
   [column: string]: unknown;
 }
 
@@ -88,14 +91,16 @@ function toArtifact(row: ArtifactRow): Artifact {
     lastModifiedAt: row.last_modified_at,
     flowName: row.flow_name,
     trailName: row.trail_name,
+    trailState: row.trail_state,
   };
 }
 
 /**
- * Rows with their flow's and trail's names, each looked up by key: a join lets the planner go
- * through every flow of the org first, which grows with the store.
+ * Rows with their flow's and trail's names and their trail's stored state, each looked up by key:
+ * a join lets the planner go through every flow of the org first, which grows with the store.
  */
-const SELECT = `SELECT a.*, (SELECT name FROM flows WHERE id = a.flow_id) AS flow_name, (SELECT name FROM trails WHERE id = a.trail_id) AS trail_name
+const SELECT = `SELECT a.*, (SELECT name FROM flows WHERE id = a.flow_id) AS flow_name, (SELECT name FROM trails WHERE id = a.trail_id) AS trail_name,
+                       (SELECT compliance_state FROM trails WHERE id = a.trail_id) AS trail_state
                   FROM artifacts a`;
 
 /** Above every string that starts with the prefix: the bound of its index range. */

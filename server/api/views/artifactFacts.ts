@@ -1,6 +1,8 @@
 // What an artifact view needs from its trail, read once per trail for one request. Given the
 // artifacts a list will render, the reader reads what all their trails need in a few statements
-// (trails, attestations, artifacts, events) instead of four per trail.
+// (attestations and events) instead of several per trail. The trail's compliance state comes with
+// the artifact's row, as stored on write (migration 203); a trail without a stored state (a row of
+// it changed behind the server, or cannot be read) is evaluated from its rows as before.
 import type { Artifact } from '../store/artifacts.ts';
 import type { Store } from '../store/index.ts';
 import type { ArtifactFacts } from './artifactView.ts';
@@ -18,24 +20,30 @@ export function artifactFactsReader(
   listed: readonly Artifact[] = [],
 ): (artifact: Artifact) => Promise<ArtifactFacts> {
   const byTrail = new Map<string, ArtifactFacts>();
-  let batch: Promise<(trailId: string) => Promise<ArtifactFacts>> | undefined;
-  const readBatch = async (): Promise<(trailId: string) => Promise<ArtifactFacts>> => {
+  let batch: Promise<(artifact: Artifact) => Promise<ArtifactFacts>> | undefined;
+  const readBatch = async (): Promise<(artifact: Artifact) => Promise<ArtifactFacts>> => {
     const ids = listed.map((artifact) => artifact.trailId);
-    const [trails, attestations, artifacts, events] = await Promise.all([
-      store.trails.byIds(ids),
+    const unevaluated = listed.filter((artifact) => artifact.trailState === null).map((artifact) => artifact.trailId);
+    const [attestations, events, trails, artifacts] = await Promise.all([
       store.attestations.inTrails(ids),
-      store.artifacts.inTrails(ids),
       store.trails.eventsOf(ids),
+      store.trails.byIds(unevaluated),
+      store.artifacts.inTrails(unevaluated),
     ]);
-    return async (trailId) => {
+    return async (artifact) => {
+      const trailId = artifact.trailId;
       const inTrail = ok(attestations.get(trailId), `attestations of trail ${trailId}`);
       return {
-        evaluation: await evaluationOf(
-          store,
-          ok(trails.get(trailId), `trail ${trailId}`),
-          inTrail,
-          ok(artifacts.get(trailId), `artifacts of trail ${trailId}`),
-        ),
+        state:
+          artifact.trailState ??
+          (
+            await evaluationOf(
+              store,
+              ok(trails.get(trailId), `trail ${trailId}`),
+              inTrail,
+              ok(artifacts.get(trailId), `artifacts of trail ${trailId}`),
+            )
+          ).compliance_state,
         events: ok(events.get(trailId), `events of trail ${trailId}`),
         attestations: inTrail,
       };
@@ -46,13 +54,13 @@ export function artifactFactsReader(
     if (facts === undefined) {
       if (listed.some((item) => item.trailId === artifact.trailId)) {
         batch ??= readBatch();
-        facts = await (await batch)(artifact.trailId);
+        facts = await (await batch)(artifact);
       } else {
-        const trail = (await store.trails.byId(artifact.trailId))!;
-        const attestations = await store.attestations.inTrail(trail.id);
+        const trail = artifact.trailState === null ? (await store.trails.byId(artifact.trailId))! : undefined;
+        const attestations = await store.attestations.inTrail(artifact.trailId);
         facts = {
-          evaluation: await evaluationOf(store, trail, attestations),
-          events: await store.trails.events(trail.id),
+          state: artifact.trailState ?? (await evaluationOf(store, trail!, attestations)).compliance_state,
+          events: await store.trails.events(artifact.trailId),
           attestations,
         };
       }

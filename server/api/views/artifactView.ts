@@ -1,7 +1,6 @@
 // Artifact objects (spec's Artifact table, reference §2.4 and §1.11) and search results (§2.8).
 // Where an artifact runs comes from its trail's artifact_started_running / artifact_stopped_running
 // events, which environment reports record.
-import type { TrailEvaluation } from '../../../shared/compliance/index.ts';
 import type { Artifact } from '../store/artifacts.ts';
 import type { Attestation } from '../store/attestations.ts';
 import type { TrailEvent } from '../store/trails.ts';
@@ -13,7 +12,8 @@ export interface Placement {
 }
 
 export interface ArtifactFacts {
-  evaluation: TrailEvaluation;
+  /** Its trail's compliance state. */
+  state: string;
   events: readonly TrailEvent[];
   attestations: readonly Attestation[];
 }
@@ -110,7 +110,7 @@ export function artifactView(
         is_compliant: attestation.isCompliant,
       })),
     },
-    state: facts.evaluation.compliance_state,
+    state: facts.state,
     running,
     exited,
     history: historyOf(artifact, facts),
@@ -136,7 +136,7 @@ export function searchItemView(
     template_reference_name: artifact.templateReferenceName,
     build_url: body.build_url ?? '',
     commit_url: body.commit_url ?? '',
-    compliance_state: facts.evaluation.compliance_state,
+    compliance_state: facts.state,
     running_in: running.map((placement) => placement.environment_name),
     exited_from: exited.map((placement) => placement.environment_name),
     html_url: htmlUrl.artifact(host, orgName, artifact.flowName, artifact.fingerprint, artifact.id),
