@@ -50,6 +50,11 @@ describe('flow latest_state stored in the database', () => {
     assert.deepEqual(stored(), expected);
     withDatabase((db) => db.prepare("UPDATE flows SET latest_state = 'NON-COMPLIANT' WHERE name = 'open'").run());
     assert.equal((await listed()).open, 'NON-COMPLIANT', 'read from the column');
+    assert.equal(
+      (await server.get<Flow>('/api/v2/flows/acme/open')).body.latest_state,
+      'NON-COMPLIANT',
+      'the one flow read from the column too',
+    );
     withDatabase((db) => db.prepare("UPDATE flows SET latest_state = 'INCOMPLETE' WHERE name = 'open'").run());
   });
 

@@ -62,8 +62,6 @@ export interface TrailStore {
   byId(id: string): Promise<Trail | undefined>;
   /** Newest first. */
   pageOfFlow(flowId: string, limit: number, offset: number): Promise<TrailPage>;
-  /** The trail of the flow modified last (`latest_activity_at`, `latest_state`). */
-  latestActive(flowId: string): Promise<Trail | undefined>;
   /** Newest first, trails of live flows only. */
   pageOfOrg(orgId: number, filter: TrailFilter, limit: number, offset: number): Promise<TrailPage>;
   /** Appends an event and marks the trail modified at its time. */
@@ -71,7 +69,7 @@ export interface TrailStore {
   events(trailId: string): Promise<TrailEvent[]>;
   /** byId for several trails in a few statements; a trail missing or unreadable maps to an error. */
   byIds(ids: readonly string[]): Promise<Map<string, Trail | Error>>;
-  /** latestActive for several flows in a few statements; a flow without trails is left out. */
+  /** The trail of each flow modified last (`latest_activity_at`, `latest_state`), in a few statements; a flow without trails is left out. */
   latestActiveOf(flowIds: readonly string[]): Promise<Map<string, Trail | Error>>;
   /** events for several trails in a few statements. */
   eventsOf(ids: readonly string[]): Promise<Map<string, TrailEvent[] | Error>>;
@@ -204,13 +202,6 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
         )
       ).map(toRef);
       return { total, trails };
-    },
-    async latestActive(flowId) {
-      const row = await sql.get<TrailRow>(
-        'SELECT * FROM trails WHERE flow_id = ? ORDER BY last_modified_at DESC, rowid DESC LIMIT 1',
-        flowId,
-      );
-      return row === undefined ? undefined : toTrail(row);
     },
     async pageOfOrg(orgId, filter, limit, offset) {
       const where = ['f.archived_at IS NULL'];

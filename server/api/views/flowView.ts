@@ -30,20 +30,14 @@ function viewOf(
   };
 }
 
+/** One flow's view: its latest activity and state as stored on write, like a list's (flowViewsReader). */
 export async function flowView(
   store: Store,
   host: string,
   orgName: string,
   flow: Flow,
 ): Promise<Record<string, unknown>> {
-  const latest = await store.trails.latestActive(flow.id);
-  return viewOf(
-    host,
-    orgName,
-    flow,
-    latest?.lastModifiedAt ?? null,
-    latest === undefined ? null : (await evaluationOf(store, latest)).compliance_state,
-  );
+  return (await flowViewsReader(store, host, orgName, [flow]))(flow);
 }
 
 /**
