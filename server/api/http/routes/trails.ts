@@ -8,7 +8,7 @@ import { pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
 import { placeholderOf } from '../../views/placeholders.ts';
 import { templateErrorText } from '../../rules/templateErrors.ts';
 import { templateFromText } from '../../rules/templates.ts';
-import { jsonArray, trailJsonCache } from '../../views/trailView.ts';
+import { jsonArray, trailJsonCache, type ListedTrail } from '../../views/trailView.ts';
 import { badRequest } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
 import { newId } from '../../ids.ts';
@@ -16,7 +16,7 @@ import { deliverSoon, trailStartedDeliveries } from '../../delivery/notification
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import type { Flow, StoredTemplate } from '../../store/flows.ts';
-import type { Trail, TrailRef } from '../../store/trails.ts';
+import type { Trail } from '../../store/trails.ts';
 import { flowOr404, trailOr404 } from '../../services/lookups.ts';
 import { flowParams, trailParams } from './params.ts';
 
@@ -82,17 +82,12 @@ const CACHED_PAGES = 256;
 
 export const trailRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
-  const cachedTrailJson = trailJsonCache(store, context.publicUrl);
-  /** A trail of a list as JSON, or the spec's marked placeholder when it cannot be rendered. */
-  const trailJson = async (orgName: string, flow: Flow, trail: TrailRef): Promise<Buffer> => {
-    try {
-      return await cachedTrailJson(orgName, flow, trail);
-    } catch (error) {
-      return Buffer.from(
-        JSON.stringify(placeholderOf(trail.id, error instanceof Error ? error.message : String(error))),
-      );
-    }
-  };
+  const renderedTrails = trailJsonCache(store, context.publicUrl);
+  /** Trails of a list as JSON, each the spec's marked placeholder when it cannot be rendered. */
+  const trailJsons = async (orgName: string, listed: readonly ListedTrail[]): Promise<Buffer[]> =>
+    (await renderedTrails(orgName, listed)).map((item, index) =>
+      item instanceof Error ? Buffer.from(JSON.stringify(placeholderOf(listed[index].trail.id, item.message))) : item,
+    );
   /** A listed trail's flow, or why it cannot be read (its trails then show as placeholders). */
   const readableFlow = async (id: string): Promise<Flow | Error> => {
     try {
@@ -162,10 +157,11 @@ export const trailRoutes: FastifyPluginCallback<RouteOptions> = (app, { context 
     async (request, reply) => {
       const org = orgOf(request);
       const flow = await flowOr404(store, org, request.params.flow);
-      return sendJson(
-        reply,
-        await cachedTrailJson(org.name, flow, await trailOr404(store, org, flow, request.params.trail)),
-      );
+      const [json] = await renderedTrails(org.name, [
+        { flow, trail: await trailOr404(store, org, flow, request.params.trail) },
+      ]);
+      if (json instanceof Error) throw json;
+      return sendJson(reply, json);
     },
   );
 
@@ -186,9 +182,12 @@ export const trailRoutes: FastifyPluginCallback<RouteOptions> = (app, { context 
         requested ? perPage : -1,
         requested ? offset : 0,
       );
-      const items: Buffer[] = [];
-      for (const trail of trails) items.push(await trailJson(org.name, flow, trail));
-      const data = jsonArray(items);
+      const data = jsonArray(
+        await trailJsons(
+          org.name,
+          trails.map((trail) => ({ flow, trail })),
+        ),
+      );
       const body = requested ? pageBody(data, paginationOf(total, page, perPage)) : data;
       if (current !== undefined) {
         pages.delete(key);
@@ -214,17 +213,23 @@ export const trailRoutes: FastifyPluginCallback<RouteOptions> = (app, { context 
       requested ? offset : 0,
     );
     const flows = new Map<string, Flow | Error>();
-    const items: Buffer[] = [];
-    for (const trail of result.trails) {
+    for (const trail of result.trails)
       if (!flows.has(trail.flowId)) flows.set(trail.flowId, await readableFlow(trail.flowId));
+    const readable = result.trails.flatMap((trail) => {
       const flow = flows.get(trail.flowId)!;
-      items.push(
-        flow instanceof Error
+      return flow instanceof Error ? [] : [{ flow, trail }];
+    });
+    const rendered = new Map(
+      (await trailJsons(org.name, readable)).map((json, index) => [readable[index].trail.id, json]),
+    );
+    const data = jsonArray(
+      result.trails.map((trail) => {
+        const flow = flows.get(trail.flowId)!;
+        return flow instanceof Error
           ? Buffer.from(JSON.stringify(placeholderOf(trail.id, flow.message)))
-          : await trailJson(org.name, flow, trail),
-      );
-    }
-    const data = jsonArray(items);
+          : rendered.get(trail.id)!;
+      }),
+    );
     return sendJson(reply, requested ? pageBody(data, paginationOf(result.total, page, perPage)) : data);
   });
   done();
