@@ -1,7 +1,7 @@
 // A flow's latest_state is kept on write (migration 203): the flow list reads the stored state,
 // and after every kind of write it is the state the single flow's answer evaluates on read.
 import assert from 'node:assert/strict';
-import type { Flow, Page } from './answers.ts';
+import type { Flow, Page, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint } from './fixtures.ts';
 
@@ -43,7 +43,10 @@ describe('flow latest_state kept on write', () => {
     await server?.stop();
   });
 
-  /** Each flow's latest_state as the list shows it, checked against the single flow's answer. */
+  /**
+   * Each flow's latest_state as the list shows it, checked against the single flow's answer and
+   * against the state its latest trail's answer evaluates on read (every slot's status).
+   */
   const states = async (): Promise<Record<string, unknown>> => {
     const listed = ((await server.get('/api/v2/flows/acme?page=1&per_page=20')).body as Page<Flow>).data;
     const result: Record<string, unknown> = {};
@@ -51,6 +54,13 @@ describe('flow latest_state kept on write', () => {
       const single = (await server.get(`/api/v2/flows/acme/${flow.name}`)).body as Flow;
       assert.equal(flow.latest_state, single.latest_state, `latest_state of ${flow.name}`);
       assert.equal(flow.latest_activity_at, single.latest_activity_at, `latest_activity_at of ${flow.name}`);
+      // Newest first: on a tie of last_modified_at the newer trail is the flow's latest.
+      const trails = (await server.get(`/api/v2/trails/acme/${flow.name}`)).body as Trail[];
+      const latest = trails.reduce<Trail | undefined>(
+        (found, trail) => (found === undefined || trail.last_modified_at > found.last_modified_at ? trail : found),
+        undefined,
+      );
+      assert.equal(flow.latest_state, latest?.compliance_status.status ?? null, `evaluated state of ${flow.name}`);
       result[flow.name] = flow.latest_state;
     }
     return result;
