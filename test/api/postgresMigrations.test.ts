@@ -9,6 +9,8 @@ import pg from 'pg';
 import { migrations } from '../../server/api/store/migrations/index.ts';
 import { applyPostgresMigrations } from '../../server/api/store/postgres/migrate.ts';
 import { nameSortKey } from '../../server/api/store/sortKey.ts';
+import type { Flow, Trail } from './answers.ts';
+import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint, WORKED_TEMPLATE } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { startPostgres, type PostgresServer } from './postgres.ts';
 
@@ -73,5 +75,188 @@ describe('PostgreSQL: migration 202 on a database with environments and controls
       ).controls.map((control) => control.identifier);
     assert.deepEqual(await found('éclair ω'), ['pastry']);
     assert.deepEqual(await found('plain c'), ['plain']);
+  });
+});
+
+// Migration 203 evaluates the trails already there (its backfill, in JavaScript, on either engine).
+// A database at migration 202 gets rows the API wrote (in a database migrated to the latest,
+// copied column by column), two of them damaged; once migrated, each trail's stored state is what
+// its answer evaluates on read, and a trail with a damaged row stores none and lists as the
+// placeholder it was.
+describe('PostgreSQL: migration 203 on a database with trails', function () {
+  this.timeout(120_000);
+  let postgres: PostgresServer;
+  let server: TestServer | undefined;
+  let evidence: string;
+
+  before(async () => {
+    postgres = await startPostgres();
+    evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
+  });
+  after(async () => {
+    await server?.stop();
+    await postgres?.stop();
+    rmSync(evidence, { recursive: true, force: true });
+  });
+
+  const serverOn = (url: string): Promise<TestServer> =>
+    startServer({ args: ['--org', 'acme', '--database', url, '--evidence', evidence] });
+
+  /** Trails of every state, written through the API into a database migrated to the latest. */
+  async function writeTrails(url: string): Promise<void> {
+    const source = await serverOn(url);
+    try {
+      await createFlow(source, 'acme', 'release', WORKED_TEMPLATE);
+      const artifact = (trail: string, label = trail) =>
+        attestArtifact(source, 'acme', 'release', {
+          fingerprint: fingerprint(label),
+          filename: 'cli',
+          git_commit: commit(trail),
+          trail_name: trail,
+          template_reference_name: 'cli',
+        });
+      const attested = async (trail: string, data: Record<string, unknown>) =>
+        assert.equal((await attest(source, 'acme', 'release', trail, 'generic', data)).status, 201);
+      for (const trail of [
+        'begun',
+        'complete',
+        'failing',
+        'versions',
+        'rebuilt',
+        'broken-attestation',
+        'broken-artifact',
+      ])
+        await beginTrail(source, 'acme', 'release', trail);
+      await attested('broken-attestation', { attestation_name: 'bar' });
+      await artifact('broken-artifact');
+      await artifact('complete');
+      await attested('complete', { attestation_name: 'bar' });
+      await attested('complete', { attestation_name: 'foo', artifact_fingerprint: fingerprint('complete') });
+      await attested('failing', { attestation_name: 'bar', is_compliant: false });
+      // The latest version of a name counts, whatever came before it.
+      await attested('versions', { attestation_name: 'bar', is_compliant: false });
+      await attested('versions', { attestation_name: 'bar' });
+      // A new artifact in the slot: the attestation bound to the old one no longer speaks for it.
+      await artifact('rebuilt', 'rebuilt-1');
+      await attested('rebuilt', { attestation_name: 'bar' });
+      await attested('rebuilt', { attestation_name: 'foo', artifact_fingerprint: fingerprint('rebuilt-1') });
+      await artifact('rebuilt', 'rebuilt-2');
+    } finally {
+      await source.stop();
+    }
+  }
+
+  /** Every row of `from` copied into the tables of `to` (the columns both have), triggers off as in a restore. */
+  async function copyRows(from: pg.Pool, to: pg.Pool): Promise<void> {
+    const columnsOf = async (pool: pg.Pool) =>
+      (
+        await pool.query<{
+          table_name: string;
+          column_name: string;
+          is_generated: string;
+          identity_generation: string | null;
+        }>(
+          `SELECT c.table_name, c.column_name, c.identity_generation,
+                  CASE WHEN c.column_name = 'rowid' THEN 'YES' ELSE 'NO' END AS is_generated
+             FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name)
+            WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND c.table_name <> 'schema_migrations'
+            ORDER BY c.table_name, c.ordinal_position`,
+        )
+      ).rows;
+    const source = new Set((await columnsOf(from)).map((row) => `${row.table_name}.${row.column_name}`));
+    const tables = new Map<string, string[]>();
+    const identities: Array<[string, string]> = [];
+    for (const row of await columnsOf(to)) {
+      if (!tables.has(row.table_name)) tables.set(row.table_name, []);
+      // A table's rowid is generated, in the order the rows are copied in (their order at the source).
+      if (row.is_generated === 'YES' || !source.has(`${row.table_name}.${row.column_name}`)) continue;
+      tables.get(row.table_name)!.push(row.column_name);
+      if (row.identity_generation !== null) identities.push([row.table_name, row.column_name]);
+    }
+    const client = await to.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL session_replication_role = replica');
+      for (const [table, columns] of tables) {
+        if (columns.length === 0) continue;
+        const list = columns.map((column) => `"${column}"`).join(', ');
+        const order = source.has(`${table}.rowid`) ? ' ORDER BY rowid' : '';
+        for (const row of (await from.query<Record<string, unknown>>(`SELECT ${list} FROM ${table}${order}`)).rows)
+          await client.query(
+            `INSERT INTO ${table} (${list}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+            columns.map((column) => row[column]),
+          );
+      }
+      for (const [table, column] of identities)
+        await client.query(
+          `SELECT setval(pg_get_serial_sequence('${table}', '${column}'), (SELECT max("${column}") FROM ${table}), true)
+            WHERE EXISTS (SELECT 1 FROM ${table})`,
+        );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  it('stores the state each trail evaluates on read, and none for a trail with a damaged row', async () => {
+    const latestUrl = await postgres.createDatabase('latest203');
+    await writeTrails(latestUrl);
+    const url = await postgres.createDatabase('before203');
+    const latest = new pg.Pool({ connectionString: latestUrl });
+    const before = new pg.Pool({ connectionString: url });
+    try {
+      await applyPostgresMigrations(
+        before,
+        migrations.filter((migration) => migration.id < '203'),
+      );
+      await copyRows(latest, before);
+      await before.query(
+        `UPDATE attestations SET body = '{"damaged' WHERE trail_id = (SELECT id FROM trails WHERE name = 'broken-attestation')`,
+      );
+      await before.query(
+        `UPDATE artifacts SET body = 'nope' WHERE trail_id = (SELECT id FROM trails WHERE name = 'broken-artifact')`,
+      );
+    } finally {
+      await latest.end();
+    }
+
+    try {
+      server = await serverOn(url);
+      const stored = new Map(
+        (
+          await before.query<{ name: string; compliance_state: string | null }>(
+            'SELECT name, compliance_state FROM trails',
+          )
+        ).rows.map((row) => [row.name, row.compliance_state]),
+      );
+      const listed = (await server.get<Array<Trail | { placeholder: true; id: string }>>('/api/v2/trails/acme/release'))
+        .body;
+      const evaluated = new Map<string, string>();
+      for (const item of listed) if ('name' in item) evaluated.set(item.name, item.compliance_status.status);
+      assert.deepEqual(Object.fromEntries(evaluated), {
+        begun: 'INCOMPLETE',
+        complete: 'COMPLIANT',
+        failing: 'NON-COMPLIANT',
+        versions: 'INCOMPLETE',
+        rebuilt: 'INCOMPLETE',
+      });
+      for (const [name, state] of evaluated) assert.equal(stored.get(name), state, `stored state of ${name}`);
+      assert.equal(stored.get('broken-attestation'), null);
+      assert.equal(stored.get('broken-artifact'), null);
+      assert.equal(listed.filter((item) => 'placeholder' in item).length, 2, 'the damaged trails list as placeholders');
+      // The flow's latest state is its latest trail's (rebuilt, the last one written to).
+      const flow = (await server.get<Flow>('/api/v2/flows/acme/release')).body;
+      assert.equal(flow.latest_state, 'INCOMPLETE');
+      assert.equal(
+        (await before.query<{ latest_state: string }>("SELECT latest_state FROM flows WHERE name = 'release'")).rows[0]
+          .latest_state,
+        'INCOMPLETE',
+      );
+    } finally {
+      await before.end();
+    }
   });
 });
