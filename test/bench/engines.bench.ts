@@ -4,8 +4,10 @@
 // engine's 100k rate as a ratio to its own 1k rate: the same flat growth as on SQLite). Writes: scan
 // attestations at 50 concurrent requests. Targets: two instances ≥ 1.5× the read rate of one;
 // PostgreSQL writes ≥ 0.5× SQLite's. Each measurement also prints how busy the whole machine was
-// (all cores) and how many cores the server instances used, which tells whether a missed target is
-// the code (an instance short of CPU it could have) or the machine (no idle core left).
+// (all cores) and how many cores the server instances, PostgreSQL and the load generator used,
+// which tells whether a missed target is the code (an instance short of CPU it could have) or the
+// machine (no idle core left), and who takes the cores: two instances read faster than one only
+// if the server instances, not the database or the load generator, are what the cores run.
 // `npm run bench engines -- --max 1000` stops at the smaller size.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,12 +16,14 @@ import { startServer, tempDataDir, type TestServer } from '../api/harness.ts';
 import { startPostgres } from '../api/postgres.ts';
 import {
   cpuSeconds,
+  cpuSecondsSince,
   machineTicks,
   measure,
   requestsAt,
   scanWrites,
   seedPostgres,
   seedSqlite,
+  treeCpuSeconds,
   uniquePrefix,
   uniquePrefixPostgres,
   writeTemplates,
@@ -35,21 +39,34 @@ interface Observed extends Measure {
   machineBusy: number;
   /** Cores the server instances used together during the measurement. */
   serverCores: number;
+  /** Cores PostgreSQL used (its server and every backend), 0 on SQLite. */
+  databaseCores: number;
+  /** Cores this process used: the load generator. */
+  loadCores: number;
 }
 
-/** `run` with the machine's and the instances' CPU use over it. */
-async function observed(servers: TestServer[], run: () => Promise<Measure>): Promise<Observed> {
+/** `run` with the machine's, the instances', the database's and the load generator's CPU use over it. */
+async function observed(
+  servers: TestServer[],
+  database: number | undefined,
+  run: () => Promise<Measure>,
+): Promise<Observed> {
   const machineBefore = machineTicks();
   const cpuBefore = servers.map((server) => cpuSeconds(server.pid));
+  const databaseBefore = database === undefined ? new Map<number, number>() : treeCpuSeconds(database);
+  const loadBefore = cpuSeconds(process.pid);
   const started = performance.now();
   const result = await run();
   const seconds = (performance.now() - started) / 1000;
   const machineAfter = machineTicks();
   const cpu = servers.reduce((sum, server, i) => sum + cpuSeconds(server.pid) - cpuBefore[i], 0);
+  const databaseAfter = database === undefined ? new Map<number, number>() : treeCpuSeconds(database);
   return {
     ...result,
     machineBusy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total),
     serverCores: cpu / seconds,
+    databaseCores: cpuSecondsSince(databaseBefore, databaseAfter) / seconds,
+    loadCores: (cpuSeconds(process.pid) - loadBefore) / seconds,
   };
 }
 
@@ -58,7 +75,7 @@ type Config = (typeof CONFIGS)[number];
 
 function cell(result: Observed, base: number | undefined): string {
   const ratio = base === undefined ? '' : ` (${(result.rps / base).toFixed(2)}×)`;
-  return `${result.rps.toFixed(0)} req/s${ratio} p99 ${result.p99} ms [machine ${(result.machineBusy * 100).toFixed(0)}% busy, servers ${result.serverCores.toFixed(2)} cores]`;
+  return `${result.rps.toFixed(0)} req/s${ratio} p99 ${result.p99} ms [machine ${(result.machineBusy * 100).toFixed(0)}% busy, servers ${result.serverCores.toFixed(2)}, database ${result.databaseCores.toFixed(2)}, load generator ${result.loadCores.toFixed(2)} cores]`;
 }
 
 async function main(): Promise<void> {
@@ -96,9 +113,11 @@ async function main(): Promise<void> {
         for (let i = 0; i < sqliteRequests.length; i++) {
           const label = sqliteRequests[i][0];
           const results: Record<Config, Observed> = {
-            SQLite: await observed([sqlite], () => measure(sqlite, sqliteRequests[i][1])),
-            'PG 1 instance': await observed([instances[0]], () => measure(instances[0], pgRequests[i][1])),
-            'PG 2 instances': await observed(instances, () => measure(instances, pgRequests[i][1])),
+            SQLite: await observed([sqlite], undefined, () => measure(sqlite, sqliteRequests[i][1])),
+            'PG 1 instance': await observed([instances[0]], postgres.pid, () =>
+              measure(instances[0], pgRequests[i][1]),
+            ),
+            'PG 2 instances': await observed(instances, postgres.pid, () => measure(instances, pgRequests[i][1])),
           };
           console.log(label);
           for (const config of CONFIGS) {
@@ -129,14 +148,20 @@ async function main(): Promise<void> {
     const writes = new Map<Config, Observed>();
     const sqlite = await startServer({ args: ['--org', 'acme'] });
     try {
-      writes.set('SQLite', await observed([sqlite], () => scanWrites([sqlite], 'service-sqlite')));
+      writes.set('SQLite', await observed([sqlite], undefined, () => scanWrites([sqlite], 'service-sqlite')));
     } finally {
       await sqlite.stop();
     }
     const instances = await Promise.all([0, 1].map(() => startServer({ args: pgArgs })));
     try {
-      writes.set('PG 1 instance', await observed([instances[0]], () => scanWrites([instances[0]], 'service-pg-1')));
-      writes.set('PG 2 instances', await observed(instances, () => scanWrites(instances, 'service-pg-2')));
+      writes.set(
+        'PG 1 instance',
+        await observed([instances[0]], postgres.pid, () => scanWrites([instances[0]], 'service-pg-1')),
+      );
+      writes.set(
+        'PG 2 instances',
+        await observed(instances, postgres.pid, () => scanWrites(instances, 'service-pg-2')),
+      );
     } finally {
       for (const instance of instances) await instance.stop();
     }

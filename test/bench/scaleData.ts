@@ -1,7 +1,7 @@
 // What the scale benchmarks share (issue 9 and 10): seeding a store to a size in batched SQL on
 // either engine (copying rows the API wrote, so seeding takes minutes), the requests measured at
 // each size, and measuring them with autocannon against one or several server instances.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import autocannon from 'autocannon';
@@ -325,9 +325,40 @@ export function machineTicks(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
+/** The fields of /proc/<pid>/stat after the command name (the state is field 0, the parent 1). */
+function statFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** CPU seconds a process has used so far (user + system), from /proc/<pid>/stat. */
 export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU seconds so far of a process and of each of its children (PostgreSQL's server and the
+ * backend of each connection), by pid: compare two readings with cpuSecondsSince.
+ */
+export function treeCpuSeconds(pid: number): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = statFields(entry);
+      if (Number(entry) === pid || Number(fields[1]) === pid)
+        seconds.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return seconds;
+}
+
+/** CPU seconds used between two readings of treeCpuSeconds (a process started in between counts whole; one ended is lost). */
+export function cpuSecondsSince(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, seconds] of after) sum += seconds - (before.get(pid) ?? 0);
+  return sum;
 }
