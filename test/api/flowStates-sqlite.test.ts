@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
-import type { Flow } from './answers.ts';
+import type { Artifact, Flow, SearchResult } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
-import { attest, beginTrail, createFlow } from './fixtures.ts';
+import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint } from './fixtures.ts';
 
 const TEMPLATE = 'version: 1\ntrail:\n  attestations:\n    - name: check\n      type: generic\n';
 
@@ -88,5 +88,30 @@ describe('flow latest_state stored in the database', () => {
     const expected = { done: 'COMPLIANT', empty: null, open: 'INCOMPLETE' };
     assert.deepEqual(stored(), expected);
     assert.deepEqual(await listed(), expected);
+  });
+
+  it("lists artifacts and search results with their trail's stored state", async () => {
+    await createFlow(server, 'acme', 'shipped', TEMPLATE);
+    await attestArtifact(server, 'acme', 'shipped', {
+      fingerprint: fingerprint('shipped'),
+      filename: 'cli',
+      git_commit: commit('shipped'),
+      trail_name: 't1',
+      template_reference_name: 'cli',
+    });
+    const shown = async (): Promise<[unknown, unknown]> => [
+      ((await server.get('/api/v2/artifacts/acme?flow_name=shipped')).body as Artifact[])[0].state,
+      ((await server.get(`/api/v2/search/acme/sha/${fingerprint('shipped')}`)).body as SearchResult).artifacts[0]
+        .compliance_state,
+    ];
+    assert.deepEqual(await shown(), ['INCOMPLETE', 'INCOMPLETE']);
+    withDatabase((db) =>
+      db
+        .prepare(
+          "UPDATE trails SET compliance_state = 'NON-COMPLIANT' WHERE flow_id = (SELECT id FROM flows WHERE name = 'shipped')",
+        )
+        .run(),
+    );
+    assert.deepEqual(await shown(), ['NON-COMPLIANT', 'NON-COMPLIANT'], 'read from the column');
   });
 });
