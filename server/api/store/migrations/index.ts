@@ -17,6 +17,7 @@ import { migration203 } from './203-trail-states.ts';
 import { migration204 } from './204-policy-and-action-lists.ts';
 import { migration205 } from './205-webhook-outbox.ts';
 import { migration206 } from './206-one-update-per-row.ts';
+import { migration207 } from './207-trail-orders.ts';
 import { migration208 } from './208-evidence-references.ts';
 import type { Statements } from '../db.ts';
 
@@ -49,5 +50,6 @@ export const migrations: readonly Migration[] = [
   migration204,
   migration205,
   migration206,
+  migration207,
   migration208,
 ];
