@@ -8,9 +8,11 @@
 // which tells whether a missed target is the code (an instance short of CPU it could have) or the
 // machine (no idle core left), and who takes the cores: two instances read faster than one only
 // if the server instances, not the database or the load generator, are what the cores run.
-// `npm run bench engines -- --max 1000` stops at the smaller size.
+// Each write measurement also prints the CPU time per attestation of the server instances and of
+// PostgreSQL, and the load average after them.
+// `npm run bench engines -- --max 1000` stops at the smaller size; `-- --writes` measures writes only.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, tempDataDir, type TestServer } from '../api/harness.ts';
 import { startPostgres } from '../api/postgres.ts';
@@ -33,6 +35,7 @@ import {
 const SIZES = [1_000, 100_000];
 const maxArgument = process.argv.indexOf('--max');
 const MAX = maxArgument === -1 ? Infinity : Number(process.argv[maxArgument + 1]);
+const WRITES_ONLY = process.argv.includes('--writes');
 
 interface Observed extends Measure {
   /** Share of the whole machine's CPU in use during the measurement (0–1, all cores). */
@@ -43,6 +46,9 @@ interface Observed extends Measure {
   databaseCores: number;
   /** Cores this process used: the load generator. */
   loadCores: number;
+  /** CPU milliseconds per request of the server instances and of PostgreSQL, when the measurement counted its requests. */
+  serverMsPerRequest?: number;
+  databaseMsPerRequest?: number;
 }
 
 /** `run` with the machine's, the instances', the database's and the load generator's CPU use over it. */
@@ -61,12 +67,17 @@ async function observed(
   const machineAfter = machineTicks();
   const cpu = servers.reduce((sum, server, i) => sum + cpuSeconds(server.pid) - cpuBefore[i], 0);
   const databaseAfter = database === undefined ? new Map<number, number>() : treeCpuSeconds(database);
+  const databaseCpu = cpuSecondsSince(databaseBefore, databaseAfter);
+  const perRequest = (cpuSeconds: number): number | undefined =>
+    result.requests === undefined ? undefined : (cpuSeconds * 1000) / result.requests;
   return {
     ...result,
     machineBusy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total),
     serverCores: cpu / seconds,
-    databaseCores: cpuSecondsSince(databaseBefore, databaseAfter) / seconds,
+    databaseCores: databaseCpu / seconds,
     loadCores: (cpuSeconds(process.pid) - loadBefore) / seconds,
+    serverMsPerRequest: perRequest(cpu),
+    databaseMsPerRequest: database === undefined ? undefined : perRequest(databaseCpu),
   };
 }
 
@@ -75,11 +86,15 @@ type Config = (typeof CONFIGS)[number];
 
 function cell(result: Observed, base: number | undefined): string {
   const ratio = base === undefined ? '' : ` (${(result.rps / base).toFixed(2)}×)`;
-  return `${result.rps.toFixed(0)} req/s${ratio} p99 ${result.p99} ms [machine ${(result.machineBusy * 100).toFixed(0)}% busy, servers ${result.serverCores.toFixed(2)}, database ${result.databaseCores.toFixed(2)}, load generator ${result.loadCores.toFixed(2)} cores]`;
+  const perRequest =
+    result.serverMsPerRequest === undefined
+      ? ''
+      : `; CPU per request: servers ${result.serverMsPerRequest.toFixed(2)} ms${result.databaseMsPerRequest === undefined ? '' : `, database ${result.databaseMsPerRequest.toFixed(2)} ms`}`;
+  return `${result.rps.toFixed(0)} req/s${ratio} p99 ${result.p99} ms [machine ${(result.machineBusy * 100).toFixed(0)}% busy, servers ${result.serverCores.toFixed(2)}, database ${result.databaseCores.toFixed(2)}, load generator ${result.loadCores.toFixed(2)} cores${perRequest}]`;
 }
 
 async function main(): Promise<void> {
-  const sizes = SIZES.filter((size) => size <= MAX);
+  const sizes = WRITES_ONLY ? [] : SIZES.filter((size) => size <= MAX);
   const postgres = await startPostgres();
   const evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
   const sqliteDir = tempDataDir();
@@ -96,7 +111,8 @@ async function main(): Promise<void> {
 
     const base = new Map<string, number>();
     let seeded = 0;
-    console.log('per_page 20, 10 connections (spread over the instances), 3 s per request, the better of two rounds');
+    if (sizes.length > 0)
+      console.log('per_page 20, 10 connections (spread over the instances), 3 s per request, the better of two rounds');
     for (const size of sizes) {
       seedSqlite(sqliteDir, seeded, size);
       await seedPostgres(url, seeded, size);
@@ -176,6 +192,11 @@ async function main(): Promise<void> {
         `  ${config.padEnd(15)} ${cell(result, undefined)}  ${ratio.toFixed(2)}× of SQLite${target === undefined ? '' : met ? '  ok' : '  MISSED (≥ 0.5×)'}`,
       );
     }
+    console.log(
+      `  load average ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     rmSync(sqliteDir, { recursive: true, force: true });
     rmSync(evidence, { recursive: true, force: true });
