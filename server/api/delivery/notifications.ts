@@ -7,6 +7,7 @@ import { nowSeconds } from '../clock.ts';
 import { htmlUrl } from '../views/urls.ts';
 import { startDeliverer, type Deliverer } from './deliverer.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './webhooks.ts';
+import type { Action } from '../store/actions.ts';
 import type { Org } from '../store/orgs.ts';
 import type { OutboxDelivery } from '../store/outbox.ts';
 
@@ -66,8 +67,20 @@ export async function deliveriesFor(
   trigger: Trigger,
   payload: Record<string, unknown>,
 ): Promise<OutboxDelivery[]> {
+  const triggered = await context.store.actions.triggered(org.id, kind, resourceName, trigger);
+  return await deliveriesOf(context, org, triggered, trigger, payload);
+}
+
+/** deliveriesFor with the triggered actions read already (with what the event is about). */
+async function deliveriesOf(
+  context: AppContext,
+  org: Org,
+  triggered: readonly Action[],
+  trigger: Trigger,
+  payload: Record<string, unknown>,
+): Promise<OutboxDelivery[]> {
   const deliveries: OutboxDelivery[] = [];
-  for (const action of await context.store.actions.triggered(org.id, kind, resourceName, trigger)) {
+  for (const action of triggered) {
     for (const target of action.targets) {
       if (target.type !== 'WEBHOOK' || typeof target.webhook !== 'string') continue;
       deliveries.push({
@@ -120,10 +133,14 @@ export async function trailStartedDeliveries(
   });
 }
 
-/** ON_ATTESTATION, in the transaction that records the attestation, before its writes. */
+/**
+ * ON_ATTESTATION, in the transaction that records the attestation: `triggered` are the flow's
+ * actions with that trigger, read with the attestation's trail (trailPlaceOr404).
+ */
 export async function attestationDeliveries(
   context: AppContext,
   org: Org,
+  triggered: readonly Action[],
   attestation: {
     id: string;
     name: string;
@@ -134,7 +151,7 @@ export async function attestationDeliveries(
     trailName: string;
   },
 ): Promise<OutboxDelivery[]> {
-  return await deliveriesFor(context, org, 'flow', attestation.flowName, 'ON_ATTESTATION', {
+  return await deliveriesOf(context, org, triggered, 'ON_ATTESTATION', {
     event_type: 'attestation_reported',
     description: `Attestation '${attestation.name}' (${attestation.type}) reported in trail '${attestation.trailName}'`,
     ...trailPayload(context, org, attestation.flowName, attestation.trailName),

@@ -13,6 +13,8 @@ import { invalid, notFound } from '../errors.ts';
 import { nowSeconds } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { UploadedFile } from '../http/multipart.ts';
+import type { TrailPlaceFound } from './lookups.ts';
+import type { Action } from '../store/actions.ts';
 import type { Attestation, Evidence } from '../store/attestations.ts';
 import type { EvidenceHold } from '../store/evidence.ts';
 import type { Store } from '../store/index.ts';
@@ -30,10 +32,10 @@ export interface AttestRequest {
   data: unknown;
   attachment: UploadedFile | undefined;
   reportedBy: string;
-  /** Looks the flow and trail up (404s with the service's messages). */
-  resolve: () => Promise<{ flowId: string; trailId: string; flowName: string; trailName: string }>;
-  /** The webhook deliveries the attestation calls for, stored in its transaction (they read before it writes). */
-  deliveries: (attestation: Attestation) => Promise<OutboxDelivery[]>;
+  /** Looks the flow and trail up (404s with the service's messages), and the actions an attestation there triggers. */
+  resolve: () => Promise<TrailPlaceFound>;
+  /** The webhook deliveries the attestation calls for (of the actions resolve() found), stored in its transaction. */
+  deliveries: (attestation: Attestation, triggered: readonly Action[]) => Promise<OutboxDelivery[]>;
 }
 
 function checked(kind: UrlKind, data: unknown): Record<string, unknown> {
@@ -144,7 +146,7 @@ export async function recordAttestation(
           flowName: place.flowName,
           trailName: place.trailName,
         };
-        const deliveries = await request.deliveries(attestation);
+        const deliveries = await request.deliveries(attestation, place.triggered);
         await store.attestations.create(attestation);
         const attestationType = request.kind === 'override' ? 'override' : type;
         const common = {

@@ -1,6 +1,8 @@
 // The not-found rules the routes share, each failing with the hosted service's exact message
 // (reference §1.2).
+import type { Trigger } from '../delivery/notifications.ts';
 import { notFound, type ApiError } from '../errors.ts';
+import type { Action } from '../store/actions.ts';
 import type { Environment } from '../store/environments.ts';
 import type { Flow } from '../store/flows.ts';
 import type { Store } from '../store/index.ts';
@@ -22,23 +24,41 @@ export async function trailOr404(store: Store, org: Org, flow: Flow, trailName: 
   return trail;
 }
 
+/** Where a write about a trail goes, and the actions it triggers. */
+export interface TrailPlaceFound {
+  flowId: string;
+  trailId: string;
+  flowName: string;
+  trailName: string;
+  /** The flow's live actions with the write's trigger. */
+  triggered: Action[];
+}
+
 /**
  * The ids and names of a live flow's trail, as flowOr404 then trailOr404 find them (their 404s
- * too), in one statement that reads neither row whole: what a write about the trail needs.
+ * too), and the flow's actions with `trigger`, in one statement that reads neither row whole:
+ * what a write about the trail needs.
  */
 export async function trailPlaceOr404(
   store: Store,
   org: Org,
   flowName: string,
   trailName: string,
-): Promise<{ flowId: string; trailId: string; flowName: string; trailName: string }> {
-  const place = await store.trails.placeByNames(org.id, flowName, trailName);
+  trigger: Trigger,
+): Promise<TrailPlaceFound> {
+  const place = await store.trails.placeByNames(org.id, flowName, trailName, trigger);
   if (place === undefined) throw notFound(`Flow named '${flowName}' does not exist for organization '${org.name}'`);
   if (place.trail === undefined)
     throw notFound(
       `Trail with name '${trailName}' does not exist for Organization '${org.name}' and Flow '${place.flowName}'`,
     );
-  return { flowId: place.flowId, trailId: place.trail.id, flowName: place.flowName, trailName: place.trail.name };
+  return {
+    flowId: place.flowId,
+    trailId: place.trail.id,
+    flowName: place.flowName,
+    trailName: place.trail.name,
+    triggered: place.triggered,
+  };
 }
 
 export function environmentNotFound(org: string, env: string): ApiError {

@@ -49,7 +49,7 @@ export interface ActionStore {
   recordOutcome(orgId: number, number: number, ok: boolean, timestamp: number): Promise<void>;
 }
 
-interface ActionRow {
+export interface ActionRow {
   id: number;
   number: number;
   name: string;
@@ -67,7 +67,7 @@ interface ActionRow {
   [column: string]: unknown;
 }
 
-function toAction(row: ActionRow): Action {
+export function toAction(row: ActionRow): Action {
   return {
     id: row.id,
     number: row.number,

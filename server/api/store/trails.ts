@@ -1,4 +1,5 @@
 import { templateOf } from '../../../shared/templates/index.ts';
+import { toAction, type Action, type ActionRow } from './actions.ts';
 import { parseJson, placeholderList, rowsByKey, type Param, type Statements } from './db.ts';
 import type { StoredTemplate } from './flows.ts';
 import { tagCondition } from './tagFilter.ts';
@@ -48,6 +49,16 @@ export interface TrailPlace {
   flowId: string;
   flowName: string;
   trail?: { id: string; name: string };
+  /** The flow's live actions with the trigger asked for, by number. */
+  triggered: Action[];
+}
+
+/** A live flow's and trail's ids and names beside one action of the flow with the trigger (its columns NULL when none). */
+interface PlaceRow extends ActionRow {
+  place_flow_id: string;
+  place_flow_name: string;
+  place_trail_id: string | null;
+  place_trail_name: string | null;
 }
 
 export interface TrailStore {
@@ -58,7 +69,11 @@ export interface TrailStore {
    * Where a write about a trail goes, by the live flow's and the trail's names, in one statement
    * and without reading either row whole: undefined without the flow, `trail` undefined without the trail.
    */
-  placeByNames(orgId: number, flowName: string, trailName: string): Promise<TrailPlace | undefined>;
+  /**
+   * A live flow's trail by names, and the flow's live actions with `trigger` (kind flow), in one
+   * statement: on PostgreSQL what an attestation reads before it writes is one round trip.
+   */
+  placeByNames(orgId: number, flowName: string, trailName: string, trigger: string): Promise<TrailPlace | undefined>;
   byId(id: string): Promise<Trail | undefined>;
   /** Newest first. */
   pageOfFlow(flowId: string, limit: number, offset: number): Promise<TrailPage>;
@@ -167,23 +182,31 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
       const row = await sql.get<TrailRow>('SELECT * FROM trails WHERE flow_id = ? AND name = ?', flowId, name);
       return row === undefined ? undefined : toTrail(row);
     },
-    async placeByNames(orgId, flowName, trailName) {
-      const row = await sql.get<{
-        flow_id: string;
-        flow_name: string;
-        trail_id: string | null;
-        trail_name: string | null;
-      }>(
-        `SELECT f.id AS flow_id, f.name AS flow_name, t.id AS trail_id, t.name AS trail_name
-           FROM flows f LEFT JOIN trails t ON t.flow_id = f.id AND t.name = ?
-          WHERE f.org_id = ? AND f.name = ? AND f.archived_at IS NULL`,
+    async placeByNames(orgId, flowName, trailName, trigger) {
+      // One row per action (or one with the action's columns NULL); none when the flow is not live.
+      const rows = await sql.all<PlaceRow>(
+        `SELECT p.flow_id AS place_flow_id, p.flow_name AS place_flow_name, p.trail_id AS place_trail_id, p.trail_name AS place_trail_name, a.*
+           FROM (SELECT f.id AS flow_id, f.name AS flow_name, t.id AS trail_id, t.name AS trail_name
+                   FROM flows f LEFT JOIN trails t ON t.flow_id = f.id AND t.name = ?
+                  WHERE f.org_id = ? AND f.name = ? AND f.archived_at IS NULL) p
+           LEFT JOIN actions a
+             ON a.id IN (SELECT action_id FROM action_watches WHERE org_id = ? AND kind = 'flow' AND name = p.flow_name)
+            AND a.deleted_at IS NULL AND a.type = 'flow' AND EXISTS (SELECT 1 FROM json_each(a.triggers) WHERE value = ?)
+          ORDER BY a.number`,
         trailName,
         orgId,
         flowName,
+        orgId,
+        trigger,
       );
-      if (row === undefined) return undefined;
-      const trail = row.trail_id === null ? undefined : { id: row.trail_id, name: String(row.trail_name) };
-      return { flowId: row.flow_id, flowName: row.flow_name, trail };
+      if (rows.length === 0) return undefined;
+      const row = rows[0];
+      return {
+        flowId: row.place_flow_id,
+        flowName: row.place_flow_name,
+        trail: row.place_trail_id === null ? undefined : { id: row.place_trail_id, name: String(row.place_trail_name) },
+        triggered: rows.filter((action) => action.id !== null).map(toAction),
+      };
     },
     async byId(id) {
       const row = await sql.get<TrailRow>('SELECT * FROM trails WHERE id = ?', id);

@@ -110,8 +110,8 @@ export const attestationRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
         data,
         attachment,
         reportedBy: principalOf(request).name,
-        resolve: () => trailPlaceOr404(store, org, flowName, trailName),
-        deliveries: (attestation) => attestationDeliveries(context, org, attestation),
+        resolve: () => trailPlaceOr404(store, org, flowName, trailName, 'ON_ATTESTATION'),
+        deliveries: (attestation, triggered) => attestationDeliveries(context, org, triggered, attestation),
       });
       deliverSoon(context, deliveries);
       return sendJsonString(reply, 201, 'OK');
