@@ -2,28 +2,44 @@
 // form of it. Statements: `?` parameters become `$n`, and `LIMIT -1` (SQLite's "no limit") becomes
 // `LIMIT NULL`. Migrations: SQLite's column types and trigger bodies become their PostgreSQL
 // equivalents. The SQLite functions the store calls exist in PostgreSQL through compat.ts.
-import pg from 'pg';
 import type { Param } from '../db.ts';
 
-/** `sql` with each `?` parameter (outside quoted text) replaced by `placeholder(n)`, n counting from 1. */
-function withPlaceholders(sql: string, placeholder: (n: number) => string): string {
-  let out = '';
-  let n = 0;
+/** Distinct statements whose pieces are kept: statements with lists of keys come in many lengths. */
+const PIECES_KEPT = 1_000;
+const piecesKept = new Map<string, readonly string[]>();
+
+/** `sql` cut at each `?` parameter outside quoted text: one piece more than it has parameters. */
+function piecesOf(sql: string): readonly string[] {
+  const known = piecesKept.get(sql);
+  if (known !== undefined) return known;
+  const pieces: string[] = [];
+  let start = 0;
   for (let i = 0; i < sql.length; i += 1) {
     const c = sql[i];
     if (c === "'" || c === '"') {
       const end = sql.indexOf(c, i + 1);
-      const stop = end === -1 ? sql.length : end + 1;
-      out += sql.slice(i, stop);
-      i = stop - 1;
+      i = end === -1 ? sql.length : end;
     } else if (c === '?') {
-      n += 1;
-      out += placeholder(n);
-    } else {
-      out += c;
+      pieces.push(sql.slice(start, i));
+      start = i + 1;
     }
   }
-  return out;
+  pieces.push(sql.slice(start));
+  if (piecesKept.size >= PIECES_KEPT) piecesKept.clear();
+  piecesKept.set(sql, pieces);
+  return pieces;
+}
+
+/**
+ * `sql` with each `?` parameter (outside quoted text) replaced by `placeholder(n)`, n counting
+ * from 1. Joined from the statement's pieces, cut once: every write of a concurrent transaction
+ * comes through here, and building it a character at a time left a string per character to collect.
+ */
+function withPlaceholders(sql: string, placeholder: (n: number) => string): string {
+  const pieces = piecesOf(sql);
+  const out: string[] = [pieces[0]];
+  for (let n = 1; n < pieces.length; n += 1) out.push(placeholder(n), pieces[n]);
+  return out.join('');
 }
 
 /** `sql` with `$1, $2, ...` for its `?` parameters (outside quoted text). */
@@ -71,10 +87,20 @@ function literalOf(param: Param): string {
   if (param === null) return 'NULL';
   // Binary data in bytea's hex form, as the driver would send it.
   if (ArrayBuffer.isView(param))
-    return pg.escapeLiteral(`\\x${Buffer.from(param.buffer, param.byteOffset, param.byteLength).toString('hex')}`);
+    return quoted(`\\x${Buffer.from(param.buffer, param.byteOffset, param.byteLength).toString('hex')}`);
   const text = String(param);
   if (text.includes('\0')) throw unstorableText();
-  return pg.escapeLiteral(text);
+  return quoted(text);
+}
+
+/**
+ * `text` quoted as the driver's escapeLiteral quotes it (quotes doubled; with a backslash, E'' and
+ * backslashes doubled), by whole-string replacement: it appends a character at a time, which for
+ * an attestation's body left thousands of strings to collect per write.
+ */
+function quoted(text: string): string {
+  const body = text.replaceAll("'", "''");
+  return text.includes('\\') ? ` E'${body.replaceAll('\\', '\\\\')}'` : `'${body}'`;
 }
 
 /**
