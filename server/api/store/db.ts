@@ -25,6 +25,22 @@ export interface Statements {
   write(sql: string, ...params: Param[]): Promise<void>;
   get<T extends Row = Row>(sql: string, ...params: Param[]): Promise<T | undefined>;
   all<T extends Row = Row>(sql: string, ...params: Param[]): Promise<T[]>;
+  /**
+   * all() of each read, in order: on PostgreSQL in one round trip (one message, values written
+   * in, so each is planned anew; no LIMIT parameter), elsewhere one after another.
+   */
+  allEach(reads: ReadonlyArray<readonly [sql: string, ...params: Param[]]>): Promise<Row[][]>;
+}
+
+/** What each commit of PostgreSQL's concurrent transactions derives from their writes before COMMIT (trail states kept on write). */
+export interface BeforeCommit {
+  /** A statement sent at the end of the commit's first message, after the writes: its rows go to run(). */
+  read: string;
+  /**
+   * Runs on the commit's connection with read's rows: its reads go at once, its writes (write())
+   * in one message with COMMIT.
+   */
+  run: (statements: Statements, rows: Row[]) => Promise<void>;
 }
 
 export interface TransactionOptions {
@@ -110,6 +126,7 @@ export function statementsOf(sql: Sql): Statements {
     write: (text, ...params) => Promise.resolve(void sql.run(text, ...params)),
     get: <T extends Row>(text: string, ...params: Param[]) => Promise.resolve(sql.get<T>(text, ...params)),
     all: <T extends Row>(text: string, ...params: Param[]) => Promise.resolve(sql.all<T>(text, ...params)),
+    allEach: (reads) => settled(() => reads.map(([text, ...params]) => sql.all(text, ...params))),
   };
 }
 
@@ -169,6 +186,7 @@ export class Database {
       write: (sql, ...params) => settled(() => void current().run(sql, ...params)),
       get: (sql, ...params) => settled(() => current().get(sql, ...params)),
       all: (sql, ...params) => settled(() => current().all(sql, ...params)),
+      allEach: (reads) => settled(() => reads.map(([sql, ...params]) => current().all(sql, ...params))),
     };
   }
 

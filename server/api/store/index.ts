@@ -25,7 +25,7 @@ import { sqliteProvenanceStore, type ProvenanceStore } from './provenance.ts';
 import { sqliteSnapshotStore, type SnapshotStore } from './snapshots.ts';
 import { sqliteOutboxStore, type OutboxEngine, type OutboxStore } from './outbox.ts';
 import { sqliteTrailEvaluationStore, type TrailEvaluationStore } from './trailEvaluations.ts';
-import { evaluateQueuedTrails } from './trailStates.ts';
+import { evaluateQueuedTrails, evaluateTrailsBeforeCommit } from './trailStates.ts';
 import { join } from 'node:path';
 
 /** Connections per instance: enough for concurrent reads, few enough that several instances fit PostgreSQL's default of 100. */
@@ -130,7 +130,7 @@ export async function openStore(location: StoreLocation): Promise<Store> {
 }
 
 async function openPostgresStore(url: string, location: StoreLocation): Promise<Store> {
-  const database = new PostgresDatabase(url, POSTGRES_CONNECTIONS, evaluateQueuedTrails);
+  const database = new PostgresDatabase(url, POSTGRES_CONNECTIONS, evaluateTrailsBeforeCommit);
   try {
     await applyPostgresMigrations(database.pool, migrations);
   } catch (error) {

@@ -6,7 +6,7 @@
 // Evaluating the queue also moves each written trail's version (migration 206), in the update
 // that stores its state: one update of the trail's row and of its flow's per transaction.
 import { evaluateTrail, type TrailArtifact, type TrailAttestation } from '../../../shared/compliance/index.ts';
-import { placeholderList, type Statements } from './db.ts';
+import { placeholderList, type BeforeCommit, type Row, type Statements } from './db.ts';
 import { toTrail, type TrailRow } from './trails.ts';
 
 /** Trails evaluated per round of statements. */
@@ -41,16 +41,19 @@ interface EvidenceRow {
  */
 async function storeStates(sql: Statements, ids: readonly string[], written: boolean): Promise<void> {
   const list = placeholderList(ids.length);
-  const trails = await sql.all<TrailStateRow>(
-    `SELECT t.*, CASE WHEN EXISTS (SELECT 1 FROM attestations WHERE trail_id = t.id AND NOT json_valid(body))
+  // Both reads in one round trip: on PostgreSQL a concurrent commit makes them while the rows its
+  // group wrote stay locked.
+  const [trailRows, evidenceRows] = await sql.allEach([
+    [
+      `SELECT t.*, CASE WHEN EXISTS (SELECT 1 FROM attestations WHERE trail_id = t.id AND NOT json_valid(body))
                         OR EXISTS (SELECT 1 FROM artifacts WHERE trail_id = t.id AND NOT json_valid(body)) THEN 1 ELSE 0 END AS unreadable_rows
        FROM trails t WHERE t.id IN (${list})`,
-    ...ids,
-  );
-  // Each attestation's latest version and each slot's latest artifact, in the order a read lists
-  // them (by seq), which breaks ties of created_at as a read does.
-  const evidence = await sql.all<EvidenceRow>(
-    `SELECT 'attestation' AS kind, a.trail_id, a.id, a.name, a.type, a.is_override, a.is_compliant,
+      ...ids,
+    ],
+    // Each attestation's latest version and each slot's latest artifact, in the order a read lists
+    // them (by seq), which breaks ties of created_at as a read does.
+    [
+      `SELECT 'attestation' AS kind, a.trail_id, a.id, a.name, a.type, a.is_override, a.is_compliant,
             a.artifact_fingerprint AS fingerprint, a.target_artifact, a.created_at, a.seq
        FROM attestation_heads h JOIN attestations a ON a.seq = h.seq WHERE h.trail_id IN (${list})
      UNION ALL
@@ -60,9 +63,12 @@ async function storeStates(sql: Statements, ids: readonly string[], written: boo
         AND a.seq = (SELECT b.seq FROM artifacts b WHERE b.trail_id = a.trail_id AND b.template_reference_name = a.template_reference_name
                       ORDER BY b.created_at DESC, b.seq DESC LIMIT 1)
      ORDER BY seq`,
-    ...ids,
-    ...ids,
-  );
+      ...ids,
+      ...ids,
+    ],
+  ]);
+  const trails = trailRows as TrailStateRow[];
+  const evidence = evidenceRows as EvidenceRow[];
   const attestations = new Map<string, TrailAttestation[]>();
   const artifacts = new Map<string, TrailArtifact[]>();
   for (const row of evidence) {
@@ -106,10 +112,9 @@ async function storeStates(sql: Statements, ids: readonly string[], written: boo
     if (written || (row.compliance_state ?? null) !== state) changed.push([row.id, state]);
   }
   // One statement for the batch, one update of each row: on PostgreSQL a concurrent commit
-  // evaluates every trail its group wrote, and each statement is a round trip made while the
-  // group's rows stay locked.
+  // evaluates every trail its group wrote, and sends this with its COMMIT (BeforeCommit).
   if (changed.length > 0)
-    await sql.run(
+    await sql.write(
       `UPDATE trails SET ${written ? 'version = version + 1, ' : ''}compliance_state = CASE id ${changed.map(() => 'WHEN ? THEN ?').join(' ')} END
         WHERE id IN (${placeholderList(changed.length)})`,
       ...changed.flat(),
@@ -123,11 +128,24 @@ function appendTo<T>(groups: Map<string, T[]>, key: string, item: T): void {
   else group.push(item);
 }
 
+/** Empties the queue of trails to evaluate, answering their ids (repeated as queued). */
+const TAKE_QUEUE = 'DELETE FROM trails_to_evaluate RETURNING trail_id';
+
 /** Evaluates the trails written since the queue was last emptied and moves their versions; run at the end of each write transaction. */
 export async function evaluateQueuedTrails(sql: Statements): Promise<void> {
-  const queued = await sql.all<{ trail_id: string }>('DELETE FROM trails_to_evaluate RETURNING trail_id');
+  await evaluateTakenTrails(sql, await sql.all(TAKE_QUEUE));
+}
+
+/**
+ * evaluateQueuedTrails for a commit of PostgreSQL's concurrent transactions: the queue is taken in
+ * the message of the commit's writes, and the states stored with its COMMIT.
+ */
+export const evaluateTrailsBeforeCommit: BeforeCommit = { read: TAKE_QUEUE, run: evaluateTakenTrails };
+
+/** Evaluates the trails of `queued` (rows of TAKE_QUEUE). */
+async function evaluateTakenTrails(sql: Statements, queued: Row[]): Promise<void> {
   if (queued.length === 0) return;
-  const ids = [...new Set(queued.map((row) => row.trail_id))];
+  const ids = [...new Set(queued.map((row) => String(row.trail_id)))];
   for (let start = 0; start < ids.length; start += BATCH) await storeStates(sql, ids.slice(start, start + BATCH), true);
 }
 

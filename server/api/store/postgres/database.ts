@@ -4,7 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { BUSY_WAIT_MS } from '../../faults.ts';
-import type { Param, Row, Statements, TransactionOptions } from '../db.ts';
+import type { BeforeCommit, Param, Row, Statements, TransactionOptions } from '../db.ts';
 import { postgresLiteralStatement, postgresStatement, withPageWrittenIn } from './dialect.ts';
 
 /** Bounds, so that no request waits on the database without end. */
@@ -44,9 +44,11 @@ interface Writes {
 
 /**
  * Where the statements of the current async context go: the connection of a transaction that
- * holds the write lock, or the writes a concurrent transaction collects for its commit.
+ * holds the write lock, or the writes a concurrent transaction collects for its commit. In a
+ * concurrent commit's BeforeCommit, reads go to its connection and writes wait (`deferred`) to go
+ * in one message with COMMIT, or with the next read.
  */
-type Context = { client: pg.PoolClient } | { writes: string[] };
+type Context = { client: pg.PoolClient; deferred?: string[] } | { writes: string[] };
 
 const READ_AFTER_WRITE =
   'a concurrent transaction read after a write: its writes are applied at commit, so its reads come first';
@@ -80,18 +82,14 @@ export class PostgresDatabase {
   private applying: Promise<void> | undefined;
   readonly statements: Statements;
   /** Run in each concurrent commit's transaction after its writes, before COMMIT (derived values kept on write). */
-  private readonly beforeCommit: (statements: Statements) => Promise<void>;
+  private readonly beforeCommit: BeforeCommit | undefined;
 
   /**
    * `beforeCommit` runs inside each commit of concurrent transactions, after their writes and on
    * their connection: what the store derives from the rows they wrote is stored in the same
    * transaction, once per group rather than once per write.
    */
-  constructor(
-    url: string,
-    connections: number,
-    beforeCommit: (statements: Statements) => Promise<void> = () => Promise.resolve(),
-  ) {
+  constructor(url: string, connections: number, beforeCommit?: BeforeCommit) {
     this.beforeCommit = beforeCommit;
     const poolOf = (max: number): pg.Pool => {
       const pool = new pg.Pool({
@@ -116,10 +114,23 @@ export class PostgresDatabase {
     };
     this.pool = poolOf(connections);
     this.committers = poolOf(COMMITTERS);
-    const query = async <T extends Row>(sql: string, params: Param[]): Promise<pg.QueryResult<T>> => {
+    /**
+     * The connection of the current transaction, if any, with the writes waiting on it sent first;
+     * a concurrent transaction's read after a write is refused.
+     */
+    const clientForRead = async (): Promise<pg.PoolClient | undefined> => {
       const context = this.inTransaction.getStore();
-      if (context !== undefined && 'writes' in context && context.writes.length > 0) throw new Error(READ_AFTER_WRITE);
-      const client = context !== undefined && 'client' in context ? context.client : undefined;
+      if (context === undefined) return undefined;
+      if ('writes' in context) {
+        if (context.writes.length > 0) throw new Error(READ_AFTER_WRITE);
+        return undefined;
+      }
+      if (context.deferred !== undefined && context.deferred.length > 0)
+        await context.client.query(context.deferred.splice(0).join(';\n'));
+      return context.client;
+    };
+    const query = async <T extends Row>(sql: string, params: Param[]): Promise<pg.QueryResult<T>> => {
+      const client = await clientForRead();
       const page = this.pageOf(sql, params);
       const statement = this.prepared(page.sql);
       try {
@@ -143,10 +154,19 @@ export class PostgresDatabase {
       write: async (sql, ...params) => {
         const context = this.inTransaction.getStore();
         if (context !== undefined && 'writes' in context) context.writes.push(postgresLiteralStatement(sql, params));
+        else if (context?.deferred !== undefined) context.deferred.push(postgresLiteralStatement(sql, params));
         else await query(sql, params);
       },
       get: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows[0],
       all: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows,
+      allEach: async (reads) => {
+        if (reads.length === 1) return [(await query(reads[0][0], reads[0].slice(1))).rows];
+        const client = await clientForRead();
+        const text = reads.map(([sql, ...params]) => postgresLiteralStatement(sql, params)).join(';\n');
+        // Several statements in one message answer one result each.
+        const results = (await (client ?? this.pool).query(text)) as unknown as Array<pg.QueryResult<Row>>;
+        return results.map((result) => result.rows);
+      },
     };
   }
 
@@ -285,18 +305,27 @@ export class PostgresDatabase {
   }
 
   /**
-   * Runs `statements` in one transaction under the write lock held shared: one message, then
-   * beforeCommit on the same connection (a few round trips for the whole group), then COMMIT.
+   * Runs `statements` in one transaction under the write lock held shared: one message with
+   * beforeCommit's read at its end, then beforeCommit's reads on the same connection, then its
+   * writes with COMMIT. The rows the writes lock stay locked for these round trips only.
    */
   private async commitStatements(statements: readonly string[]): Promise<void> {
     const client = await this.committers.connect();
     let broken: unknown;
     try {
-      await client.query(['BEGIN', `SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK})`, ...statements].join(';\n'));
+      const first = ['BEGIN', `SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK})`, ...statements];
+      if (this.beforeCommit !== undefined) first.push(this.beforeCommit.read);
+      const results = (await client.query(first.join(';\n'))) as unknown as Array<pg.QueryResult<Row>>;
+      const deferred: string[] = [];
       // The writes locked the rows they touched (a trail's row, by the update of its activity), so
       // what beforeCommit reads from them includes every other commit's that came before, on any instance.
-      await this.inTransaction.run({ client }, () => this.beforeCommit(this.statements));
-      await client.query('COMMIT');
+      const beforeCommit = this.beforeCommit;
+      if (beforeCommit !== undefined)
+        await this.inTransaction.run({ client, deferred }, () =>
+          beforeCommit.run(this.statements, results[results.length - 1].rows),
+        );
+      // A failing write skips the COMMIT after it in the same message, and the transaction rolls back below.
+      await client.query([...deferred, 'COMMIT'].join(';\n'));
     } catch (error) {
       try {
         await client.query('ROLLBACK');
