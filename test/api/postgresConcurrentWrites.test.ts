@@ -136,6 +136,31 @@ describe('PostgreSQL: concurrent transactions', function () {
     assert.equal(stored.rowCount, 0);
   });
 
+  it('answers reads batched in one turn each with its own rows, as alone; a read that fails fails alone', async () => {
+    await database.transaction(async () => {
+      for (const [i, text] of AWKWARD.entries())
+        await database.statements.write(insert, `batched-${i}`, text, i, i, null, null);
+    });
+    const select = "SELECT k, t, i FROM kept WHERE k LIKE 'batched-%' AND t = ? AND i >= ? ORDER BY k";
+    const alone = await Promise.all(AWKWARD.map((text) => database.statements.all(select, text, 0)));
+    assert.equal(alone.flat().length, AWKWARD.length);
+    const failure = (read: Promise<unknown>) =>
+      read.then(
+        () => 'answered',
+        (error: unknown) => (error as { code?: string }).code,
+      );
+    const [batched, unstorable, unreadable] = await Promise.all([
+      Promise.all(AWKWARD.map((text) => database.statements.allBatched(select, text, 0))),
+      failure(database.statements.allBatched(select, 'nul \0', 0)),
+      failure(database.statements.allBatched(select, 'x', 'not a number')),
+    ]);
+    assert.deepEqual(batched, alone);
+    assert.equal(unstorable, '22021');
+    assert.equal(unreadable, '22P02');
+    // Once more on connections that have the statement prepared.
+    assert.deepEqual(await Promise.all(AWKWARD.map((text) => database.statements.allBatched(select, text, 0))), alone);
+  });
+
   it('answers a named statement after a migration changed its table under it', async () => {
     await database.pool.query(`CREATE TABLE reshaped (k TEXT PRIMARY KEY)`);
     await database.pool.query(`INSERT INTO reshaped (k) VALUES ('one')`);

@@ -184,7 +184,8 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
     },
     async placeByNames(orgId, flowName, trailName, trigger) {
       // One row per action (or one with the action's columns NULL); none when the flow is not live.
-      const rows = await sql.all<PlaceRow>(
+      // Batched: the attestations of a moment look their trails up in one round trip.
+      const rows = await sql.allBatched<PlaceRow>(
         `SELECT p.flow_id AS place_flow_id, p.flow_name AS place_flow_name, p.trail_id AS place_trail_id, p.trail_name AS place_trail_name, a.*
            FROM (SELECT f.id AS flow_id, f.name AS flow_name, t.id AS trail_id, t.name AS trail_name
                    FROM flows f LEFT JOIN trails t ON t.flow_id = f.id AND t.name = ?

@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { BUSY_WAIT_MS } from '../../faults.ts';
 import type { BeforeCommit, Param, Row, Statements, TransactionOptions } from '../db.ts';
-import { postgresLiteralStatement, postgresStatement, withPageWrittenIn } from './dialect.ts';
+import { postgresExecute, postgresLiteralStatement, postgresStatement, withPageWrittenIn } from './dialect.ts';
 
 /** Bounds, so that no request waits on the database without end. */
 const POOL_WAIT_MS = 5_000;
@@ -32,6 +32,14 @@ const types: pg.CustomTypesConfig = {
 interface Job {
   work: () => Promise<unknown>;
   resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A read waiting to go with the others of its turn of the event loop (Statements.allBatched). */
+interface BatchedRead {
+  sql: string;
+  params: Param[];
+  resolve: (rows: Row[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -80,6 +88,10 @@ export class PostgresDatabase {
   private readonly statementNames = new Map<string, { text: string; name?: string }>();
   private pageStatements = 0;
   private applying: Promise<void> | undefined;
+  private readonly batchedReads: BatchedRead[] = [];
+  /** The statements each pooled connection has prepared (PREPARE) for batched reads, by name. */
+  private readonly preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
+  private readonly batchedNames = new Map<string, string>();
   readonly statements: Statements;
   /** Run in each concurrent commit's transaction after its writes, before COMMIT (derived values kept on write). */
   private readonly beforeCommit: BeforeCommit | undefined;
@@ -159,6 +171,14 @@ export class PostgresDatabase {
       },
       get: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows[0],
       all: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows,
+      allBatched: async <T extends Row>(sql: string, ...params: Param[]) => {
+        if (this.inTransaction.getStore() !== undefined || this.batchedNameOf(sql) === undefined)
+          return (await query<T>(sql, params)).rows;
+        return (await new Promise<Row[]>((resolve, reject) => {
+          this.batchedReads.push({ sql, params, resolve, reject });
+          if (this.batchedReads.length === 1) setImmediate(() => void this.sendBatchedReads(query));
+        })) as T[];
+      },
       allEach: async (reads) => {
         if (reads.length === 1) return [(await query(reads[0][0], reads[0].slice(1))).rows];
         const client = await clientForRead();
@@ -365,6 +385,69 @@ export class PostgresDatabase {
     const named = { text, name: `cev${this.statementNames.size}` };
     this.statementNames.set(sql, named);
     return named;
+  }
+
+  /**
+   * Sends the batched reads of a turn of the event loop in one message: EXECUTE of each, its
+   * statement prepared once per connection. If the message fails, each read is made on its own,
+   * so only one at fault fails.
+   */
+  private async sendBatchedReads(query: (sql: string, params: Param[]) => Promise<pg.QueryResult<Row>>): Promise<void> {
+    const reads = this.batchedReads.splice(0);
+    const alone = (read: BatchedRead): void => {
+      query(read.sql, read.params).then((result) => read.resolve(result.rows), read.reject);
+    };
+    if (reads.length === 1) return alone(reads[0]);
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      for (const read of reads) read.reject(error);
+      return;
+    }
+    let results: Array<pg.QueryResult<Row>>;
+    let broken: unknown;
+    const prepared = this.preparedOn.get(client) ?? new Set<string>();
+    this.preparedOn.set(client, prepared);
+    const names = reads.map((read) => this.batchedNameOf(read.sql)!);
+    try {
+      const statements: string[] = [];
+      for (const [i, read] of reads.entries()) {
+        const name = names[i];
+        if (!prepared.has(name)) {
+          // On its own, outside any transaction, so that it stays prepared whatever the batch does.
+          await client.query(`PREPARE ${name} AS ${postgresStatement(read.sql)}`);
+          prepared.add(name);
+        }
+        statements.push(postgresExecute(name, read.params));
+      }
+      results = (await client.query(statements.join(';\n'))) as unknown as Array<pg.QueryResult<Row>>;
+    } catch (error) {
+      // A statement may have gone stale (a migration changed its table): prepared again next time.
+      for (const name of new Set(names)) {
+        if (!prepared.delete(name)) continue;
+        await client.query(`DEALLOCATE ${name}`).catch((deallocateError: unknown) => {
+          broken = deallocateError;
+        });
+      }
+      if (isDatabaseUnavailable(error)) broken = error;
+      for (const read of reads) alone(read);
+      return;
+    } finally {
+      // A connection that failed is dropped rather than handed to the next request.
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+    for (const [i, read] of reads.entries()) read.resolve(results[i].rows);
+  }
+
+  /** The name a batched read's statement is prepared under on every connection; undefined past PREPARED_LIMIT statements (the read goes alone). */
+  private batchedNameOf(sql: string): string | undefined {
+    let name = this.batchedNames.get(sql);
+    if (name === undefined && this.batchedNames.size < PREPARED_LIMIT) {
+      name = `cevb${this.batchedNames.size}`;
+      this.batchedNames.set(sql, name);
+    }
+    return name;
   }
 
   /** Whether the database answers now (the readiness probe). */

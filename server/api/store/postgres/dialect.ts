@@ -74,6 +74,11 @@ export function withPageWrittenIn(sql: string, params: readonly Param[]): { sql:
   };
 }
 
+/** EXECUTE of the statement prepared as `name` (PREPARE) with `params` written in: a statement that can travel with others. */
+export function postgresExecute(name: string, params: readonly Param[]): string {
+  return params.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${params.map(literalOf).join(', ')})`;
+}
+
 /** PostgreSQL's refusal of a NUL character in text, raised before the text is sent. */
 function unstorableText(): Error {
   return Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });

@@ -30,6 +30,7 @@ function statementsOn(client: pg.PoolClient): Statements {
     write: async (sql, ...params) => void (await query(sql, params)),
     get: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows[0],
     all: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows,
+    allBatched: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows,
     allEach: async (reads) => {
       const results: Row[][] = [];
       for (const [sql, ...params] of reads) results.push((await query(sql, params)).rows);
