@@ -5,7 +5,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { BUSY_WAIT_MS } from '../../faults.ts';
 import type { BeforeCommit, Param, Row, Statements, TransactionOptions } from '../db.ts';
-import { postgresExecute, postgresLiteralStatement, postgresStatement, withPageWrittenIn } from './dialect.ts';
+import {
+  postgresExecute,
+  postgresLiteralStatement,
+  postgresLiterals,
+  postgresStatement,
+  postgresStatementWith,
+  withPageWrittenIn,
+} from './dialect.ts';
 
 /** Bounds, so that no request waits on the database without end. */
 const POOL_WAIT_MS = 5_000;
@@ -43,9 +50,15 @@ interface BatchedRead {
   reject: (error: unknown) => void;
 }
 
-/** A concurrent transaction's writes, as statements with their values written in, waiting for a commit. */
+/** A write of a concurrent transaction: its statement, and its values as literals to send with it. */
+interface Write {
+  sql: string;
+  literals: string[];
+}
+
+/** A concurrent transaction's writes, waiting for a commit. */
 interface Writes {
-  statements: string[];
+  statements: Write[];
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -56,7 +69,7 @@ interface Writes {
  * concurrent commit's BeforeCommit, reads go to its connection and writes wait (`deferred`) to go
  * in one message with COMMIT, or with the next read.
  */
-type Context = { client: pg.PoolClient; deferred?: string[] } | { writes: string[] };
+type Context = { client: pg.PoolClient; deferred?: string[] } | { writes: Write[] };
 
 const READ_AFTER_WRITE =
   'a concurrent transaction read after a write: its writes are applied at commit, so its reads come first';
@@ -89,9 +102,9 @@ export class PostgresDatabase {
   private pageStatements = 0;
   private applying: Promise<void> | undefined;
   private readonly batchedReads: BatchedRead[] = [];
-  /** The statements each pooled connection has prepared (PREPARE) for batched reads, by name. */
+  /** The statements each connection has prepared (PREPARE) for batched reads and concurrent writes, by name. */
   private readonly preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
-  private readonly batchedNames = new Map<string, string>();
+  private readonly executeNames = new Map<string, string>();
   readonly statements: Statements;
   /** Run in each concurrent commit's transaction after its writes, before COMMIT (derived values kept on write). */
   private readonly beforeCommit: BeforeCommit | undefined;
@@ -165,14 +178,15 @@ export class PostgresDatabase {
       },
       write: async (sql, ...params) => {
         const context = this.inTransaction.getStore();
-        if (context !== undefined && 'writes' in context) context.writes.push(postgresLiteralStatement(sql, params));
+        if (context !== undefined && 'writes' in context)
+          context.writes.push({ sql, literals: postgresLiterals(params) });
         else if (context?.deferred !== undefined) context.deferred.push(postgresLiteralStatement(sql, params));
         else await query(sql, params);
       },
       get: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows[0],
       all: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows,
       allBatched: async <T extends Row>(sql: string, ...params: Param[]) => {
-        if (this.inTransaction.getStore() !== undefined || this.batchedNameOf(sql) === undefined)
+        if (this.inTransaction.getStore() !== undefined || this.executeNameOf(sql) === undefined)
           return (await query<T>(sql, params)).rows;
         return (await new Promise<Row[]>((resolve, reject) => {
           this.batchedReads.push({ sql, params, resolve, reject });
@@ -275,7 +289,7 @@ export class PostgresDatabase {
    * `work` fails.
    */
   private async concurrent<T>(work: () => Promise<T>): Promise<T> {
-    const writes: string[] = [];
+    const writes: Write[] = [];
     const result = await this.inTransaction.run({ writes }, work);
     if (writes.length === 0) return result;
     await new Promise<void>((resolve, reject) => {
@@ -329,10 +343,11 @@ export class PostgresDatabase {
    * beforeCommit's read at its end, then beforeCommit's reads on the same connection, then its
    * writes with COMMIT. The rows the writes lock stay locked for these round trips only.
    */
-  private async commitStatements(statements: readonly string[]): Promise<void> {
+  private async commitStatements(writes: readonly Write[]): Promise<void> {
     const client = await this.committers.connect();
     let broken: unknown;
     try {
+      const statements = await this.executable(client, writes);
       const first = ['BEGIN', `SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK})`, ...statements];
       if (this.beforeCommit !== undefined) first.push(this.beforeCommit.read);
       const results = (await client.query(first.join(';\n'))) as unknown as Array<pg.QueryResult<Row>>;
@@ -388,6 +403,29 @@ export class PostgresDatabase {
   }
 
   /**
+   * The writes as statements that can travel together: each an EXECUTE of its statement, prepared
+   * on this connection once (PREPARE on its own, before the transaction, so it stays prepared
+   * whatever the transaction does). Written out whole, each was planned on every commit
+   * (measured: 0.03 ms of the database's 0.23 ms per attestation, most for the update of a trail's activity).
+   */
+  private async executable(client: pg.PoolClient, writes: readonly Write[]): Promise<string[]> {
+    const prepared = this.preparedOn.get(client) ?? new Set<string>();
+    this.preparedOn.set(client, prepared);
+    const statements: string[] = [];
+    for (const write of writes) {
+      const name = this.executeNameOf(write.sql);
+      if (name !== undefined && !prepared.has(name)) {
+        await client.query(`PREPARE ${name} AS ${postgresStatement(write.sql)}`);
+        prepared.add(name);
+      }
+      statements.push(
+        name === undefined ? postgresStatementWith(write.sql, write.literals) : postgresExecute(name, write.literals),
+      );
+    }
+    return statements;
+  }
+
+  /**
    * Sends the batched reads of a turn of the event loop in one message: EXECUTE of each, its
    * statement prepared once per connection. If the message fails, each read is made on its own,
    * so only one at fault fails.
@@ -409,7 +447,7 @@ export class PostgresDatabase {
     let broken: unknown;
     const prepared = this.preparedOn.get(client) ?? new Set<string>();
     this.preparedOn.set(client, prepared);
-    const names = reads.map((read) => this.batchedNameOf(read.sql)!);
+    const names = reads.map((read) => this.executeNameOf(read.sql)!);
     try {
       const statements: string[] = [];
       for (const [i, read] of reads.entries()) {
@@ -419,7 +457,7 @@ export class PostgresDatabase {
           await client.query(`PREPARE ${name} AS ${postgresStatement(read.sql)}`);
           prepared.add(name);
         }
-        statements.push(postgresExecute(name, read.params));
+        statements.push(postgresExecute(name, postgresLiterals(read.params)));
       }
       results = (await client.query(statements.join(';\n'))) as unknown as Array<pg.QueryResult<Row>>;
     } catch (error) {
@@ -440,12 +478,12 @@ export class PostgresDatabase {
     for (const [i, read] of reads.entries()) read.resolve(results[i].rows);
   }
 
-  /** The name a batched read's statement is prepared under on every connection; undefined past PREPARED_LIMIT statements (the read goes alone). */
-  private batchedNameOf(sql: string): string | undefined {
-    let name = this.batchedNames.get(sql);
-    if (name === undefined && this.batchedNames.size < PREPARED_LIMIT) {
-      name = `cevb${this.batchedNames.size}`;
-      this.batchedNames.set(sql, name);
+  /** The name a batched read's or a concurrent write's statement is prepared under on every connection; undefined past PREPARED_LIMIT statements (not prepared). */
+  private executeNameOf(sql: string): string | undefined {
+    let name = this.executeNames.get(sql);
+    if (name === undefined && this.executeNames.size < PREPARED_LIMIT) {
+      name = `cevx${this.executeNames.size}`;
+      this.executeNames.set(sql, name);
     }
     return name;
   }

@@ -74,9 +74,9 @@ export function withPageWrittenIn(sql: string, params: readonly Param[]): { sql:
   };
 }
 
-/** EXECUTE of the statement prepared as `name` (PREPARE) with `params` written in: a statement that can travel with others. */
-export function postgresExecute(name: string, params: readonly Param[]): string {
-  return params.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${params.map(literalOf).join(', ')})`;
+/** EXECUTE of the statement prepared as `name` (PREPARE) with `literals` (postgresLiterals): a statement that can travel with others. */
+export function postgresExecute(name: string, literals: readonly string[]): string {
+  return literals.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${literals.join(', ')})`;
 }
 
 /** PostgreSQL's refusal of a NUL character in text, raised before the text is sent. */
@@ -114,9 +114,19 @@ function quoted(text: string): string {
  * no LIMIT to translate.
  */
 export function postgresLiteralStatement(sql: string, params: readonly Param[]): string {
+  return postgresStatementWith(sql, postgresLiterals(params));
+}
+
+/** Each parameter as a literal of unknown type; a NUL character is refused here, before anything is sent. */
+export function postgresLiterals(params: readonly Param[]): string[] {
+  return params.map(literalOf);
+}
+
+/** `sql` with `literals` (postgresLiterals) written in for its parameters. */
+export function postgresStatementWith(sql: string, literals: readonly string[]): string {
   return withPlaceholders(sql, (n) => {
-    if (n > params.length) throw new Error(`statement has more parameters than the ${params.length} given: ${sql}`);
-    return literalOf(params[n - 1]);
+    if (n > literals.length) throw new Error(`statement has more parameters than the ${literals.length} given: ${sql}`);
+    return literals[n - 1];
   });
 }
 
