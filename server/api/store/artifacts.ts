@@ -1,4 +1,5 @@
 import {
+  IN_LIVE_FLOW,
   placeholderList,
   rowsByKey,
   decodeEach,
@@ -117,11 +118,7 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
     limit = -1,
     offset = 0,
   ): Promise<ArtifactRow[]> => {
-    const conditions = [
-      'a.org_id = ?',
-      '(SELECT archived_at FROM flows WHERE id = a.flow_id) IS NULL',
-      ...filter.map(([condition]) => condition),
-    ];
+    const conditions = ['a.org_id = ?', IN_LIVE_FLOW, ...filter.map(([condition]) => condition)];
     return await sql.all<ArtifactRow>(
       `${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
       orgId,

@@ -1,4 +1,5 @@
 import {
+  IN_LIVE_FLOW,
   placeholderList,
   rowsByKey,
   decodeEach,
@@ -209,7 +210,7 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
       return { total, attestations: decodeEach(rows, toAttestation) };
     },
     async query(orgId, query, limit) {
-      const conditions = ['a.org_id = ?', '(SELECT archived_at FROM flows WHERE id = a.flow_id) IS NULL'];
+      const conditions = ['a.org_id = ?', IN_LIVE_FLOW];
       const params: Param[] = [orgId];
       const add = (condition: string, value: Param | undefined): void => {
         if (value === undefined) return;

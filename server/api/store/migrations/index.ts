@@ -19,6 +19,7 @@ import { migration205 } from './205-webhook-outbox.ts';
 import { migration206 } from './206-one-update-per-row.ts';
 import { migration207 } from './207-trail-orders.ts';
 import { migration208 } from './208-evidence-references.ts';
+import { migration209 } from './209-archived-flows.ts';
 import type { Statements } from '../db.ts';
 
 export interface Migration {
@@ -52,4 +53,5 @@ export const migrations: readonly Migration[] = [
   migration206,
   migration207,
   migration208,
+  migration209,
 ];
