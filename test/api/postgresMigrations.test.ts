@@ -14,27 +14,42 @@ import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint, WO
 import { startServer, type TestServer } from './harness.ts';
 import { startPostgres, type PostgresServer } from './postgres.ts';
 
+/** What each suite runs on: a PostgreSQL, an evidence directory, and the server a test started last. */
+class SuiteDatabase {
+  postgres!: PostgresServer;
+  evidence = '';
+  server?: TestServer;
+
+  /** A server on `url` with the suite's evidence directory. */
+  serverOn(url: string): Promise<TestServer> {
+    return startServer({ args: ['--org', 'acme', '--database', url, '--evidence', this.evidence] });
+  }
+}
+
+/** The suite's SuiteDatabase, started before its tests and stopped after them. */
+function suiteDatabase(): SuiteDatabase {
+  const suite = new SuiteDatabase();
+  before(async () => {
+    suite.postgres = await startPostgres();
+    suite.evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
+  });
+  after(async () => {
+    await suite.server?.stop();
+    await suite.postgres?.stop();
+    rmSync(suite.evidence, { recursive: true, force: true });
+  });
+  return suite;
+}
+
 /** Names whose binary order is not the order the lists sort in. */
 const ENVIRONMENTS = ['beta', 'Alpha', 'alpha-2', 'Émile', 'zulu', '_first', 'Zeta', 'éclair'];
 
 describe('PostgreSQL: migration 202 on a database with environments and controls', function () {
   this.timeout(60_000);
-  let postgres: PostgresServer;
-  let server: TestServer | undefined;
-  let evidence: string;
-
-  before(async () => {
-    postgres = await startPostgres();
-    evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
-  });
-  after(async () => {
-    await server?.stop();
-    await postgres?.stop();
-    rmSync(evidence, { recursive: true, force: true });
-  });
+  const suite = suiteDatabase();
 
   it('backfills the name keys and folded names of the rows already there', async () => {
-    const url = await postgres.createDatabase('before202');
+    const url = await suite.postgres.createDatabase('before202');
     const pool = new pg.Pool({ connectionString: url });
     try {
       await applyPostgresMigrations(
@@ -59,8 +74,8 @@ describe('PostgreSQL: migration 202 on a database with environments and controls
       await pool.end();
     }
 
-    server = await startServer({ args: ['--org', 'acme', '--database', url, '--evidence', evidence] });
-    const listed = await server.get('/api/v2/environments/acme?sort=name');
+    suite.server = await suite.serverOn(url);
+    const listed = await suite.server.get('/api/v2/environments/acme?sort=name');
     assert.equal(listed.status, 200);
     assert.deepEqual(
       (listed.body as Array<{ name: string }>).map((environment) => environment.name),
@@ -69,7 +84,7 @@ describe('PostgreSQL: migration 202 on a database with environments and controls
     );
     const found = async (search: string): Promise<string[]> =>
       (
-        (await server!.get(`/api/v2/controls/acme?search=${encodeURIComponent(search)}`)).body as {
+        (await suite.server!.get(`/api/v2/controls/acme?search=${encodeURIComponent(search)}`)).body as {
           controls: Array<{ identifier: string }>;
         }
       ).controls.map((control) => control.identifier);
@@ -85,26 +100,11 @@ describe('PostgreSQL: migration 202 on a database with environments and controls
 // placeholder it was.
 describe('PostgreSQL: migration 203 on a database with trails', function () {
   this.timeout(120_000);
-  let postgres: PostgresServer;
-  let server: TestServer | undefined;
-  let evidence: string;
-
-  before(async () => {
-    postgres = await startPostgres();
-    evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
-  });
-  after(async () => {
-    await server?.stop();
-    await postgres?.stop();
-    rmSync(evidence, { recursive: true, force: true });
-  });
-
-  const serverOn = (url: string): Promise<TestServer> =>
-    startServer({ args: ['--org', 'acme', '--database', url, '--evidence', evidence] });
+  const suite = suiteDatabase();
 
   /** Trails of every state, written through the API into a database migrated to the latest. */
   async function writeTrails(url: string): Promise<void> {
-    const source = await serverOn(url);
+    const source = await suite.serverOn(url);
     try {
       await createFlow(source, 'acme', 'release', WORKED_TEMPLATE);
       const artifact = (trail: string, label = trail) =>
@@ -202,9 +202,9 @@ describe('PostgreSQL: migration 203 on a database with trails', function () {
   }
 
   it('stores the state each trail evaluates on read, and none for a trail with a damaged row', async () => {
-    const latestUrl = await postgres.createDatabase('latest203');
+    const latestUrl = await suite.postgres.createDatabase('latest203');
     await writeTrails(latestUrl);
-    const url = await postgres.createDatabase('before203');
+    const url = await suite.postgres.createDatabase('before203');
     const latest = new pg.Pool({ connectionString: latestUrl });
     const before = new pg.Pool({ connectionString: url });
     try {
@@ -224,7 +224,7 @@ describe('PostgreSQL: migration 203 on a database with trails', function () {
     }
 
     try {
-      server = await serverOn(url);
+      suite.server = await suite.serverOn(url);
       const stored = new Map(
         (
           await before.query<{ name: string; compliance_state: string | null }>(
@@ -232,8 +232,9 @@ describe('PostgreSQL: migration 203 on a database with trails', function () {
           )
         ).rows.map((row) => [row.name, row.compliance_state]),
       );
-      const listed = (await server.get<Array<Trail | { placeholder: true; id: string }>>('/api/v2/trails/acme/release'))
-        .body;
+      const listed = (
+        await suite.server.get<Array<Trail | { placeholder: true; id: string }>>('/api/v2/trails/acme/release')
+      ).body;
       const evaluated = new Map<string, string>();
       for (const item of listed) if ('name' in item) evaluated.set(item.name, item.compliance_status.status);
       assert.deepEqual(Object.fromEntries(evaluated), {
@@ -248,7 +249,7 @@ describe('PostgreSQL: migration 203 on a database with trails', function () {
       assert.equal(stored.get('broken-artifact'), null);
       assert.equal(listed.filter((item) => 'placeholder' in item).length, 2, 'the damaged trails list as placeholders');
       // The flow's latest state is its latest trail's (rebuilt, the last one written to).
-      const flow = (await server.get<Flow>('/api/v2/flows/acme/release')).body;
+      const flow = (await suite.server.get<Flow>('/api/v2/flows/acme/release')).body;
       assert.equal(flow.latest_state, 'INCOMPLETE');
       assert.equal(
         (await before.query<{ latest_state: string }>("SELECT latest_state FROM flows WHERE name = 'release'")).rows[0]
