@@ -44,7 +44,8 @@ interface TrailRow {
   [column: string]: unknown;
 }
 
-interface AttestationRow {
+/** An attestation's columns the compliance rules read. */
+export interface AttestationRow {
   trail_id: string;
   id: string;
   name: string;
@@ -64,6 +65,20 @@ interface ArtifactRow {
   template_reference_name: string;
   created_at: number;
   [column: string]: unknown;
+}
+
+/** The attestation as the compliance rules take it. */
+export function trailAttestationOf(row: AttestationRow): TrailAttestation {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    is_compliant: Number(row.is_compliant) === 1,
+    created_at: row.created_at,
+    target_artifact: row.target_artifact,
+    artifact_fingerprint: row.artifact_fingerprint,
+    is_override: Number(row.is_override) === 1,
+  };
 }
 
 export function sqliteTrailEvaluationStore(sql: Statements): TrailEvaluationStore {
@@ -110,16 +125,7 @@ export function sqliteTrailEvaluationStore(sql: Statements): TrailEvaluationStor
         });
       }
       for (const row of attestations) {
-        byId.get(row.trail_id)?.attestations.push({
-          id: row.id,
-          name: row.name,
-          type: row.type,
-          is_compliant: Number(row.is_compliant) === 1,
-          created_at: row.created_at,
-          target_artifact: row.target_artifact,
-          artifact_fingerprint: row.artifact_fingerprint,
-          is_override: Number(row.is_override) === 1,
-        });
+        byId.get(row.trail_id)?.attestations.push(trailAttestationOf(row));
       }
       for (const row of artifacts) {
         byId.get(row.trail_id)?.artifacts.push({

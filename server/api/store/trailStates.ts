@@ -7,6 +7,7 @@
 // that stores its state: one update of the trail's row and of its flow's per transaction.
 import { evaluateTrail, type TrailArtifact, type TrailAttestation } from '../../../shared/compliance/index.ts';
 import { placeholderList, type BeforeCommit, type Row, type Statements } from './db.ts';
+import { trailAttestationOf, type AttestationRow } from './trailEvaluations.ts';
 import { toTrail, type TrailRow } from './trails.ts';
 
 /** Trails evaluated per round of statements. */
@@ -17,20 +18,13 @@ interface TrailStateRow extends TrailRow {
   unreadable_rows: number;
 }
 
-/** The rows a state depends on, attestations and artifacts in one statement (a write waits on each round trip). */
-interface EvidenceRow {
+/**
+ * The rows a state depends on, attestations and artifacts in one statement (a write waits on each
+ * round trip): an artifact's row carries its fingerprint in artifact_fingerprint and its slot in name.
+ */
+interface EvidenceRow extends AttestationRow {
   kind: 'attestation' | 'artifact';
-  trail_id: string;
-  id: string;
-  name: string;
-  type: string;
-  is_override: number;
-  is_compliant: number;
-  fingerprint: string | null;
-  target_artifact: string | null;
-  created_at: number;
   seq: number;
-  [column: string]: unknown;
 }
 
 /**
@@ -54,7 +48,7 @@ async function storeStates(sql: Statements, ids: readonly string[], written: boo
     // them (by seq), which breaks ties of created_at as a read does.
     [
       `SELECT 'attestation' AS kind, a.trail_id, a.id, a.name, a.type, a.is_override, a.is_compliant,
-            a.artifact_fingerprint AS fingerprint, a.target_artifact, a.created_at, a.seq
+            a.artifact_fingerprint, a.target_artifact, a.created_at, a.seq
        FROM attestation_heads h JOIN attestations a ON a.seq = h.seq WHERE h.trail_id IN (${list})
      UNION ALL
      SELECT 'artifact' AS kind, a.trail_id, a.id, a.template_reference_name, '', 0, 0, a.fingerprint, NULL, a.created_at, a.seq
@@ -72,21 +66,11 @@ async function storeStates(sql: Statements, ids: readonly string[], written: boo
   const attestations = new Map<string, TrailAttestation[]>();
   const artifacts = new Map<string, TrailArtifact[]>();
   for (const row of evidence) {
-    if (row.kind === 'attestation')
-      appendTo(attestations, row.trail_id, {
-        id: row.id,
-        name: row.name,
-        type: row.type,
-        is_compliant: Number(row.is_compliant) === 1,
-        created_at: row.created_at,
-        target_artifact: row.target_artifact,
-        artifact_fingerprint: row.fingerprint,
-        is_override: Number(row.is_override) === 1,
-      });
+    if (row.kind === 'attestation') appendTo(attestations, row.trail_id, trailAttestationOf(row));
     else
       appendTo(artifacts, row.trail_id, {
         id: row.id,
-        fingerprint: row.fingerprint!,
+        fingerprint: row.artifact_fingerprint!,
         template_reference_name: row.name,
         created_at: row.created_at,
       });
