@@ -1,8 +1,5 @@
 // Roles and access (spec §Authentication, reference §1.10) and service accounts with their keys (§2.16).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ApiKey, Attestation, IssuedApiKey, ServiceAccount } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { beginTrail, createFlow } from './fixtures.ts';
@@ -11,30 +8,24 @@ const FORBIDDEN = { message: "You don't have permission to access this resource"
 
 describe('auth: roles, orgs, service accounts and keys', () => {
   let server: TestServer;
-  let configDir: string;
 
   before(async () => {
-    configDir = mkdtempSync(join(tmpdir(), 'cev-auth-'));
-    const config = join(configDir, 'cev.yaml');
-    writeFileSync(
-      config,
-      [
+    server = await startServer({
+      config: [
         'orgs: [{name: acme}, {name: other}]',
         'api_keys:',
         '  - {key: reader-key-0001, orgs: [acme], role: reader}',
         '  - {key: snapshotter-key-01, orgs: [acme], role: snapshotter}',
         '  - {key: member-key-00001, orgs: [acme], role: member}',
         '  - {key: admin-key-000001, orgs: [acme], role: admin}',
-      ].join('\n'),
-    );
-    server = await startServer({ args: ['--config', config] });
+      ],
+    });
     await createFlow(server, 'acme', 'flow');
     await beginTrail(server, 'acme', 'flow', 'trail');
     await createFlow(server, 'other', 'elsewhere');
   });
   after(async () => {
     await server?.stop();
-    rmSync(configDir, { recursive: true, force: true });
   });
 
   const write = (key: string) =>

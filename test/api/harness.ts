@@ -2,7 +2,7 @@
 // a temporary data directory, and talks HTTP to it with undici. Every wait is bounded; every
 // process is stopped by its pid; every temporary directory is removed.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,8 @@ export interface StartOptions {
   memory?: boolean;
   entry?: 'cli' | 'api-server';
   timeoutMs?: number;
+  /** Lines of a --config YAML file, written into the data directory (removed with it). */
+  config?: string[];
 }
 
 export class TestServer {
@@ -258,6 +260,11 @@ async function engineArgs(options: StartOptions, dataDir: string): Promise<strin
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
   const args = [...serverArgs(options, dataDir), ...(await engineArgs(options, dataDir))];
+  if (options.config !== undefined) {
+    const file = join(dataDir, 'cev.yaml');
+    writeFileSync(file, options.config.join('\n'));
+    args.push('--config', file);
+  }
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: serverEnv(options),

@@ -1,18 +1,22 @@
 // Authentication and authorisation for everything under /api/v2 (spec §Authentication,
-// reference §1.10): Bearer or Basic (the key as username), then org access, then the role's right
-// to the route's `access` (GET routes default to 'read', others to 'write').
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// reference §1.10): Bearer or Basic (the key as username), then org access, then what the route's
+// operation needs by the role table (rules/roles.ts), all before the body is read.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { keyHash } from '../apiKeys.ts';
 import { ApiError, forbidden, notFound } from '../errors.ts';
 import type { ConfiguredKey } from '../options.ts';
+import { mayUse, operationRuleOf } from '../rules/roles.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
 import type { Role } from '../store/serviceAccounts.ts';
 
-/** What a route needs: read; write (member); report (environments and snapshots); accounts; admin. */
-export type Access = 'read' | 'write' | 'report' | 'accounts' | 'admin';
-
 export interface Principal {
+  /**
+   * Stable and unique across the server, whatever the names: `admin` for the key of every org,
+   * `key:<digest of its hash>` for a key of --config, `account:<row id>` for a service account.
+   */
+  id: string;
   /** Shown as created_by / reported_by. */
   name: string;
   role: Role;
@@ -21,8 +25,7 @@ export interface Principal {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    access?: Access;
-    /** Served without credentials (readiness, OpenAPI, schemas). */
+    /** Served without credentials (readiness, OpenAPI, schemas, pages). */
     public?: boolean;
   }
   interface FastifyRequest {
@@ -30,13 +33,6 @@ declare module 'fastify' {
     org: Org | null;
   }
 }
-
-const rights: Record<Role, ReadonlySet<Access>> = {
-  reader: new Set<Access>(['read']),
-  snapshotter: new Set<Access>(['read', 'report', 'accounts']),
-  member: new Set<Access>(['read', 'write', 'report', 'accounts']),
-  admin: new Set<Access>(['read', 'write', 'report', 'accounts', 'admin']),
-};
 
 const UNAUTHENTICATED = 'Authentication required: send your API key as "Authorization: Bearer <key>"';
 const INVALID_KEY = 'Invalid API key';
@@ -49,8 +45,13 @@ export function keyringOf(
   const byHash = new Map<string, Principal>();
   let numbered = 0;
   configured.forEach((entry) => {
-    byHash.set(keyHash(entry.key), {
-      // Keys of --config are named by their place in the file: api-key-1, api-key-2...
+    const hash = keyHash(entry.key);
+    byHash.set(hash, {
+      // A key of --config is known by its hash (its place in the file may change), shown by its place.
+      id:
+        entry.orgs === 'all'
+          ? 'admin'
+          : `key:${createHash('sha256').update(`principal ${hash}`).digest('hex').slice(0, 32)}`,
       name: entry.orgs === 'all' ? 'admin' : `api-key-${++numbered}`,
       role: entry.role,
       orgs: entry.orgs === 'all' ? 'all' : new Set(entry.orgs),
@@ -63,7 +64,12 @@ export function keyringOf(
     const account = await store.serviceAccounts.principalForKeyHash(hash, Date.now() / 1000);
     return account === undefined
       ? undefined
-      : { name: account.accountName, role: account.privilege, orgs: new Set([account.orgName]) };
+      : {
+          id: `account:${account.accountId}`,
+          name: account.accountName,
+          role: account.privilege,
+          orgs: new Set([account.orgName]),
+        };
   };
 }
 
@@ -82,10 +88,28 @@ function presentedKey(header: string | undefined): string | undefined {
   return username === '' ? undefined : username;
 }
 
-function accessOf(request: FastifyRequest): Access {
-  const configured = request.routeOptions.config.access;
-  if (configured !== undefined) return configured;
-  return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
+/** Stops the server at start when a route that takes a key has no entry in the role table. */
+function refuseRoutesWithoutRule(app: FastifyInstance): void {
+  const routes: RouteOptions[] = [];
+  // Collected, then checked once every plugin's onRoute hook has run (the API reference's marks its routes public).
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
+  app.addHook('onReady', (done) => {
+    const unruled = routes.filter(
+      (route) =>
+        route.config?.public !== true &&
+        [route.method].flat().some((method) => operationRuleOf(method, route.url) === undefined),
+    );
+    routes.length = 0;
+    done(
+      unruled.length === 0
+        ? undefined
+        : new Error(
+            `routes without an entry in the role table (server/api/rules/roles.ts): ${unruled.map((route) => `${String(route.method)} ${route.url}`).join(', ')}`,
+          ),
+    );
+  });
 }
 
 export function registerAuth(
@@ -95,8 +119,10 @@ export function registerAuth(
 ): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('org', null);
+  refuseRoutesWithoutRule(app);
   app.addHook('onRequest', async (request) => {
     if (request.is404 || request.routeOptions.config.public === true) return;
+    const rule = operationRuleOf(request.method, request.routeOptions.url ?? '');
     const key = presentedKey(request.headers.authorization);
     if (key === undefined) throw new ApiError(401, UNAUTHENTICATED);
     const principal = await resolveKey(key);
@@ -111,7 +137,7 @@ export function registerAuth(
       if (principal.orgs !== 'all' && !principal.orgs.has(orgName)) throw forbidden();
       request.org = org;
     }
-    if (!rights[principal.role].has(accessOf(request))) throw forbidden();
+    if (rule === undefined || !mayUse(principal.role, rule.needs)) throw forbidden();
   });
 }
 

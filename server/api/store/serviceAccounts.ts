@@ -24,6 +24,7 @@ export interface ServiceAccountKey {
 
 /** Who a service-account key authenticates as. */
 export interface KeyPrincipal {
+  accountId: string;
   accountName: string;
   orgName: string;
   privilege: Role;
@@ -164,13 +165,14 @@ export function sqliteServiceAccountStore(sql: Statements): ServiceAccountStore 
     },
     async principalForKeyHash(keyHash, now) {
       const row = await sql.get<{
+        account_id: string;
         account: string;
         org: string;
         privilege: Role;
         expires_at: number | null;
         revoked_at: number | null;
       }>(
-        `SELECT a.name AS account, o.name AS org, a.privilege, k.expires_at, k.revoked_at
+        `SELECT a.id AS account_id, a.name AS account, o.name AS org, a.privilege, k.expires_at, k.revoked_at
            FROM service_account_keys k JOIN service_accounts a ON a.id = k.account_id JOIN orgs o ON o.id = a.org_id
           WHERE k.key_hash = ?`,
         keyHash,
@@ -178,7 +180,7 @@ export function sqliteServiceAccountStore(sql: Statements): ServiceAccountStore 
       if (row === undefined) return undefined;
       if (row.revoked_at !== null && row.revoked_at <= now) return undefined;
       if (row.expires_at !== null && row.expires_at <= now) return undefined;
-      return { accountName: row.account, orgName: row.org, privilege: row.privilege };
+      return { accountId: row.account_id, accountName: row.account, orgName: row.org, privilege: row.privilege };
     },
   };
 }

@@ -104,7 +104,7 @@ export const environmentRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
 
   app.put<{ Params: { org: string }; Body: EnvironmentBody }>(
     '/environments/:org',
-    { config: { access: 'report' }, schema: { body: bodySchema('environment-create') } },
+    { schema: { body: bodySchema('environment-create') } },
     async (request, reply) => {
       const org = orgOf(request);
       const body = request.body;

@@ -17,10 +17,7 @@ export const previewRoutes: FastifyPluginCallback<RouteOptions> = (app, { contex
 
   app.post<{ Params: { org: string; flow: string }; Body: { template: string }; Querystring: { limit?: number } }>(
     '/flows/:org/:flow/template-impact',
-    {
-      config: { access: 'read' },
-      schema: { params: flowParams, body: templateImpactInput, querystring: templateImpactQuery },
-    },
+    { schema: { params: flowParams, body: templateImpactInput, querystring: templateImpactQuery } },
     async (request) => {
       const flow = await flowOr404(store, orgOf(request), request.params.flow);
       return await templateImpactOf(store, flow, request.body.template, request.query.limit ?? 100);
@@ -29,7 +26,7 @@ export const previewRoutes: FastifyPluginCallback<RouteOptions> = (app, { contex
 
   app.post<{ Params: { org: string; env: string }; Body: { policy: string } }>(
     '/environments/:org/:env/policy-dry-run',
-    { config: { access: 'read' }, schema: { params: envParams, body: policyDryRunInput } },
+    { schema: { params: envParams, body: policyDryRunInput } },
     async (request) => {
       const org = orgOf(request);
       const environment = await environmentOr404(store, org, request.params.env);

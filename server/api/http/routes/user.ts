@@ -8,7 +8,7 @@ import { sendJsonString } from '../replies.ts';
 export const userRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
-  app.get('/user/default-org', { config: { access: 'read' } }, async (request) => {
+  app.get('/user/default-org', async (request) => {
     const caller = principalOf(request);
     const firstOrg = caller.orgs === 'all' ? (await store.orgs.all())[0]?.name : [...caller.orgs][0];
     return { default_org_name: (await store.userSettings.defaultOrg(caller.name)) ?? firstOrg ?? null };
@@ -16,7 +16,7 @@ export const userRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }
 
   // The path names the org as `name`, not `org`: the answer for an org the caller may not use is
   // this route's own 403, whether or not the org exists.
-  app.put<{ Params: { name: string } }>('/user/:name', { config: { access: 'read' } }, async (request, reply) => {
+  app.put<{ Params: { name: string } }>('/user/:name', async (request, reply) => {
     const caller = principalOf(request);
     const { name } = request.params;
     const member = caller.orgs === 'all' ? (await store.orgs.byName(name)) !== undefined : caller.orgs.has(name);

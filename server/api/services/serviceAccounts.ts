@@ -1,0 +1,221 @@
+// Service accounts and their API keys (reference §2.16), managed by a caller whose role reaches
+// the account's privilege (rules/roles.ts): each operation reads the account and checks the role
+// inside the transaction that changes it, so a concurrent change of privilege cannot slip between
+// the check and the change. Every change is written to the membership audit log (§2.18).
+import { keyHash, newApiKey } from '../apiKeys.ts';
+import { nowSeconds } from '../clock.ts';
+import { conflict, forbidden, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { reaches } from '../rules/roles.ts';
+import type { Store } from '../store/index.ts';
+import type { MembershipEvent } from '../store/membership.ts';
+import type { Org } from '../store/orgs.ts';
+import type { Role, ServiceAccount, ServiceAccountKey } from '../store/serviceAccounts.ts';
+
+/** Who asks: the name the audit log shows, and the role that bounds what they may manage. */
+export interface AccountCaller {
+  name: string;
+  role: Role;
+}
+
+/** A key as created: the secret itself, shown once. */
+export interface IssuedKey {
+  record: ServiceAccountKey;
+  key: string;
+}
+
+function mustGrant(caller: AccountCaller, privilege: Role): void {
+  if (!reaches(caller.role, privilege)) throw forbidden();
+}
+
+export async function accountOr404(store: Store, org: Org, name: string): Promise<ServiceAccount> {
+  const account = await store.serviceAccounts.byName(org.id, name);
+  if (account === undefined) throw notFound('Service account not found');
+  return account;
+}
+
+/** The account named `name`, refused unless the caller's role reaches its privilege. */
+async function managedAccount(store: Store, org: Org, name: string, caller: AccountCaller): Promise<ServiceAccount> {
+  const account = await accountOr404(store, org, name);
+  mustGrant(caller, account.privilege);
+  return account;
+}
+
+async function keyOr404(store: Store, account: ServiceAccount, keyId: string): Promise<ServiceAccountKey> {
+  const key = await store.serviceAccounts.keyById(account.id, keyId);
+  if (key === undefined) throw notFound('API key not found');
+  return key;
+}
+
+async function logMembership(
+  store: Store,
+  account: ServiceAccount,
+  type: MembershipEvent['type'],
+  user: string,
+  keyId: string | null = null,
+  data: Record<string, unknown> = {},
+): Promise<void> {
+  await store.membership.record(account.orgId, {
+    type,
+    account: account.name,
+    keyId,
+    user,
+    data,
+    timestamp: nowSeconds(),
+  });
+}
+
+async function issueKey(
+  store: Store,
+  account: ServiceAccount,
+  description: string,
+  expiresAt: number | null,
+  user: string,
+): Promise<IssuedKey> {
+  const key = newApiKey();
+  const record: ServiceAccountKey = {
+    id: newId(),
+    accountId: account.id,
+    description,
+    createdAt: nowSeconds(),
+    expiresAt,
+    revokedAt: null,
+  };
+  await store.serviceAccounts.createKey(record, keyHash(key));
+  await logMembership(store, account, 'api_key_created', user, record.id, { expires_at: expiresAt });
+  return { record, key };
+}
+
+export async function createAccount(
+  store: Store,
+  org: Org,
+  caller: AccountCaller,
+  fields: { name: string; description: string; privilege: Role },
+): Promise<ServiceAccount> {
+  mustGrant(caller, fields.privilege);
+  const now = nowSeconds();
+  const account: ServiceAccount = {
+    id: newId(),
+    orgId: org.id,
+    ...fields,
+    createdBy: caller.name,
+    createdAt: now,
+    lastModifiedAt: now,
+  };
+  return await store.transaction(async () => {
+    if ((await store.serviceAccounts.byName(org.id, account.name)) !== undefined) {
+      throw conflict(`Service account '${account.name}' already exists in organization '${org.name}'`);
+    }
+    await store.serviceAccounts.create(account);
+    await logMembership(store, account, 'service_account_created', caller.name, null, { privilege: account.privilege });
+    return account;
+  });
+}
+
+export async function updateAccount(
+  store: Store,
+  org: Org,
+  caller: AccountCaller,
+  name: string,
+  changes: { description?: string; privilege?: Role },
+): Promise<ServiceAccount> {
+  if (changes.privilege !== undefined) mustGrant(caller, changes.privilege);
+  return await store.transaction(async () => {
+    const account = await managedAccount(store, org, name, caller);
+    await store.serviceAccounts.update(account.id, changes, nowSeconds());
+    if (changes.privilege !== undefined && changes.privilege !== account.privilege) {
+      await logMembership(store, account, 'service_account_updated', caller.name, null, {
+        privilege: changes.privilege,
+        was: account.privilege,
+      });
+    }
+    return await accountOr404(store, org, name);
+  });
+}
+
+export async function deleteAccount(store: Store, org: Org, caller: AccountCaller, name: string): Promise<void> {
+  await store.transaction(async () => {
+    const account = await managedAccount(store, org, name, caller);
+    await store.serviceAccounts.remove(account.id);
+    await logMembership(store, account, 'service_account_deleted', caller.name);
+  });
+}
+
+export async function createKey(
+  store: Store,
+  org: Org,
+  caller: AccountCaller,
+  name: string,
+  fields: { description: string; expiresAt: number | null },
+): Promise<IssuedKey> {
+  return await store.transaction(
+    async () =>
+      await issueKey(
+        store,
+        await managedAccount(store, org, name, caller),
+        fields.description,
+        fields.expiresAt,
+        caller.name,
+      ),
+  );
+}
+
+export async function keysOf(
+  store: Store,
+  org: Org,
+  caller: AccountCaller,
+  name: string,
+): Promise<ServiceAccountKey[]> {
+  return await store.transaction(
+    async () => await store.serviceAccounts.keys((await managedAccount(store, org, name, caller)).id),
+  );
+}
+
+export async function keyOf(
+  store: Store,
+  org: Org,
+  caller: AccountCaller,
+  name: string,
+  keyId: string,
+): Promise<ServiceAccountKey> {
+  return await store.transaction(
+    async () => await keyOr404(store, await managedAccount(store, org, name, caller), keyId),
+  );
+}
+
+export async function revokeKey(
+  store: Store,
+  org: Org,
+  caller: AccountCaller,
+  name: string,
+  keyId: string,
+): Promise<void> {
+  await store.transaction(async () => {
+    const account = await managedAccount(store, org, name, caller);
+    const key = await keyOr404(store, account, keyId);
+    await store.serviceAccounts.revokeKey(key.id, nowSeconds());
+    await logMembership(store, account, 'api_key_revoked', caller.name, key.id);
+  });
+}
+
+/** Revokes the key after `graceHours` and issues its successor, with the same description. */
+export async function rotateKey(
+  store: Store,
+  org: Org,
+  caller: AccountCaller,
+  name: string,
+  keyId: string,
+  options: { graceHours: number; expiresAt: number | null | undefined },
+): Promise<IssuedKey> {
+  return await store.transaction(async () => {
+    const account = await managedAccount(store, org, name, caller);
+    const old = await keyOr404(store, account, keyId);
+    const revokedAt = nowSeconds() + options.graceHours * 3600;
+    await store.serviceAccounts.revokeKey(old.id, revokedAt);
+    await logMembership(store, account, 'api_key_revoked', caller.name, old.id, {
+      rotated: true,
+      effective_at: revokedAt,
+    });
+    return await issueKey(store, account, old.description, options.expiresAt ?? old.expiresAt, caller.name);
+  });
+}
