@@ -1,9 +1,8 @@
 // Authentication and authorisation for everything under /api/v2 (spec §Authentication,
 // reference §1.10): Bearer or Basic (the key as username), then org access, then what the route's
 // operation needs by the role table (rules/roles.ts), all before the body is read.
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { keyHash } from '../apiKeys.ts';
+import { accountPrincipalId, configuredKeyId, keyHash, SERVER_ADMIN_ID } from '../apiKeys.ts';
 import { ApiError, forbidden, notFound } from '../errors.ts';
 import type { ConfiguredKey } from '../options.ts';
 import { mayUse, operationRuleOf } from '../rules/roles.ts';
@@ -12,10 +11,7 @@ import type { Org } from '../store/orgs.ts';
 import type { Role } from '../store/serviceAccounts.ts';
 
 export interface Principal {
-  /**
-   * Stable and unique across the server, whatever the names: `admin` for the key of every org,
-   * `key:<digest of its hash>` for a key of --config, `account:<row id>` for a service account.
-   */
+  /** Stable and unique across the server, whatever the names (apiKeys.ts): what its settings are kept under. */
   id: string;
   /** Shown as created_by / reported_by. */
   name: string;
@@ -47,11 +43,7 @@ export function keyringOf(
   configured.forEach((entry) => {
     const hash = keyHash(entry.key);
     byHash.set(hash, {
-      // A key of --config is known by its hash (its place in the file may change), shown by its place.
-      id:
-        entry.orgs === 'all'
-          ? 'admin'
-          : `key:${createHash('sha256').update(`principal ${hash}`).digest('hex').slice(0, 32)}`,
+      id: entry.orgs === 'all' ? SERVER_ADMIN_ID : configuredKeyId(hash),
       name: entry.orgs === 'all' ? 'admin' : `api-key-${++numbered}`,
       role: entry.role,
       orgs: entry.orgs === 'all' ? 'all' : new Set(entry.orgs),
@@ -65,7 +57,7 @@ export function keyringOf(
     return account === undefined
       ? undefined
       : {
-          id: `account:${account.accountId}`,
+          id: accountPrincipalId(account.accountId),
           name: account.accountName,
           role: account.privilege,
           orgs: new Set([account.orgName]),

@@ -1,21 +1,25 @@
 import type { Statements } from './db.ts';
 
+/** A caller's own settings, kept under its principal id (apiKeys.ts), never under its name. */
 export interface UserSettingsStore {
-  defaultOrg(principal: string): Promise<string | undefined>;
-  setDefaultOrg(principal: string, org: string): Promise<void>;
+  defaultOrg(principalId: string): Promise<string | undefined>;
+  setDefaultOrg(principalId: string, org: string): Promise<void>;
 }
 
 export function sqliteUserSettingsStore(sql: Statements): UserSettingsStore {
   return {
-    async defaultOrg(principal) {
+    async defaultOrg(principalId) {
       return (
-        await sql.get<{ default_org: string }>('SELECT default_org FROM user_settings WHERE principal = ?', principal)
+        await sql.get<{ default_org: string }>(
+          'SELECT default_org FROM principal_settings WHERE principal_id = ?',
+          principalId,
+        )
       )?.default_org;
     },
-    async setDefaultOrg(principal, org) {
+    async setDefaultOrg(principalId, org) {
       await sql.run(
-        'INSERT INTO user_settings (principal, default_org) VALUES (?, ?) ON CONFLICT (principal) DO UPDATE SET default_org = excluded.default_org',
-        principal,
+        'INSERT INTO principal_settings (principal_id, default_org) VALUES (?, ?) ON CONFLICT (principal_id) DO UPDATE SET default_org = excluded.default_org',
+        principalId,
         org,
       );
     },

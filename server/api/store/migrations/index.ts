@@ -20,6 +20,7 @@ import { migration206 } from './206-one-update-per-row.ts';
 import { migration207 } from './207-trail-orders.ts';
 import { migration208 } from './208-evidence-references.ts';
 import { migration209 } from './209-archived-flows.ts';
+import { migration210 } from './210-principal-settings.ts';
 import type { Statements } from '../db.ts';
 
 export interface Migration {
@@ -54,4 +55,5 @@ export const migrations: readonly Migration[] = [
   migration207,
   migration208,
   migration209,
+  migration210,
 ];
