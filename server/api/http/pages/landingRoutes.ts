@@ -1,13 +1,15 @@
 // The server's own pages outside the API: `/` names the server, its version and the orgs the
 // signed-in key may see, and links to the API reference, the OpenAPI document and the quickstart;
-// `/sign-in` and `/sign-out` keep a browser session (sessions.ts). All are public: what a page
-// shows depends on the session, checked with the same keyring as the API.
+// `/sign-in` and `/sign-out` keep a browser session (sessions.ts), and take their forms only from
+// this server's own pages (sameOrigin.ts). All are public: what a page shows depends on the
+// session, checked with the same keyring as the API.
 import type { FastifyPluginCallback } from 'fastify';
 import { version } from '../../../../package.json';
 import type { Principal } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage, STYLESHEET } from './layout.ts';
+import { foreignSourceOf } from './sameOrigin.ts';
 import { Sessions } from './sessions.ts';
 import { registerEnvironmentPages } from './environmentPages.ts';
 import { registerFlowPages } from './flowPages.ts';
@@ -35,6 +37,22 @@ export const landingRoutes: FastifyPluginCallback<PageOptions> = (app, { context
   registerFlowPages(app, sessions);
   registerEnvironmentPages(app, sessions);
   const publicRoute = { config: { public: true }, schema: { hide: true } };
+  // Every page route of this plugin that changes state, before its body is read.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    const source = foreignSourceOf(request, context.publicUrl());
+    if (source === undefined) return;
+    return sendPage(
+      reply,
+      403,
+      page(
+        `Refused — ${TITLE}`,
+        html`<h1>Compliance Evidence</h1>
+<p class="error" role="alert">This form was sent from ${source}, not from this server's own page, so nothing was done.</p>
+<p><a href="/sign-in">Sign in on this server's page</a> instead.</p>`,
+      ),
+    );
+  });
   // Only the sign-in form posts here; its one field arrives form-encoded.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
@@ -84,7 +102,12 @@ ${who}
         401,
         await landing(undefined, key === '' ? 'Enter an API key.' : 'That API key is not valid here.'),
       );
-    sessions.start(reply, key);
+    if (!sessions.start(reply, key))
+      return sendPage(
+        reply.header('retry-after', '60'),
+        503,
+        await landing(undefined, 'Too many browser sessions are open on this server; try again in a few minutes.'),
+      );
     return reply.code(303).header('location', '/').send();
   });
 
