@@ -2,7 +2,8 @@
 // served from the package (the build copies its static files to dist/api-reference/; no CDN), with
 // "Try it out" sending requests to this server once a key is entered under Authorize. The pages
 // are public like openapi.json; the requests they send carry the key like any other client's.
-import { readFileSync } from 'node:fs';
+// The key lives in the page's memory only: nothing keeps it across a reload, and the page runs
+// under a policy that lets it load and send nothing but to this server.
 import { join } from 'node:path';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync } from 'fastify';
@@ -10,14 +11,31 @@ import type { FastifyPluginAsync } from 'fastify';
 /** Where the build puts the renderer's files, next to the bundle that serves them. */
 const staticDir = join(__dirname, 'api-reference');
 
-/** Our own mark instead of the renderer's (the .vsix ships resources/ next to dist/). */
-const logo = { type: 'image/svg+xml', content: readFileSync(join(__dirname, '..', 'resources', 'activity-bar.svg')) };
+/** The plugin reads its own logo from beside its code (not in the bundle) unless given one; no top bar draws it. */
+const noLogo = { type: 'image/svg+xml', content: Buffer.alloc(0) };
 
-// The top bar only offers loading another document by URL; this page documents this server alone.
 const theme = {
   title: 'Compliance Evidence API reference',
-  css: [{ filename: 'reference.css', content: '.swagger-ui .topbar { display: none; }' }],
+  // Earlier versions kept the authorized key in the browser's storage (persistAuthorization).
+  js: [{ filename: 'forget-key.js', content: "localStorage.removeItem('authorized');\n" }],
 };
+
+/**
+ * What the renderer needs and no more: its scripts and styles from this server (it sets styles
+ * through the DOM, which a policy does not govern), images from here or data: URLs (the logo, its
+ * icons), requests to this server alone; no frames, plugins, forms posted, or embedding elsewhere.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
+].join('; ');
 
 type OpenApi = {
   info?: Record<string, unknown>;
@@ -64,9 +82,18 @@ export const apiReferenceRoutes: FastifyPluginAsync = async (app) => {
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/v2/doc',
     baseDir: staticDir,
-    logo,
+    logo: noLogo,
     theme,
     transformSpecification: forReading,
-    uiConfig: { persistAuthorization: true, tryItOutEnabled: true, displayRequestDuration: true, docExpansion: 'list' },
+    staticCSP: CONTENT_SECURITY_POLICY,
+    uiConfig: {
+      // Without the top bar, which only offers loading another document by URL (this page
+      // documents this server alone) and draws the renderer's logo with an inline style.
+      layout: 'BaseLayout',
+      persistAuthorization: false,
+      tryItOutEnabled: true,
+      displayRequestDuration: true,
+      docExpansion: 'list',
+    },
   });
 };
