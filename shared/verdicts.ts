@@ -10,6 +10,8 @@ export const refusalSources: Readonly<Record<string, string>> = {
   'policy/for-control-without-decision': 'reference §4.1: for_control is allowed only with type decision',
   'policy/bad-expression':
     'reference §4.2: a condition is a ${{ }} expression of the listed operators, contexts and functions (editor and cev validate only, see evaluationTimeCodes)',
+  'policy/unsupported-pattern':
+    'reference §4.2: matches(string, regex) takes a regular expression; one the linear-time engine cannot run (issue 23) is refused where the policy is stored',
   'scan/too-many-target-artifacts': 'spec endpoint 1, cross-field rule 1',
   'scan/target-artifacts-without-commit': 'spec endpoint 1, cross-field rule 2; reference §2.3',
   'attestation/too-many-target-artifacts': 'spec endpoint 1, cross-field rule 1 (reference §2.3: common to every type)',

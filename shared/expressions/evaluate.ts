@@ -1,6 +1,7 @@
 // Evaluates a parsed condition. Values are strings, numbers, booleans and null; anything missing
 // reads as null, so a condition about an absent tag is simply false rather than an error.
 
+import { matchesPattern } from '../regex/index.ts';
 import type { ConditionContext, ContextPath, Expression, LiteralValue } from './syntax.ts';
 
 type Value = LiteralValue | Value[];
@@ -96,25 +97,8 @@ function contains(haystack: Value, needle: Value): boolean {
   return false;
 }
 
-const compiled = new Map<string, RegExp | null>();
-const COMPILED_LIMIT = 256;
-
-/** A pattern compiled once (a policy applies the same few to every running artifact); null when invalid. */
-function regexOf(pattern: string): RegExp | null {
-  let regex = compiled.get(pattern);
-  if (regex === undefined) {
-    try {
-      regex = new RegExp(pattern);
-    } catch {
-      regex = null;
-    }
-    if (compiled.size >= COMPILED_LIMIT) compiled.clear();
-    compiled.set(pattern, regex);
-  }
-  return regex;
-}
-
+/** Whether the pattern finds a match in the text, on the linear-time engine; false for a pattern it refuses. */
 function matches(text: Value, pattern: Value): boolean {
   if (text === null || Array.isArray(text) || typeof pattern !== 'string') return false;
-  return regexOf(pattern)?.test(String(text)) ?? false;
+  return matchesPattern(pattern, String(text));
 }

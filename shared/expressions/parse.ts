@@ -4,6 +4,7 @@
 // collected and parsing goes on, so the editor shows them all at once.
 
 import type { ComparisonOperator, ConditionError, ContextPath, Expression, ParsedCondition, Span } from './syntax.ts';
+import { regexProblem } from '../regex/index.ts';
 import { tokenize, type Segment, type Token } from './tokens.ts';
 import { CONDITION_FUNCTIONS } from './vocabulary.ts';
 
@@ -288,15 +289,15 @@ class Parser {
       this.report('matches() needs a string pattern as its second argument', pattern);
       return;
     }
-    try {
-      new RegExp(pattern.value);
-    } catch (error) {
-      const reason =
-        error instanceof Error
-          ? error.message.replace(/^Invalid regular expression: (\/.*\/[a-z]*: )?/s, '')
-          : String(error);
-      this.report(`Invalid regular expression: ${reason}`, pattern);
-    }
+    const problem = regexProblem(pattern.value);
+    if (problem === undefined) return;
+    const { start, end } = pattern;
+    this.nameErrors.push({
+      message: problem.message,
+      start,
+      end,
+      ...(problem.unsupported && { unsupportedPattern: true }),
+    });
   }
 
   private contextOf(token: Token & { kind: 'name' }): Expression {

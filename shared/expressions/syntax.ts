@@ -9,6 +9,11 @@ export interface Span {
 
 export interface ConditionError extends Span {
   message: string;
+  /**
+   * A `matches()` pattern that is valid JavaScript but that the linear-time engine cannot run
+   * (shared/regex/): unlike other errors, refused where the policy is stored.
+   */
+  unsupportedPattern?: true;
 }
 
 export type LiteralValue = string | number | boolean | null;

@@ -104,7 +104,7 @@ function attestationRuleIssues(entry: Record<string, unknown>, path: PathSegment
 function conditionIssues(condition: unknown, path: PathSegment[]): Issue[] {
   if (typeof condition !== 'string') return [];
   return parseCondition(condition).errors.map((error) => ({
-    code: 'policy/bad-expression',
+    code: error.unsupportedPattern ? 'policy/unsupported-pattern' : 'policy/bad-expression',
     severity: 'error' as const,
     message: error.message,
     path,

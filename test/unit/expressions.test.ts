@@ -143,7 +143,7 @@ describe('policy conditions: parsing', () => {
   it('checks a literal regex of matches() and only a literal one', () => {
     assertErrors('${{ matches(artifact.name, "acme:(") }}', [
       '                           ^^^^^^^^',
-      /Invalid regular expression: Unterminated group/,
+      /Invalid regular expression "acme:\(": Unterminated group/,
     ]);
     assertErrors('${{ matches(artifact.name, 12) }}', ['                           ^^', /string pattern/]);
     assert.deepEqual(parseCondition('${{ matches(artifact.name, flow.tags.pattern) }}').errors, []);

@@ -35,6 +35,7 @@ describe('golden fixtures', () => {
       'policy/for-control-without-decision',
       'policy/unknown-attestation-type',
       'policy/bad-expression',
+      'policy/unsupported-pattern',
       'policy/unknown-key',
       'scan/target-artifacts-without-commit',
       'scan/too-many-target-artifacts',

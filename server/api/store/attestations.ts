@@ -1,3 +1,5 @@
+import { setImmediate } from 'node:timers/promises';
+import { linearRegex, type LinearRegex } from '../../../shared/regex/index.ts';
 import {
   IN_LIVE_FLOW,
   placeholderList,
@@ -41,7 +43,7 @@ export type NewAttestation = Omit<Attestation, 'flowName' | 'trailName'>;
 export interface AttestationQuery {
   id?: string;
   name?: string;
-  /** A JavaScript regular expression the name matches. */
+  /** A JavaScript regular expression the name matches, which linearRegex accepts. */
   nameRegex?: string;
   flowId?: string;
   type?: string;
@@ -219,20 +221,61 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
       };
       add('a.id = ?', query.id);
       add('a.name = ?', query.name);
-      add('js_regexp_test(?, a.name)', query.nameRegex);
       add('a.flow_id = ?', query.flowId);
       add('a.type = ?', query.type);
       add('a.is_compliant = ?', query.isCompliant === undefined ? undefined : query.isCompliant ? 1 : 0);
       add('a.created_at >= ?', query.from);
       add('a.created_at <= ?', query.to);
       add('a.seq > (SELECT seq FROM attestations WHERE id = ?)', query.afterId);
+      const where = conditions.join(' AND ');
+      if (query.nameRegex === undefined)
+        return (await sql.all<AttestationRow>(`${SELECT} WHERE ${where} ORDER BY a.seq LIMIT ?`, ...params, limit)).map(
+          toAttestation,
+        );
+      const seqs = await seqsNamed(sql, linearRegex(query.nameRegex), where, params, limit);
+      if (seqs.length === 0) return [];
       return (
         await sql.all<AttestationRow>(
-          `${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY a.seq LIMIT ?`,
-          ...params,
-          limit,
+          `${SELECT} WHERE a.seq IN (${placeholderList(seqs.length)}) ORDER BY a.seq`,
+          ...seqs,
         )
       ).map(toAttestation);
     },
   };
+}
+
+/** How many names a name_regex query reads per statement: a few milliseconds of matching between turns of the event loop. */
+const NAME_SCAN_CHUNK = 1000;
+
+/**
+ * The seqs of the first `limit` attestations (in seq order) that meet `where` and whose name the
+ * pattern matches. Names are matched here, on the linear-time engine, on both engines alike, so
+ * PostgreSQL answers as SQLite does; they are read in chunks in seq order, so a page and its
+ * cursor are those of the filter applied in SQL, and the event loop turns between chunks.
+ */
+async function seqsNamed(
+  sql: Statements,
+  pattern: LinearRegex,
+  where: string,
+  params: readonly Param[],
+  limit: number,
+): Promise<number[]> {
+  const found: number[] = [];
+  let after = -1;
+  for (;;) {
+    const rows = await sql.all<{ seq: number; name: string }>(
+      `SELECT a.seq, a.name FROM attestations a WHERE ${where} AND a.seq > ? ORDER BY a.seq LIMIT ?`,
+      ...params,
+      after,
+      NAME_SCAN_CHUNK,
+    );
+    for (const row of rows) {
+      if (!pattern.test(row.name)) continue;
+      found.push(Number(row.seq));
+      if (found.length === limit) return found;
+    }
+    if (rows.length < NAME_SCAN_CHUNK) return found;
+    after = Number(rows[rows.length - 1].seq);
+    await setImmediate();
+  }
 }

@@ -60,19 +60,6 @@ export interface TransactionOptions {
   concurrent?: boolean;
 }
 
-const regExps = new Map<string, RegExp>();
-
-/** A JavaScript regular expression, compiled once per pattern (filters such as name_regex). */
-function regExpOf(pattern: string): RegExp {
-  let regExp = regExps.get(pattern);
-  if (regExp === undefined) {
-    if (regExps.size >= 100) regExps.clear();
-    regExp = new RegExp(pattern);
-    regExps.set(pattern, regExp);
-  }
-  return regExp;
-}
-
 export class Sql {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
@@ -92,9 +79,6 @@ export class Sql {
     // the store outgrows it, so each request read them again from the operating system. 32 MB
     // keeps a busy list's pages in memory at any store size, within the server's memory target.
     if (readOnly) this.db.exec('PRAGMA cache_size = -32768');
-    this.db.function('js_regexp_test', { deterministic: true }, (pattern, text) =>
-      regExpOf(String(pattern)).test(String(text)) ? 1 : 0,
-    );
   }
 
   private statement(sql: string): StatementSync {

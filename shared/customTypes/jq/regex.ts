@@ -1,14 +1,15 @@
-// Regular expressions for `test`. jq's engine has Ruby syntax; the common forms (classes,
-// quantifiers, groups, anchors, \d \w \s) read the same in JavaScript with the `u` flag, and `^`/`$`
-// match at line breaks in both (hence `m`). Flags: `i` ignores case; `g` and `n` change nothing for
-// a yes/no test. jq's `x`, `s`, `p` and `l` flags are refused rather than approximated.
+// Regular expressions for `test`, on the shared linear-time engine (shared/regex/), so a rule's
+// pattern cannot stall the server whatever data it meets. jq's engine has Ruby syntax; the common
+// forms (classes, quantifiers, groups, anchors, \d \w \s) read the same in JavaScript with the `u`
+// flag, and `^`/`$` match at line breaks in both (hence `m`). Flags: `i` ignores case; `g` and `n`
+// change nothing for a yes/no test. jq's `x`, `s`, `p` and `l` flags are refused rather than
+// approximated.
+import { linearRegex, RegexProblem, type LinearRegex } from '../../regex/index.ts';
 import { JqRuntimeError } from './syntax.ts';
 
 const FLAGS: Readonly<Record<string, string>> = { g: '', n: '', i: 'i' };
-const CACHE_LIMIT = 256;
-const cache = new Map<string, RegExp>();
 
-function jsFlags(flags: string): string {
+function engineFlags(flags: string): string {
   let result = 'mu';
   for (const flag of flags) {
     const js = FLAGS[flag];
@@ -19,28 +20,20 @@ function jsFlags(flags: string): string {
 }
 
 /** The compiled pattern; throws JqRuntimeError for a pattern or flag it cannot use. */
-export function compiledRegex(pattern: string, flags = ''): RegExp {
-  const key = `${flags}\u0000${pattern}`;
-  const known = cache.get(key);
-  if (known !== undefined) return known;
-  let regex: RegExp;
+export function compiledRegex(pattern: string, flags = ''): LinearRegex {
+  const engine = engineFlags(flags);
   try {
-    regex = new RegExp(pattern, jsFlags(flags));
+    return linearRegex(pattern, engine);
   } catch (error) {
-    if (error instanceof JqRuntimeError) throw error;
-    throw new JqRuntimeError(
-      `Invalid regular expression ${JSON.stringify(pattern)}: ${error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error)}`,
-    );
+    if (error instanceof RegexProblem) throw new JqRuntimeError(error.message);
+    throw error;
   }
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  cache.set(key, regex);
-  return regex;
 }
 
 /** Why a literal pattern or flags cannot be used, checked when the rule is read. */
 export function regexProblem(pattern: string | undefined, flags: string | undefined): string | undefined {
   try {
-    if (flags !== undefined) jsFlags(flags);
+    if (flags !== undefined) engineFlags(flags);
     if (pattern !== undefined) compiledRegex(pattern, flags ?? '');
     return undefined;
   } catch (error) {

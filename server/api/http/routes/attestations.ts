@@ -2,6 +2,7 @@
 // name, by id, per flow, per artifact, and download evidence.
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { attestationKinds } from '../../../../shared/payloads/index.ts';
+import { regexProblem } from '../../../../shared/regex/index.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
 import { recordAttestation, type UrlKind } from '../../services/attest.ts';
@@ -244,13 +245,13 @@ export const attestationRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
   }>('/attestations/:org', { schema: { querystring: orgListQuery } }, async (request) => {
     const org: Org = orgOf(request);
     const query = request.query;
-    if (query.name_regex !== undefined) {
-      try {
-        new RegExp(query.name_regex);
-      } catch {
-        throw badRequest(`Invalid name_regex: '${query.name_regex}'`);
-      }
-    }
+    const regexRefused = query.name_regex === undefined ? undefined : regexProblem(query.name_regex);
+    if (regexRefused !== undefined)
+      throw badRequest(
+        regexRefused.unsupported
+          ? `Unsupported name_regex: '${query.name_regex}': ${regexRefused.detail}`
+          : `Invalid name_regex: '${query.name_regex}'`,
+      );
     const flowId = query.flow === undefined ? undefined : (await flowOr404(store, org, query.flow)).id;
     const perPage = query.per_page ?? 20;
     const matches = await store.attestations.query(

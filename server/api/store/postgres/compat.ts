@@ -4,11 +4,6 @@
 export const COMPAT_FUNCTIONS = `
   CREATE OR REPLACE FUNCTION instr(haystack text, needle text) RETURNS integer
     LANGUAGE sql IMMUTABLE AS 'SELECT strpos(haystack, needle)';
-  -- SQLite calls back into JavaScript's RegExp; PostgreSQL's ~ reads the same syntax for the
-  -- patterns filters take (classes, anchors, alternation, quantifiers). Boolean, since the store
-  -- uses it as a whole condition (SQLite takes its 1 or 0 as true or false).
-  CREATE OR REPLACE FUNCTION js_regexp_test(pattern text, subject text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE AS 'SELECT subject ~ pattern';
   CREATE OR REPLACE FUNCTION max(a double precision, b double precision) RETURNS double precision
     LANGUAGE sql IMMUTABLE AS 'SELECT greatest(a, b)';
   CREATE OR REPLACE FUNCTION json_valid(document text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $$
