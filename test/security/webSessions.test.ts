@@ -46,10 +46,12 @@ describe('web sessions and forms', function () {
     const admin = cookieOf(await signIn(server.key));
     const readers: string[] = [];
     const started = Date.now();
-    for (let i = 0; i < 10_050; i += 50) {
+    for (let i = 0; i < 10_000; i += 50) {
       const batch = await Promise.all(Array.from({ length: 50 }, () => signIn('acme-reader-key-1')));
       readers.push(...batch.map(cookieOf));
     }
+    // The last ones one at a time: concurrent sign-ins may be served in any order.
+    for (let i = 0; i < 50; i++) readers.push(cookieOf(await signIn('acme-reader-key-1')));
     const took = Date.now() - started;
     assert.ok(took < 60_000, `10,050 sign-ins took ${took} ms`);
     assert.ok(await signedIn(admin), 'the admin is still signed in');
