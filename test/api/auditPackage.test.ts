@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'content-disposition';
 import { attestation, trail as trailSchema } from '../../shared/contract/flows.ts';
 import type { Attestation, Trail } from './answers.ts';
 import { parsedAs } from './contract.ts';
@@ -50,10 +51,9 @@ describe('trail audit package', () => {
     });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/gzip');
-    assert.match(
-      response.headers.get('content-disposition') ?? '',
-      /attachment; filename="web-build-1-audit-package.tgz"/,
-    );
+    const disposition = parse(response.headers.get('content-disposition') ?? '');
+    assert.equal(disposition.type, 'attachment');
+    assert.equal(disposition.parameters.filename, 'web-build-1-audit-package.tgz');
     const archive = join(scratch, 'package.tgz');
     writeFileSync(archive, Buffer.from(await response.arrayBuffer()));
     const listed = spawnSync('tar', ['-tzf', archive], { encoding: 'utf8' });

@@ -1,5 +1,6 @@
 // The fastify application: auth hook, one error handler, JSON 404s, multipart, OpenAPI, and one
 // plugin per resource under /api/v2.
+import { Socket } from 'node:net';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import { Ajv } from 'ajv';
@@ -124,6 +125,12 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
   let stopping = false;
   app.addHook('preClose', (next) => {
     stopping = true;
+    next();
+  });
+  // A response that finishes while the server stops (a download under way) closes its connection:
+  // the stop waits for every connection, and one kept alive would hold it for the keep-alive time.
+  app.addHook('onResponse', (request, _reply, next) => {
+    if (stopping && request.raw.socket instanceof Socket) request.raw.socket.end();
     next();
   });
   app.addHook('onRequest', async (_request, reply) => {

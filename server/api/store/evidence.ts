@@ -3,10 +3,12 @@
 // it; a write that fails at any step removes what it wrote, so a full disk keeps no partial files.
 // Instances of a team's server share one evidence directory: a write whose row failed removes the
 // file it created only after checking that no committed row of another instance refers to it, and
-// a committed write checks that its file is still there (one of the two sees the other).
+// a committed write checks that its file is still there (one of the two sees the other). A file is
+// read as a stream, so a download holds a few chunks of it at a time, never the whole file.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 
 /** Stored evidence, held until the row that refers to it has committed or failed. */
 export interface EvidenceHold {
@@ -18,12 +20,27 @@ export interface EvidenceHold {
   settle(committed: boolean): Promise<void>;
 }
 
+/** A stored file opened for reading. */
+export interface EvidenceFile {
+  size: number;
+  /**
+   * Its bytes, read as they are consumed. The file stays open until the stream ends or is
+   * destroyed: whoever opens a file reads it to the end or destroys this stream.
+   */
+  content: Readable;
+}
+
 export interface EvidenceStore {
   /** Stores the bytes (completely, or not at all) and answers their sha256 (hex) with a hold on them. */
   put(bytes: Uint8Array): Promise<EvidenceHold>;
-  /** The bytes, or undefined when no file has this sha256. */
-  get(sha256: string): Promise<Buffer | undefined>;
+  /** The file, opened, or undefined when no file has this sha256. */
+  open(sha256: string): Promise<EvidenceFile | undefined>;
 }
+
+const SHA256_HEX = /^[a-f0-9]{64}$/;
+
+/** Chunks a file held in memory is read in, as a file on disk is read. */
+const CHUNK_BYTES = 64 * 1024;
 
 function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -193,17 +210,30 @@ export function fileEvidenceStore(dir: string, isReferenced: (sha: string) => Pr
       }
       return held;
     },
-    async get(sha) {
-      if (!/^[a-f0-9]{64}$/.test(sha)) return undefined;
+    async open(sha) {
+      if (!SHA256_HEX.test(sha)) return undefined;
+      let handle: FileHandle;
       try {
-        return await readFile(pathOf(sha));
+        handle = await open(pathOf(sha), 'r');
       } catch (error) {
         // A missing file is the caller's to explain; anything else (permissions, I/O) is a fault.
         if (isMissing(error)) return undefined;
         throw error;
       }
+      try {
+        // Size and bytes of the one file opened, even if it is replaced or removed meanwhile.
+        const { size } = await handle.stat();
+        return { size, content: handle.createReadStream({ highWaterMark: CHUNK_BYTES }) };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
     },
   };
+}
+
+function* chunksOf(bytes: Buffer): Generator<Buffer> {
+  for (let start = 0; start < bytes.length; start += CHUNK_BYTES) yield bytes.subarray(start, start + CHUNK_BYTES);
 }
 
 export function memoryEvidenceStore(): EvidenceStore {
@@ -223,8 +253,10 @@ export function memoryEvidenceStore(): EvidenceStore {
       if (created) files.set(sha, Buffer.from(bytes));
       return Promise.resolve(holds.hold(sha, created, bytes));
     },
-    get(sha) {
-      return Promise.resolve(files.get(sha));
+    open(sha) {
+      const bytes = files.get(sha);
+      if (bytes === undefined) return Promise.resolve(undefined);
+      return Promise.resolve({ size: bytes.length, content: Readable.from(chunksOf(bytes), { objectMode: false }) });
     },
   };
 }

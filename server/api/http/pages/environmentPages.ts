@@ -83,7 +83,10 @@ export function registerEnvironmentPages(app: FastifyInstance, sessions: Session
     async (reader, request, reply) => {
       const { org, env } = request.params;
       const answer = await reader.raw(`/environments/${seg(org)}/${seg(env)}/auditlog`);
-      if (answer.status !== 200) throw new PageRefused(404, 'No such environment for your key.');
+      if (answer.status !== 200) {
+        answer.body.destroy();
+        throw new PageRefused(404, 'No such environment for your key.');
+      }
       // A download of the API's CSV (its cells already neutralised against formulas), never a page.
       return reply
         .code(200)
@@ -94,7 +97,7 @@ export function registerEnvironmentPages(app: FastifyInstance, sessions: Session
           'content-security-policy': "default-src 'none'; sandbox",
           'cache-control': 'no-store',
         })
-        .send(answer.payload);
+        .send(answer.body);
     },
   );
 

@@ -2,6 +2,7 @@
 // access rules decide what a page may show. A signed-out visitor is sent to sign in; whatever the
 // API refuses (another org's key, an unknown name, a bad index) is one "not found" page, which
 // does not tell whether the thing exists.
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
@@ -20,8 +21,15 @@ export interface Answer {
 export interface Reader {
   /** The API's answer to `GET /api/v2{path}` with this key. */
   get(path: string): Promise<Answer>;
-  /** The raw answer, for downloads. */
-  raw(path: string): Promise<{ status: number; headers: Record<string, unknown>; payload: Buffer }>;
+  /** The raw answer, for downloads: its body a stream read as the page's client reads it. */
+  raw(path: string): Promise<Download>;
+}
+
+export interface Download {
+  status: number;
+  headers: Record<string, unknown>;
+  /** Destroyed, it stops the API's answer and whatever that answer reads. */
+  body: Readable;
 }
 
 /** A download's content-disposition: the API's (its file name), as an attachment, never rendered inline as a page of ours. */
@@ -75,8 +83,12 @@ export function pageRoute<Params, Query>(
         return { status: answer.statusCode, body };
       },
       raw: async (apiPath) => {
-        const answer = await app.inject({ method: 'GET', url: `/api/v2${apiPath}`, headers });
-        return { status: answer.statusCode, headers: answer.headers, payload: answer.rawPayload };
+        const answer = await app.inject({ method: 'GET', url: `/api/v2${apiPath}`, headers, payloadAsStream: true });
+        const body = answer.stream();
+        // The in-process answer learns only this way that its reader is gone (the page's client
+        // went away): it then destroys its own stream, closing the file it reads.
+        body.once('close', () => answer.raw.res.destroy());
+        return { status: answer.statusCode, headers: answer.headers, body };
       },
     };
     try {

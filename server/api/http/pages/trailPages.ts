@@ -54,7 +54,10 @@ export function registerTrailPages(app: FastifyInstance, sessions: Sessions): vo
       const answer = await reader.raw(
         `/attestations/${seg(org)}/${seg(flow)}/trail/${seg(trail)}/attestation/${seg(id)}/evidence`,
       );
-      if (answer.status !== 200) throw new PageRefused(404, 'No such evidence for your key.');
+      if (answer.status !== 200) {
+        answer.body.destroy();
+        throw new PageRefused(404, 'No such evidence for your key.');
+      }
       // Always a download, never rendered by the browser as a page of ours.
       const disposition = downloadDisposition(answer.headers, 'attachment; filename="evidence"');
       return reply
@@ -66,7 +69,7 @@ export function registerTrailPages(app: FastifyInstance, sessions: Sessions): vo
           'content-security-policy': "default-src 'none'; sandbox",
           'cache-control': 'no-store',
         })
-        .send(answer.payload);
+        .send(answer.body);
     },
   );
 }

@@ -14,6 +14,7 @@ import { ApiError, badRequest, invalid, notFound, withInput } from '../../errors
 import { jsonPart, multipartBody, readMultipart, routeCheckedJsonBody, type UploadedFile } from '../multipart.ts';
 import { attestationDeliveries, deliverSoon } from '../../delivery/notifications.ts';
 import { sendJsonString } from '../replies.ts';
+import { sendDownload } from '../downloads.ts';
 import type { Org } from '../../store/orgs.ts';
 import { flowOr404, trailOr404, trailPlaceOr404 } from '../../services/lookups.ts';
 import { trailParams } from './params.ts';
@@ -187,21 +188,20 @@ export const attestationRoutes: FastifyPluginCallback<RouteOptions> = (app, { co
       if (attestation === undefined || attestation.trailId !== trail.id)
         throw notFound(`Attestation '${request.params.id}' does not exist in trail '${trail.name}'`);
       if (attestation.evidence === null) throw notFound(`Attestation '${request.params.id}' has no evidence`);
-      const bytes = await store.evidence.get(attestation.evidence.sha256);
-      if (bytes === undefined) {
+      const file = await store.evidence.open(attestation.evidence.sha256);
+      if (file === undefined) {
         throw new ApiError(
           404,
           `The evidence file of attestation '${request.params.id}' is missing from the server's evidence directory (sha256 ${attestation.evidence.sha256}): restore it from a backup of that directory`,
         );
       }
-      return reply
-        .type('application/octet-stream')
-        .header(
-          'content-disposition',
-          `attachment; filename="${attestation.evidence.filename.replace(/["\\\r\n]/g, '_')}"`,
-        )
-        .header('x-content-sha256', attestation.evidence.sha256)
-        .send(bytes);
+      reply.header('x-content-sha256', attestation.evidence.sha256);
+      return sendDownload(reply, {
+        type: 'application/octet-stream',
+        filename: attestation.evidence.filename,
+        content: file.content,
+        size: file.size,
+      });
     },
   );
 

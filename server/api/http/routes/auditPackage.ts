@@ -2,16 +2,16 @@
 // holding the trail as the API shows it, every attestation of the trail, and each attestation's
 // evidence file, so an auditor gets the whole record of one trail in one download (streamed as it
 // is packed); and the same record as a readable PDF report.
-import { createGzip } from 'node:zlib';
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
-import { pack } from 'tar-stream';
 import { orgOf } from '../auth.ts';
+import { sendDownload } from '../downloads.ts';
 import type { RouteOptions } from '../context.ts';
 import { flowOr404, trailOr404 } from '../../services/lookups.ts';
 import { attestationView } from '../../views/attestationView.ts';
 import { trailView } from '../../views/trailView.ts';
 import { pdfOfLines } from '../../views/auditPdf.ts';
+import { auditPackageOf, segment } from '../../views/auditPackage.ts';
 import { trailParams } from './params.ts';
 import type { trail as trailContract } from '../../../../shared/contract/flows.ts';
 
@@ -22,11 +22,6 @@ interface TrailPath {
   org: string;
   flow: string;
   trail: string;
-}
-
-/** A file name kept to one safe path segment. */
-function segment(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_') || '_';
 }
 
 export const auditPackageRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
@@ -45,51 +40,39 @@ export const auditPackageRoutes: FastifyPluginCallback<RouteOptions> = (app, { c
     async (request, reply) => {
       const { org, flow, trail } = await trailOf(request);
       const host = context.publicUrl();
-      // Everything is read before the first byte is sent, so a failure is still a JSON error.
+      // The documents are read before the first byte is sent, so a failure there is still a JSON
+      // error; the evidence files are read as the package is.
       const trailJson = JSON.stringify(await trailView(store, host, org.name, flow, trail), null, 2);
       const attestations = await store.attestations.inTrail(trail.id);
-      const evidence: Array<{ path: string; bytes: Buffer }> = [];
-      const missing: string[] = [];
-      for (const attestation of attestations) {
-        if (attestation.evidence === null) continue;
-        const bytes = await store.evidence.get(attestation.evidence.sha256);
-        if (bytes !== undefined)
-          evidence.push({
-            path: `evidence/${segment(attestation.name)}/${attestation.id}/${segment(attestation.evidence.filename)}`,
-            bytes,
-          });
-        else
-          missing.push(
-            `${attestation.name} ${attestation.id}: ${attestation.evidence.filename} (sha256 ${attestation.evidence.sha256})`,
-          );
-      }
-      // A lost file leaves the package complete otherwise, and says which and how to get it back.
-      if (missing.length > 0) {
-        const note = [
-          "These attestations' evidence files are missing from the server's evidence directory; restore them from a backup of that directory:",
-          ...missing,
-          '',
-        ];
-        evidence.push({ path: 'evidence/MISSING.txt', bytes: Buffer.from(note.join('\n')) });
-      }
-      const archive = pack();
-      const mtime = new Date(trail.lastModifiedAt * 1000);
-      archive.entry({ name: 'trail.json', mtime }, trailJson);
-      archive.entry(
-        { name: 'attestations.json', mtime },
-        JSON.stringify(
-          attestations.map((attestation) => attestationView(host, org.name, attestation)),
-          null,
-          2,
-        ),
+      const attestationsJson = JSON.stringify(
+        attestations.map((attestation) => attestationView(host, org.name, attestation)),
+        null,
+        2,
       );
-      for (const file of evidence) archive.entry({ name: file.path, mtime }, file.bytes);
-      archive.finalize();
-      const filename = `${segment(flow.name)}-${segment(trail.name)}-audit-package.tgz`;
-      return reply
-        .type('application/gzip')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .send(archive.pipe(createGzip()));
+      const evidence = attestations.flatMap(({ name, id, evidence: file }) =>
+        file === null
+          ? []
+          : [
+              {
+                path: `evidence/${segment(name)}/${id}/${segment(file.filename)}`,
+                sha256: file.sha256,
+                missingLine: `${name} ${id}: ${file.filename} (sha256 ${file.sha256})`,
+              },
+            ],
+      );
+      return sendDownload(reply, {
+        type: 'application/gzip',
+        filename: `${segment(flow.name)}-${segment(trail.name)}-audit-package.tgz`,
+        content: auditPackageOf({
+          mtime: new Date(trail.lastModifiedAt * 1000),
+          documents: [
+            { path: 'trail.json', text: trailJson },
+            { path: 'attestations.json', text: attestationsJson },
+          ],
+          evidence,
+          open: (sha256) => store.evidence.open(sha256),
+        }),
+      });
     },
   );
 
@@ -101,11 +84,11 @@ export const auditPackageRoutes: FastifyPluginCallback<RouteOptions> = (app, { c
       // The view the trail endpoint answers with, which the contract tests hold to Trail.
       const view = (await trailView(store, context.publicUrl(), org.name, flow, trail)) as TrailAnswer;
       const attestations = await store.attestations.inTrail(trail.id);
-      const filename = `${segment(flow.name)}-${segment(trail.name)}-audit.pdf`;
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .send(pdfOfLines(auditReportLines(org.name, flow.name, view, attestations)));
+      return sendDownload(reply, {
+        type: 'application/pdf',
+        filename: `${segment(flow.name)}-${segment(trail.name)}-audit.pdf`,
+        content: pdfOfLines(auditReportLines(org.name, flow.name, view, attestations)),
+      });
     },
   );
   done();

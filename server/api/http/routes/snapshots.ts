@@ -1,8 +1,9 @@
 // Snapshots (reference §2.7, §5.5), environment events (§5.6), the snapshot diff (§5.7) and the
 // audit log (spec endpoint 12).
 import { Readable } from 'node:stream';
-import type { FastifyPluginCallback, FastifyReply } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { orgOf } from '../auth.ts';
+import { sendDownload } from '../downloads.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { ApiError, badRequest, invalid, notFound, withInput } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
@@ -170,14 +171,6 @@ function diffArtifactOf(artifact: SnapshotArtifact): DiffArtifact {
   return out;
 }
 
-function sendCsv(reply: FastifyReply, filename: string, chunks: AsyncIterable<string>): FastifyReply {
-  return reply
-    .code(200)
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${filename.replace(/[^a-zA-Z0-9._-]/g, '_')}"`)
-    .send(Readable.from(chunks, { objectMode: false }));
-}
-
 export const snapshotRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
 
@@ -330,7 +323,11 @@ export const snapshotRoutes: FastifyPluginCallback<RouteOptions> = (app, { conte
         async (after) =>
           await store.snapshots.auditLogBatch(environment.id, environment.name, filter, after ?? 0, AUDIT_BATCH),
       );
-      return sendCsv(reply, `${environment.name}-auditlog.csv`, chunks);
+      return sendDownload(reply, {
+        type: 'text/csv; charset=utf-8',
+        filename: `${environment.name}-auditlog.csv`,
+        content: Readable.from(chunks, { objectMode: false }),
+      });
     },
   );
 
