@@ -6,6 +6,7 @@
 // item is ok; a rule with no output (`empty`, `.a[]?` on a missing list) proves nothing and fails;
 // a rule that raises a jq error (`.name > 1` fine, `.name.first` on a string not) fails too:
 // evidence that cannot be read is not compliant.
+import { JqBudgetExceeded, withinBudget } from './jq/budget.ts';
 import { outputs } from './jq/evaluate.ts';
 import { parseJq } from './jq/parse.ts';
 import { JqRuntimeError, type JqNode, type JqValue } from './jq/syntax.ts';
@@ -62,10 +63,31 @@ function holds(program: JqNode, input: JqValue): boolean {
   return count > 0;
 }
 
-/** Whether each rule holds for `data`, in order; a rule the subset cannot read does not hold. */
+/** `work` for each expression, all under one budget sized for `data`; JqBudgetExceeded names the expression over it. */
+export function eachWithinBudget<T>(
+  expressions: readonly string[],
+  data: JqValue,
+  work: (expression: string, index: number) => T,
+): T[] {
+  return withinBudget(data, () =>
+    expressions.map((expression, index) => {
+      try {
+        return work(expression, index);
+      } catch (error) {
+        if (error instanceof JqBudgetExceeded) Object.assign(error, { expression, index });
+        throw error;
+      }
+    }),
+  );
+}
+
+/**
+ * Whether each rule holds for `data`, in order; a rule the subset cannot read does not hold.
+ * Throws JqBudgetExceeded for a rule that costs too much on this data (jq/budget.ts).
+ */
 export function ruleVerdicts(rules: readonly string[], data: unknown): boolean[] {
   if (!isJson(data)) return rules.map(() => false);
-  return rules.map((rule) => {
+  return eachWithinBudget(rules, data, (rule) => {
     const { program } = parsedRule(rule);
     return program !== undefined && holds(program, data);
   });
@@ -81,5 +103,5 @@ export function evaluateRule(rule: string, data: unknown): JqValue[] {
   const { program, error } = parsedRule(rule);
   if (program === undefined) throw new SyntaxError(`${error.message} at column ${error.start + 1}`);
   if (!isJson(data)) throw new JqRuntimeError('The input is not JSON data');
-  return [...outputs(program, data)];
+  return eachWithinBudget([rule], data, () => [...outputs(program, data)])[0];
 }

@@ -1,60 +1,61 @@
 // Custom attestation types (reference §2.15): attestation_data is checked against the type's JSON
-// Schema, compiled once per type version, and compliance is every jq rule of the type holding,
-// evaluated by the shared jq subset (shared/customTypes/), which refuses a rule it cannot evaluate
-// when the type is created.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+// Schema, each type version compiled apart from every other (customTypeSchemas.ts), and compliance
+// is every jq rule of the type holding, evaluated by the shared jq subset (shared/customTypes/),
+// which refuses a rule it cannot evaluate when the type is created.
 import { issuesFromErrors } from '../../../shared/schemas/issues.ts';
 import type { Issue } from '../../../shared/findings.ts';
 import {
   describeRuleProblem,
+  JqBudgetExceeded,
   ruleProblems,
   rulesHold,
   summaryOf,
   type SummaryValue,
 } from '../../../shared/customTypes/index.ts';
-import { notFound, withInput } from '../errors.ts';
+import { badRequest, notFound, withInput } from '../errors.ts';
+import { SchemaBudgetExceeded, schemaValidator, validateWithinBudget } from './customTypeSchemas.ts';
 import type { CustomType } from '../store/customTypes.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
 
-const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, validateSchema: true });
-const compiled = new Map<string, ValidateFunction>();
-
-/** Whether `schema` is a JSON Schema ajv can use; the error text otherwise. */
-export function schemaProblem(schema: unknown): string | undefined {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
-    return 'Input should be a valid dictionary';
-  try {
-    ajv.compile(schema as Record<string, unknown>);
-    return undefined;
-  } catch (error) {
-    return `Not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`;
-  }
-}
-
-function validatorOf(type: CustomType): ValidateFunction {
-  const key = `${type.orgId}\u0000${type.name}\u0000${type.version}`;
-  let validate = compiled.get(key);
-  if (validate === undefined) {
-    validate = ajv.compile(type.schema);
-    compiled.set(key, validate);
-  }
-  return validate;
-}
-
-/** Issues of `data` against the type's schema, with paths under `attestation_data`. */
+/** Issues of `data` against the type's schema, with paths under `attestation_data`; 400 when checking costs more than the budget. */
 export function customDataIssues(type: CustomType, data: unknown): Issue[] {
-  const validate = validatorOf(type);
-  if (validate(data)) return [];
+  const validate = schemaValidator(type, type.schema);
+  let valid: boolean;
+  try {
+    valid = validateWithinBudget(validate, data);
+  } catch (error) {
+    if (!(error instanceof SchemaBudgetExceeded)) throw error;
+    throw badRequest(
+      `The schema of custom attestation type '${type.name}' (version ${type.version}) ${error.message}; attestation_data was not checked`,
+    );
+  }
+  if (valid) return [];
   return issuesFromErrors(validate.errors ?? [], data, 'custom').map((issue) => ({
     ...issue,
     path: ['attestation_data', ...issue.path],
   }));
 }
 
-/** Whether every jq rule of the type holds for the attestation data (no rules: true). */
+/** `evaluate()`, a 400 naming the expression when it costs more than the evaluation budget on this data. */
+function withinBudget<T>(type: CustomType, what: (index: number) => string, evaluate: () => T): T {
+  try {
+    return evaluate();
+  } catch (error) {
+    if (!(error instanceof JqBudgetExceeded)) throw error;
+    throw badRequest(
+      `The ${what(error.index)} of custom attestation type '${type.name}' (version ${type.version}) ${error.message}: ${JSON.stringify(error.expression)}`,
+    );
+  }
+}
+
+/** Whether every jq rule of the type holds for the attestation data (no rules: true); 400 for a rule over budget. */
 export function customRulesPassed(type: CustomType, data: unknown): boolean {
-  return rulesHold(type.evaluator?.rules ?? [], data);
+  return withinBudget(
+    type,
+    (index) => `rule evaluator.rules[${index}]`,
+    () => rulesHold(type.evaluator?.rules ?? [], data),
+  );
 }
 
 /** Each rule the shared jq subset cannot evaluate, as an `errors` entry keyed by its field path. */
@@ -78,9 +79,13 @@ export function summaryErrors(summary: ReadonlyArray<{ expression: string }>): R
   );
 }
 
-/** The values the type's summary expressions give for the attestation data (none without a summary). */
+/** The values the type's summary expressions give for the attestation data (none without a summary); 400 for one over budget. */
 export function customSummary(type: CustomType, data: unknown): SummaryValue[] {
-  return summaryOf(type.summary ?? [], data);
+  return withinBudget(
+    type,
+    (index) => `summary expression summary[${index}].expression`,
+    () => summaryOf(type.summary ?? [], data),
+  );
 }
 
 /** The type an attestation's `type_name` names: `name` (latest version) or `name@vN`; 404 with the service's messages otherwise. */

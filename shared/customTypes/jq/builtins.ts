@@ -1,5 +1,6 @@
 // The builtin functions rules can call, with jq's semantics and error wording. Each takes its
 // arguments as filters (run against the same input), as jq does: `has(.k)` looks up every output of `.k`.
+import { allocate, read, spend } from './budget.ts';
 import { arithmetic, indexValue, iterateValue } from './operations.ts';
 import { compiledRegex } from './regex.ts';
 import { JqRuntimeError, type JqNode, type JqValue } from './syntax.ts';
@@ -43,7 +44,10 @@ function allOf(generator: Iterable<JqValue>, condition: JqNode | undefined, run:
 function length(input: JqValue): JqValue {
   if (input === null) return 0;
   if (typeof input === 'number') return Math.abs(input);
-  if (typeof input === 'string') return Array.from(input).length;
+  if (typeof input === 'string') {
+    read(input.length);
+    return Array.from(input).length;
+  }
   if (Array.isArray(input)) return input.length;
   if (isObject(input)) return Object.keys(input).length;
   throw new JqRuntimeError(`${describeValue(input)} has no length`);
@@ -58,12 +62,16 @@ function has(input: JqValue, key: JqValue): JqValue {
 
 /** jq's containment: substrings, every wanted element inside some element, keys recursively. */
 export function contains(input: JqValue, wanted: JqValue): boolean {
+  spend(1);
   if (typeOf(input) !== typeOf(wanted)) {
     throw new JqRuntimeError(
       `${describeValue(input)} and ${describeValue(wanted)} cannot have their containment checked`,
     );
   }
-  if (typeof input === 'string') return input.includes(wanted as string);
+  if (typeof input === 'string') {
+    read(input.length);
+    return input.includes(wanted as string);
+  }
   if (Array.isArray(input))
     return (wanted as JqValue[]).every((item) =>
       input.some((candidate) => typeOf(candidate) === typeOf(item) && contains(candidate, item)),
@@ -87,12 +95,17 @@ function extreme(input: JqValue, sign: 1 | -1): JqValue {
 
 function toNumber(input: JqValue): JqValue {
   if (typeof input === 'number') return input;
-  if (typeof input === 'string' && /^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/.test(input)) return Number(input);
+  if (typeof input !== 'string') throw new JqRuntimeError(`${describeValue(input)} cannot be parsed as a number`);
+  read(input.length);
+  // One way to read each number (digits, then an optional fraction): `\d+\.?\d*` split a run of
+  // digits every way before failing, quadratic in its length (40,000 digits and an x: 6 s).
+  if (/^\s*-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/.test(input)) return Number(input);
   throw new JqRuntimeError(`${describeValue(input)} cannot be parsed as a number`);
 }
 
 function asciiCase(input: JqValue, upper: boolean): JqValue {
   const text = requireString(input, `cannot be ${upper ? 'upper' : 'lower'}cased`);
+  allocate(text.length);
   return text.replace(upper ? /[a-z]+/g : /[A-Z]+/g, (letters) =>
     upper ? letters.toUpperCase() : letters.toLowerCase(),
   );
@@ -101,6 +114,7 @@ function asciiCase(input: JqValue, upper: boolean): JqValue {
 function sorted(input: JqValue): JqValue[] {
   if (!Array.isArray(input))
     throw new JqRuntimeError(`${describeValue(input)} cannot be sorted, as it is not an array`);
+  allocate(input.length);
   return [...input].sort(compareValues);
 }
 
@@ -117,8 +131,16 @@ function joined(input: JqValue, separator: JqValue): JqValue {
 
 function trimmed(input: JqValue, affix: JqValue, fromStart: boolean): JqValue {
   if (typeof input !== 'string' || typeof affix !== 'string') return input;
+  read(input.length);
   if (fromStart) return input.startsWith(affix) ? input.slice(affix.length) : input;
   return input.endsWith(affix) && affix !== '' ? input.slice(0, input.length - affix.length) : input;
+}
+
+/** JSON.stringify's text, counted once written (it is at most the size of the data). */
+function jsonText(input: JqValue): string {
+  const text = JSON.stringify(input);
+  allocate(text.length);
+  return text;
 }
 
 const single =
@@ -141,8 +163,14 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
     arities: [0],
     description: "An object's keys, sorted, or an array's indices.",
     apply: single((input) => {
-      if (isObject(input)) return sortedKeys(input);
-      if (Array.isArray(input)) return input.map((_, index) => index);
+      if (isObject(input)) {
+        allocate(Object.keys(input).length);
+        return sortedKeys(input);
+      }
+      if (Array.isArray(input)) {
+        allocate(input.length);
+        return input.map((_, index) => index);
+      }
       throw new JqRuntimeError(`${describeValue(input)} has no keys`);
     }),
   },
@@ -169,6 +197,7 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
     apply: (input, [filter], run) => {
       const result: JqValue[] = [];
       for (const item of iterateValue(input)) for (const output of run(filter, item)) result.push(output);
+      allocate(result.length);
       return [result];
     },
   },
@@ -195,6 +224,7 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
       for (const flagValue of flags === undefined ? [''] : run(flags, input)) {
         for (const patternValue of run(pattern, input)) {
           const text = requireString(input, 'cannot be matched, as it is not a string');
+          read(text.length);
           yield compiledRegex(
             requireString(patternValue, 'cannot be matched, as it is not a string'),
             requireString(flagValue, 'is not a string'),
@@ -248,7 +278,7 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
   tostring: {
     arities: [0],
     description: 'A string as itself, anything else as its JSON text.',
-    apply: single((input) => (typeof input === 'string' ? input : JSON.stringify(input))),
+    apply: single((input) => (typeof input === 'string' ? input : jsonText(input))),
   },
   tonumber: { arities: [0], description: 'A number, or a string holding one, as a number.', apply: single(toNumber) },
   ascii_downcase: {
@@ -285,6 +315,7 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
       withEach(input, separator, run, (value) => {
         if (typeof input !== 'string' || typeof value !== 'string')
           throw new JqRuntimeError('split input and separator must be strings');
+        allocate(input.length);
         return input === '' ? [] : input.split(value);
       }),
   },
@@ -307,9 +338,14 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
     arities: [0],
     description: 'An object as a list of {key, value} in the order of its keys; an array with its indices as keys.',
     apply: single((input) => {
-      if (Array.isArray(input)) return input.map((value, key) => ({ key, value }));
+      if (Array.isArray(input)) {
+        allocate(3 * input.length);
+        return input.map((value, key) => ({ key, value }));
+      }
       if (!isObject(input)) throw new JqRuntimeError(`${describeValue(input)} has no keys`);
-      return Object.entries(input).map(([key, value]) => ({ key, value }));
+      const entries = Object.entries(input);
+      allocate(3 * entries.length);
+      return entries.map(([key, value]) => ({ key, value }));
     }),
   },
   floor: {
@@ -320,7 +356,7 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
       return Math.floor(input);
     }),
   },
-  tojson: { arities: [0], description: 'The input as JSON text.', apply: single((input) => JSON.stringify(input)) },
+  tojson: { arities: [0], description: 'The input as JSON text.', apply: single(jsonText) },
   in: {
     arities: [1],
     description: 'Whether the input is a key of the object, or an index of the array, given.',

@@ -5,6 +5,7 @@
 // plain values, without generators, which makes per-element conditions (`all(.[]; .ok)`) several
 // times cheaper.
 import { BUILTINS } from './builtins.ts';
+import { allocate, spend } from './budget.ts';
 import { arithmetic, indexValue, iterateValue, sliceValue } from './operations.ts';
 import { JqRuntimeError, type JqNode, type JqValue } from './syntax.ts';
 import { compareValues, describeValue, isTruthy, typeOf } from './values.ts';
@@ -34,6 +35,7 @@ function* objects(
   built: Array<[string, JqValue]>,
 ): Generator<JqValue> {
   if (from === entries.length) {
+    allocate(built.length);
     yield Object.fromEntries(built);
     return;
   }
@@ -139,6 +141,7 @@ function singleByShape(node: JqNode): boolean {
 
 /** The one output of a node for which isSingle holds. */
 function single(node: JqNode, input: JqValue): JqValue {
+  spend(1);
   switch (node.kind) {
     case 'identity':
       return input;
@@ -175,6 +178,7 @@ export function outputs(node: JqNode, input: JqValue): Iterable<JqValue> {
 
 /** The outputs of `node` for `input`; throws JqRuntimeError where jq raises an error. */
 export function* run(node: JqNode, input: JqValue): Generator<JqValue> {
+  spend(1);
   switch (node.kind) {
     case 'identity':
       yield input;
@@ -184,14 +188,19 @@ export function* run(node: JqNode, input: JqValue): Generator<JqValue> {
       return;
     case 'index':
       for (const target of outputs(node.target, input)) {
-        for (const key of outputs(node.index, input)) yield* step(node.optional, () => [indexValue(target, key)]);
+        for (const key of outputs(node.index, input)) {
+          spend(1);
+          yield* step(node.optional, () => [indexValue(target, key)]);
+        }
       }
       return;
     case 'slice':
       for (const target of outputs(node.target, input)) {
         for (const to of node.to === undefined ? [null] : outputs(node.to, input)) {
-          for (const from of node.from === undefined ? [null] : outputs(node.from, input))
+          for (const from of node.from === undefined ? [null] : outputs(node.from, input)) {
+            spend(1);
             yield* step(node.optional, () => [sliceValue(target, from, to)]);
+          }
         }
       }
       return;
@@ -230,16 +239,25 @@ export function* run(node: JqNode, input: JqValue): Generator<JqValue> {
           yield node.kind === 'or';
           continue;
         }
-        for (const right of outputs(node.right, input)) yield isTruthy(right);
+        for (const right of outputs(node.right, input)) {
+          spend(1);
+          yield isTruthy(right);
+        }
       }
       return;
     case 'arithmetic':
       for (const right of outputs(node.right, input))
-        for (const left of outputs(node.left, input)) yield arithmetic(node.operator, left, right);
+        for (const left of outputs(node.left, input)) {
+          spend(1);
+          yield arithmetic(node.operator, left, right);
+        }
       return;
     case 'comparison':
       for (const right of outputs(node.right, input))
-        for (const left of outputs(node.left, input)) yield compare(node.operator, left, right);
+        for (const left of outputs(node.left, input)) {
+          spend(1);
+          yield compare(node.operator, left, right);
+        }
       return;
     case 'negate':
       for (const value of outputs(node.operand, input)) {
@@ -247,9 +265,12 @@ export function* run(node: JqNode, input: JqValue): Generator<JqValue> {
         yield -value;
       }
       return;
-    case 'array':
-      yield node.body === undefined ? [] : [...outputs(node.body, input)];
+    case 'array': {
+      const items = node.body === undefined ? [] : [...outputs(node.body, input)];
+      allocate(items.length);
+      yield items;
       return;
+    }
     case 'object':
       yield* objects(node.entries, input, 0, []);
       return;

@@ -1,4 +1,5 @@
 // jq's operations on values: indexing, slicing, iterating and arithmetic, with jq's error wording.
+import { allocate, spend } from './budget.ts';
 import { JqRuntimeError, type ArithmeticOperator, type JqValue } from './syntax.ts';
 import { describeValue, isObject, typeOf, valuesEqual } from './values.ts';
 
@@ -25,20 +26,34 @@ function sliceBound(bound: JqValue, length: number, fallback: number): number {
 /** `.[from:to]` of an array or a string (by code point); null stays null. */
 export function sliceValue(target: JqValue, from: JqValue, to: JqValue): JqValue {
   if (target === null) return null;
-  const slice = <T>(items: T[]): T[] =>
-    items.slice(sliceBound(from, items.length, 0), sliceBound(to, items.length, items.length));
-  if (typeof target === 'string') return slice(Array.from(target)).join('');
+  const slice = <T>(items: T[]): T[] => {
+    const result = items.slice(sliceBound(from, items.length, 0), sliceBound(to, items.length, items.length));
+    allocate(result.length);
+    return result;
+  };
+  if (typeof target === 'string') {
+    allocate(target.length);
+    return slice(Array.from(target)).join('');
+  }
   if (Array.isArray(target)) return slice(target);
   throw new JqRuntimeError(`Cannot index ${typeOf(target)} with object`);
 }
 
 export function iterateValue(target: JqValue): JqValue[] {
-  if (Array.isArray(target)) return target;
-  if (isObject(target)) return Object.values(target);
+  if (Array.isArray(target)) {
+    spend(target.length);
+    return target;
+  }
+  if (isObject(target)) {
+    const values = Object.values(target);
+    allocate(values.length);
+    return values;
+  }
   throw new JqRuntimeError(`Cannot iterate over ${describeValue(target)}`);
 }
 
 function deepMerge(left: { [key: string]: JqValue }, right: { [key: string]: JqValue }): JqValue {
+  allocate(Object.keys(left).length + Object.keys(right).length);
   const merged = Object.entries(right).map(([key, value]): [string, JqValue] => {
     const before = Object.hasOwn(left, key) ? left[key]! : undefined;
     return [key, before !== undefined && isObject(before) && isObject(value) ? deepMerge(before, value) : value];
@@ -58,6 +73,7 @@ function repeated(text: string, times: number): JqValue {
   const extra = Math.trunc(times - 1);
   if (!(extra >= 0)) return null;
   if (text.length * (extra + 1) > REPEAT_LIMIT) throw new JqRuntimeError('Repeat string result too long');
+  allocate(text.length * (extra + 1));
   return text.repeat(extra + 1);
 }
 
@@ -85,13 +101,25 @@ export function arithmetic(operator: ArithmeticOperator, left: JqValue, right: J
     case '+':
       if (left === null) return right;
       if (right === null) return left;
-      if (typeof left === 'string' && typeof right === 'string') return left + right;
-      if (Array.isArray(left) && Array.isArray(right)) return [...left, ...right];
-      if (isObject(left) && isObject(right)) return { ...left, ...right };
+      if (typeof left === 'string' && typeof right === 'string') {
+        // Strings join without copying (V8 keeps both parts), so only the part added counts.
+        allocate(right.length);
+        return left + right;
+      }
+      if (Array.isArray(left) && Array.isArray(right)) {
+        allocate(left.length + right.length);
+        return [...left, ...right];
+      }
+      if (isObject(left) && isObject(right)) {
+        allocate(Object.keys(left).length + Object.keys(right).length);
+        return { ...left, ...right };
+      }
       throw cannot(left, right, 'added');
     case '-':
-      if (Array.isArray(left) && Array.isArray(right))
+      if (Array.isArray(left) && Array.isArray(right)) {
+        spend(left.length * right.length);
         return left.filter((item) => !right.some((removed) => valuesEqual(item, removed)));
+      }
       throw cannot(left, right, 'subtracted');
     case '*':
       if (isObject(left) && isObject(right)) return deepMerge(left, right);
@@ -99,7 +127,10 @@ export function arithmetic(operator: ArithmeticOperator, left: JqValue, right: J
       if (typeof left === 'number' && typeof right === 'string') return repeated(right, left);
       throw cannot(left, right, 'multiplied');
     case '/':
-      if (typeof left === 'string' && typeof right === 'string') return left === '' ? [] : left.split(right);
+      if (typeof left === 'string' && typeof right === 'string') {
+        allocate(left.length);
+        return left === '' ? [] : left.split(right);
+      }
       throw cannot(left, right, 'divided');
     case '%':
       throw cannot(left, right, 'divided');

@@ -1,5 +1,6 @@
 // jq's view of JSON values: type names, truthiness, its total order and equality, and how values
 // are quoted in error messages.
+import { read, spend } from './budget.ts';
 import type { JqValue } from './syntax.ts';
 
 export type JqType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
@@ -34,6 +35,7 @@ function codePointRank(unit: number): number {
 
 function compareStrings(left: string, right: string): number {
   const length = Math.min(left.length, right.length);
+  read(length);
   for (let i = 0; i < length; i += 1) {
     const a = left.charCodeAt(i);
     const b = right.charCodeAt(i);
@@ -44,6 +46,7 @@ function compareStrings(left: string, right: string): number {
 
 /** jq's total order: null < false < true < numbers < strings < arrays < objects. */
 export function compareValues(left: JqValue, right: JqValue): number {
+  spend(1);
   if (left === right) return 0;
   const leftType = typeOf(left);
   const rightType = typeOf(right);
@@ -83,9 +86,28 @@ export function valuesEqual(left: JqValue, right: JqValue): boolean {
   return compareValues(left, right) === 0;
 }
 
+/** The start of a value's JSON text, at least `length` characters of it unless shorter, built without writing it whole. */
+function jsonStart(value: JqValue, length: number): string {
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, length));
+  if (!Array.isArray(value) && !isObject(value)) return JSON.stringify(value);
+  const parts: string[] = [];
+  let written = 1;
+  const add = (part: string): boolean => {
+    parts.push(part);
+    written += part.length + 1;
+    return written > length;
+  };
+  if (Array.isArray(value)) {
+    for (const item of value) if (add(jsonStart(item, length - written))) break;
+    return `[${parts.join(',')}]`;
+  }
+  for (const key in value) if (add(`${JSON.stringify(key)}:${jsonStart(value[key], length - written)}`)) break;
+  return `{${parts.join(',')}}`;
+}
+
 /** A value as jq quotes it in errors: its type and its JSON, cut short. */
 export function describeValue(value: JqValue): string {
-  const json = JSON.stringify(value);
+  const json = jsonStart(value, 31);
   return `${typeOf(value)} (${json.length > 30 ? `${json.slice(0, 27)}...` : json})`;
 }
 

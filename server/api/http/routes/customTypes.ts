@@ -4,7 +4,8 @@ import type { FastifyPluginCallback } from 'fastify';
 import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../requestBodies.ts';
 import type { RouteOptions } from '../context.ts';
-import { ruleErrors, schemaProblem, summaryErrors } from '../../rules/customTypes.ts';
+import { ruleErrors, summaryErrors } from '../../rules/customTypes.ts';
+import { schemaProblem } from '../../rules/customTypeSchemas.ts';
 import { invalid, notFound, withInput } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
@@ -76,7 +77,7 @@ export const customTypeRoutes: FastifyPluginCallback<RouteOptions> = (app, { con
           ),
         });
       }
-      const problem = schemaProblem(schema);
+      const problem = schemaProblem(schema, schemaText);
       if (problem !== undefined) throw invalid({ type_schema: withInput(problem, schemaText.slice(0, 200)) });
       const badRules = { ...ruleErrors(input.evaluator?.rules ?? []), ...summaryErrors(input.summary ?? []) };
       if (Object.keys(badRules).length > 0) throw invalid(badRules);
