@@ -69,7 +69,7 @@ export function eachWithinBudget<T>(
   data: JqValue,
   work: (expression: string, index: number) => T,
 ): T[] {
-  return withinBudget(data, () =>
+  return withinBudget(data, expressions.length, () =>
     expressions.map((expression, index) => {
       try {
         return work(expression, index);

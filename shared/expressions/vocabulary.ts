@@ -40,7 +40,7 @@ export const CONDITION_FUNCTIONS: readonly FunctionDescription[] = [
     signature: 'matches(text, regex)',
     arity: 2,
     description:
-      'True when the regular expression finds a match in the text (anchor it with ^ and $ for a whole match).',
+      'True when the regular expression (JavaScript syntax) finds a match in the text (anchor it with ^ and $ for a whole match). Patterns run in linear time: lookaround and backreferences are refused.',
   },
 ];
 

@@ -55,9 +55,24 @@ export function spend(steps: number): void {
   if (remaining.steps < 0) throw exceeded('steps');
 }
 
-/** Counts reading `length` characters of a string. */
+/** Counts reading `length` characters of a string, beyond the step of the operation that reads them. */
 export function read(length: number): void {
-  spend(1 + Math.floor(length / CHARACTERS_PER_STEP));
+  spend(Math.floor(length / CHARACTERS_PER_STEP));
+}
+
+/**
+ * `work` without counting its steps, for the comparisons of a sort, which its caller counts at
+ * once (n log n steps): each element takes part in about log n of them, so their reads add up to
+ * the size of the array times log n, never more.
+ */
+export function uncounted<T>(work: () => T): T {
+  const counting = remaining;
+  remaining = undefined;
+  try {
+    return work();
+  } finally {
+    remaining = counting;
+  }
 }
 
 /** Counts building a value of `units` characters or elements, and the step that builds it. */
@@ -92,13 +107,22 @@ export function dataSize(data: unknown): DataSize {
   return size;
 }
 
-/** `work`'s result, counted against a budget sized for `data` (or the budget already counting, inside one). */
-export function withinBudget<T>(data: unknown, work: () => T): T {
+/** Expressions evaluated together (an attestation's rules) whose data part of the budget adds up: at most this many. */
+export const MAX_PASSES = 4;
+
+/**
+ * `work`'s result, counted against one budget for `expressions` evaluated on `data` (or the budget
+ * already counting, inside one): the base once, the data part once per expression up to
+ * MAX_PASSES, so any number of rules together cost no more than four that each read their data
+ * four times.
+ */
+export function withinBudget<T>(data: unknown, expressions: number, work: () => T): T {
   if (remaining !== undefined) return work();
   const { values, characters } = dataSize(data);
+  const passes = PER_DATA_UNIT * Math.max(1, Math.min(expressions, MAX_PASSES));
   const limits = {
-    steps: BASE_STEPS + PER_DATA_UNIT * (values + Math.floor(characters / CHARACTERS_PER_STEP)),
-    units: BASE_UNITS + PER_DATA_UNIT * (values + characters),
+    steps: BASE_STEPS + passes * (values + Math.floor(characters / CHARACTERS_PER_STEP)),
+    units: BASE_UNITS + passes * (values + characters),
   };
   remaining = { ...limits, limits };
   try {

@@ -1,6 +1,6 @@
 // The builtin functions rules can call, with jq's semantics and error wording. Each takes its
 // arguments as filters (run against the same input), as jq does: `has(.k)` looks up every output of `.k`.
-import { allocate, read, spend } from './budget.ts';
+import { allocate, read, spend, uncounted } from './budget.ts';
 import { arithmetic, indexValue, iterateValue } from './operations.ts';
 import { compiledRegex } from './regex.ts';
 import { JqRuntimeError, type JqNode, type JqValue } from './syntax.ts';
@@ -115,7 +115,8 @@ function sorted(input: JqValue): JqValue[] {
   if (!Array.isArray(input))
     throw new JqRuntimeError(`${describeValue(input)} cannot be sorted, as it is not an array`);
   allocate(input.length);
-  return [...input].sort(compareValues);
+  spend(Math.ceil((input.length * Math.log2(input.length + 1)) / 4));
+  return uncounted(() => [...input].sort(compareValues));
 }
 
 /** jq's own definition: the separator goes between elements (so its type matters from the second on). */
@@ -219,7 +220,8 @@ export const BUILTINS: Readonly<Record<string, Builtin>> = {
   },
   test: {
     arities: [1, 2],
-    description: 'Whether the string matches the regular expression (flags: i ignores case).',
+    description:
+      'Whether the string matches the regular expression (flags: i ignores case); patterns run in linear time, so lookaround and backreferences are refused.',
     apply: function* (input, [pattern, flags], run) {
       for (const flagValue of flags === undefined ? [''] : run(flags, input)) {
         for (const patternValue of run(pattern, input)) {
