@@ -1,4 +1,4 @@
-// Bundles the four entry points of the product. Type checking is separate (`npm run typecheck`).
+// Bundles the entry points of the product. Type checking is separate (`npm run typecheck`).
 import { cpSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -9,6 +9,8 @@ const entryPoints = {
   'language-server': 'server/language/main.ts',
   'api-server': 'server/api/main.ts',
   cli: 'server/cli.ts',
+  // The API server's evaluation threads (server/api/evaluation/pool.ts), next to the bundles that start them.
+  'evaluation-worker': 'server/api/evaluation/worker.ts',
 };
 
 // The extension host of VS Code 1.104 runs Node 22; the CLI and the servers run on Node 22 or newer.

@@ -3,6 +3,7 @@
 import type { Document } from 'yaml';
 import type { Finding, Issue } from './findings.ts';
 import type { DocumentKind } from './kinds.ts';
+import { limitCodes, tooLargeMessage } from './limits.ts';
 import { checkScanAttestation } from './payloads/scan.ts';
 import { checkPolicy } from './policies/check.ts';
 import { checkK8sReport } from './reports/check.ts';
@@ -35,7 +36,16 @@ export function validateText(
   yamlTree?: Document.Parsed,
 ): { value: unknown; findings: Finding[] } {
   const rules = rulesByKind[kind];
+  const tooLarge = tooLargeMessage(kind, text.length);
+  if (tooLarge !== undefined) return { value: undefined, findings: [tooLargeFinding(tooLarge, text)] };
   const parsed = parseText(rules.format, text, yamlTree);
   if (parsed.broken) return { value: parsed.value, findings: placeIssues(parsed, []) };
   return { value: parsed.value, findings: placeIssues(parsed, rules.check(parsed.value)) };
+}
+
+/** A document over the size limit is not read at all: one finding on its first line says why. */
+function tooLargeFinding(message: string, text: string): Finding {
+  const newline = text.indexOf('\n');
+  const end = Math.min(newline === -1 ? text.length : newline, 200);
+  return { code: limitCodes.tooLarge, severity: 'error', message, path: [], target: 'value', range: { start: 0, end } };
 }

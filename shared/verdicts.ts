@@ -2,6 +2,8 @@
 // Every refusal beyond a schema keyword is listed here with its source, so a rule without a
 // documented basis cannot refuse a document (the property test holds every error to this list).
 // Stricter checks that help but have no such basis are warnings, which never refuse an upload.
+// The shared limits (shared/limits.ts, codes `limits/...`) refuse whatever a document says: the
+// spec's Limits leave a server limits of its own, and every face applies the same ones.
 import type { Issue } from './findings.ts';
 
 /** Rules beyond the schemas that make a document invalid, each with the section that says so. */

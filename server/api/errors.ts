@@ -19,6 +19,7 @@ export class ApiError extends Error {
 }
 
 const PAYLOAD_INVALID = 'Input payload validation failed';
+const PAYLOAD_TOO_LARGE = 'Input payload too large';
 export const FORBIDDEN = "You don't have permission to access this resource";
 
 export function notFound(message: string): ApiError {
@@ -40,6 +41,11 @@ export function forbidden(message = FORBIDDEN): ApiError {
 /** A 400 with field errors; the message defaults to the generic payload one. */
 export function invalid(errors: FieldErrors, message = PAYLOAD_INVALID): ApiError {
   return new ApiError(400, message, errors);
+}
+
+/** A document refused with its field errors: 400, or 413 when it is over a size limit (shared/limits.ts). */
+export function refused(errors: FieldErrors, status: 400 | 413): ApiError {
+  return new ApiError(status, status === 413 ? PAYLOAD_TOO_LARGE : PAYLOAD_INVALID, errors);
 }
 
 /**

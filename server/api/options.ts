@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { unknownOptionMessage } from '../commands/help.ts';
 import { UsageError } from '../commands/usageError.ts';
+import { DEFAULT_EVALUATION_BUDGET, type EvaluationBudget } from './evaluation/pool.ts';
 import { DEFAULT_MIN_FREE_MB } from './freeSpace.ts';
 import type { Role } from './store/serviceAccounts.ts';
 
@@ -39,6 +40,8 @@ export interface ServeOptions {
   evidenceDir: string | undefined;
   /** Below this many MB free in the data or evidence directory, /ready and the log warn (`--min-free-space`; 0: never). */
   minFreeMb: number;
+  /** What one request's evaluation may take (`--evaluation-timeout`, `--evaluation-memory`). */
+  evaluationBudget: EvaluationBudget;
 }
 
 /** The flags of `cev serve`, as node:util parseArgs reads them (its help lists each: server/commands/serve.ts). */
@@ -54,6 +57,8 @@ export const serveFlags = {
   database: { type: 'string' },
   evidence: { type: 'string' },
   'min-free-space': { type: 'string', default: String(DEFAULT_MIN_FREE_MB) },
+  'evaluation-timeout': { type: 'string', default: String(DEFAULT_EVALUATION_BUDGET.seconds) },
+  'evaluation-memory': { type: 'string', default: String(DEFAULT_EVALUATION_BUDGET.memoryMb) },
 } as const;
 
 const ORG_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._~-]*$/;
@@ -75,6 +80,16 @@ function parsePort(text: string): number {
 function parseMinFreeSpace(text: string): number {
   if (!/^\d+$/.test(text))
     throw new UsageError(`--min-free-space must be a whole number of MB (0 turns the warning off), not '${text}'`);
+  return Number(text);
+}
+
+/** A positive number of seconds (fractions allowed) or a whole number of MB of at least `min`. */
+function parseBudget(text: string, flag: string, unit: 'seconds' | 'MB', min: number): number {
+  const pattern = unit === 'seconds' ? /^\d+(\.\d+)?$/ : /^\d+$/;
+  if (!pattern.test(text) || Number(text) < min)
+    throw new UsageError(
+      `${flag} must be ${unit === 'seconds' ? 'a number of seconds' : 'a whole number of MB'} of at least ${min}, not '${text}'`,
+    );
   return Number(text);
 }
 
@@ -234,5 +249,10 @@ export function parseServeArgs(
         : parseDatabaseUrl(databaseUrl, fromEnv ? 'CEV_DATABASE_URL' : '--database'),
     evidenceDir: values.evidence === undefined ? undefined : resolve(cwd, values.evidence),
     minFreeMb: parseMinFreeSpace(values['min-free-space']),
+    evaluationBudget: {
+      seconds: parseBudget(values['evaluation-timeout'], '--evaluation-timeout', 'seconds', 0.01),
+      // Below this a worker cannot load its own code.
+      memoryMb: parseBudget(values['evaluation-memory'], '--evaluation-memory', 'MB', 32),
+    },
   };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { readyLine } from '../../shared/readyLine.ts';
 import { buildApp } from './http/app.ts';
+import { evaluationPool, type Evaluations } from './evaluation/pool.ts';
 import { watchFreeSpace, type FreeSpaceWatch } from './freeSpace.ts';
 import { keyringOf } from './http/auth.ts';
 import { newApiKey } from './apiKeys.ts';
@@ -78,6 +79,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
   }
   let store: Store | undefined;
   let space: FreeSpaceWatch | undefined;
+  let evaluations: Evaluations | undefined;
   try {
     try {
       store = await openStore({
@@ -108,8 +110,9 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     const written = [options.dataDir, options.evidenceDir].filter((dir) => dir !== undefined);
     space =
       written.length === 0 || options.minFreeMb === 0 ? undefined : watchFreeSpace(written, options.minFreeMb, say);
+    evaluations = evaluationPool(options.evaluationBudget);
     const app = await buildApp({
-      context: { store: openedStore, publicUrl: () => publicUrl, freeSpaceWarning: space?.check },
+      context: { store: openedStore, evaluations, publicUrl: () => publicUrl, freeSpaceWarning: space?.check },
       resolveKey: keyringOf([adminKey, ...options.apiKeys], openedStore),
     });
     try {
@@ -139,6 +142,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
         closing ??= (async () => {
           space?.close();
           await app.close();
+          await evaluations?.close();
           await openedStore.close();
           release();
         })();
@@ -147,6 +151,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     };
   } catch (error) {
     space?.close();
+    await evaluations?.close();
     await store?.close();
     release();
     throw error;

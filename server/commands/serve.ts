@@ -1,5 +1,6 @@
 // `cev serve`: the local API server, until SIGTERM or SIGINT (which finish in-flight requests).
 import { parseServeArgs } from '../api/options.ts';
+import { DEFAULT_EVALUATION_BUDGET } from '../api/evaluation/pool.ts';
 import { DEFAULT_MIN_FREE_MB } from '../api/freeSpace.ts';
 import { startServer } from '../api/start.ts';
 import { asksForHelp, commandHelpText, type CommandHelp } from './help.ts';
@@ -34,6 +35,14 @@ export const serveHelp: CommandHelp = {
     [
       '--min-free-space <MB>',
       `below this much free space in <data> or --evidence, /ready and the log warn (default ${DEFAULT_MIN_FREE_MB}; 0: never)`,
+    ],
+    [
+      '--evaluation-timeout <seconds>',
+      `how long one request's evaluation (template impact, policy dry-run, reading a template or policy) may run before it is stopped with 422 (default ${DEFAULT_EVALUATION_BUDGET.seconds})`,
+    ],
+    [
+      '--evaluation-memory <MB>',
+      `the heap of each evaluation thread; an evaluation that needs more is stopped with 422 (default ${DEFAULT_EVALUATION_BUDGET.memoryMb})`,
     ],
   ],
   examples: [

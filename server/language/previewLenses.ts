@@ -16,6 +16,7 @@ import {
   type TextDocuments,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { IMPACT_LIST_LIMIT } from '../../shared/contract/index.ts';
 import { flowNameFromFile, policyNameFromFile } from '../../shared/documentNames.ts';
 import { validateText, type DocumentKind } from '../../shared/validate.ts';
 import { ask, segment, serverAccessNotification, serverAccessOf, type ServerAccess } from './serverAccess.ts';
@@ -46,6 +47,8 @@ export const policyDryRunRequest = 'complianceEvidence/policyDryRun';
 const DEBOUNCE_MS = 300;
 /** Changed trails a template lens lists. */
 const LISTED_TRAILS = 200;
+/** Running artifacts a dry-run lists (the non-compliant first), so rule hovers count every failure the server lists. */
+const LISTED_ARTIFACTS = IMPACT_LIST_LIMIT;
 /** Attached environments that get a lens of their own. */
 const ENVIRONMENT_LENSES = 10;
 
@@ -156,7 +159,7 @@ export function registerPreviewLenses(
     ask<PolicyDryRun>(
       server,
       'POST',
-      `/environments/${segment(server.org)}/${segment(environment)}/policy-dry-run`,
+      `/environments/${segment(server.org)}/${segment(environment)}/policy-dry-run?limit=${LISTED_ARTIFACTS}`,
       { policy: text },
       signal,
     );

@@ -40,6 +40,7 @@ export {
   assertedCompliance,
   evaluatePolicies,
   reasonsForIncompliance,
+  ruleChecksOf,
   ruleFailure,
   rulePathsOf,
   snapshotCompliance,

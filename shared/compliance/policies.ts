@@ -103,6 +103,24 @@ export function evaluatePolicies(artifact: PolicyArtifact, policies: readonly Ap
   });
 }
 
+/**
+ * The rule checks judging artifacts under policies takes: each evaluated rule and exception, once
+ * per trail of the artifact's provenance (once for an artifact without one). What a snapshot's
+ * evaluation costs, known before it runs (limits.policyRuleChecks bounds it).
+ */
+export function ruleChecksOf(trailCounts: Iterable<number>, policies: readonly AppliedPolicy[]): number {
+  let rules = 0;
+  for (const { policy } of policies) {
+    const { provenance, trail_compliance: trailCompliance, attestations } = policy.artifacts;
+    rules += attestations.length;
+    for (const requirement of [provenance, trailCompliance])
+      if (requirement.required) rules += 1 + requirement.exceptions.length;
+  }
+  let checks = 0;
+  for (const trails of trailCounts) checks += rules * Math.max(1, trails);
+  return checks;
+}
+
 /** Where each evaluated rule stands in the policy document, in the order of `rule_evaluations`. */
 export function rulePathsOf(policy: PolicyModel): Array<Array<string | number>> {
   const paths: Array<Array<string | number>> = [];
@@ -323,8 +341,10 @@ function contextOf(artifact: PolicyArtifact, trail: ArtifactProvenance | null): 
   };
 }
 
-const parsedConditions = new Map<string, ParsedCondition>();
-const PARSE_CACHE_LIMIT = 512;
+// Each condition of a policy model is parsed once, for as long as the model lives (the server keeps
+// the models of policy versions): a cache by text that is cleared when full parsed every condition
+// again on every artifact once a policy had more conditions than it held.
+const parsedConditions = new WeakMap<PolicyCondition, ParsedCondition>();
 
 /** The evaluation, failed with the first parse error of its conditions when one does not parse. */
 function failedOnInvalid(evaluation: RuleEvaluation, conditions: readonly (PolicyCondition | null)[]): RuleEvaluation {
@@ -343,11 +363,10 @@ function failedOnInvalid(evaluation: RuleEvaluation, conditions: readonly (Polic
 }
 
 function parsedOf(condition: PolicyCondition): ParsedCondition {
-  let parsed = parsedConditions.get(condition.text);
+  let parsed = parsedConditions.get(condition);
   if (!parsed) {
-    if (parsedConditions.size >= PARSE_CACHE_LIMIT) parsedConditions.clear();
     parsed = parseCondition(condition.text);
-    parsedConditions.set(condition.text, parsed);
+    parsedConditions.set(condition, parsed);
   }
   return parsed;
 }

@@ -3,8 +3,10 @@ export { errorBody } from './errors.ts';
 export { errorResponses, operationKeyOf, operations, type Operation } from './operations.ts';
 export {
   IMPACT_LIST_LIMIT,
+  LISTED_DETAILS,
   policyDryRun,
   policyDryRunInput,
+  policyDryRunQuery,
   templateImpact,
   templateImpactInput,
   templateImpactQuery,

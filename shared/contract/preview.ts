@@ -16,20 +16,34 @@ export const templateImpactInput = {
   additionalProperties: false,
 } as const;
 
-/** How many changed trails one answer lists at most (the counts always cover every trail). */
+/** How many trails (or artifacts) one preview answer lists at most (the counts always cover every one). */
 export const IMPACT_LIST_LIMIT = 1000;
+
+/**
+ * How many slots of one trail, or failing rules of one artifact, a preview answer lists at most;
+ * `changed_slots_total` and `failing_rules_total` count them all. With the list limit, an answer
+ * stays a few MB at most whatever the template, policy or flow.
+ */
+export const LISTED_DETAILS = 20;
+
+const listLimit = (what: string) =>
+  ({
+    type: 'integer',
+    minimum: 0,
+    maximum: IMPACT_LIST_LIMIT,
+    default: 100,
+    description: `Most ${what} listed.`,
+  }) as const;
 
 export const templateImpactQuery = {
   type: 'object',
-  properties: {
-    limit: {
-      type: 'integer',
-      minimum: 0,
-      maximum: IMPACT_LIST_LIMIT,
-      default: 100,
-      description: 'Most changed trails listed.',
-    },
-  },
+  properties: { limit: listLimit('changed trails') },
+  additionalProperties: false,
+} as const;
+
+export const policyDryRunQuery = {
+  type: 'object',
+  properties: { limit: listLimit('artifacts (the non-compliant first)') },
   additionalProperties: false,
 } as const;
 
@@ -74,8 +88,18 @@ export const templateImpact = {
       description: 'The changed trails, newest first, at most `limit`.',
       items: {
         type: 'object',
-        properties: { trail: string, before: state, after: state, changed_slots: { type: 'array', items: slotChange } },
-        required: ['trail', 'before', 'after', 'changed_slots'],
+        properties: {
+          trail: string,
+          before: state,
+          after: state,
+          changed_slots: {
+            type: 'array',
+            items: slotChange,
+            description: `The first ${LISTED_DETAILS} slots that change, in the order the edited template lists them.`,
+          },
+          changed_slots_total: { ...integer, description: 'Every slot of the trail that changes.' },
+        },
+        required: ['trail', 'before', 'after', 'changed_slots', 'changed_slots_total'],
         additionalProperties: false,
       },
     },
@@ -125,6 +149,7 @@ export const policyDryRun = {
     non_compliant: integer,
     artifacts: {
       type: 'array',
+      description: 'The running artifacts, the non-compliant first, at most `limit`.',
       items: {
         type: 'object',
         properties: {
@@ -136,9 +161,22 @@ export const policyDryRun = {
             ...nullableBoolean,
             description: 'As the snapshot recorded it under the attached policies.',
           },
-          failing_rules: { type: 'array', items: failingRule },
+          failing_rules: {
+            type: 'array',
+            items: failingRule,
+            description: `The first ${LISTED_DETAILS} rules the artifact fails, in the policy's order.`,
+          },
+          failing_rules_total: { ...integer, description: 'Every rule the artifact fails.' },
         },
-        required: ['name', 'fingerprint', 'compliant', 'allowed', 'recorded_compliant', 'failing_rules'],
+        required: [
+          'name',
+          'fingerprint',
+          'compliant',
+          'allowed',
+          'recorded_compliant',
+          'failing_rules',
+          'failing_rules_total',
+        ],
         additionalProperties: false,
       },
     },

@@ -4,6 +4,7 @@
 // could match are warnings: the reference puts no pattern or list on these fields of a policy.
 import { parseCondition } from '../expressions/index.ts';
 import type { Issue, PathSegment } from '../findings.ts';
+import { countText, limitCodes, limits } from '../limits.ts';
 import { schemaIssues } from '../schemas/issues.ts';
 import { unknownAttestationTypeIssue } from '../templates/check.ts';
 import { attestationNamePattern, isAttestationType } from '../templates/model.ts';
@@ -15,6 +16,9 @@ const controlIdentifierPattern = /^(?=.{1,256}$)[a-zA-Z0-9\-._~]+$/;
 const policySchemaUrl = 'https://compliance-evidence.dev/schemas/policy/environment/v1';
 
 export function checkPolicy(value: unknown): Issue[] {
+  // Counted before any rule runs: past the limit, the rules' work is what the limit prevents.
+  const rules = ruleCountOf(value);
+  if (rules > limits.policyRules) return [tooManyRulesIssue(rules)];
   const issues = schemaIssues('env-policy', value, 'policy').map(refinedSchemaIssue);
   if (!isObject(value) || !isObject(value.artifacts)) return issues;
   const artifacts = value.artifacts;
@@ -32,6 +36,28 @@ export function checkPolicy(value: unknown): Issue[] {
     });
   }
   return issues;
+}
+
+/** Attestation rules and requirement exceptions: what evaluating the policy on an artifact walks. */
+function ruleCountOf(value: unknown): number {
+  if (!isObject(value) || !isObject(value.artifacts)) return 0;
+  const artifacts = value.artifacts;
+  let count = Array.isArray(artifacts.attestations) ? artifacts.attestations.length : 0;
+  for (const rule of ['provenance', 'trail-compliance']) {
+    const requirement = artifacts[rule];
+    if (isObject(requirement) && Array.isArray(requirement.exceptions)) count += requirement.exceptions.length;
+  }
+  return count;
+}
+
+function tooManyRulesIssue(rules: number): Issue {
+  return {
+    code: limitCodes.tooManyEntries,
+    severity: 'error',
+    message: `The policy has ${countText(rules)} rules (attestation rules and exceptions), over the limit of ${countText(limits.policyRules)}`,
+    path: ['artifacts'],
+    target: 'key',
+  };
 }
 
 function refinedSchemaIssue(issue: Issue): Issue {

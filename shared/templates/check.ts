@@ -1,6 +1,7 @@
 // A flow template's verdict: the schema, then helpful wording for types and versions, and two
 // warnings the service does not enforce (repeated names, artifact names no attestation can target).
 import type { Issue, PathSegment } from '../findings.ts';
+import { countText, limitCodes, limits } from '../limits.ts';
 import { schemaIssues } from '../schemas/issues.ts';
 import { quotedChoice, suggestionsFor } from '../text/suggest.ts';
 import { isObject, valueAt } from '../text/values.ts';
@@ -11,6 +12,9 @@ const typeChoices = quotedChoice([...attestationTypes, 'custom:<type-name>']);
 const namedTypes = attestationTypes.filter((known) => known !== '*');
 
 export function checkTemplate(value: unknown): Issue[] {
+  // Counted before any rule runs: past the limit, the rules' work is what the limit prevents.
+  const slots = slotCountOf(value);
+  if (slots > limits.templateSlots) return [tooManySlotsIssue(slots)];
   const issues: Issue[] = [];
   for (const issue of schemaIssues('flow-template', value, 'template')) {
     const refined = refinedSchemaIssue(issue, value);
@@ -29,6 +33,28 @@ export function checkTemplate(value: unknown): Issue[] {
     }
   }
   return issues;
+}
+
+/** Trail attestations, artifacts and artifact attestations: what evaluating a trail walks. */
+function slotCountOf(value: unknown): number {
+  if (!isObject(value) || !isObject(value.trail)) return 0;
+  const { attestations, artifacts } = value.trail;
+  let count = Array.isArray(attestations) ? attestations.length : 0;
+  if (!Array.isArray(artifacts)) return count;
+  count += artifacts.length;
+  for (const artifact of artifacts)
+    if (isObject(artifact) && Array.isArray(artifact.attestations)) count += artifact.attestations.length;
+  return count;
+}
+
+function tooManySlotsIssue(slots: number): Issue {
+  return {
+    code: limitCodes.tooManyEntries,
+    severity: 'error',
+    message: `The template has ${countText(slots)} slots (trail attestations, artifacts and their attestations), over the limit of ${countText(limits.templateSlots)}`,
+    path: ['trail'],
+    target: 'key',
+  };
 }
 
 /** Gives the schema's generic findings the template's own codes and wording; drops type findings the type rule reports better. */

@@ -2,13 +2,41 @@
 // document (which parses JSON too); a path that does not exist stops at its nearest existing
 // parent, so "Field required" lands on the object that lacks the field. A path that passes
 // through an alias (`*a`) is placed on the alias: that is where the repeated content is written,
-// while the anchored node it resolves to is another entry.
+// while the anchored node it resolves to is another entry. Each map's keys are indexed once, so
+// placing every finding of a map of many keys stays linear.
 import { isAlias, isCollection, isMap, isNode, isSeq } from 'yaml';
-import type { Document, Node } from 'yaml';
+import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import type { PathSegment, TextRange } from '../findings.ts';
 import { lineEndAt } from './positions.ts';
 
-export function rangeOf(doc: Document, text: string, path: readonly PathSegment[], target: 'key' | 'value'): TextRange {
+export type Locator = (path: readonly PathSegment[], target: 'key' | 'value') => TextRange;
+
+/** Places paths of one document's value in its text. */
+export function locatorOf(doc: Document, text: string): Locator {
+  const indexes = new WeakMap<YAMLMap, Map<string, Pair>>();
+  const pairOf = (map: YAMLMap, segment: PathSegment): Pair | undefined => {
+    let index = indexes.get(map);
+    if (index === undefined) {
+      index = new Map();
+      // The first pair of a repeated key, as a search from the start finds it.
+      for (const item of map.items) {
+        const text = keyText(item.key);
+        if (!index.has(text)) index.set(text, item);
+      }
+      indexes.set(map, index);
+    }
+    return index.get(String(segment));
+  };
+  return (path, target) => rangeOf(doc, text, path, target, pairOf);
+}
+
+function rangeOf(
+  doc: Document,
+  text: string,
+  path: readonly PathSegment[],
+  target: 'key' | 'value',
+  pairOf: (map: YAMLMap, segment: PathSegment) => Pair | undefined,
+): TextRange {
   let node: unknown = doc.contents;
   let key: Node | undefined;
   let found = 0;
@@ -19,7 +47,7 @@ export function rangeOf(doc: Document, text: string, path: readonly PathSegment[
       node = node.resolve(doc);
     }
     if (isMap(node)) {
-      const pair = node.items.find((item) => keyText(item.key) === String(segment));
+      const pair = pairOf(node, segment);
       if (pair === undefined) break;
       key = isNode(pair.key) ? pair.key : undefined;
       node = pair.value;

@@ -1,12 +1,16 @@
 // Text → plain value, syntax findings, and a way to place any later finding in the text.
 // Never throws: binary junk, deep nesting, alias bombs and custom tags all become findings.
-import { parseDocument, visit } from 'yaml';
+import { visit } from 'yaml';
 import type { Document } from 'yaml';
 import type { Finding, Issue, PathSegment, TextRange } from '../findings.ts';
+import { limitCodes, limits, tooDeepMessage } from '../limits.ts';
 import { jsonSyntaxErrorOf } from './json-syntax.ts';
-import { rangeOf } from './locate.ts';
+import { locatorOf } from './locate.ts';
 import { lineEndAt } from './positions.ts';
-import { valueAt } from './values.ts';
+import { nestsDeeperThan, valueAt } from './values.ts';
+import { parseYamlTree, YamlLimitError } from './yamlTree.ts';
+
+export { yamlParseOptions } from './yamlTree.ts';
 
 export type TextFormat = 'yaml' | 'json';
 
@@ -22,14 +26,8 @@ export interface ParsedText {
   locate(path: readonly PathSegment[], target: 'key' | 'value'): TextRange;
 }
 
-/** Aliases a document may expand; enough for real templates, far below an alias bomb. */
-const maxAliasCount = 1000;
-
 /** Past this many, more syntax findings of one kind only bury the first, which matters most. */
 const maxSyntaxFindings = 100;
-
-/** How YAML is parsed, so an editor that keeps its own tree of the text gets the same tree. */
-export const yamlParseOptions = { prettyErrors: false, logLevel: 'error' } as const;
 
 /** `tree`: the text's YAML tree when the caller already holds it (the language server keeps one per document). */
 export function parseText(format: TextFormat, text: string, tree?: Document.Parsed): ParsedText {
@@ -41,29 +39,35 @@ export function parseYaml(text: string, tree?: Document.Parsed): ParsedText {
   let doc: Document | undefined;
   let value: unknown;
   try {
-    doc = tree ?? parseDocument(text, yamlParseOptions);
+    doc = tree ?? parseYamlTree(text);
     for (const error of doc.errors.slice(0, maxSyntaxFindings)) {
       const pos =
         error.code === 'MISSING_CHAR' && /quote/i.test(error.message)
           ? (openingQuoteOf(doc, error.pos) ?? error.pos)
           : error.pos;
-      syntax.push(syntaxFinding('yaml/syntax', 'error', error.message, pos, text));
+      if (error instanceof YamlLimitError)
+        syntax.push(syntaxFinding(error.limitCode, 'error', error.message, pos, text));
+      // The composer's own guard: a stack overflow while composing (a thread with a small stack).
+      else if (error.code === 'RESOURCE_EXHAUSTION')
+        syntax.push(syntaxFinding(limitCodes.tooDeep, 'error', tooDeepMessage(limits.yamlDepth), pos, text));
+      else syntax.push(syntaxFinding('yaml/syntax', 'error', error.message, pos, text));
     }
     for (const warning of doc.warnings.slice(0, maxSyntaxFindings))
       syntax.push(syntaxFinding('yaml/syntax', 'warning', warning.message, warning.pos, text));
-    value = doc.toJS({ maxAliasCount });
+    value = doc.toJS({ maxAliasCount: limits.aliasExpansions });
   } catch (error) {
     value = undefined;
-    syntax.push(syntaxFinding('yaml/syntax', 'error', failureMessage(error), doc && aliasRange(doc, error), text));
+    const code = error instanceof RangeError ? limitCodes.tooDeep : 'yaml/syntax';
+    syntax.push(syntaxFinding(code, 'error', failureMessage(error), doc && aliasRange(doc, error), text));
   }
-  const located = doc;
+  const locator = doc && locatorOf(doc, text);
   return {
     format: 'yaml',
     text,
     value,
     syntax,
     broken: syntax.some((finding) => finding.severity === 'error'),
-    locate: (path, target) => (located ? safeRange(() => rangeOf(located, text, path, target), text) : firstLine(text)),
+    locate: (path, target) => (locator ? safeRange(() => locator(path, target), text) : firstLine(text)),
   };
 }
 
@@ -72,6 +76,18 @@ export function parseJson(text: string): ParsedText {
   const syntax: Finding[] = [];
   try {
     value = JSON.parse(text);
+    if (nestsDeeperThan(value, limits.jsonDepth)) {
+      value = undefined;
+      const message = tooDeepMessage(limits.jsonDepth);
+      syntax.push({
+        code: limitCodes.tooDeep,
+        severity: 'error',
+        message,
+        path: [],
+        target: 'value',
+        range: firstLine(text),
+      });
+    }
   } catch (error) {
     value = undefined;
     const where = safeJsonError(text);
@@ -85,11 +101,11 @@ export function parseJson(text: string): ParsedText {
       range: where ? atContent(text, where.start, where.end) : firstLine(text),
     });
   }
-  let doc: Document | undefined;
+  let locator: ReturnType<typeof locatorOf> | undefined;
   const locate = (path: readonly PathSegment[], target: 'key' | 'value'): TextRange =>
     safeRange(() => {
-      doc ??= parseDocument(text, { ...yamlParseOptions, uniqueKeys: false });
-      return rangeOf(doc, text, path, target);
+      locator ??= locatorOf(parseYamlTree(text), text);
+      return locator(path, target);
     }, text);
   return { format: 'json', text, value, syntax, broken: syntax.length > 0, locate };
 }
@@ -201,12 +217,12 @@ function syntaxFinding(
 }
 
 function failureMessage(error: unknown): string {
-  if (error instanceof RangeError) return 'The document is nested too deeply or expands too many aliases to be read';
+  if (error instanceof RangeError) return tooDeepMessage(limits.yamlDepth);
   if (error instanceof ReferenceError && /^Unresolved alias/.test(error.message)) {
     return `${error.message.replace(/ \(.*\)/, '')}: define the anchor (&name) before the alias (*name)`;
   }
   if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-    return `The document expands more than ${maxAliasCount} aliases; remove the alias chain`;
+    return `The document expands more than ${limits.aliasExpansions} aliases; remove the alias chain`;
   }
   return `The document cannot be read: ${error instanceof Error ? error.message : String(error)}`;
 }

@@ -58,6 +58,7 @@ export type PolicyDryRun = FromSchema<typeof policyDryRun>;
 export interface OpenApiOperation {
   tags?: string[];
   description?: string;
+  parameters?: Array<{ name: string; in: string }>;
   requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
 }
 

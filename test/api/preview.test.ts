@@ -152,6 +152,7 @@ describe('previews (project extension): template impact and policy dry-run', () 
       before: 'COMPLIANT',
       after: 'INCOMPLETE',
       changed_slots: [{ artifact: null, attestation: 'risk', before: null, after: 'MISSING' }],
+      changed_slots_total: 1,
     });
   });
 

@@ -87,6 +87,7 @@ describe('previews: trail impact and lens text', () => {
           allowed: false,
           recorded_compliant: null,
           failing_rules: [{ path: ['artifacts', 'attestations', 1], type: 'attestation', reason: 'missing' }],
+          failing_rules_total: 1,
         },
       ],
     };

@@ -13,6 +13,7 @@ import { checkAttestation } from '../../shared/payloads/index.ts';
 import { checkReport, reportTypes } from '../../shared/reports/check.ts';
 import { schemas, validatorFor, type SchemaName } from '../../shared/schemas/index.ts';
 import { formatOf, validateText } from '../../shared/validate.ts';
+import { isLimitFinding } from '../../shared/limits.ts';
 import { refusalSources } from '../../shared/verdicts.ts';
 import { arbitraryOf } from './schemaArbitrary.ts';
 
@@ -27,7 +28,7 @@ const validDraws = (name: SchemaName) =>
 
 function uncitedRefusals(findings: readonly Pick<Finding, 'severity' | 'code'>[]): string[] {
   return findings
-    .filter((finding) => finding.severity === 'error' && !(finding.code in refusalSources))
+    .filter((finding) => finding.severity === 'error' && !(finding.code in refusalSources) && !isLimitFinding(finding))
     .map((finding) => finding.code);
 }
 

@@ -1,8 +1,11 @@
 // What every route plugin receives besides the fastify instance.
+import type { Evaluations } from '../evaluation/pool.ts';
 import type { Store } from '../store/index.ts';
 
 export interface AppContext {
   store: Store;
+  /** Where documents are read and previews evaluated, off the event loop and within a budget. */
+  evaluations: Evaluations;
   /** The base of html_url values: --public-url, else the listen URL (known once listening). */
   publicUrl: () => string;
   /** A warning when the disk the server writes to is nearly full (the readiness probe shows it). */

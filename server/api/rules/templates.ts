@@ -3,27 +3,31 @@
 import { templateOf } from '../../../shared/templates/index.ts';
 import { validateText } from '../../../shared/validate.ts';
 import { stringify } from 'yaml';
-import { invalid, type FieldErrors } from '../errors.ts';
-import { fieldErrorsOf } from '../http/requestBodies.ts';
+import { refused, type FieldErrors } from '../errors.ts';
+import { fieldErrorsOf, refusalStatusOf } from '../http/requestBodies.ts';
 import { newId } from '../ids.ts';
 import type { StoredTemplate } from '../store/flows.ts';
 
 export const EMPTY_TEMPLATE = 'version: 1\n';
 
 export type TemplateVerdict =
-  { template: StoredTemplate; errors?: undefined } | { template?: undefined; errors: FieldErrors };
+  { template: StoredTemplate; errors?: undefined } | { template?: undefined; errors: FieldErrors; status: 400 | 413 };
 
-/** Parses and checks a template text; errors are keyed by field path (`trail.attestations[0].name`). */
+/**
+ * Parses and checks a template text; errors are keyed by field path (`trail.attestations[0].name`),
+ * with the status of their refusal (413 for a template over a size limit, else 400).
+ */
 export function templateFromText(text: string, emptyKey = 'template_file'): TemplateVerdict {
   const { value, findings } = validateText('flow-template', text);
   const errors = fieldErrorsOf(findings, value, emptyKey, text);
-  if (Object.keys(errors).length > 0) return { errors };
+  if (Object.keys(errors).length > 0) return { errors, status: refusalStatusOf(findings) };
   return { template: { id: newId(), content: text, parsed: templateOf(value) } };
 }
 
-export function templateOrInvalid(text: string): StoredTemplate {
-  const verdict = templateFromText(text);
-  if (verdict.errors !== undefined) throw invalid(verdict.errors);
+/** The stored form of a valid template; the refusal (400 or 413, with the field errors) otherwise. */
+export function templateOrInvalid(text: string, emptyKey?: string): StoredTemplate {
+  const verdict = templateFromText(text, emptyKey);
+  if (verdict.errors !== undefined) throw refused(verdict.errors, verdict.status);
   return verdict.template;
 }
 

@@ -1,16 +1,7 @@
-// What policies judge a running artifact by: the trails that produced it (its provenance), each
-// with its compliance as of `now`. Read for a whole snapshot in one statement; a trail that
-// several artifacts share is evaluated once.
-import { evaluateTrail, type ArtifactProvenance, type ComplianceState } from '../../../shared/compliance/index.ts';
+// What policies judge a running artifact by, read for a whole snapshot in one statement
+// (rules/policyProvenance.ts says what it comes to).
 import type { Store } from '../store/index.ts';
-import type { Origin } from '../store/provenance.ts';
-
-export interface PolicyProvenance {
-  /** The trails that produced the artifact with this fingerprint, as the store read them. */
-  originsOf(fingerprint: string): Origin[];
-  /** The same trails as the policy evaluator reads them. */
-  provenanceOf(fingerprint: string): ArtifactProvenance[];
-}
+import { provenanceFrom, type PolicyProvenance } from '../rules/policyProvenance.ts';
 
 /** The provenance of every fingerprint (an empty one has none), as of `now`. */
 export async function policyProvenanceOf(
@@ -23,32 +14,5 @@ export async function policyProvenanceOf(
     orgId,
     fingerprints.filter((fingerprint) => fingerprint !== ''),
   );
-  const trailStates = new Map<string, ComplianceState>();
-  const stateOf = (origin: Origin): ComplianceState => {
-    let state = trailStates.get(origin.trailId);
-    if (state === undefined) {
-      state = evaluateTrail(
-        origin.trailTemplate,
-        origin.attestations,
-        origin.artifacts,
-        now,
-        origin.flowTemplateId,
-      ).compliance_state;
-      trailStates.set(origin.trailId, state);
-    }
-    return state;
-  };
-  const originsOf = (fingerprint: string) => origins.get(fingerprint) ?? [];
-  return {
-    originsOf,
-    provenanceOf: (fingerprint) =>
-      originsOf(fingerprint).map((origin) => ({
-        flow_name: origin.flowName,
-        flow_tags: origin.flowTags,
-        trail_name: origin.trailName,
-        compliance_state: stateOf(origin),
-        attestations: origin.attestations,
-        artifacts: origin.artifacts,
-      })),
-  };
+  return provenanceFrom(origins, now);
 }

@@ -2,119 +2,18 @@
 // request's one transaction: what runs → where it comes from → what the policies say → whether
 // the rules call for a snapshot → the snapshot, environment events, trail events and the webhook
 // deliveries it stores for the deliverer to make once the transaction has committed.
-import {
-  artifactPolicyCompliance,
-  evaluatePolicies,
-  reasonsForIncompliance,
-  type AppliedPolicy,
-  type PolicyDecision,
-} from '../../../shared/compliance/index.ts';
-import { normalizePolicy, type PolicyModel } from '../../../shared/policies/model.ts';
-import { parseYaml } from '../../../shared/text/parse.ts';
+import type { PolicyDecision } from '../../../shared/compliance/index.ts';
 import type { AppContext } from '../http/context.ts';
 import type { ReportType } from '../../../shared/reports/check.ts';
 import { runningArtifactsOf, type RunningArtifact } from '../rules/runningArtifacts.ts';
-import {
-  evaluatedArtifactOf,
-  type ArtifactProvenance,
-  type EvaluatedArtifact,
-  type SnapshotArtifact,
-} from '../rules/snapshotArtifacts.ts';
+import type { SnapshotArtifact } from '../rules/snapshotArtifacts.ts';
 import { nextSnapshotOf, type NextSnapshot, type SnapshotEvent } from '../rules/snapshots.ts';
 import { htmlUrl } from '../views/urls.ts';
 import type { OutboxDelivery } from '../store/outbox.ts';
 import { deliveriesFor, type Trigger } from '../delivery/notifications.ts';
 import type { Environment } from '../store/environments.ts';
 import type { Org } from '../store/orgs.ts';
-import { policyProvenanceOf } from './policyProvenance.ts';
-import type { CurrentPolicy } from '../store/policies.ts';
-
-interface Policies {
-  applied: AppliedPolicy[];
-  current: CurrentPolicy[];
-  /** Fingerprints allowed in the environment (reference §2.17): compliant whatever the policies say. */
-  allowed: ReadonlySet<string>;
-}
-
-// Policy versions never change once written, so their parsed models are kept.
-const models = new Map<string, PolicyModel>();
-const MODEL_CACHE_LIMIT = 256;
-
-function modelOf(policy: CurrentPolicy): PolicyModel {
-  const key = `${policy.id}:${policy.version}`;
-  let model = models.get(key);
-  if (model === undefined) {
-    if (models.size >= MODEL_CACHE_LIMIT) models.clear();
-    model = normalizePolicy(parseYaml(policy.policyYaml).value);
-    models.set(key, model);
-  }
-  return model;
-}
-
-/** Policies as the shared evaluator takes them, each version parsed once. */
-export function appliedPoliciesOf(current: readonly CurrentPolicy[]): AppliedPolicy[] {
-  return current.map((policy) => ({ name: policy.name, version: policy.version, policy: modelOf(policy) }));
-}
-
-async function policiesOf(context: AppContext, environmentId: number): Promise<Policies> {
-  const current = await context.store.policies.attachedTo(environmentId);
-  return {
-    current,
-    applied: appliedPoliciesOf(current),
-    allowed: await context.store.environments.allowedIn(environmentId),
-  };
-}
-
-/** Each running artifact with its provenance and the attached policies' verdict. */
-async function evaluatedArtifactsOf(
-  context: AppContext,
-  org: Org,
-  running: readonly RunningArtifact[],
-  policies: Policies,
-  now: number,
-): Promise<EvaluatedArtifact[]> {
-  const provenance = await policyProvenanceOf(
-    context.store,
-    org.id,
-    running.map((artifact) => artifact.fingerprint),
-    now,
-  );
-  const host = context.publicUrl();
-  return running.map((artifact) => {
-    const shown: ArtifactProvenance[] = provenance.originsOf(artifact.fingerprint).map((origin) => {
-      const flowUrl = `${host}/${encodeURIComponent(org.name)}/flows/${encodeURIComponent(origin.flowName)}`;
-      return {
-        flow_name: origin.flowName,
-        trail_name: origin.trailName,
-        template_reference_name: origin.templateReferenceName,
-        git_commit: origin.gitCommit,
-        commit_url: origin.commitUrl,
-        build_url: origin.buildUrl,
-        html_url: `${flowUrl}/artifacts/${origin.fingerprint}?artifact_id=${origin.artifactId}`,
-        flow_html_url: flowUrl,
-        repo_name: origin.repoName,
-      };
-    });
-    const decisions: PolicyDecision[] =
-      policies.applied.length === 0
-        ? []
-        : evaluatePolicies(
-            {
-              name: artifact.name,
-              fingerprint: artifact.fingerprint,
-              provenance: provenance.provenanceOf(artifact.fingerprint),
-            },
-            policies.applied,
-          );
-    // An allowed artifact counts as compliant; its policy decisions still show what the rules say.
-    const allowed = policies.allowed.has(artifact.fingerprint);
-    return evaluatedArtifactOf(artifact, shown, {
-      compliant: allowed ? true : artifactPolicyCompliance(decisions),
-      reasons: allowed ? [] : reasonsForIncompliance(decisions),
-      policyDecisions: decisions,
-    });
-  });
-}
+import { evaluatedArtifactsOf, policiesOf, type Policies } from './policyVerdicts.ts';
 
 /** `applied_policies` of a snapshot (reference §5.5). */
 function appliedPoliciesView(policies: Policies, artifacts: readonly SnapshotArtifact[]) {

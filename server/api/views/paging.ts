@@ -1,4 +1,7 @@
-// Page arithmetic and the query schemas shared by list routes (spec endpoint 4, reference §1.4).
+// Page arithmetic and the query schemas shared by list routes (spec endpoint 4, reference §1.4):
+// every paged list reads its page and per_page through pageQueryOf and pageOf, so a page number
+// no list can reach (`page=1e309` reads as Infinity) is refused the same way everywhere.
+import { limits } from '../../../shared/limits.ts';
 
 export interface Pagination {
   total: number;
@@ -11,10 +14,15 @@ export function paginationOf(total: number, page: number, perPage: number): Pagi
   return { total, page, per_page: perPage, page_count: Math.ceil(total / perPage) };
 }
 
-export const pageQuery = {
-  page: { type: 'integer', minimum: 1 },
-  per_page: { type: 'integer', minimum: 1, maximum: 100 },
-} as const;
+/** The query properties of a paged list whose pages hold at most `maxPerPage` items. */
+export function pageQueryOf<N extends number>(maxPerPage: N) {
+  return {
+    page: { type: 'integer', minimum: 1, maximum: limits.maxPage },
+    per_page: { type: 'integer', minimum: 1, maximum: maxPerPage },
+  } as const;
+}
+
+export const pageQuery = pageQueryOf(100);
 
 export interface PageParams {
   page?: number;

@@ -3,18 +3,9 @@
 // previous tree; everything else is shifted, not re-parsed. Any doubt — a syntax error before or
 // after, anchors, aliases, tags, an edit that crosses an item's bounds — falls back to a full
 // parse, so the tree is always the one a full parse of the text gives.
-import {
-  isAlias,
-  isMap,
-  isPair,
-  isSeq,
-  parseDocument,
-  type Document,
-  type Node,
-  type ParsedNode,
-  type YAMLSeq,
-} from 'yaml';
-import { yamlParseOptions } from '../../../shared/text/parse.ts';
+import { isAlias, isMap, isPair, isSeq, type Document, type Node, type ParsedNode, type YAMLSeq } from 'yaml';
+import { limits } from '../../../shared/limits.ts';
+import { parseYamlTree, treeNestsDeeperThan } from '../../../shared/text/yamlTree.ts';
 
 export type Tree = Document.Parsed;
 
@@ -25,9 +16,9 @@ interface Kept {
   patchable: boolean;
 }
 
-/** A full parse, as the shared core does it. */
+/** A full parse, as the shared core does it (within its limits). */
 export function parseTree(text: string): Tree {
-  return parseDocument(text, yamlParseOptions);
+  return parseYamlTree(text);
 }
 
 export interface TreeCache {
@@ -56,15 +47,16 @@ function patchedTree(previous: { text: string; tree: Tree }, text: string): Tree
   const delta = text.length - before.length;
   const slot = innermostItemAround(previous.tree.contents, before, edit.start, edit.oldEnd);
   if (slot === undefined) return undefined;
-  const { seq, index, regionStart, regionEnd } = slot;
+  const { seq, index, regionStart, regionEnd, depth } = slot;
   const chunk = text.slice(regionStart, regionEnd + delta);
-  const parsed = parseDocument(chunk, yamlParseOptions);
+  const parsed = parseYamlTree(chunk);
   if (parsed.errors.length > 0 || parsed.warnings.length > 0) return undefined;
   const root = parsed.contents;
   if (!isSeq(root) || root.flow || root.items.length !== 1 || !staysInside(chunk, before, regionStart))
     return undefined;
   const item = root.items[0];
-  if (!isPatchableNode(item, 0)) return undefined;
+  // The item nested where it goes must stay within the depth a full parse allows.
+  if (!isPatchableNode(item, 0) || treeNestsDeeperThan(item, limits.yamlDepth - depth)) return undefined;
   const oldRange = (seq.items[index] as ParsedNode).range;
   shiftNode(item, (offset) => offset + regionStart);
   const newRange = item.range;
@@ -124,13 +116,17 @@ interface Slot {
   /** Start of the item's `- ` line and start of the line after its region (old text). */
   regionStart: number;
   regionEnd: number;
+  /** Collections around the item, its list included. */
+  depth: number;
 }
 
 // The deepest block list item whose lines hold the whole edit, after its `- ` indicator.
 function innermostItemAround(node: unknown, text: string, start: number, end: number): Slot | undefined {
   let found: Slot | undefined;
   let current: unknown = node;
+  let collections = 0;
   for (let depth = 0; depth < 500 && current; depth++) {
+    if (isMap(current) || isSeq(current)) collections++;
     if (isMap(current) && !current.flow) {
       const pair = current.items.find((candidate) => {
         const value = candidate.value as Node | null;
@@ -145,7 +141,7 @@ function innermostItemAround(node: unknown, text: string, start: number, end: nu
       const item = items[index];
       const regionStart = lineStartOf(text, item.range[0]);
       if (!/^[ ]*-[ ]+$/.test(text.slice(regionStart, item.range[0]))) break;
-      found = { seq: current, index, regionStart, regionEnd: regionEndOf(text, items, index) };
+      found = { seq: current, index, regionStart, regionEnd: regionEndOf(text, items, index), depth: collections };
       current = item;
     } else {
       break;

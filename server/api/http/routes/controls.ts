@@ -7,7 +7,7 @@ import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
-import { pageLinks, pageOf, paginationOf } from '../../views/paging.ts';
+import { pageLinks, pageOf, pageQueryOf, paginationOf } from '../../views/paging.ts';
 import { renderEach } from '../../views/placeholders.ts';
 import type { Control } from '../../store/controls.ts';
 import type { Org } from '../../store/orgs.ts';
@@ -17,8 +17,7 @@ const CONTROL_OR_DECISION_NOT_FOUND = 'Control or decision not found';
 const listQuery = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1 },
-    per_page: { type: 'integer', minimum: 1, maximum: 100 },
+    ...pageQueryOf(100),
     search: { type: 'string' },
     tag: { type: 'string' },
     archived: { type: 'boolean' },

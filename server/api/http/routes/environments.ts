@@ -7,7 +7,7 @@ import type { AppContext, RouteOptions } from '../context.ts';
 import { badRequest, forbidden, invalid, notFound, withInput } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
 import { environmentNotFound, environmentOr404 } from '../../services/lookups.ts';
-import { pageLinks, pageOf, paginationOf } from '../../views/paging.ts';
+import { pageLinks, pageOf, pageQueryOf, paginationOf } from '../../views/paging.ts';
 import { htmlUrl } from '../../views/urls.ts';
 import { sendJsonString } from '../replies.ts';
 import { deliverSoon } from '../../delivery/notifications.ts';
@@ -27,8 +27,7 @@ const listQuery = {
     tag: { type: 'string' },
     sort: { type: 'string', enum: ['name', 'last_modified_at', 'last_changed_at'] },
     sort_direction: { type: 'string', enum: ['asc', 'desc'] },
-    page: { type: 'integer', minimum: 1 },
-    per_page: { type: 'integer', minimum: 1, maximum: 50 },
+    ...pageQueryOf(50),
   },
 } as const;
 

@@ -8,7 +8,8 @@ import type { RouteOptions } from '../context.ts';
 import { flowView, flowViewsReader } from '../../views/flowView.ts';
 import { renderEach } from '../../views/placeholders.ts';
 import { pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
-import { EMPTY_TEMPLATE, legacyTemplateText, templateOrInvalid } from '../../rules/templates.ts';
+import { EMPTY_TEMPLATE, templateOrInvalid } from '../../rules/templates.ts';
+import { legacyTemplateOf, templateOrRefusal } from '../../services/documents.ts';
 import { badRequest } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
 import { newId } from '../../ids.ts';
@@ -108,7 +109,7 @@ export const flowRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }
       const body = await readMultipart(request, 'data_json');
       const input = checkedBody('flow-template-create', jsonPart(body, 'data_json'), 'data_json');
       const text = templateTextOf(body);
-      const template = text === undefined ? undefined : templateOrInvalid(text);
+      const template = text === undefined ? undefined : await templateOrRefusal(context.evaluations, text);
       const created = await upsertFlow(store, org, input, template, principalOf(request).name);
       return sendJsonString(
         reply,
@@ -124,7 +125,7 @@ export const flowRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }
     async (request, reply) => {
       const org = orgOf(request);
       const { name, description, visibility, template } = request.body;
-      const stored = template === undefined ? undefined : templateOrInvalid(legacyTemplateText(template));
+      const stored = template === undefined ? undefined : await legacyTemplateOf(context.evaluations, template);
       const created = await upsertFlow(
         store,
         org,

@@ -9,18 +9,18 @@ import {
   type ArtifactProvenance as PolicyProvenance,
 } from '../../../../shared/compliance/index.ts';
 import { normalizePolicy } from '../../../../shared/policies/model.ts';
-import { refusesUpload } from '../../../../shared/verdicts.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import { checkedBody } from '../requestBodies.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
 import { conflict, invalid, notFound, withInput } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
 import { environmentOr404 } from '../../services/lookups.ts';
-import { policyValueOrInvalid } from '../../rules/policyText.ts';
+import { policyValueOf } from '../../services/documents.ts';
 import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.ts';
 import { renderEach } from '../../views/placeholders.ts';
 import { sendJsonString } from '../replies.ts';
-import { appliedPoliciesOf, reevaluateEnvironment } from '../../services/snapshotting.ts';
+import { reevaluateEnvironment } from '../../services/snapshotting.ts';
+import { appliedPoliciesOf } from '../../services/policyVerdicts.ts';
 import { deliverSoon } from '../../delivery/notifications.ts';
 import type { OutboxDelivery } from '../../store/outbox.ts';
 import type { Org } from '../../store/orgs.ts';
@@ -163,7 +163,7 @@ export const policyRoutes: FastifyPluginCallback<RouteOptions> = (app, { context
       const payload = checkedBody('policy-create', jsonPart(body, 'payload'));
       const text = partText(body, 'policy_file');
       if (text === undefined) throw invalid({ policy_file: withInput('Field required', undefined) });
-      const policy = policyValueOrInvalid(text, 'policy_file', refusesUpload);
+      const policy = await policyValueOf(context.evaluations, text, 'policy_file', 'upload');
       const user = principalOf(request).name;
       const content = {
         policyYaml: text,

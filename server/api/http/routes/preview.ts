@@ -2,8 +2,13 @@
 // document): a flow template's impact on the flow's trails and a policy's dry-run on an
 // environment's latest snapshot. POST only because the text travels as a body; they need the
 // access of reading trails and snapshots, and store nothing.
-import type { FastifyPluginCallback } from 'fastify';
-import { policyDryRunInput, templateImpactInput, templateImpactQuery } from '../../../../shared/contract/index.ts';
+import type { FastifyError, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  policyDryRunInput,
+  policyDryRunQuery,
+  templateImpactInput,
+  templateImpactQuery,
+} from '../../../../shared/contract/index.ts';
 import { orgOf } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
 import { nowSeconds } from '../../clock.ts';
@@ -11,26 +16,62 @@ import { environmentOr404, flowOr404 } from '../../services/lookups.ts';
 import { policyDryRunOf } from '../../services/policyDryRun.ts';
 import { templateImpactOf } from '../../services/templateImpact.ts';
 import { envParams, flowParams } from './params.ts';
+import { limits, sizeText } from '../../../../shared/limits.ts';
+
+/**
+ * The body of a preview: one template or policy as a JSON string. At the document size limit,
+ * with every character escaped (`\\uXXXX`), it is six times as long; anything longer is refused
+ * from its declared length, before the server reads and parses it.
+ */
+const BODY_LIMIT = 6 * limits.documentChars + 1024;
 
 export const previewRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
-  const { store } = context;
+  const { store, evaluations } = context;
+  // The app's handler, for every error but a body over BODY_LIMIT, which says what the limit is.
+  const appErrorHandler = app.errorHandler;
+  const errorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      appErrorHandler(error, request, reply);
+      return;
+    }
+    void reply.code(413).send({
+      message: `Request body is too large: a preview takes at most ${sizeText(BODY_LIMIT)}, a template or policy at most ${sizeText(limits.documentChars)}`,
+    });
+  };
 
   app.post<{ Params: { org: string; flow: string }; Body: { template: string }; Querystring: { limit?: number } }>(
     '/flows/:org/:flow/template-impact',
-    { schema: { params: flowParams, body: templateImpactInput, querystring: templateImpactQuery } },
+    {
+      bodyLimit: BODY_LIMIT,
+      errorHandler,
+      schema: { params: flowParams, body: templateImpactInput, querystring: templateImpactQuery },
+    },
     async (request) => {
       const flow = await flowOr404(store, orgOf(request), request.params.flow);
-      return await templateImpactOf(store, flow, request.body.template, request.query.limit ?? 100);
+      return await templateImpactOf(store, evaluations, flow, request.body.template, request.query.limit ?? 100);
     },
   );
 
-  app.post<{ Params: { org: string; env: string }; Body: { policy: string } }>(
+  app.post<{ Params: { org: string; env: string }; Body: { policy: string }; Querystring: { limit?: number } }>(
     '/environments/:org/:env/policy-dry-run',
-    { schema: { params: envParams, body: policyDryRunInput } },
+    {
+      bodyLimit: BODY_LIMIT,
+      errorHandler,
+      schema: { params: envParams, body: policyDryRunInput, querystring: policyDryRunQuery },
+    },
     async (request) => {
       const org = orgOf(request);
       const environment = await environmentOr404(store, org, request.params.env);
-      return await policyDryRunOf(store, org, environment, request.body.policy, nowSeconds());
+      const { policy } = request.body;
+      return await policyDryRunOf(
+        store,
+        evaluations,
+        org,
+        environment,
+        policy,
+        nowSeconds(),
+        request.query.limit ?? 100,
+      );
     },
   );
   done();

@@ -18,7 +18,7 @@ import {
   type SnapshotTimeline,
 } from '../../rules/snapshotExpressions.ts';
 import { environmentOr404 } from '../../services/lookups.ts';
-import { pageOf } from '../../views/paging.ts';
+import { pageOf, pageQueryOf } from '../../views/paging.ts';
 import { htmlUrl } from '../../views/urls.ts';
 import type { Environment } from '../../store/environments.ts';
 import type { Org } from '../../store/orgs.ts';
@@ -28,8 +28,7 @@ import { envParams } from './params.ts';
 const listQuery = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1 },
-    per_page: { type: 'integer', minimum: 1, maximum: 1000 },
+    ...pageQueryOf(1000),
     interval: { type: 'string' },
     reverse: { type: 'boolean' },
   },
@@ -253,8 +252,7 @@ export const snapshotRoutes: FastifyPluginCallback<RouteOptions> = (app, { conte
       let range = orThrow(interval).range;
       if (start !== undefined) range = intersect(range, { first: orThrow(start).index, last: Infinity });
       if (end !== undefined) range = intersect(range, { first: -Infinity, last: orThrow(end).index });
-      const perPage = query.per_page ?? 100;
-      const page = query.page ?? 1;
+      const { page, perPage, offset } = pageOf(query, 100);
       const { events, total } = await store.snapshots.events(environment.id, {
         first: range.first,
         last: range.last,
@@ -262,7 +260,7 @@ export const snapshotRoutes: FastifyPluginCallback<RouteOptions> = (app, { conte
         toTimestamp: query.end_ts,
         repoNames: query.repo_name,
         reverse: query.reverse !== true,
-        offset: (page - 1) * perPage,
+        offset,
         limit: perPage,
       });
       reply.header('x-total-count', String(total));

@@ -7,9 +7,9 @@ import type { RouteOptions } from '../context.ts';
 import { pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
 import { placeholderOf } from '../../views/placeholders.ts';
 import { templateErrorText } from '../../rules/templateErrors.ts';
-import { templateFromText } from '../../rules/templates.ts';
+import { templateVerdictOf } from '../../services/documents.ts';
 import { jsonArray, trailJsonCache, type ListedTrail } from '../../views/trailView.ts';
-import { badRequest } from '../../errors.ts';
+import { ApiError } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
 import { newId } from '../../ids.ts';
 import { deliverSoon, trailStartedDeliveries } from '../../delivery/notifications.ts';
@@ -109,8 +109,8 @@ export const trailRoutes: FastifyPluginCallback<RouteOptions> = (app, { context 
       const input = beginInputOf(data);
       let ownTemplate: StoredTemplate | undefined;
       if (templateText !== undefined) {
-        const verdict = templateFromText(templateText);
-        if (verdict.errors !== undefined) throw badRequest(templateErrorText(verdict.errors));
+        const verdict = await templateVerdictOf(context.evaluations, templateText);
+        if (verdict.errors !== undefined) throw new ApiError(verdict.status, templateErrorText(verdict.errors));
         ownTemplate = verdict.template;
       }
       const createdBy = principalOf(request).name;
