@@ -7,6 +7,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import type { TestServer } from '../api/harness.ts';
 
+/** A web session's cookie for this key, signed in as from the server's own sign-in page. */
+export async function sessionCookie(server: TestServer, key: string): Promise<string> {
+  const signedIn = await server.raw('POST', '/sign-in', `key=${key}`, {
+    'content-type': 'application/x-www-form-urlencoded',
+    'sec-fetch-site': 'same-origin',
+  });
+  const cookie = String(signedIn.headers['set-cookie']).split(';')[0];
+  assert.match(cookie, /^cev_session=./, `signed in: ${signedIn.status}`);
+  return cookie;
+}
+
 /** The server's resident memory in MB. */
 export function rssMb(pid: number): number {
   const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -52,7 +63,9 @@ export function watchServer(server: TestServer): Watch {
   let answers = 0;
   let watching = true;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, rssMb(server.pid));
+    // A server that is gone (the test failed and stopped it) has nothing more to sample.
+    if (server.child.exitCode !== null || server.child.signalCode !== null) clearInterval(sampler);
+    else peak = Math.max(peak, rssMb(server.pid));
   }, 50);
   const asking = (async () => {
     while (watching) {

@@ -11,7 +11,7 @@ import { createGunzip } from 'node:zlib';
 import { request } from 'undici';
 import { attest, beginTrail, createEnvironment, createFlow } from '../api/fixtures.ts';
 import { startServer, type TestServer } from '../api/harness.ts';
-import { assertAlive, openFileCount, socketTo, waitFor, watchServer } from './serverProbes.ts';
+import { assertAlive, openFileCount, sessionCookie, socketTo, waitFor, watchServer } from './serverProbes.ts';
 
 const MB = 1024 * 1024;
 
@@ -109,12 +109,7 @@ describe('downloads: streamed, and a client that goes away harms nothing', funct
     };
     const reported = await server.json('PUT', '/api/v2/environments/default/prod/report/K8S', report);
     assert.equal(reported.status, 200, reported.text);
-    const signedIn = await server.raw('POST', '/sign-in', `key=${server.key}`, {
-      'content-type': 'application/x-www-form-urlencoded',
-      'sec-fetch-site': 'same-origin',
-    });
-    cookie = String(signedIn.headers['set-cookie']).split(';')[0];
-    assert.match(cookie, /^cev_session=./);
+    cookie = await sessionCookie(server, server.key);
   });
   after(async () => {
     await server?.stop();

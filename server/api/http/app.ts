@@ -10,7 +10,7 @@ import { registerAuth, type Principal } from './auth.ts';
 import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './requestBodies.ts';
 import type { AppContext, RouteOptions } from './context.ts';
 import { ApiError } from '../errors.ts';
-import { isCheckedByRoute, MAX_FILE_BYTES } from './multipart.ts';
+import { isCheckedByRoute, MULTIPART_LIMITS } from './multipart.ts';
 import { refuseDeepJson } from './jsonDepthLimit.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { attestationRoutes } from './routes/attestations.ts';
@@ -165,9 +165,7 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
     }),
   );
 
-  await app.register(fastifyMultipart, {
-    limits: { fileSize: MAX_FILE_BYTES, fieldSize: MAX_FILE_BYTES, files: 8, fields: 32, parts: 40, headerPairs: 100 },
-  });
+  await app.register(fastifyMultipart, { limits: MULTIPART_LIMITS });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
