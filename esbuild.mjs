@@ -22,6 +22,9 @@ await esbuild.build({
   format: 'cjs',
   target: 'node22',
   external: ['vscode'],
+  // Code that finds files beside its bundle (server/api/distDir.ts) reads import.meta.dirname, which
+  // CommonJS lacks: there it is the bundle's own folder.
+  define: { 'import.meta.dirname': '__dirname' },
   sourcemap: true,
   logLevel: 'warning',
   minify: process.argv.includes('--minify'),

@@ -18,7 +18,7 @@ async function evidenceBytes(server: TestServer, attestation: Attestation): Prom
 
 describe('durability', () => {
   it('finds everything after a restart on the same data directory', async () => {
-    const first = await startServer({ args: ['--org', 'acme'] });
+    const first = await startServer({ process: true, args: ['--org', 'acme'] });
     const evidence = randomBytes(50_000);
     let snapshot: { trail: unknown; attestations: unknown; artifacts: unknown; accounts: unknown };
     let key: string;
@@ -58,7 +58,7 @@ describe('durability', () => {
     } finally {
       assert.equal(await first.stop({ keepData: true }), 0);
     }
-    const second = await startServer({ dataDir: first.dataDir, args: ['--org', 'acme'] });
+    const second = await startServer({ process: true, dataDir: first.dataDir, args: ['--org', 'acme'] });
     try {
       const port = (value: unknown) => JSON.stringify(value).replaceAll(first.url, 'URL').replaceAll(second.url, 'URL');
       assert.equal(port((await second.get<Trail>('/api/v2/trails/acme/kept/t1')).body), port(snapshot.trail));
@@ -78,7 +78,7 @@ describe('durability', () => {
 
   it('keeps every acknowledged attestation of 100 in flight when killed with SIGKILL, and nothing half-written', async function () {
     this.timeout(120_000);
-    const server = await startServer({ args: ['--org', 'acme'] });
+    const server = await startServer({ process: true, args: ['--org', 'acme'] });
     await createFlow(server, 'acme', 'crash');
     await beginTrail(server, 'acme', 'crash', 'in-flight');
     const contentOf = (index: number): Buffer => createHash('sha256').update(`evidence-${index}`).digest();
@@ -111,7 +111,7 @@ describe('durability', () => {
     assert.ok(acknowledged.size >= 25, `${acknowledged.size} acknowledged before the kill`);
     assert.ok(acknowledged.size < 100, 'the kill happened while requests were in flight');
 
-    const restarted = await startServer({ dataDir: server.dataDir, args: ['--org', 'acme'] });
+    const restarted = await startServer({ process: true, dataDir: server.dataDir, args: ['--org', 'acme'] });
     try {
       const trail = (await restarted.get<Trail>('/api/v2/trails/acme/crash/in-flight')).body;
       const stored = (await restarted.get<Page<FlowAttestation>>('/api/v2/attestations/acme/crash?per_page=100')).body

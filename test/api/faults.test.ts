@@ -115,7 +115,7 @@ describe('faults', function () {
       mount = mountTmpfs(6);
       const dataDir = join(mount.dir, 'data');
       mkdirSync(dataDir);
-      server = await startServer({ dataDir, args: ['--org', 'acme', '--min-free-space', '4'] });
+      server = await startServer({ process: true, dataDir, args: ['--org', 'acme', '--min-free-space', '4'] });
       assert.equal((await server.get('/ready', { key: null })).text, 'OK', 'plenty of space at first');
       await createFlow(server, 'acme', 'flow');
       await beginTrail(server, 'acme', 'flow', 'full');
@@ -173,7 +173,7 @@ describe('faults', function () {
 
       // Acknowledged is durable: after a restart every acknowledged file downloads as it was sent.
       await server.stop({ keepData: true });
-      server = await startServer({ dataDir, args: ['--org', 'acme', '--min-free-space', '4'] });
+      server = await startServer({ process: true, dataDir, args: ['--org', 'acme', '--min-free-space', '4'] });
       const records = await attestationsOf(server, 'full');
       assert.equal(records.length, acknowledged.size);
       for (const record of records) {
@@ -206,7 +206,7 @@ describe('faults', function () {
 
     it('answers 503 saying the storage is read-only, stores nothing, and still serves what it has', async () => {
       mount = mountTmpfs(8);
-      server = await startServer({ args: ['--org', 'acme', '--evidence', mount.dir] });
+      server = await startServer({ process: true, args: ['--org', 'acme', '--evidence', mount.dir] });
       await createFlow(server, 'acme', 'flow');
       await beginTrail(server, 'acme', 'flow', 'ro');
       const first = randomBytes(1000);
@@ -261,7 +261,7 @@ describe('faults', function () {
     let server: TestServer;
 
     before(async () => {
-      server = await startServer({ args: ['--org', 'acme'] });
+      server = await startServer({ process: true, args: ['--org', 'acme'] });
       await createFlow(server, 'acme', 'flow');
     });
 
@@ -318,7 +318,7 @@ describe('faults', function () {
     let server: TestServer;
 
     before(async () => {
-      server = await startServer({ args: ['--org', 'acme'] });
+      server = await startServer({ process: true, args: ['--org', 'acme'] });
     });
 
     after(async () => {
@@ -374,7 +374,7 @@ describe('faults', function () {
 
     before(async () => {
       await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-      server = await startServer({ args: ['--org', 'acme'] });
+      server = await startServer({ process: true, args: ['--org', 'acme'] });
     });
 
     after(async () => {
@@ -406,7 +406,7 @@ describe('faults', function () {
     let server: TestServer;
 
     before(async () => {
-      server = await startServer({ args: ['--org', 'acme'] });
+      server = await startServer({ process: true, args: ['--org', 'acme'] });
     });
 
     after(async () => {
@@ -476,7 +476,7 @@ describe('faults', function () {
 
   describe('a server that is stopping', () => {
     it('finishes a request in flight and answers one that arrives meanwhile 503 saying it is stopping', async () => {
-      const server = await startServer({ args: ['--org', 'acme'] });
+      const server = await startServer({ process: true, args: ['--org', 'acme'] });
       try {
         await createFlow(server, 'acme', 'flow');
         const body = `--b\r\ncontent-disposition: form-data; name="data_json"\r\n\r\n${JSON.stringify({ name: 'last' })}\r\n--b--\r\n`;
@@ -513,7 +513,7 @@ describe('faults', function () {
 
   describe('the admin key', () => {
     it('is not on the command line of a server the tests start', async () => {
-      const server = await startServer({ args: ['--org', 'acme'] });
+      const server = await startServer({ process: true, args: ['--org', 'acme'] });
       try {
         const commandLine = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8');
         assert.ok(!commandLine.includes(ADMIN_KEY), commandLine.split('\0').join(' '));

@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, FormData, request } from 'undici';
 import { listenUrlOf } from '../../shared/readyLine.ts';
+import { parseServeArgs } from '../../server/api/options.ts';
+import { startServer as startRunning } from '../../server/api/start.ts';
 import { contractFailure } from './contract.ts';
 import { startPostgres, type PostgresServer } from './postgres.ts';
 
@@ -42,27 +44,50 @@ export interface StartOptions {
   /** Run in memory instead of a data directory. */
   memory?: boolean;
   entry?: 'cli' | 'api-server';
+  /** A process of its own in every tier: the test needs its pid, a signal, kill -9 or what it prints as a process. */
+  process?: boolean;
   timeoutMs?: number;
   /** Lines of a --config YAML file, written into the data directory (removed with it). */
   config?: string[];
+}
+
+/**
+ * Where a test server runs: a process of its own (the built dist/cli.js, as users run it), or this
+ * test process (the fast tier: the same server from its sources, on loopback, without a process
+ * start per test). A test that needs the process itself (its pid, a signal, kill -9) starts its
+ * server with `process: true`.
+ */
+interface ServerHost {
+  readonly child: ChildProcess | undefined;
+  /** Stops the server cleanly; answers the exit code (0 for a server in this process). */
+  stop(): Promise<number | null>;
+  /** Stops the server without a chance to finish anything. */
+  kill(): Promise<void>;
 }
 
 export class TestServer {
   readonly url: string;
   readonly port: number;
   readonly dataDir: string;
-  readonly child: ChildProcess;
   readonly key: string;
   private readonly agent = new Agent({ connections: 64, keepAliveTimeout: 1000 });
   private readonly logs: string[];
+  private readonly host: ServerHost;
 
-  constructor(child: ChildProcess, port: number, dataDir: string, key: string, logs: string[]) {
-    this.child = child;
+  constructor(host: ServerHost, port: number, dataDir: string, key: string, logs: string[]) {
+    this.host = host;
     this.port = port;
     this.url = `http://127.0.0.1:${port}`;
     this.dataDir = dataDir;
     this.key = key;
     this.logs = logs;
+  }
+
+  /** The server's own process; only servers of the process tier have one. */
+  get child(): ChildProcess {
+    if (this.host.child === undefined)
+      throw new Error('this test needs the server in a process of its own: start it with { process: true }');
+    return this.host.child;
   }
 
   get pid(): number {
@@ -153,42 +178,54 @@ export class TestServer {
     return this.raw<T>(method, path, form, { ...this.authorization(options), ...options.headers });
   }
 
-  private exited(timeoutMs: number): Promise<number | null> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve(this.child.exitCode);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`server pid ${this.pid} did not exit within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      this.child.once('exit', (code) => {
-        clearTimeout(timer);
-        resolve(code);
-      });
-    });
-  }
-
   /** SIGTERM and wait for a clean exit (SIGKILL after the bound); answers the exit code. */
   async stop(options: { keepData?: boolean } = {}): Promise<number | null> {
     await this.agent.close();
-    let code: number | null;
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
-    try {
-      code = await this.exited(10_000);
-    } catch (error) {
-      this.child.kill('SIGKILL');
-      await this.exited(5_000);
-      throw error;
-    }
+    const code = await this.host.stop();
     if (!options.keepData) rmSync(this.dataDir, { recursive: true, force: true });
     return code;
   }
 
   /** kill -9: no chance to finish anything. Keeps the data directory. */
   async kill(): Promise<void> {
-    this.child.kill('SIGKILL');
-    await this.exited(10_000);
+    await this.host.kill();
     await this.agent.destroy();
   }
+}
+
+function exited(child: ChildProcess, timeoutMs: number): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server pid ${child.pid} did not exit within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+/** A server in a process of its own. */
+function processHost(child: ChildProcess): ServerHost {
+  return {
+    child,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      try {
+        return await exited(child, 10_000);
+      } catch (error) {
+        child.kill('SIGKILL');
+        await exited(child, 5_000);
+        throw error;
+      }
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited(child, 10_000);
+    },
+  };
 }
 
 export function tempDataDir(): string {
@@ -201,12 +238,9 @@ export function tempDataDir(): string {
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
 
-export function serverArgs(options: StartOptions, dataDir: string): string[] {
-  const entry = options.entry === 'api-server' ? 'dist/api-server.js' : 'dist/cli.js';
+/** The flags of `cev serve` a test server gets: the harness's own, then the test's. */
+function serveFlagsOf(options: StartOptions, dataDir: string): string[] {
   return [
-    ...SERVER_NODE_FLAGS,
-    join(root, entry),
-    ...(options.entry === 'api-server' ? [] : ['serve']),
     '--host',
     '127.0.0.1',
     '--port',
@@ -217,7 +251,7 @@ export function serverArgs(options: StartOptions, dataDir: string): string[] {
 }
 
 /** The server's environment: the admin key travels here, never on a command line that every local user can read. */
-export function serverEnv(options: StartOptions): NodeJS.ProcessEnv {
+function serverEnv(options: StartOptions): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.CEV_API_KEY;
   if (!options.noApiKey) env.CEV_API_KEY = ADMIN_KEY;
@@ -256,15 +290,59 @@ async function engineArgs(options: StartOptions, dataDir: string): Promise<strin
   return ['--database', await url];
 }
 
-/** Starts the built server and resolves once it printed its ready line. */
+/**
+ * Where servers run: in this process with CEV_TEST_SERVER=in-process, else each in a process of
+ * its own. Servers started with an `entry` or `process: true` always get a process: the process is
+ * what such a test is about.
+ */
+export const IN_PROCESS = process.env.CEV_TEST_SERVER === 'in-process';
+
+/** Starts a test server and resolves once it is listening. */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const args = [...serverArgs(options, dataDir), ...(await engineArgs(options, dataDir))];
+  const flags = [...serveFlagsOf(options, dataDir), ...(await engineArgs(options, dataDir))];
   if (options.config !== undefined) {
     const file = join(dataDir, 'cev.yaml');
     writeFileSync(file, options.config.join('\n'));
-    args.push('--config', file);
+    flags.push('--config', file);
   }
+  return IN_PROCESS && options.entry === undefined && options.process !== true
+    ? startInThisProcess(options, dataDir, flags)
+    : startProcess(options, dataDir, flags);
+}
+
+/** The same server as `cev serve`, from its sources, in this process: its flags read as the command reads them. */
+async function startInThisProcess(options: StartOptions, dataDir: string, flags: string[]): Promise<TestServer> {
+  const logs: string[] = [];
+  const say = (line: string): void => void logs.push(`${line}\n`);
+  const running = await startRunning(parseServeArgs(flags, root, serverEnv(options)), say);
+  const port = Number(new URL(running.url).port);
+  const key = options.noApiKey ? generatedKey(logs.join(''), dataDir) : ADMIN_KEY;
+  const host: ServerHost = {
+    child: undefined,
+    async stop() {
+      await running.close();
+      return 0;
+    },
+    // In one process nothing can be cut short as kill -9 does: tests of that are in the process tier.
+    kill() {
+      return Promise.reject(
+        new Error('kill -9 needs the server in a process of its own: start it with { process: true }'),
+      );
+    },
+  };
+  return new TestServer(host, port, dataDir, key, logs);
+}
+
+/** The built server (dist/cli.js serve, or dist/api-server.js), resolved once it printed its ready line. */
+async function startProcess(options: StartOptions, dataDir: string, flags: string[]): Promise<TestServer> {
+  const entry = options.entry === 'api-server' ? 'dist/api-server.js' : 'dist/cli.js';
+  const args = [
+    ...SERVER_NODE_FLAGS,
+    join(root, entry),
+    ...(options.entry === 'api-server' ? [] : ['serve']),
+    ...flags,
+  ];
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: serverEnv(options),
@@ -298,7 +376,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     });
   });
   const key = options.noApiKey ? generatedKey(logs.join(''), dataDir) : ADMIN_KEY;
-  return new TestServer(child, port, dataDir, key, logs);
+  return new TestServer(processHost(child), port, dataDir, key, logs);
 }
 
 /** The admin key the server printed, or the one it keeps in its data directory. */

@@ -32,7 +32,7 @@ async function outputWith(server: TestServer, pattern: RegExp, timeoutMs = 10_00
 
 describe('cev serve: next steps after the ready line', () => {
   it('names the web UI, the API reference, the quickstart, the VS Code settings and where the key is', async () => {
-    const server = await startServer({ noApiKey: true });
+    const server = await startServer({ process: true, noApiKey: true });
     try {
       const output = await outputWith(server, /The key: .*\n/);
       const lines = output.split('\n');
@@ -69,7 +69,7 @@ describe('cev serve: next steps after the ready line', () => {
   });
 
   it("says where a key given with CEV_API_KEY comes from, and lists every org for the extension's setting", async () => {
-    const server = await startServer({ args: ['--org', 'acme', '--org', 'beta'] });
+    const server = await startServer({ process: true, args: ['--org', 'acme', '--org', 'beta'] });
     try {
       const output = await outputWith(server, /The key: .*\n/);
       assert.match(output, /complianceEvidence\.org to one of acme, beta,/);
@@ -81,7 +81,7 @@ describe('cev serve: next steps after the ready line', () => {
   });
 
   it("is not printed by the extension's server entry (dist/api-server.js), which the extension reads", async () => {
-    const server = await startServer({ entry: 'api-server' });
+    const server = await startServer({ process: true, entry: 'api-server' });
     try {
       assert.equal((await server.get('/ready', { key: null })).text, 'OK');
       assert.doesNotMatch(server.output(), /Next steps/);

@@ -40,7 +40,9 @@ describe('PostgreSQL: one database, several instances', function () {
     // Started at once: the migrations take turns under their advisory lock.
     instances.push(
       ...(await Promise.all(
-        [0, 1].map(() => startServer({ args: ['--org', 'acme', '--database', url, '--evidence', evidence] })),
+        [0, 1].map(() =>
+          startServer({ process: true, args: ['--org', 'acme', '--database', url, '--evidence', evidence] }),
+        ),
       )),
     );
   });
@@ -253,7 +255,10 @@ describe('PostgreSQL: the database missing or lost', function () {
 
   it('a database lost while running: 503 {message}, /ready not ready, no crash, and service resumes by itself', async () => {
     let postgres = await startPostgres();
-    const server = await startServer({ args: ['--org', 'acme', '--database', await postgres.createDatabase('lost')] });
+    const server = await startServer({
+      process: true,
+      args: ['--org', 'acme', '--database', await postgres.createDatabase('lost')],
+    });
     try {
       assert.equal((await createFlow(server, 'acme', 'before')).status, 201);
       await postgres.pause();
@@ -285,7 +290,7 @@ describe('PostgreSQL: the database missing or lost', function () {
   it('pool exhaustion: requests past the pool and past the lock timeout answer 503 within a bounded time, and service is back once the database frees up', async () => {
     const postgres = await startPostgres();
     const url = await postgres.createDatabase('exhausted');
-    const server = await startServer({ args: ['--org', 'acme', '--database', url] });
+    const server = await startServer({ process: true, args: ['--org', 'acme', '--database', url] });
     // Another client's long transaction holds the flows table: every request that reads a flow
     // keeps its pooled connection waiting on it.
     const holder = new pg.Client({ connectionString: url });

@@ -102,7 +102,9 @@ describe('PostgreSQL: webhook deliveries over two instances', function () {
     hooks = await receiver.start();
     instances.push(
       ...(await Promise.all(
-        [0, 1].map(() => startServer({ args: ['--org', 'acme', '--database', url, '--evidence', evidence] })),
+        [0, 1].map(() =>
+          startServer({ process: true, args: ['--org', 'acme', '--database', url, '--evidence', evidence] }),
+        ),
       )),
     );
     database = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });

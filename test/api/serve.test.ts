@@ -18,7 +18,7 @@ function assertOneLineError(result: { code: number | null; stderr: string; stdou
 
 describe('cev serve: start contract', () => {
   it('prints a ready line with the URL, answers GET /ready with plain OK, stops on SIGTERM and releases the lock', async () => {
-    const server = await startServer();
+    const server = await startServer({ process: true });
     assert.match(server.output(), /Compliance Evidence API listening on http:\/\/127\.0\.0\.1:\d+/);
     const ready = await server.get('/ready', { key: null });
     assert.equal(ready.status, 200);
@@ -32,7 +32,7 @@ describe('cev serve: start contract', () => {
   });
 
   it('finishes a request in flight when SIGTERM arrives, then exits 0', async () => {
-    const server = await startServer({ args: ['--org', 'acme'] });
+    const server = await startServer({ process: true, args: ['--org', 'acme'] });
     await createFlow(server, 'acme', 'flow');
     await beginTrail(server, 'acme', 'flow', 'trail');
     const boundary = 'inflightboundary';
@@ -62,7 +62,7 @@ describe('cev serve: start contract', () => {
     assert.match(answer, /^HTTP\/1\.1 201 /);
     assert.ok(answer.endsWith('"OK"'), answer);
     assert.equal(await exited, 0);
-    const again = await startServer({ dataDir: server.dataDir, args: ['--org', 'acme'] });
+    const again = await startServer({ process: true, dataDir: server.dataDir, args: ['--org', 'acme'] });
     try {
       assert.equal((await again.get<Attestation[]>('/api/v2/attestations/acme/flow/trail/trail/late')).body.length, 1);
     } finally {
@@ -71,7 +71,7 @@ describe('cev serve: start contract', () => {
   });
 
   it('dist/api-server.js takes the same flags', async () => {
-    const server = await startServer({ entry: 'api-server' });
+    const server = await startServer({ process: true, entry: 'api-server' });
     try {
       assert.equal((await server.get('/api/v2/service-accounts/default')).status, 200);
     } finally {
@@ -80,7 +80,7 @@ describe('cev serve: start contract', () => {
   });
 
   it('generates an admin key on first start, prints it once, and keeps it in the data directory', async () => {
-    const first = await startServer({ noApiKey: true });
+    const first = await startServer({ process: true, noApiKey: true });
     const dataDir = first.dataDir;
     try {
       assert.match(first.output(), /shown only this once/);
@@ -91,7 +91,7 @@ describe('cev serve: start contract', () => {
     } finally {
       await first.stop({ keepData: true });
     }
-    const second = await startServer({ noApiKey: true, dataDir });
+    const second = await startServer({ process: true, noApiKey: true, dataDir });
     try {
       assert.doesNotMatch(second.output(), /shown only this once/);
       assert.doesNotMatch(second.output(), new RegExp(first.key.replace(/[-]/g, '\\-')));
@@ -102,7 +102,7 @@ describe('cev serve: start contract', () => {
   });
 
   it('refuses a second server on the same data directory with one line and exit code 2', async () => {
-    const server = await startServer();
+    const server = await startServer({ process: true });
     try {
       const second = await runServerCommand(['--port', '0', '--data', server.dataDir]);
       assertOneLineError(second, /another server \(pid \d+\) is already using the data directory/);
@@ -113,9 +113,9 @@ describe('cev serve: start contract', () => {
   });
 
   it('takes over the lock of a killed server', async () => {
-    const server = await startServer();
+    const server = await startServer({ process: true });
     await server.kill();
-    const again = await startServer({ dataDir: server.dataDir });
+    const again = await startServer({ process: true, dataDir: server.dataDir });
     await again.stop();
   });
 
@@ -182,7 +182,7 @@ describe('cev serve: start contract', () => {
     );
     let server: TestServer | undefined;
     try {
-      server = await startServer({ memory: true, args: ['--org', 'other', '--config', config] });
+      server = await startServer({ process: true, memory: true, args: ['--org', 'other', '--config', config] });
       assert.match(server.output(), /orgs: acme, acme-shared, other/);
       assert.equal((await server.get('/api/v2/service-accounts/other')).status, 200);
       assert.equal((await server.get('/api/v2/service-accounts/acme-shared', { key: 'member-key-both' })).status, 200);
@@ -198,7 +198,7 @@ describe('cev serve: start contract', () => {
   });
 
   it('runs with --memory, keeping nothing once stopped', async () => {
-    const server = await startServer({ memory: true });
+    const server = await startServer({ process: true, memory: true });
     try {
       assert.match(server.output(), /data: in memory/);
       const created = await server.json('POST', '/api/v2/service-accounts/default', {
@@ -210,7 +210,7 @@ describe('cev serve: start contract', () => {
     } finally {
       await server.stop();
     }
-    const again = await startServer({ memory: true });
+    const again = await startServer({ process: true, memory: true });
     try {
       assert.deepEqual((await again.get('/api/v2/service-accounts/default')).body, []);
     } finally {

@@ -53,7 +53,7 @@ describe(`custom attestation types stay bounded and apart (${ENGINE})`, function
   };
 
   before(async () => {
-    server = await startServer({ args: ['--org', 'acme', '--org', 'beta'] });
+    server = await startServer({ process: true, args: ['--org', 'acme', '--org', 'beta'] });
     pid = server.pid;
     for (const org of ['acme', 'beta']) {
       await createFlow(server, org, 'flow');

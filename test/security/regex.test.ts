@@ -30,7 +30,7 @@ describe(`user regular expressions run in linear time (${ENGINE})`, function () 
   let pid: number;
 
   before(async () => {
-    server = await startServer({ args: ['--org', 'acme'] });
+    server = await startServer({ process: true, args: ['--org', 'acme'] });
     pid = server.pid;
     await createFlow(server, 'acme', 'flow');
     await beginTrail(server, 'acme', 'flow', 'trail');

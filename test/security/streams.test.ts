@@ -75,7 +75,7 @@ describe('downloads: streamed, and a client that goes away harms nothing', funct
 
   before(async function () {
     this.timeout(180_000);
-    server = await startServer();
+    server = await startServer({ process: true });
     pid = server.pid;
     await createFlow(server, 'default', 'web');
     await beginTrail(server, 'default', 'web', 'big');

@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors.ts';
 import type { Request, RequestKind, Requests } from './requests.ts';
 import type { Reply } from './worker.ts';
+import { distDir } from '../distDir.ts';
 
 export interface EvaluationBudget {
   /** Wall-clock seconds one request's evaluation may take (`--evaluation-timeout`). */
@@ -60,10 +61,7 @@ function overBudget(what: string | undefined, budget: string, flag: string): Api
   );
 }
 
-export function evaluationPool(
-  budget: EvaluationBudget,
-  script = join(__dirname, 'evaluation-worker.js'),
-): Evaluations {
+export function evaluationPool(budget: EvaluationBudget, script = join(distDir, 'evaluation-worker.js')): Evaluations {
   const live = new Set<Slot>();
   const idle: Slot[] = [];
   const waiting: Array<(slot: Slot) => void> = [];

@@ -28,17 +28,17 @@ export interface Policies {
   allowed: ReadonlySet<string>;
 }
 
-// Policy versions never change once written, so their parsed models are kept.
+// A policy's parsed model is kept by its text: the model is a function of the text alone, so the
+// cache is right for every database a process serves (ids are only unique within one).
 const models = new Map<string, PolicyModel>();
 const MODEL_CACHE_LIMIT = 256;
 
 function modelOf(policy: CurrentPolicy): PolicyModel {
-  const key = `${policy.id}:${policy.version}`;
-  let model = models.get(key);
+  let model = models.get(policy.policyYaml);
   if (model === undefined) {
     if (models.size >= MODEL_CACHE_LIMIT) models.clear();
     model = normalizePolicy(parseYaml(policy.policyYaml).value);
-    models.set(key, model);
+    models.set(policy.policyYaml, model);
   }
   return model;
 }

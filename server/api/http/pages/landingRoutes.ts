@@ -4,7 +4,7 @@
 // this server's own pages (sameOrigin.ts). All are public: what a page shows depends on the
 // session, checked with the same keyring as the API.
 import type { FastifyPluginCallback } from 'fastify';
-import { version } from '../../../../package.json';
+import packageJson from '../../../../package.json' with { type: 'json' };
 import type { Principal } from '../auth.ts';
 import type { RouteOptions } from '../context.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
@@ -71,7 +71,7 @@ export const landingRoutes: FastifyPluginCallback<PageOptions> = (app, { context
     return page(
       TITLE,
       html`<h1>Compliance Evidence</h1>
-<p class="version">Local API server, version ${version}. The Compliance Evidence Service API v2 lives under <code>/api/v2</code>.</p>
+<p class="version">Local API server, version ${packageJson.version}. The Compliance Evidence Service API v2 lives under <code>/api/v2</code>.</p>
 ${who}
 <h2>Where to go</h2>
 <ul class="links">

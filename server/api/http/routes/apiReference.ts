@@ -7,9 +7,10 @@
 import { join } from 'node:path';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync } from 'fastify';
+import { distDir } from '../../distDir.ts';
 
 /** Where the build puts the renderer's files, next to the bundle that serves them. */
-const staticDir = join(__dirname, 'api-reference');
+const staticDir = join(distDir, 'api-reference');
 
 /** The plugin reads its own logo from beside its code (not in the bundle) unless given one; no top bar draws it. */
 const noLogo = { type: 'image/svg+xml', content: Buffer.alloc(0) };
