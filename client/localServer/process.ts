@@ -27,9 +27,25 @@ export interface RunningServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** The arguments hold no secret: every local user can read a command line (ps). */
+/**
+ * The arguments hold no secret: every local user can read a command line (ps). Webhooks may go to
+ * this machine and its network (`--allow-private-webhooks`): the server listens on loopback and
+ * its one key is the developer's, who can reach those addresses without it; there is no other
+ * user to keep them from, and a receiver under development is on this machine.
+ */
 export function localServerArgs(options: Pick<LocalServerOptions, 'script' | 'dataDir' | 'org'>): string[] {
-  return [options.script, '--host', '127.0.0.1', '--port', '0', '--data', options.dataDir, '--org', options.org];
+  return [
+    options.script,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--data',
+    options.dataDir,
+    '--org',
+    options.org,
+    '--allow-private-webhooks',
+  ];
 }
 
 export function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {

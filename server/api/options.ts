@@ -42,6 +42,8 @@ export interface ServeOptions {
   minFreeMb: number;
   /** What one request's evaluation may take (`--evaluation-timeout`, `--evaluation-memory`). */
   evaluationBudget: EvaluationBudget;
+  /** Webhooks may go to loopback, private, link-local and metadata addresses (`--allow-private-webhooks`): for local testing. */
+  allowPrivateWebhooks: boolean;
 }
 
 /** The flags of `cev serve`, as node:util parseArgs reads them (its help lists each: server/commands/serve.ts). */
@@ -59,6 +61,7 @@ export const serveFlags = {
   'min-free-space': { type: 'string', default: String(DEFAULT_MIN_FREE_MB) },
   'evaluation-timeout': { type: 'string', default: String(DEFAULT_EVALUATION_BUDGET.seconds) },
   'evaluation-memory': { type: 'string', default: String(DEFAULT_EVALUATION_BUDGET.memoryMb) },
+  'allow-private-webhooks': { type: 'boolean', default: false },
 } as const;
 
 const ORG_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._~-]*$/;
@@ -254,5 +257,6 @@ export function parseServeArgs(
       // Below this a worker cannot load its own code.
       memoryMb: parseBudget(values['evaluation-memory'], '--evaluation-memory', 'MB', 32),
     },
+    allowPrivateWebhooks: values['allow-private-webhooks'],
   };
 }

@@ -112,7 +112,13 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
       written.length === 0 || options.minFreeMb === 0 ? undefined : watchFreeSpace(written, options.minFreeMb, say);
     evaluations = evaluationPool(options.evaluationBudget);
     const app = await buildApp({
-      context: { store: openedStore, evaluations, publicUrl: () => publicUrl, freeSpaceWarning: space?.check },
+      context: {
+        store: openedStore,
+        evaluations,
+        publicUrl: () => publicUrl,
+        freeSpaceWarning: space?.check,
+        allowPrivateWebhooks: options.allowPrivateWebhooks,
+      },
       resolveKey: keyringOf([adminKey, ...options.apiKeys], openedStore),
     });
     try {

@@ -44,6 +44,10 @@ export const serveHelp: CommandHelp = {
       '--evaluation-memory <MB>',
       `the heap of each evaluation thread; an evaluation that needs more is stopped with 422 (default ${DEFAULT_EVALUATION_BUDGET.memoryMb})`,
     ],
+    [
+      '--allow-private-webhooks',
+      'let webhooks go to loopback, private, link-local and metadata addresses (refused by default), e.g. to a receiver on this machine for testing',
+    ],
   ],
   examples: [
     ['start on http://127.0.0.1:8001 with the data in ./.cev-data', 'cev serve'],

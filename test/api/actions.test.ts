@@ -110,7 +110,8 @@ describe('actions and webhooks', () => {
     process.env.CEV_WEBHOOK_BACKOFF_MS = '10';
     receiver = await startReceiver();
     failing = await startReceiver(503);
-    server = await startServer({ args: ['--org', 'acme'] });
+    // The receivers are on loopback, which webhooks reach only with the operator's flag.
+    server = await startServer({ args: ['--org', 'acme', '--allow-private-webhooks'] });
     for (const name of ['story', 'quiet', 'broken']) {
       assert.equal(
         (await server.json('PUT', '/api/v2/environments/acme', { name, type: 'K8S', description: name })).status,

@@ -56,7 +56,8 @@ describe('allowlisted artifacts', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    server = await startServer();
+    // The receiver is on loopback, which webhooks reach only with the operator's flag.
+    server = await startServer({ args: ['--allow-private-webhooks'] });
     await createEnvironment(server, 'default', 'prod');
     assert.equal(
       (

@@ -374,7 +374,8 @@ describe('faults', function () {
 
     before(async () => {
       await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-      server = await startServer({ process: true, args: ['--org', 'acme'] });
+      // The target is on loopback, which webhooks reach only with the operator's flag.
+      server = await startServer({ process: true, args: ['--org', 'acme', '--allow-private-webhooks'] });
     });
 
     after(async () => {

@@ -40,8 +40,12 @@ describe('PostgreSQL: one database, several instances', function () {
     // Started at once: the migrations take turns under their advisory lock.
     instances.push(
       ...(await Promise.all(
+        // --allow-private-webhooks: the webhook receiver is on loopback.
         [0, 1].map(() =>
-          startServer({ process: true, args: ['--org', 'acme', '--database', url, '--evidence', evidence] }),
+          startServer({
+            process: true,
+            args: ['--org', 'acme', '--database', url, '--evidence', evidence, '--allow-private-webhooks'],
+          }),
         ),
       )),
     );

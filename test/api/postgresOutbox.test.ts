@@ -102,8 +102,12 @@ describe('PostgreSQL: webhook deliveries over two instances', function () {
     hooks = await receiver.start();
     instances.push(
       ...(await Promise.all(
+        // --allow-private-webhooks: the receiver is on loopback.
         [0, 1].map(() =>
-          startServer({ process: true, args: ['--org', 'acme', '--database', url, '--evidence', evidence] }),
+          startServer({
+            process: true,
+            args: ['--org', 'acme', '--database', url, '--evidence', evidence, '--allow-private-webhooks'],
+          }),
         ),
       )),
     );

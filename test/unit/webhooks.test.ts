@@ -5,7 +5,12 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startDeliverer, type Deliverer, type DeliveryOutcome } from '../../server/api/delivery/deliverer.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../server/api/delivery/webhooks.ts';
+import { webhookTargetOf } from '../../server/api/rules/webhookTargets.ts';
 import { openStore, type Store } from '../../server/api/store/index.ts';
+import type { ClaimLimits } from '../../server/api/store/outbox.ts';
+
+/** A claim of the test's own, as another deliverer with nothing in flight makes it. */
+const unlimited: ClaimLimits = { total: 10, perOrg: 10, perTarget: 10, inFlight: [] };
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -59,6 +64,8 @@ describe('webhook deliverer', () => {
     const started = startDeliverer({
       store,
       policy: { ...DEFAULT_RETRY_POLICY, ...policy },
+      // The receivers of these tests are on loopback.
+      allowPrivateTargets: true,
       onOutcome: (_tx, outcome) => {
         outcomes.push(outcome);
         return Promise.resolve();
@@ -71,7 +78,13 @@ describe('webhook deliverer', () => {
   async function storeDeliveries(url: string, actionNumber: number, payloads: unknown[]): Promise<void> {
     await store.transaction(() =>
       store.outbox.add(
-        payloads.map((payload) => ({ orgId: 1, actionNumber, url, payload: JSON.stringify(payload) })),
+        payloads.map((payload) => ({
+          orgId: 1,
+          actionNumber,
+          url,
+          target: webhookTargetOf(url),
+          payload: JSON.stringify(payload),
+        })),
         Date.now() / 1000,
       ),
     );
@@ -186,7 +199,7 @@ describe('webhook deliverer', () => {
     await closing.close();
     assert.deepEqual(outcomes, []);
     const later = Date.now() / 1000 + 120;
-    const [row] = await store.outbox.claim('next', later + 1, later, 10);
+    const [row] = await store.outbox.claim('next', later + 1, later, unlimited);
     assert.equal(row?.attempts, 1, 'the retry waits in the outbox, one attempt made');
   });
 
@@ -195,7 +208,7 @@ describe('webhook deliverer', () => {
     servers.push(receiver.server);
     await storeDeliveries(receiver.url, 9, [{ n: 1 }, { n: 2 }]);
     const now = Date.now() / 1000;
-    const claimed = await store.outbox.claim('dead instance', now + 0.3, now, 10);
+    const claimed = await store.outbox.claim('dead instance', now + 0.3, now, unlimited);
     assert.equal(claimed.length, 1, 'only the first of the lane is claimed');
     deliverer();
     await waitFor(() => outcomes.length === 2, 'both outcomes');

@@ -5,12 +5,18 @@
 // instance, or this one restarted, makes it. Each row is claimed by one deliverer at a time, and
 // only the oldest row of a lane (one URL of one action), so a lane's deliveries go out in order.
 //
+// Tenants apart: each org has a few attempts in flight at most, and each receiving server (target)
+// of an org fewer, so one org's slow or dead receivers hold back only that org's other deliveries
+// to them, never another org's (nor its own to other receivers); a claim takes each org's oldest
+// delivery before any org's second.
+//
 // Wake-ups: the instance whose request stored deliveries wakes its deliverer as soon as they are
 // committed; otherwise a deliverer looks again when the next stored attempt is due, and at least
 // every POLL_MS (rows another instance stored, claims of a killed instance that expired).
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/index.ts';
 import type { ClaimedDelivery } from '../store/outbox.ts';
+import { targetGuard } from './targetGuard.ts';
 import { attemptDelivery, retryDelayMs, type RetryPolicy } from './webhooks.ts';
 
 export interface DeliveryOutcome {
@@ -31,18 +37,24 @@ export interface DelivererOptions {
   onOutcome: (tx: Store, outcome: DeliveryOutcome) => Promise<void>;
   /** The longest wait between two looks at the outbox. */
   pollMs?: number;
+  /** Loopback, private, link-local... targets too (`--allow-private-webhooks`); else public addresses only. */
+  allowPrivateTargets: boolean;
 }
 
 export interface Deliverer {
   /** Deliveries were just committed: look now. */
   wake(): void;
-  /** Stops: attempts in flight are abandoned and their rows given back, no timer is left. */
+  /** Stops (once, however often called): attempts in flight are abandoned and their rows given back, no timer is left. */
   close(): Promise<void>;
 }
 
 const POLL_MS = 1_000;
-/** Attempts in flight per instance at most (each of a different lane). */
-const IN_FLIGHT = 16;
+/** Attempts in flight per instance at most (each of a different lane): room for 32 orgs at their limit. */
+const IN_FLIGHT = 256;
+/** Attempts in flight per org at most: an org whose receivers all hang holds no more. */
+const PER_ORG = 8;
+/** Attempts in flight per receiving server of an org at most: one that hangs leaves the org room for the others. */
+const PER_TARGET = 2;
 /**
  * A claim covers one attempt (at most the policy's timeout) and recording its result; it lasts a
  * few timeouts, so only an instance that died (or stalled that long) loses its claims to another.
@@ -56,7 +68,9 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   const claimSeconds = (CLAIM_TIMEOUTS * policy.timeoutMs) / 1000;
   const owner = randomUUID();
   const stop = new AbortController();
-  const inFlight = new Set<Promise<void>>();
+  const guard = targetGuard(options.allowPrivateTargets);
+  /** Each lane being delivered, with the delivery it began with (its org and target). */
+  const inFlight = new Map<Promise<void>, ClaimedDelivery>();
   let pass: Promise<void> | undefined;
   let wokenDuringPass = false;
   let timer: NodeJS.Timeout | undefined;
@@ -110,8 +124,14 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
           return;
         }
       }
-      const claimed = await store.outbox.claim(owner, now + claimSeconds, now, room);
+      const claimed = await store.outbox.claim(owner, now + claimSeconds, now, {
+        total: room,
+        perOrg: PER_ORG,
+        perTarget: PER_TARGET,
+        inFlight: [...inFlight.values()],
+      });
       for (const delivery of claimed) begin(delivery);
+      // Fewer than asked: nothing else is due, or what is belongs to orgs and targets at their limit.
       if (claimed.length < room) return;
     }
   }
@@ -129,12 +149,12 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
         inFlight.delete(running);
         look(true);
       });
-    inFlight.add(running);
+    inFlight.set(running, delivery);
   }
 
   /** One attempt and its bookkeeping; the next delivery of the lane, claimed, when this one is done with. */
   async function attempt(delivery: ClaimedDelivery): Promise<ClaimedDelivery | undefined> {
-    const result = await attemptDelivery(delivery.url, delivery.payload, policy.timeoutMs, stop.signal);
+    const result = await attemptDelivery(delivery.url, delivery.payload, policy.timeoutMs, stop.signal, guard);
     const attempts = delivery.attempts + 1;
     const now = Date.now() / 1000;
     // The bookkeeping only writes (a concurrent transaction): on PostgreSQL it is committed with
@@ -162,17 +182,22 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     return stop.signal.aborted ? undefined : await store.outbox.claimedInLane(delivery, owner);
   }
 
+  let closing: Promise<void> | undefined;
   look(true);
   return {
     wake: () => look(false),
-    async close() {
-      stop.abort(new Error('webhook deliverer closed'));
-      clearTimeout(timer);
-      timer = undefined;
-      await pass;
-      while (inFlight.size > 0) await Promise.all([...inFlight]);
-      // Claims of abandoned attempts go back, so the next instance to look takes them at once.
-      await store.transaction(() => store.outbox.releaseAll(owner)).catch(() => undefined);
+    close() {
+      closing ??= (async () => {
+        stop.abort(new Error('webhook deliverer closed'));
+        clearTimeout(timer);
+        timer = undefined;
+        await pass;
+        while (inFlight.size > 0) await Promise.all([...inFlight.keys()]);
+        await guard.close();
+        // Claims of abandoned attempts go back, so the next instance to look takes them at once.
+        await store.transaction(() => store.outbox.releaseAll(owner)).catch(() => undefined);
+      })();
+      return closing;
     },
   };
 }

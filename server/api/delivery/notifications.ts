@@ -5,6 +5,7 @@
 import type { AppContext } from '../http/context.ts';
 import { nowSeconds } from '../clock.ts';
 import { htmlUrl } from '../views/urls.ts';
+import { webhookTargetOf } from '../rules/webhookTargets.ts';
 import { startDeliverer, type Deliverer } from './deliverer.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './webhooks.ts';
 import type { Action } from '../store/actions.ts';
@@ -47,6 +48,7 @@ export function startDelivering(context: AppContext): void {
     startDeliverer({
       store: context.store,
       policy: retryPolicy(),
+      allowPrivateTargets: context.allowPrivateWebhooks,
       onOutcome: (tx, outcome) =>
         tx.actions.recordOutcome(outcome.orgId, outcome.actionNumber, outcome.ok, outcome.timestamp),
     }),
@@ -87,6 +89,7 @@ async function deliveriesOf(
         orgId: org.id,
         actionNumber: action.number,
         url: target.webhook,
+        target: webhookTargetOf(target.webhook),
         payload: JSON.stringify({
           trigger,
           org: org.name,

@@ -2,6 +2,7 @@
 // timeout, and what its answer means (delivered, worth another attempt, or refused for good); and
 // how long to wait before the next attempt (exponential backoff, bounded).
 import { request } from 'undici';
+import { RefusedTarget, type TargetGuard } from './targetGuard.ts';
 
 export interface RetryPolicy {
   /** Attempts per delivery, the first included. */
@@ -34,17 +35,21 @@ function isRetryable(status: number): boolean {
 }
 
 /**
- * POSTs `body` (JSON text) to `url` once. Throws only when `stop` aborts it (the server is
- * closing: the attempt has no outcome).
+ * POSTs `body` (JSON text) to `url` once, through `guard`: a target it refuses fails for good,
+ * nothing sent. Throws only when `stop` aborts it (the server is closing: the attempt has no outcome).
  */
 export async function attemptDelivery(
   url: string,
   body: string,
   timeoutMs: number,
   stop: AbortSignal,
+  guard: TargetGuard,
 ): Promise<AttemptResult> {
+  const refused = guard.refusal(url);
+  if (refused !== undefined) return { ok: false, error: refused.message, retryable: false };
   try {
     const response = await request(url, {
+      dispatcher: guard.dispatcher,
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'compliance-evidence-webhooks' },
       body,
@@ -55,6 +60,7 @@ export async function attemptDelivery(
     return { ok: false, error: `HTTP ${response.statusCode}`, retryable: isRetryable(response.statusCode) };
   } catch (error) {
     if (stop.aborted) throw error;
+    if (error instanceof RefusedTarget) return { ok: false, error: error.message, retryable: false };
     return { ok: false, error: error instanceof Error ? error.message : String(error), retryable: true };
   }
 }

@@ -10,6 +10,8 @@ export interface AppContext {
   publicUrl: () => string;
   /** A warning when the disk the server writes to is nearly full (the readiness probe shows it). */
   freeSpaceWarning?: () => Promise<string | undefined>;
+  /** Webhooks may go to loopback, private and link-local addresses too (`--allow-private-webhooks`). */
+  allowPrivateWebhooks: boolean;
 }
 
 export interface RouteOptions {

@@ -16,13 +16,29 @@ import {
 } from '../../delivery/notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import { renderEach } from '../../views/placeholders.ts';
+import { mayUse, OPERATIONS } from '../../rules/roles.ts';
+import { forbiddenHostKind, refusedTargetMessage } from '../../rules/webhookTargets.ts';
 import type { Action, ActionInput } from '../../store/actions.ts';
 import type { Org } from '../../store/orgs.ts';
+import type { Role } from '../../store/serviceAccounts.ts';
 
 /** The general form's body; the environment and flow forms take a subset of its fields. */
 type ActionBody = BodyOf<'action-create'>;
 
-function actionView(action: Action) {
+/**
+ * Whether `role` sees how an action's deliveries went: a role that may change actions (and so aim
+ * them anywhere) does. To the others (reader, snapshotter) an action shows no delivery state:
+ * whether a target answered would tell them whether something listens at an address.
+ */
+function seesDeliveries(role: Role): boolean {
+  return mayUse(role, OPERATIONS['PUT /actions/{org}'].needs);
+}
+
+/** No delivery state: how an action shows to a role that does not see deliveries. */
+const UNSEEN_DELIVERIES = { isFailing: false, lastSuccessTimestamp: null, lastFailureTimestamp: null } as const;
+
+function actionView(shown: Action, role: Role) {
+  const action = seesDeliveries(role) ? shown : { ...shown, ...UNSEEN_DELIVERIES };
   return {
     name: action.name,
     type: action.type,
@@ -48,14 +64,13 @@ function kindOf(body: ActionBody): 'environment' | 'flow' {
   return body.flows !== undefined && body.flows.length > 0 ? 'flow' : 'environment';
 }
 
-function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
+/** Why a webhook URL cannot be stored: not an http(s) URL, or a host it may not reach (a refusal). */
+function webhookUrlError(value: unknown, allowPrivate: boolean): { message: string; refusal?: true } | undefined {
+  const url = typeof value === 'string' ? URL.parse(value) : null;
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    return { message: 'Input should be a valid URL, relative URL without a base' };
+  const kind = allowPrivate ? undefined : forbiddenHostKind(url.hostname);
+  return kind === undefined ? undefined : { message: refusedTargetMessage(url.hostname, kind), refusal: true };
 }
 
 /** The action as stored: triggers valid for its kind, webhook URLs usable, watched resources existing. */
@@ -66,6 +81,7 @@ async function inputOf(
   kind: 'environment' | 'flow',
 ): Promise<ActionInput> {
   const errors: Record<string, string> = {};
+  const refusals: string[] = [];
   const allowed: readonly string[] = kind === 'environment' ? ENVIRONMENT_TRIGGERS : FLOW_TRIGGERS;
   body.triggers.forEach((trigger, index) => {
     if (!allowed.includes(trigger))
@@ -73,14 +89,16 @@ async function inputOf(
   });
   body.targets.forEach((entry, index) => {
     if (entry.type !== 'WEBHOOK') return;
-    if (entry.webhook === undefined) errors[`targets[${index}].webhook`] = withInput('Field required', undefined);
-    else if (!isHttpUrl(entry.webhook))
-      errors[`targets[${index}].webhook`] = withInput(
-        'Input should be a valid URL, relative URL without a base',
-        entry.webhook,
-      );
+    const error =
+      entry.webhook === undefined
+        ? { message: 'Field required' }
+        : webhookUrlError(entry.webhook, context.allowPrivateWebhooks);
+    if (error === undefined) return;
+    errors[`targets[${index}].webhook`] = withInput(error.message, entry.webhook);
+    if (error.refusal) refusals.push(error.message);
   });
-  if (Object.keys(errors).length > 0) throw invalid(errors);
+  // A refused target is named in the message too: the flag it takes is the operator's, not the caller's.
+  if (Object.keys(errors).length > 0) throw invalid(errors, refusals[0]);
   const environments = kind === 'environment' ? (body.environments ?? []) : [];
   const flows = kind === 'flow' ? (body.flows ?? []) : [];
   for (const name of environments)
@@ -132,16 +150,19 @@ export const actionRoutes: FastifyPluginCallback<RouteOptions> = (app, { context
           const number = await store.actions.create(org.id, input, principalOf(request).name, now);
           return { action: (await store.actions.byNumber(org.id, number))!, created: true };
         });
-        return reply.code(created ? 201 : 200).send(actionView(action));
+        return reply.code(created ? 201 : 200).send(actionView(action, principalOf(request).role));
       },
     );
   }
 
-  app.get<{ Params: { org: string } }>(
-    '/actions/:org',
-    async (request) =>
-      await renderEach(await store.actions.list(orgOf(request).id), (action) => String(action.number), actionView),
-  );
+  app.get<{ Params: { org: string } }>('/actions/:org', async (request) => {
+    const { role } = principalOf(request);
+    return await renderEach(
+      await store.actions.list(orgOf(request).id),
+      (action) => String(action.number),
+      (action) => actionView(action, role),
+    );
+  });
 
   const numberParams = {
     type: 'object',
@@ -158,7 +179,7 @@ export const actionRoutes: FastifyPluginCallback<RouteOptions> = (app, { context
   app.get<{ Params: { org: string; number: number } }>(
     '/actions/:org/:number',
     { schema: { params: numberParams } },
-    async (request) => actionView(await actionOr404(orgOf(request), request.params.number)),
+    async (request) => actionView(await actionOr404(orgOf(request), request.params.number), principalOf(request).role),
   );
 
   app.delete<{ Params: { org: string; number: number } }>(

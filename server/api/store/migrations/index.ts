@@ -21,6 +21,7 @@ import { migration207 } from './207-trail-orders.ts';
 import { migration208 } from './208-evidence-references.ts';
 import { migration209 } from './209-archived-flows.ts';
 import { migration210 } from './210-principal-settings.ts';
+import { migration230 } from './230-webhook-targets.ts';
 import type { Statements } from '../db.ts';
 
 export interface Migration {
@@ -56,4 +57,5 @@ export const migrations: readonly Migration[] = [
   migration208,
   migration209,
   migration210,
+  migration230,
 ];
