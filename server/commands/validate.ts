@@ -2,17 +2,18 @@
 // `<file>:<line>:<col>: <severity> <code> <message>` (1-based); JSON or SARIF on request
 // (validateOutput.ts). Exit 1 when any error was found, 0 otherwise, 2 on usage errors, whatever
 // the format. The rules all live in shared/; this only reads files and prints.
-import { readFile } from 'node:fs/promises';
 import { defaultKindGlobs, documentKinds, isDocumentKind, kindOf } from '../../shared/kinds.ts';
 import type { DocumentKind } from '../../shared/kinds.ts';
 import { suggestionsFor } from '../../shared/text/suggest.ts';
 import { validateText } from '../../shared/validate.ts';
 import { asksForHelp, commandHelpText, unknownOptionMessage, type CommandHelp } from './help.ts';
 import { UsageError } from './usageError.ts';
+import { documentTextOf, UnreadableFile } from './validateInput.ts';
 import {
   isOutputFormat,
   jsonOutput,
   outputFormats,
+  reportedFindingsOf,
   sarifOutput,
   textOutput,
   type CheckedFile,
@@ -117,13 +118,15 @@ export async function runValidate(args: string[]): Promise<number> {
     return 2;
   }
 
-  const documents: { file: string; kind: DocumentKind; text: string }[] = [];
+  // One file at a time: only one document's text and value are held at once, and its findings.
+  const checked: CheckedFile[] = [];
   for (const file of parsed.files) {
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = await documentTextOf(file);
     } catch (error) {
-      console.error(`cev validate: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      if (!(error instanceof UnreadableFile)) throw error;
+      console.error(`cev validate: ${error.message}`);
       return 2;
     }
     const kind = parsed.kind ?? kindOf(file, text);
@@ -133,13 +136,8 @@ export async function runValidate(args: string[]): Promise<number> {
       );
       return 2;
     }
-    documents.push({ file, kind, text });
+    checked.push(reportedFindingsOf({ file, kind, text, findings: validateText(kind, text).findings }));
   }
-
-  const checked = documents.map((document): CheckedFile => ({
-    ...document,
-    findings: validateText(document.kind, document.text).findings,
-  }));
   process.stdout.write(printers[parsed.format](checked));
-  return checked.some((file) => file.findings.some((finding) => finding.severity === 'error')) ? 1 : 0;
+  return checked.some((file) => file.errors > 0) ? 1 : 0;
 }

@@ -5,6 +5,7 @@ import { isAbsolute, sep } from 'node:path';
 import { version } from '../../package.json';
 import { fieldPath, type Finding, type Severity } from '../../shared/findings.ts';
 import type { DocumentKind } from '../../shared/kinds.ts';
+import { limits, moreText } from '../../shared/limits.ts';
 import { lineIndexOf } from '../../shared/text/positions.ts';
 
 export const outputFormats = ['text', 'json', 'sarif'] as const;
@@ -12,14 +13,6 @@ export type OutputFormat = (typeof outputFormats)[number];
 
 export function isOutputFormat(value: string): value is OutputFormat {
   return (outputFormats as readonly string[]).includes(value);
-}
-
-/** One file as validated: its name as given on the command line, its kind, text and findings. */
-export interface CheckedFile {
-  file: string;
-  kind: DocumentKind;
-  text: string;
-  findings: Finding[];
 }
 
 /** A finding with 1-based positions; the end is exclusive, as in the editor. */
@@ -31,26 +24,64 @@ interface PlacedFinding {
   endColumn: number;
 }
 
-function placedFindingsOf({ text, findings }: CheckedFile): PlacedFinding[] {
-  const lines = lineIndexOf(text);
-  return findings.map((finding) => {
-    const start = lines.positionAt(finding.range.start);
-    const end = lines.positionAt(finding.range.end);
-    return {
-      finding,
-      line: start.line + 1,
-      column: start.character + 1,
-      endLine: end.line + 1,
-      endColumn: end.character + 1,
-    };
-  });
+/** One file as validated: its name as given on the command line, its kind and the findings shown, placed. */
+export interface CheckedFile {
+  file: string;
+  kind: DocumentKind;
+  /** The first limits.reportedFindings findings, and one more counting the rest. */
+  findings: PlacedFinding[];
+  /** Errors among all the findings, shown or not. */
+  errors: number;
+}
+
+/**
+ * The file as printed: the first limits.reportedFindings findings and, past them, one note placed
+ * where the first one left out is, saying how many are left out. Only their places are kept, not
+ * the text: files are read one after another.
+ */
+export function reportedFindingsOf(document: {
+  file: string;
+  kind: DocumentKind;
+  text: string;
+  findings: readonly Finding[];
+}): CheckedFile {
+  const { findings } = document;
+  const shown = findings.slice(0, limits.reportedFindings);
+  if (findings.length > shown.length) {
+    const first = findings[shown.length];
+    shown.push({
+      code: 'limits/more-findings',
+      severity: 'information',
+      message: moreText(findings.length, shown.length, 'findings'),
+      path: first.path,
+      target: first.target,
+      range: first.range,
+    });
+  }
+  const lines = lineIndexOf(document.text);
+  return {
+    file: document.file,
+    kind: document.kind,
+    findings: shown.map((finding) => {
+      const start = lines.positionAt(finding.range.start);
+      const end = lines.positionAt(finding.range.end);
+      return {
+        finding,
+        line: start.line + 1,
+        column: start.character + 1,
+        endLine: end.line + 1,
+        endColumn: end.character + 1,
+      };
+    }),
+    errors: findings.filter((finding) => finding.severity === 'error').length,
+  };
 }
 
 /** `<file>:<line>:<col>: <severity> <code> <message>`, one line per finding (the format since the first release). */
 export function textOutput(files: readonly CheckedFile[]): string {
   const out: string[] = [];
   for (const checked of files) {
-    for (const { finding, line, column } of placedFindingsOf(checked)) {
+    for (const { finding, line, column } of checked.findings) {
       out.push(
         `${checked.file}:${line}:${column}: ${finding.severity} ${finding.code} ${finding.message.replace(/\s*\n\s*/g, ' ')}`,
       );
@@ -65,7 +96,7 @@ export function jsonOutput(files: readonly CheckedFile[]): string {
     files: files.map((checked) => ({
       file: checked.file,
       kind: checked.kind,
-      findings: placedFindingsOf(checked).map(({ finding, line, column, endLine, endColumn }) => ({
+      findings: checked.findings.map(({ finding, line, column, endLine, endColumn }) => ({
         severity: finding.severity,
         code: finding.code,
         message: finding.message,
@@ -99,9 +130,9 @@ function artifactUriOf(file: string): string {
 
 /** One SARIF 2.1.0 log with one run: a rule per finding code, a result per finding. */
 export function sarifOutput(files: readonly CheckedFile[]): string {
-  const ruleIds = [...new Set(files.flatMap((checked) => checked.findings.map((finding) => finding.code)))].sort();
+  const ruleIds = [...new Set(files.flatMap((checked) => checked.findings.map(({ finding }) => finding.code)))].sort();
   const results = files.flatMap((checked) =>
-    placedFindingsOf(checked).map(({ finding, line, column, endLine, endColumn }) => ({
+    checked.findings.map(({ finding, line, column, endLine, endColumn }) => ({
       ruleId: finding.code,
       ruleIndex: ruleIds.indexOf(finding.code),
       level: sarifLevels[finding.severity],

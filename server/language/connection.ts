@@ -11,6 +11,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createCheckDelays } from './checkDelay.ts';
 import { createDebouncer } from './debounce.ts';
+import { createMemoryRelease } from './memory.ts';
 import { defaultFileGlobs, settingsFrom, settingsSection, type Settings } from '../../shared/settings.ts';
 import { registerPreviewLenses } from './previewLenses.ts';
 import { codeActionsFor } from './service/codeActions.ts';
@@ -26,6 +27,7 @@ export function startLanguageServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   const debouncer = createDebouncer();
   const checkDelays = createCheckDelays();
+  const memory = createMemoryRelease();
   let settings: Settings = settingsFrom(undefined, defaultFileGlobs);
   let pullsConfiguration = false;
 
@@ -119,6 +121,7 @@ export function startLanguageServer(connection: Connection): void {
     debouncer.cancel(event.document.uri);
     checkDelays.forget(event.document.uri);
     void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+    memory.documentClosed();
   });
 
   // Resolves the open document and its kind; requests on documents we do not own answer empty.
@@ -166,7 +169,10 @@ export function startLanguageServer(connection: Connection): void {
     }),
   );
 
-  connection.onShutdown(() => debouncer.cancelAll());
+  connection.onShutdown(() => {
+    debouncer.cancelAll();
+    memory.stop();
+  });
   documents.listen(connection);
   connection.listen();
 }

@@ -5,7 +5,8 @@ import type { Document } from 'yaml';
 import type { Finding, Issue, PathSegment, TextRange } from '../findings.ts';
 import { limitCodes, limits, tooDeepMessage } from '../limits.ts';
 import { jsonSyntaxErrorOf } from './json-syntax.ts';
-import { locatorOf } from './locate.ts';
+import { jsonLocatorOf } from './jsonLocate.ts';
+import { locatorOf, type Locator } from './locate.ts';
 import { lineEndAt } from './positions.ts';
 import { nestsDeeperThan, valueAt } from './values.ts';
 import { parseYamlTree, YamlLimitError } from './yamlTree.ts';
@@ -24,6 +25,8 @@ export interface ParsedText {
   /** Whether any syntax finding is an error (then rules are not run on the value). */
   broken: boolean;
   locate(path: readonly PathSegment[], target: 'key' | 'value'): TextRange;
+  /** A locator for these paths (a JSON text is read once for all of them). */
+  locatorFor(paths: readonly (readonly PathSegment[])[]): Locator;
 }
 
 /** Past this many, more syntax findings of one kind only bury the first, which matters most. */
@@ -60,14 +63,16 @@ export function parseYaml(text: string, tree?: Document.Parsed): ParsedText {
     const code = error instanceof RangeError ? limitCodes.tooDeep : 'yaml/syntax';
     syntax.push(syntaxFinding(code, 'error', failureMessage(error), doc && aliasRange(doc, error), text));
   }
-  const locator = doc && locatorOf(doc, text);
+  const placed = doc && locatorOf(doc, text);
+  const locator: Locator = (path, target) => (placed ? safeRange(() => placed(path, target), text) : firstLine(text));
   return {
     format: 'yaml',
     text,
     value,
     syntax,
     broken: syntax.some((finding) => finding.severity === 'error'),
-    locate: (path, target) => (locator ? safeRange(() => locator(path, target), text) : firstLine(text)),
+    locate: locator,
+    locatorFor: () => locator,
   };
 }
 
@@ -101,19 +106,27 @@ export function parseJson(text: string): ParsedText {
       range: where ? atContent(text, where.start, where.end) : firstLine(text),
     });
   }
-  let locator: ReturnType<typeof locatorOf> | undefined;
-  const locate = (path: readonly PathSegment[], target: 'key' | 'value'): TextRange =>
-    safeRange(() => {
-      locator ??= locatorOf(parseYamlTree(text), text);
-      return locator(path, target);
-    }, text);
-  return { format: 'json', text, value, syntax, broken: syntax.length > 0, locate };
+  // A text JSON.parse refused is placed by its syntax error alone, never by path.
+  const locatorFor = (paths: readonly (readonly PathSegment[])[]): Locator => {
+    const placed = value === undefined ? undefined : jsonLocatorOf(text, paths);
+    return (path, target) => (placed ? safeRange(() => placed(path, target), text) : firstLine(text));
+  };
+  return {
+    format: 'json',
+    text,
+    value,
+    syntax,
+    broken: syntax.length > 0,
+    locate: (path, target) => locatorFor([path])(path, target),
+    locatorFor,
+  };
 }
 
 /** Places rule issues in the text and sorts syntax findings and issues by position. */
 export function placeIssues(parsed: ParsedText, issues: readonly Issue[]): Finding[] {
   const findings = [...parsed.syntax];
-  for (const issue of issues) findings.push({ ...issue, range: rangeWithinValue(parsed, issue) });
+  const locate = parsed.locatorFor(issues.map((issue) => issue.path));
+  for (const issue of issues) findings.push({ ...issue, range: rangeWithinValue(parsed, locate, issue) });
   return findings.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
 }
 
@@ -121,8 +134,8 @@ export function placeIssues(parsed: ParsedText, issues: readonly Issue[]): Findi
  * An issue about part of a string (`data.valueSpan`, offsets into the string) is narrowed to that
  * part when the text spells the string literally (plain or quoted without escapes).
  */
-function rangeWithinValue(parsed: ParsedText, issue: Issue): TextRange {
-  const range = parsed.locate(issue.path, issue.target);
+function rangeWithinValue(parsed: ParsedText, locate: Locator, issue: Issue): TextRange {
+  const range = locate(issue.path, issue.target);
   const span = issue.data?.valueSpan as TextRange | undefined;
   const value = valueAt(parsed.value, issue.path);
   if (span === undefined || typeof value !== 'string') return range;

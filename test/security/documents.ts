@@ -1,5 +1,6 @@
 // Hostile documents of the attack suite: templates and policies that are too large, too many,
 // too deep, too aliased or too wrong, each built to the size of the reproduction it stands for.
+import { fingerprint } from '../api/fixtures.ts';
 
 export const POLICY_HEAD = '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1\nartifacts:\n';
 
@@ -52,4 +53,16 @@ export function rulesPolicy(count: number): string {
 /** A policy whose rule list is nested `depth` levels deep. */
 export function deepPolicy(depth: number): string {
   return `${POLICY_HEAD}  attestations: ${'['.repeat(depth)}${']'.repeat(depth)}\n`;
+}
+
+/** A K8S report of `pods` pods, pretty-printed as people keep them; the pod at `wrong` has a number for its name (one finding). */
+export function k8sReportText(pods: number, wrong: number): string {
+  const artifacts = Array.from({ length: pods }, (_, i) => ({
+    podName: i === wrong ? i : `pod-${i}`,
+    namespace: 'prod',
+    creationTimestamp: 1700000000,
+    digests: { [`registry.example/app-${i}:1`]: fingerprint(`app-${i}`) },
+    owners: [],
+  }));
+  return JSON.stringify({ artifacts }, null, 2);
 }

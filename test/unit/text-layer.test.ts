@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { PathSegment } from '../../shared/findings.ts';
 import { defaultKindGlobs, globMatches, kindByFileName, kindByText, kindOf } from '../../shared/kinds.ts';
 import { jsonSyntaxErrorOf } from '../../shared/text/json-syntax.ts';
+import { jsonLocatorOf } from '../../shared/text/jsonLocate.ts';
+import { locatorOf } from '../../shared/text/locate.ts';
 import { parseJson, parseYaml } from '../../shared/text/parse.ts';
+import { parseYamlTree } from '../../shared/text/yamlTree.ts';
 import { lineIndexOf } from '../../shared/text/positions.ts';
 import { distanceBetween, suggestionsFor } from '../../shared/text/suggest.ts';
 
@@ -44,6 +49,33 @@ describe('locating paths in the text', () => {
     assert.equal(json.slice(range.start, range.end), 'true');
     const key = parsedJson.locate(['a', 'b'], 'key');
     assert.equal(json.slice(key.start, key.end), '"b"');
+  });
+
+  it('places every path of a JSON text where its YAML tree places it, in one pass for all of them', () => {
+    /** Every path of the value, and each one step further (a field or an item that is not there). */
+    const pathsOf = (value: unknown, path: PathSegment[] = []): PathSegment[][] => {
+      const here = [path, [...path, 'missing'], [...path, 7]];
+      if (Array.isArray(value)) return [...here, ...value.flatMap((item, index) => pathsOf(item, [...path, index]))];
+      if (value !== null && typeof value === 'object')
+        return [...here, ...Object.entries(value).flatMap(([key, item]) => pathsOf(item, [...path, key]))];
+      return here;
+    };
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom(0, 1, 2, '\t'), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        const paths = pathsOf(value);
+        const byTree = locatorOf(parseYamlTree(text), text);
+        const inOnePass = jsonLocatorOf(text, paths);
+        for (const path of paths)
+          for (const target of ['key', 'value'] as const)
+            assert.deepEqual(
+              inOnePass(path, target),
+              byTree(path, target),
+              `${JSON.stringify(path)} ${target} in ${text}`,
+            );
+      }),
+      { numRuns: 300, seed: 23 },
+    );
   });
 });
 
