@@ -25,12 +25,12 @@ import { LocalServerManager } from './localServer/manager.ts';
 import { createExtensionApi, type ExtensionApi } from './extensionApi.ts';
 import { compareSnapshots, showDetails, showSelected } from './details/commands.ts';
 import { DetailPanels } from './details/panels.ts';
-import { environmentsSource } from './views/environmentsSource.ts';
-import { flowsSource } from './views/flowsSource.ts';
-import type { TreeNode } from './views/nodes.ts';
-import { NodeTreeProvider } from './views/treeProvider.ts';
-import { isEnvironmentRowId } from './views/rowIds.ts';
-import { startPolling } from './views/polling.ts';
+import { environmentsSource } from './tree/environmentsSource.ts';
+import { flowsSource } from './tree/flowsSource.ts';
+import type { TreeNode } from './tree/nodes.ts';
+import { NodeTreeProvider } from './tree/treeProvider.ts';
+import { isEnvironmentRowId } from './tree/rowIds.ts';
+import { startPolling } from './tree/polling.ts';
 
 let localServer: LocalServerManager | undefined;
 let languageClient: LanguageClient | undefined;

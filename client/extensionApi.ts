@@ -4,7 +4,7 @@ import type { Connection } from './auth/connection.ts';
 import type { CommandContext } from './commands/context.ts';
 import type { LocalServerStatus } from './localServer/manager.ts';
 import type { DetailTarget } from './details/messages.ts';
-import type { TreeNode } from './views/nodes.ts';
+import type { TreeNode } from './tree/nodes.ts';
 
 export interface ExtensionApi {
   /** How long activate() took, in milliseconds. */

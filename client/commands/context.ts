@@ -6,8 +6,8 @@ import type { Session } from '../auth/session.ts';
 import type { DetailPanels } from '../details/panels.ts';
 import { notificationText } from './notificationText.ts';
 import type { LocalServerManager } from '../localServer/manager.ts';
-import type { TreeNode } from '../views/nodes.ts';
-import { messageOf, type NodeTreeProvider } from '../views/treeProvider.ts';
+import type { TreeNode } from '../tree/nodes.ts';
+import { messageOf, type NodeTreeProvider } from '../tree/treeProvider.ts';
 
 export interface CommandContext {
   extension: vscode.ExtensionContext;

@@ -1,7 +1,7 @@
 // Sign in/out, refresh, open in browser, and the local server's start/stop/menu.
 import * as vscode from 'vscode';
 import { argsOf, showFailure, type CommandContext } from './context.ts';
-import { isEnvironmentRowId } from '../views/rowIds.ts';
+import { isEnvironmentRowId } from '../tree/rowIds.ts';
 
 export async function signIn(context: CommandContext): Promise<boolean> {
   const key = await vscode.window.showInputBox({

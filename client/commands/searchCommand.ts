@@ -1,8 +1,8 @@
 // Search artifacts by commit SHA or fingerprint and reveal the hit in the Flows view.
 import * as vscode from 'vscode';
 import type { SearchArtifact } from '../api/types.ts';
-import { trailNode } from '../views/flowModel.ts';
-import type { TreeNode } from '../views/nodes.ts';
+import { trailNode } from '../tree/flowModel.ts';
+import type { TreeNode } from '../tree/nodes.ts';
 import { apiOrExplain, argsOf, showFailure, withProgress, type CommandContext } from './context.ts';
 
 const HEX_PREFIX = /^[0-9a-fA-F]{5,64}$/;

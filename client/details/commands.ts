@@ -2,8 +2,8 @@
 // with Snapshot…" on a snapshot row, which asks for the other snapshot of the same environment.
 import * as vscode from 'vscode';
 import { apiOrExplain, showFailure, type CommandContext } from '../commands/context.ts';
-import type { TreeNode } from '../views/nodes.ts';
-import { formatTime } from '../views/nodes.ts';
+import type { TreeNode } from '../tree/nodes.ts';
+import { formatTime } from '../tree/nodes.ts';
 import { targetFrom, type DetailTarget } from './messages.ts';
 import type { DetailPanels } from './panels.ts';
 import { targetOfArgument, targetOfNode } from './targets.ts';

@@ -1,23 +1,23 @@
-// A detail target's page: the API records it needs, through the shared view models, into markup.
+// A detail target's page: the API records it needs, through the shared display models, into markup.
 // A failure becomes a page that says what went wrong (the server's own message), never a blank one.
 // No VS Code here.
 import type { ApiClient } from '../api/client.ts';
 import { html } from '../../shared/html.ts';
-import { attestationDisplay } from '../../shared/views/attestation.ts';
-import { isRecord, listOf, textOf } from '../../shared/views/links.ts';
-import { trailDisplay, type AttestationSummary } from '../../shared/views/trail.ts';
-import { messageOf } from '../views/treeProvider.ts';
+import { attestationDisplay } from '../../shared/display/attestation.ts';
+import { isRecord, listOf, textOf } from '../../shared/display/links.ts';
+import { trailDisplay, type AttestationSummary } from '../../shared/display/trail.ts';
+import { messageOf } from '../tree/treeProvider.ts';
 import type { DetailTarget } from './messages.ts';
-import { attestationPage, missingAttestationPage } from './render/attestationView.ts';
+import { attestationPage, missingAttestationPage } from './render/attestationPage.ts';
 import { action, type DetailPage, type Pages } from './render/parts.ts';
-import { trailPage } from './render/trailView.ts';
-import { artifactPage } from './render/artifactView.ts';
-import { auditEntriesOf, environmentPage } from './render/environmentView.ts';
-import { comparisonPage, snapshotPage } from './render/snapshotView.ts';
-import { artifactDisplay } from '../../shared/views/artifact.ts';
-import { environmentDisplay } from '../../shared/views/environment.ts';
-import { snapshotDisplay } from '../../shared/views/snapshot.ts';
-import { snapshotComparisonDisplay } from '../../shared/views/snapshotComparison.ts';
+import { trailPage } from './render/trailPage.ts';
+import { artifactPage } from './render/artifactPage.ts';
+import { auditEntriesOf, environmentPage } from './render/environmentPage.ts';
+import { comparisonPage, snapshotPage } from './render/snapshotPage.ts';
+import { artifactDisplay } from '../../shared/display/artifact.ts';
+import { environmentDisplay } from '../../shared/display/environment.ts';
+import { snapshotDisplay } from '../../shared/display/snapshot.ts';
+import { snapshotComparisonDisplay } from '../../shared/display/snapshotComparison.ts';
 
 /** The records a target shows, fetched once; paging re-renders them without fetching again. */
 export type Loaded = (pages: Pages) => DetailPage;

@@ -1,6 +1,6 @@
 // Which detail view a sidebar row opens: a plain function of the row, so the sidebar and the
 // command that a keybinding or script runs agree. No VS Code here.
-import type { TreeNode } from '../views/nodes.ts';
+import type { TreeNode } from '../tree/nodes.ts';
 import { targetFrom, type DetailTarget } from './messages.ts';
 
 export function targetOfNode(node: TreeNode): DetailTarget | undefined {

@@ -1,5 +1,5 @@
 // The trail page behind html_url, in headless Chromium against a real server: signed in with a key,
-// a trail and its attestation read from the view models, hostile text planted through the API in
+// a trail and its attestation read from the display models, hostile text planted through the API in
 // every field the page shows stays text (no markup, no script, no dialog), evidence downloads, and
 // a key of another org is refused. Screenshots land in test-output/web/.
 import assert from 'node:assert/strict';

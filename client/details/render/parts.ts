@@ -4,7 +4,7 @@
 // only a colour. There are no anchors: the webview host would open an anchor's href itself, and
 // every opening must go through the extension's checks.
 import { html, type HtmlValue, type SafeHtml } from '../../../shared/html.ts';
-import type { ViewRef, ViewUrl } from '../../../shared/views/links.ts';
+import type { ViewRef, ViewUrl } from '../../../shared/display/links.ts';
 import { messageFrom, type DetailMessage, type DetailTarget } from '../messages.ts';
 
 /** Rows per page of any list in a view. */
@@ -35,7 +35,7 @@ export function open(label: HtmlValue, target: DetailTarget): SafeHtml {
   return action(label, { type: 'open', target });
 }
 
-/** A view reference of the shared view models as a link, or its label as text when it leads nowhere we show. */
+/** A view reference of the shared display models as a link, or its label as text when it leads nowhere we show. */
 export function refLink(ref: ViewRef | null, label: HtmlValue): SafeHtml {
   switch (ref?.kind) {
     case 'trail':
@@ -75,7 +75,7 @@ export function refLink(ref: ViewRef | null, label: HtmlValue): SafeHtml {
   }
 }
 
-/** A user-supplied URL: always its text, a link only when the view model admitted it (http(s)). */
+/** A user-supplied URL: always its text, a link only when the display model admitted it (http(s)). */
 export function urlItem(url: ViewUrl): SafeHtml {
   return html`<li>${url.label}: ${refLink(url.ref, url.url)}</li>`;
 }

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { ApiClient } from '../../../client/api/client.ts';
 import { ApiError } from '../../../client/api/errors.ts';
-import { environmentsSource } from '../../../client/views/environmentsSource.ts';
-import { flowsSource } from '../../../client/views/flowsSource.ts';
+import { environmentsSource } from '../../../client/tree/environmentsSource.ts';
+import { flowsSource } from '../../../client/tree/flowsSource.ts';
 import { startServer, type TestServer } from '../../api/harness.ts';
 
 const fingerprint = 'c'.repeat(64);

@@ -1,9 +1,9 @@
 // Which detail view each sidebar row opens (what selecting it shows).
 import assert from 'node:assert/strict';
 import { targetOfArgument, targetOfNode } from '../../../client/details/targets.ts';
-import { environmentNode, snapshotArtifactNodes, snapshotPageNodes } from '../../../client/views/environmentModel.ts';
-import { trailNode } from '../../../client/views/flowModel.ts';
-import { loadMoreNode, messageNode } from '../../../client/views/nodes.ts';
+import { environmentNode, snapshotArtifactNodes, snapshotPageNodes } from '../../../client/tree/environmentModel.ts';
+import { trailNode } from '../../../client/tree/flowModel.ts';
+import { loadMoreNode, messageNode } from '../../../client/tree/nodes.ts';
 
 describe('detail view of a row', () => {
   const trail = trailNode('shop', {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { environmentNodes, snapshotArtifactNodes, snapshotPageNodes } from '../../../client/views/environmentModel.ts';
+import { environmentNodes, snapshotArtifactNodes, snapshotPageNodes } from '../../../client/tree/environmentModel.ts';
 
 const fp1 = '1'.repeat(64);
 const fp2 = '2'.repeat(64);

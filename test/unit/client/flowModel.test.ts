@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Trail } from '../../../client/api/types.ts';
-import { artifactUrl, flowNodes, trailNode, trailPageNodes } from '../../../client/views/flowModel.ts';
-import type { TreeNode } from '../../../client/views/nodes.ts';
-import { loadedAncestorId } from '../../../client/views/rowIds.ts';
+import { artifactUrl, flowNodes, trailNode, trailPageNodes } from '../../../client/tree/flowModel.ts';
+import type { TreeNode } from '../../../client/tree/nodes.ts';
+import { loadedAncestorId } from '../../../client/tree/rowIds.ts';
 
 const fp = 'a'.repeat(64);
 

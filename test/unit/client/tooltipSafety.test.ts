@@ -2,9 +2,9 @@
 // renderer, hostile names, descriptions and messages show as text: no link, no image, no markup.
 import assert from 'node:assert/strict';
 import { marked } from 'marked';
-import { environmentNode, snapshotArtifactNodes } from '../../../client/views/environmentModel.ts';
-import { flowNode, trailNode } from '../../../client/views/flowModel.ts';
-import { code, markdownText } from '../../../client/views/markdown.ts';
+import { environmentNode, snapshotArtifactNodes } from '../../../client/tree/environmentModel.ts';
+import { flowNode, trailNode } from '../../../client/tree/flowModel.ts';
+import { code, markdownText } from '../../../client/tree/markdown.ts';
 
 const HOSTILE = [
   '[click me](https://evil.invalid/steal)',

@@ -3,25 +3,25 @@
 // snapshots at a time, the attached policies), `/{org}/environments/{env}/snapshots/{index}` (what
 // runs, each artifact's compliance and the rule that failed) and `/{org}/environments/{env}/compare`
 // (started, exited and changed between two snapshots), and its audit log as a download. Read through the API with the session's
-// key; rendered from shared/views. The chart is the SVG markup of shared/views/chart.ts.
+// key; rendered from shared/display. The chart is the SVG markup of shared/display/chart.ts.
 import type { FastifyInstance } from 'fastify';
 import {
   environmentDisplay,
   environmentListDisplay,
   type EnvironmentDisplay,
   type EnvironmentListDisplay,
-} from '../../../../shared/views/environment.ts';
-import { isRecord, pagingOf, type PagingDisplay } from '../../../../shared/views/links.ts';
+} from '../../../../shared/display/environment.ts';
+import { isRecord, pagingOf, type PagingDisplay } from '../../../../shared/display/links.ts';
 import {
   snapshotDisplay,
   type SnapshotArtifactDisplay,
   type SnapshotDisplay,
-} from '../../../../shared/views/snapshot.ts';
+} from '../../../../shared/display/snapshot.ts';
 import {
   snapshotComparisonDisplay,
   type ComparedArtifactDisplay,
   type SnapshotComparisonDisplay,
-} from '../../../../shared/views/snapshotComparison.ts';
+} from '../../../../shared/display/snapshotComparison.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';

@@ -1,11 +1,16 @@
 // The pages behind a flow's and an artifact's html_url (reference §1.8): `/{org}/flows` (the org's
 // flows, paged), `/{org}/flows/{flow}` (the flow with a page of its trails) and
 // `/{org}/flows/{flow}/artifacts/{fingerprint}` (where the artifact runs and ran, its attestations
-// and provenance). Read through the API with the session's key; rendered from shared/views.
+// and provenance). Read through the API with the session's key; rendered from shared/display.
 import type { FastifyInstance } from 'fastify';
-import { artifactDisplay, type ArtifactDisplay, type PlacementDisplay } from '../../../../shared/views/artifact.ts';
-import { flowDisplay, flowListDisplay, type FlowDisplay, type FlowListDisplay } from '../../../../shared/views/flow.ts';
-import { isRecord } from '../../../../shared/views/links.ts';
+import { artifactDisplay, type ArtifactDisplay, type PlacementDisplay } from '../../../../shared/display/artifact.ts';
+import {
+  flowDisplay,
+  flowListDisplay,
+  type FlowDisplay,
+  type FlowListDisplay,
+} from '../../../../shared/display/flow.ts';
+import { isRecord } from '../../../../shared/display/links.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import { brief, jsonBlock, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';

@@ -1,7 +1,7 @@
 // The pieces every page is built from, all through the one escaping template: links for the view
 // models' typed references (a page of ours, or a user URL only when it is http(s)), tables with
 // header cells, pretty-printed JSON as text, status words, pagers and the org's navigation.
-import type { PagingDisplay, ViewRef, ViewUrl } from '../../../../shared/views/links.ts';
+import type { PagingDisplay, ViewRef, ViewUrl } from '../../../../shared/display/links.ts';
 import { html, link, SafeHtml, type HtmlValue } from '../../../../shared/html.ts';
 
 export const seg = encodeURIComponent;

@@ -1,15 +1,15 @@
 // The trail page behind every trail's and attestation's html_url: `/{org}/flows/{flow}/trails/{trail}`
 // (with `?attestation_id=` it shows that attestation too) and its evidence download. The data comes
 // from the JSON API in-process with the session's key, so the API's org access rules decide what
-// a page may show; the view models of shared/views decide how it reads.
+// a page may show; the display models of shared/display decide how it reads.
 import type { FastifyInstance } from 'fastify';
 import {
   attestationDisplay,
   type AttestationDisplay,
   type TableDisplay,
-} from '../../../../shared/views/attestation.ts';
-import { isRecord } from '../../../../shared/views/links.ts';
-import { trailDisplay, type TrailDisplay } from '../../../../shared/views/trail.ts';
+} from '../../../../shared/display/attestation.ts';
+import { isRecord } from '../../../../shared/display/links.ts';
+import { trailDisplay, type TrailDisplay } from '../../../../shared/display/trail.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import { jsonBlock, orgNav, refLink, seg, status, table, urlItem } from './markup.ts';

@@ -4,7 +4,7 @@ import { waitFor } from './wait.ts';
 
 const ROWS = '#workbench\\.parts\\.sidebar .monaco-list-row';
 
-/** The codicon a compliance state is drawn with (client/views/treeItem.ts). */
+/** The codicon a compliance state is drawn with (client/tree/treeItem.ts). */
 export const complianceIcon = {
   COMPLIANT: 'codicon-pass-filled',
   'NON-COMPLIANT': 'codicon-error',

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { evaluatePolicies, reasonsForIncompliance, type AppliedPolicy } from '../../shared/compliance/index.ts';
 import { normalizePolicy } from '../../shared/policies/model.ts';
-import { complianceChartSvg } from '../../shared/views/chart.ts';
-import { environmentDisplay, environmentListDisplay } from '../../shared/views/environment.ts';
-import { snapshotIdOf } from '../../shared/views/links.ts';
-import { snapshotDisplay } from '../../shared/views/snapshot.ts';
-import { snapshotComparisonDisplay } from '../../shared/views/snapshotComparison.ts';
+import { complianceChartSvg } from '../../shared/display/chart.ts';
+import { environmentDisplay, environmentListDisplay } from '../../shared/display/environment.ts';
+import { snapshotIdOf } from '../../shared/display/links.ts';
+import { snapshotDisplay } from '../../shared/display/snapshot.ts';
+import { snapshotComparisonDisplay } from '../../shared/display/snapshotComparison.ts';
 
 const SCHEMA = 'https://compliance-evidence.dev/schemas/policy/environment/v1';
 const FP = 'a'.repeat(64);
@@ -89,7 +89,7 @@ function snapshotObject(index: number, isLatest: boolean): Record<string, unknow
   };
 }
 
-describe('snapshot view model', () => {
+describe('snapshot display model', () => {
   const display = snapshotDisplay('prod', snapshotObject(3, false));
 
   it('shows what runs, each artifact with its compliance and the rule that failed', () => {
@@ -184,7 +184,7 @@ describe('snapshot view model', () => {
   });
 });
 
-describe('snapshot comparison view model', () => {
+describe('snapshot comparison display model', () => {
   it('reads started, exited and changed from the diff', () => {
     const display = snapshotComparisonDisplay({
       snappish1: {
@@ -248,7 +248,7 @@ describe('snapshot comparison view model', () => {
   });
 });
 
-describe('environment view model and chart', () => {
+describe('environment display model and chart', () => {
   const environment = {
     name: 'prod',
     type: 'K8S',

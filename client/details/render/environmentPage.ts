@@ -2,8 +2,8 @@
 // piece of markup not written here: it holds only numbers and text it escaped itself), the
 // snapshots behind it, the attached policies, and the audit log.
 import { html, SafeHtml } from '../../../shared/html.ts';
-import type { EnvironmentDisplay } from '../../../shared/views/environment.ts';
-import { textOf, timeOf } from '../../../shared/views/links.ts';
+import type { EnvironmentDisplay } from '../../../shared/display/environment.ts';
+import { textOf, timeOf } from '../../../shared/display/links.ts';
 import { facts, open, pagedTable, refLink, status, type DetailPage, type Pages } from './parts.ts';
 
 /** One audit log entry, read from `GET /environments/{org}/{env}/events` (reference §5.6). */

@@ -1,9 +1,9 @@
 // The snapshot view: what runs, each artifact's compliance and the policy rule that failed, what
 // exited, the policies applied; and two snapshots compared (started, exited, changed). Both from the
-// shared view models (shared/views/snapshot.ts, snapshotComparison.ts).
+// shared display models (shared/display/snapshot.ts, snapshotComparison.ts).
 import { html, type SafeHtml } from '../../../shared/html.ts';
-import type { ComparedArtifactDisplay, SnapshotComparisonDisplay } from '../../../shared/views/snapshotComparison.ts';
-import type { SnapshotArtifactDisplay, SnapshotDisplay } from '../../../shared/views/snapshot.ts';
+import type { ComparedArtifactDisplay, SnapshotComparisonDisplay } from '../../../shared/display/snapshotComparison.ts';
+import type { SnapshotArtifactDisplay, SnapshotDisplay } from '../../../shared/display/snapshot.ts';
 import { facts, pagedTable, refLink, status, type DetailPage, type Pages } from './parts.ts';
 
 function whyCell(artifact: SnapshotArtifactDisplay): SafeHtml {

@@ -2,9 +2,9 @@
 // from the same evaluateTrail the server answers with.
 import assert from 'node:assert/strict';
 import { evaluateTrail } from '../../shared/compliance/index.ts';
-import { attestationDisplay } from '../../shared/views/attestation.ts';
-import { externalRef } from '../../shared/views/links.ts';
-import { trailDisplay } from '../../shared/views/trail.ts';
+import { attestationDisplay } from '../../shared/display/attestation.ts';
+import { externalRef } from '../../shared/display/links.ts';
+import { trailDisplay } from '../../shared/display/trail.ts';
 
 const FP = 'c'.repeat(64);
 const template = {
@@ -51,7 +51,7 @@ function trailObject(): Record<string, unknown> {
   };
 }
 
-describe('trail view model', () => {
+describe('trail display model', () => {
   const display = trailDisplay(trailObject(), [
     { attestation_id: 'a-tests', attestation_name: 'tests', attestation_type: 'junit', is_compliant: false },
   ]);
@@ -118,7 +118,7 @@ describe('trail view model', () => {
   });
 });
 
-describe('attestation view model', () => {
+describe('attestation display model', () => {
   const base = {
     attestation_id: 'a1',
     attestation_name: 'checks',

@@ -1,9 +1,9 @@
 // The attestation view: its data rendered for its type (tables and a one-line summary from the
-// shared view model, shared/views/attestation.ts), annotations, URLs, and its evidence file with
+// shared display model, shared/display/attestation.ts), annotations, URLs, and its evidence file with
 // Open and Save. A slot nothing has filled yet gets a view that says so instead of an error.
 import { html } from '../../../shared/html.ts';
-import type { AttestationDisplay } from '../../../shared/views/attestation.ts';
-import type { SlotDisplay } from '../../../shared/views/trail.ts';
+import type { AttestationDisplay } from '../../../shared/display/attestation.ts';
+import type { SlotDisplay } from '../../../shared/display/trail.ts';
 import {
   action,
   facts,

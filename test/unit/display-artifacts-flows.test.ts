@@ -1,13 +1,13 @@
 // View models of an artifact (where it runs and ran, its attestations, provenance) and of a flow
 // with one page of its trails, and the flow list.
 import assert from 'node:assert/strict';
-import { artifactDisplay } from '../../shared/views/artifact.ts';
-import { flowDisplay, flowListDisplay } from '../../shared/views/flow.ts';
-import { pagingOf } from '../../shared/views/links.ts';
+import { artifactDisplay } from '../../shared/display/artifact.ts';
+import { flowDisplay, flowListDisplay } from '../../shared/display/flow.ts';
+import { pagingOf } from '../../shared/display/links.ts';
 
 const FP = 'e'.repeat(64);
 
-describe('artifact view model', () => {
+describe('artifact display model', () => {
   const display = artifactDisplay({
     id: 'art-1',
     fingerprint: FP,
@@ -74,7 +74,7 @@ describe('artifact view model', () => {
   });
 });
 
-describe('flow view models', () => {
+describe('flow display models', () => {
   it('shows a flow with one page of its trails, placeholders kept as rows', () => {
     const display = flowDisplay(
       {

@@ -1,7 +1,7 @@
 // The artifact view: where it runs now and where it ran (linked to those snapshots), the
-// attestations made of it, and its provenance, from the shared view model (shared/views/artifact.ts).
+// attestations made of it, and its provenance, from the shared display model (shared/display/artifact.ts).
 import { html } from '../../../shared/html.ts';
-import type { ArtifactDisplay, PlacementDisplay } from '../../../shared/views/artifact.ts';
+import type { ArtifactDisplay, PlacementDisplay } from '../../../shared/display/artifact.ts';
 import { facts, jsonBlock, pagedTable, refLink, status, urlItem, type DetailPage, type Pages } from './parts.ts';
 
 export function artifactPage(artifact: ArtifactDisplay, pages: Pages): DetailPage {

@@ -1,8 +1,8 @@
 // The trail view: every template slot with its status and why, the artifacts, the commit, origin,
-// user data and events, rendered from the shared view model (shared/views/trail.ts) that the
+// user data and events, rendered from the shared display model (shared/display/trail.ts) that the
 // server's trail page renders too.
 import { html } from '../../../shared/html.ts';
-import type { TrailDisplay } from '../../../shared/views/trail.ts';
+import type { TrailDisplay } from '../../../shared/display/trail.ts';
 import { facts, jsonBlock, pagedTable, refLink, status, urlItem, type DetailPage, type Pages } from './parts.ts';
 
 export function trailPage(trail: TrailDisplay, pages: Pages): DetailPage {
