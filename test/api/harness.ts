@@ -49,6 +49,8 @@ export interface StartOptions {
   timeoutMs?: number;
   /** Lines of a --config YAML file, written into the data directory (removed with it). */
   config?: string[];
+  /** The server's clock runs this many seconds off (clockShift.mjs): a clock set back, or another instance's behind; a process of its own. */
+  clockShiftSeconds?: number;
 }
 
 /**
@@ -255,6 +257,10 @@ function serverEnv(options: StartOptions): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.CEV_API_KEY;
   if (!options.noApiKey) env.CEV_API_KEY = ADMIN_KEY;
+  if (options.clockShiftSeconds !== undefined) {
+    env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${join(root, 'test/api/clockShift.mjs')}`.trim();
+    env.CEV_TEST_CLOCK_SHIFT_SECONDS = String(options.clockShiftSeconds);
+  }
   return env;
 }
 
@@ -293,7 +299,7 @@ async function engineArgs(options: StartOptions, dataDir: string): Promise<strin
 /**
  * Where servers run: in this process with CEV_TEST_SERVER=in-process, else each in a process of
  * its own. Servers started with an `entry` or `process: true` always get a process: the process is
- * what such a test is about.
+ * what such a test is about; so does one whose clock is off, as its clock is the process's.
  */
 export const IN_PROCESS = process.env.CEV_TEST_SERVER === 'in-process';
 
@@ -306,7 +312,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     writeFileSync(file, options.config.join('\n'));
     flags.push('--config', file);
   }
-  return IN_PROCESS && options.entry === undefined && options.process !== true
+  return IN_PROCESS &&
+    options.entry === undefined &&
+    options.process !== true &&
+    options.clockShiftSeconds === undefined
     ? startInThisProcess(options, dataDir, flags)
     : startProcess(options, dataDir, flags);
 }

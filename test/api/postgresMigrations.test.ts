@@ -13,6 +13,7 @@ import type { Flow, Trail } from './answers.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint, WORKED_TEMPLATE } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { startPostgres, type PostgresServer } from './postgres.ts';
+import { everyPageIsTheOffsetAnswer, postgresOracle, storyLists, writeStory } from './pageOracle.ts';
 
 /** What each suite runs on: a PostgreSQL, an evidence directory, and the server a test started last. */
 class SuiteDatabase {
@@ -39,6 +40,61 @@ function suiteDatabase(): SuiteDatabase {
     rmSync(suite.evidence, { recursive: true, force: true });
   });
   return suite;
+}
+
+/** Every row of `from` copied into the tables of `to` (the columns both have), triggers off as in a restore. */
+async function copyRows(from: pg.Pool, to: pg.Pool): Promise<void> {
+  const columnsOf = async (pool: pg.Pool) =>
+    (
+      await pool.query<{
+        table_name: string;
+        column_name: string;
+        is_generated: string;
+        identity_generation: string | null;
+      }>(
+        `SELECT c.table_name, c.column_name, c.identity_generation,
+                CASE WHEN c.column_name = 'rowid' THEN 'YES' ELSE 'NO' END AS is_generated
+           FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name)
+          WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND c.table_name <> 'schema_migrations'
+          ORDER BY c.table_name, c.ordinal_position`,
+      )
+    ).rows;
+  const source = new Set((await columnsOf(from)).map((row) => `${row.table_name}.${row.column_name}`));
+  const tables = new Map<string, string[]>();
+  const identities: Array<[string, string]> = [];
+  for (const row of await columnsOf(to)) {
+    if (!tables.has(row.table_name)) tables.set(row.table_name, []);
+    // A table's rowid is generated, in the order the rows are copied in (their order at the source).
+    if (row.is_generated === 'YES' || !source.has(`${row.table_name}.${row.column_name}`)) continue;
+    tables.get(row.table_name)!.push(row.column_name);
+    if (row.identity_generation !== null) identities.push([row.table_name, row.column_name]);
+  }
+  const client = await to.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL session_replication_role = replica');
+    for (const [table, columns] of tables) {
+      if (columns.length === 0) continue;
+      const list = columns.map((column) => `"${column}"`).join(', ');
+      const order = source.has(`${table}.rowid`) ? ' ORDER BY rowid' : '';
+      for (const row of (await from.query<Record<string, unknown>>(`SELECT ${list} FROM ${table}${order}`)).rows)
+        await client.query(
+          `INSERT INTO ${table} (${list}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+          columns.map((column) => row[column]),
+        );
+    }
+    for (const [table, column] of identities)
+      await client.query(
+        `SELECT setval(pg_get_serial_sequence('${table}', '${column}'), (SELECT max("${column}") FROM ${table}), true)
+          WHERE EXISTS (SELECT 1 FROM ${table})`,
+      );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 /** Names whose binary order is not the order the lists sort in. */
@@ -146,61 +202,6 @@ describe('PostgreSQL: migration 203 on a database with trails', function () {
     }
   }
 
-  /** Every row of `from` copied into the tables of `to` (the columns both have), triggers off as in a restore. */
-  async function copyRows(from: pg.Pool, to: pg.Pool): Promise<void> {
-    const columnsOf = async (pool: pg.Pool) =>
-      (
-        await pool.query<{
-          table_name: string;
-          column_name: string;
-          is_generated: string;
-          identity_generation: string | null;
-        }>(
-          `SELECT c.table_name, c.column_name, c.identity_generation,
-                  CASE WHEN c.column_name = 'rowid' THEN 'YES' ELSE 'NO' END AS is_generated
-             FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name)
-            WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND c.table_name <> 'schema_migrations'
-            ORDER BY c.table_name, c.ordinal_position`,
-        )
-      ).rows;
-    const source = new Set((await columnsOf(from)).map((row) => `${row.table_name}.${row.column_name}`));
-    const tables = new Map<string, string[]>();
-    const identities: Array<[string, string]> = [];
-    for (const row of await columnsOf(to)) {
-      if (!tables.has(row.table_name)) tables.set(row.table_name, []);
-      // A table's rowid is generated, in the order the rows are copied in (their order at the source).
-      if (row.is_generated === 'YES' || !source.has(`${row.table_name}.${row.column_name}`)) continue;
-      tables.get(row.table_name)!.push(row.column_name);
-      if (row.identity_generation !== null) identities.push([row.table_name, row.column_name]);
-    }
-    const client = await to.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SET LOCAL session_replication_role = replica');
-      for (const [table, columns] of tables) {
-        if (columns.length === 0) continue;
-        const list = columns.map((column) => `"${column}"`).join(', ');
-        const order = source.has(`${table}.rowid`) ? ' ORDER BY rowid' : '';
-        for (const row of (await from.query<Record<string, unknown>>(`SELECT ${list} FROM ${table}${order}`)).rows)
-          await client.query(
-            `INSERT INTO ${table} (${list}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-            columns.map((column) => row[column]),
-          );
-      }
-      for (const [table, column] of identities)
-        await client.query(
-          `SELECT setval(pg_get_serial_sequence('${table}', '${column}'), (SELECT max("${column}") FROM ${table}), true)
-            WHERE EXISTS (SELECT 1 FROM ${table})`,
-        );
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
-
   it('stores the state each trail evaluates on read, and none for a trail with a damaged row', async () => {
     const latestUrl = await suite.postgres.createDatabase('latest203');
     await writeTrails(latestUrl);
@@ -258,6 +259,60 @@ describe('PostgreSQL: migration 203 on a database with trails', function () {
       );
     } finally {
       await before.end();
+    }
+  });
+});
+
+// Migrations 240-244 number the rows of every paged list already there (issue 27). The story of
+// pageOracle.ts, written through two instances (one with its clock an hour behind) into a database
+// migrated to the latest, is copied into one at migration 239, which a server then migrates: every
+// page is then the OFFSET answer, and numbering the rows moved no trail's stored state or version.
+describe('PostgreSQL: migrations 240-244 on a database with every paged list', function () {
+  this.timeout(180_000);
+  const suite = suiteDatabase();
+
+  it('numbers the rows already there: every page is the OFFSET answer', async () => {
+    const latestUrl = await suite.postgres.createDatabase('latest240');
+    const instances = [
+      await suite.serverOn(latestUrl),
+      await startServer({
+        args: ['--org', 'acme', '--database', latestUrl, '--evidence', suite.evidence],
+        clockShiftSeconds: -3600,
+      }),
+    ];
+    let times;
+    try {
+      times = await writeStory(
+        () => Promise.resolve(instances[0]),
+        () => Promise.resolve(instances[1]),
+        instances,
+      );
+    } finally {
+      for (const instance of instances) await instance.stop();
+    }
+    const url = await suite.postgres.createDatabase('before240');
+    const latest = new pg.Pool({ connectionString: latestUrl });
+    const before = new pg.Pool({ connectionString: url });
+    const trailStates = 'SELECT name, compliance_state, version FROM trails ORDER BY name';
+    let kept;
+    try {
+      await applyPostgresMigrations(
+        before,
+        migrations.filter((migration) => migration.id < '240'),
+      );
+      await copyRows(latest, before);
+      kept = (await before.query(trailStates)).rows;
+    } finally {
+      await latest.end();
+      await before.end();
+    }
+    suite.server = await suite.serverOn(url);
+    const oracle = postgresOracle(url);
+    try {
+      for (const list of storyLists(times)) await everyPageIsTheOffsetAnswer(suite.server, oracle, list, [1, 4]);
+      assert.deepEqual(await oracle.rows(trailStates, []), kept, 'no trail state or version moved');
+    } finally {
+      await oracle.close();
     }
   });
 });

@@ -171,7 +171,8 @@ export async function recordAttestation(
         }
         return { attestation, deliveries };
       },
-      { concurrent: true },
+      // The flow's count of attestations, then the trail's row: locked in this order by every commit.
+      { concurrent: true, lockOrder: `${place.flowId} ${place.trailId}` },
     ),
   );
 }

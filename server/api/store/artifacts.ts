@@ -1,5 +1,5 @@
 import {
-  IN_LIVE_FLOW,
+  inLiveFlow,
   placeholderList,
   rowsByKey,
   decodeEach,
@@ -8,6 +8,7 @@ import {
   type Statements,
   type Unreadable,
 } from './db.ts';
+import { newestNumberAt, numbersFor, numberVacated, type NumberedPartition } from './listPositions.ts';
 
 export interface Artifact {
   id: string;
@@ -109,6 +110,32 @@ function pastPrefix(prefix: string): string {
   return `${prefix}\u{10FFFF}`;
 }
 
+/** The numbering of an org's artifacts, a flow's or an org's of one repo (migration 242). */
+const numbered = {
+  org: (orgId: number): NumberedPartition => ({
+    ...NUMBERED,
+    column: 'org_pos',
+    where: 'org_id = ?',
+    params: [orgId],
+    gaps: { list: 'artifacts', orgId, part: '' },
+  }),
+  flow: (flowId: string): NumberedPartition => ({
+    ...NUMBERED,
+    column: 'flow_pos',
+    where: 'flow_id = ?',
+    params: [flowId],
+  }),
+  repo: (orgId: number, repoName: string): NumberedPartition => ({
+    ...NUMBERED,
+    column: 'repo_pos',
+    where: 'org_id = ? AND repo_name = ?',
+    params: [orgId, repoName],
+    gaps: { list: 'artifacts-repo', orgId, part: repoName },
+  }),
+};
+
+const NUMBERED = { table: 'artifacts', time: 'created_at', tie: 'seq' } as const;
+
 export function sqliteArtifactStore(sql: Statements): ArtifactStore {
   /** The live artifacts of the org matching `filter` in `order`, at most `limit` after `offset`. */
   const listed = async (
@@ -118,13 +145,24 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
     limit = -1,
     offset = 0,
   ): Promise<ArtifactRow[]> => {
-    const conditions = ['a.org_id = ?', IN_LIVE_FLOW, ...filter.map(([condition]) => condition)];
+    const conditions = ['a.org_id = ?', inLiveFlow('a'), ...filter.map(([condition]) => condition)];
     return await sql.all<ArtifactRow>(
       `${SELECT} WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
       orgId,
       ...filter.flatMap(([, params]) => params),
       limit,
       offset,
+    );
+  };
+  /** A newest-first page of the live artifacts of a numbered partition: a seek, however deep the page. */
+  const pageOf = async (partition: NumberedPartition, limit: number, offset: number): Promise<ArtifactRow[]> => {
+    const bound = newestNumberAt(partition, offset);
+    return await sql.all<ArtifactRow>(
+      `${SELECT} WHERE ${partition.where} AND ${inLiveFlow('a')} AND a.${partition.column} <= ${bound.sql}
+       ORDER BY a.${partition.column} DESC LIMIT ?`,
+      ...partition.params,
+      ...bound.params,
+      limit,
     );
   };
   /** Newest first, the live artifacts whose `column` starts with `prefix`. */
@@ -140,9 +178,13 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
   };
   return {
     async create(artifact) {
+      const partitions = [numbered.flow(artifact.flowId), numbered.org(artifact.orgId)];
+      if (artifact.repoName !== null) partitions.push(numbered.repo(artifact.orgId, artifact.repoName));
+      const [flowPos, orgPos, repoPos = 0] = await numbersFor(sql, partitions, artifact.createdAt);
       await sql.run(
-        `INSERT INTO artifacts (id, org_id, flow_id, trail_id, fingerprint, template_reference_name, filename, git_commit, repo_name, body, created_at, last_modified_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO artifacts (id, org_id, flow_id, trail_id, fingerprint, template_reference_name, filename, git_commit, repo_name, body, created_at, last_modified_at,
+                                flow_pos, org_pos, repo_pos)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         artifact.id,
         artifact.orgId,
         artifact.flowId,
@@ -155,14 +197,37 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
         JSON.stringify(artifact.body),
         artifact.createdAt,
         artifact.lastModifiedAt,
+        flowPos,
+        orgPos,
+        repoPos,
       );
     },
     async update(id, changes, now) {
+      // A new repo moves the artifact from its repo's numbering to the other's, in its place by time.
+      const stored = (await sql.get<{
+        org_id: number;
+        repo_name: string | null;
+        repo_pos: number;
+        created_at: number;
+        seq: number;
+      }>('SELECT org_id, repo_name, repo_pos, created_at, seq FROM artifacts WHERE id = ?', id))!;
+      let repoPos = stored.repo_pos;
+      if (changes.repoName !== stored.repo_name) {
+        if (stored.repo_name !== null)
+          await numberVacated(sql, numbered.repo(stored.org_id, stored.repo_name), stored.repo_pos);
+        repoPos =
+          changes.repoName === null
+            ? 0
+            : (
+                await numbersFor(sql, [numbered.repo(stored.org_id, changes.repoName)], stored.created_at, stored.seq)
+              )[0];
+      }
       await sql.run(
-        'UPDATE artifacts SET filename = ?, git_commit = ?, repo_name = ?, body = ?, last_modified_at = ? WHERE id = ?',
+        'UPDATE artifacts SET filename = ?, git_commit = ?, repo_name = ?, repo_pos = ?, body = ?, last_modified_at = ? WHERE id = ?',
         changes.filename,
         changes.gitCommit,
         changes.repoName,
+        repoPos,
         JSON.stringify(changes.body),
         now,
         id,
@@ -199,10 +264,21 @@ export function sqliteArtifactStore(sql: Statements): ArtifactStore {
       return byPrefix('lower(a.git_commit)', orgId, prefix, flowId);
     },
     async page(orgId, filter, limit, offset) {
-      const conditions: Array<[string, Param[]]> = [];
-      if (filter.flowId !== undefined) conditions.push(['a.flow_id = ?', [filter.flowId]]);
-      if (filter.repoName !== undefined) conditions.push(['a.repo_name = ?', [filter.repoName]]);
-      return decodeEach(await listed(orgId, conditions, 'a.created_at DESC, a.seq DESC', limit, offset), toArtifact);
+      const { flowId, repoName } = filter;
+      let rows: ArtifactRow[];
+      if (flowId !== undefined && repoName !== undefined) {
+        // Both: the flow's artifacts of the repo, walked in the flow's order (no numbering of its own).
+        rows = await listed(
+          orgId,
+          [['a.flow_id = ? AND a.repo_name = ?', [flowId, repoName]]],
+          'a.flow_pos DESC',
+          limit,
+          offset,
+        );
+      } else if (flowId !== undefined) rows = await pageOf(numbered.flow(flowId), limit, offset);
+      else if (repoName !== undefined) rows = await pageOf(numbered.repo(orgId, repoName), limit, offset);
+      else rows = await pageOf(numbered.org(orgId), limit, offset);
+      return decodeEach(rows, toArtifact);
     },
     async repoExists(orgId, repoName) {
       return (

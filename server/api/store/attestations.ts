@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { linearRegex, type LinearRegex } from '../../../shared/regex/index.ts';
 import {
-  IN_LIVE_FLOW,
+  inLiveFlow,
   placeholderList,
   rowsByKey,
   decodeEach,
@@ -10,6 +10,7 @@ import {
   type Statements,
   type Unreadable,
 } from './db.ts';
+import { newestNumberAt, type NumberedPartition } from './listPositions.ts';
 
 export interface Evidence {
   sha256: string;
@@ -129,13 +130,25 @@ function toAttestation(row: AttestationRow): Attestation {
 const SELECT = `SELECT a.*, (SELECT name FROM flows WHERE id = a.flow_id) AS flow_name, (SELECT name FROM trails WHERE id = a.trail_id) AS trail_name
                   FROM attestations a`;
 
+/** A flow's attestations, numbered in list order (migration 243). */
+function ofFlow(flowId: string): NumberedPartition {
+  return { table: 'attestations', column: 'flow_pos', where: 'flow_id = ?', params: [flowId], time: 'seq', tie: 'seq' };
+}
+
 export function sqliteAttestationStore(sql: Statements): AttestationStore {
   return {
     async create(attestation) {
+      // The flow's count, raised first, is the attestation's number: raising it locks the count's
+      // row until commit, so on PostgreSQL a concurrent commit numbering the same flow's
+      // attestations waits, and numbers follow seq (taken by the insert, after the lock).
+      await sql.write(
+        'INSERT INTO attestation_counts (flow_id, n) VALUES (?, 1) ON CONFLICT (flow_id) DO UPDATE SET n = attestation_counts.n + 1',
+        attestation.flowId,
+      );
       await sql.write(
         `INSERT INTO attestations (id, org_id, flow_id, trail_id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact,
-                                   evidence_sha256, evidence_filename, body, reported_by, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                                   evidence_sha256, evidence_filename, body, reported_by, created_at, flow_pos)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT n FROM attestation_counts WHERE flow_id = ?))`,
         attestation.id,
         attestation.orgId,
         attestation.flowId,
@@ -151,6 +164,7 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
         JSON.stringify(attestation.body),
         attestation.reportedBy,
         attestation.createdAt,
+        attestation.flowId,
       );
     },
     async byId(orgId, id) {
@@ -200,19 +214,39 @@ export function sqliteAttestationStore(sql: Statements): AttestationStore {
         params.push(window.to);
       }
       const clause = conditions.join(' AND ');
-      const total = Number(
-        (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM attestations a WHERE ${clause}`, ...params))!.n,
-      );
-      const rows = await sql.all<AttestationRow>(
-        `${SELECT} WHERE ${clause} ORDER BY a.seq DESC LIMIT ? OFFSET ?`,
-        ...params,
-        limit,
-        offset,
-      );
+      let total: number;
+      let rows: AttestationRow[];
+      if (params.length === 1) {
+        // The whole flow: every number is listed, so the total is the greatest and a page a seek.
+        const bound = newestNumberAt(ofFlow(flowId), offset);
+        total = Number(
+          (await sql.get<{ n: number }>(
+            'SELECT coalesce(max(flow_pos), 0) AS n FROM attestations WHERE flow_id = ?',
+            flowId,
+          ))!.n,
+        );
+        rows = await sql.all<AttestationRow>(
+          `${SELECT} WHERE ${clause} AND a.flow_pos <= ${bound.sql} ORDER BY a.flow_pos DESC LIMIT ?`,
+          ...params,
+          ...bound.params,
+          limit,
+        );
+      } else {
+        // A time window: its total counts its rows, and its pages walk no more than those.
+        total = Number(
+          (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM attestations a WHERE ${clause}`, ...params))!.n,
+        );
+        rows = await sql.all<AttestationRow>(
+          `${SELECT} WHERE ${clause} ORDER BY a.flow_pos DESC LIMIT ? OFFSET ?`,
+          ...params,
+          limit,
+          offset,
+        );
+      }
       return { total, attestations: decodeEach(rows, toAttestation) };
     },
     async query(orgId, query, limit) {
-      const conditions = ['a.org_id = ?', IN_LIVE_FLOW];
+      const conditions = ['a.org_id = ?', inLiveFlow('a')];
       const params: Param[] = [orgId];
       const add = (condition: string, value: Param | undefined): void => {
         if (value === undefined) return;

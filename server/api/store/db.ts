@@ -58,6 +58,8 @@ export interface TransactionOptions {
    * as any other.
    */
   concurrent?: boolean;
+  /** Concurrent transactions commit together in this key's order: so instances lock shared rows in one order. */
+  lockOrder?: string;
 }
 
 export class Sql {
@@ -330,11 +332,15 @@ export function json(value: unknown): string | null {
 const BATCH_KEYS = 500;
 
 /**
- * The condition that row `a`'s flow is not archived (a missing flow counts as live, as the lists
- * always had it). Asked through migration 209's index of archived flows, so PostgreSQL can tell
- * that nearly every row passes and reads a page in index order (see that migration).
+ * The condition that the flow of row `alias` (`a` an artifact or attestation, `t` a trail) is not
+ * archived (a missing flow counts as live, as the lists always had it). Asked through migration
+ * 209's index of archived flows, so PostgreSQL can tell that nearly every row passes and reads a
+ * page in index order, and SQLite's filter of the flows it builds for a join (a Bloom filter) is
+ * over the archived ones, not every flow of the org, at each page.
  */
-export const IN_LIVE_FLOW = 'NOT EXISTS (SELECT 1 FROM flows WHERE id = a.flow_id AND archived_at IS NOT NULL)';
+export function inLiveFlow(alias: 'a' | 't'): string {
+  return `NOT EXISTS (SELECT 1 FROM flows WHERE id = ${alias}.flow_id AND archived_at IS NOT NULL)`;
+}
 
 /** `?, ?, ?` for `count` parameters. */
 export function placeholderList(count: number): string {

@@ -1,5 +1,6 @@
 import { templateOf, type FlowTemplate } from '../../../shared/templates/index.ts';
 import { decodeEach, json, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
+import { gapsOpened } from './listPositions.ts';
 import { nameSortKey } from './sortKey.ts';
 import { tagCondition } from './tagFilter.ts';
 
@@ -181,8 +182,15 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
         params.push(...condition.params);
       }
       const direction = query.descending ? 'DESC' : 'ASC';
-      const order =
-        query.sort === 'name' ? `name_key ${direction}` : `coalesce(latest_activity_at, 0) ${direction}, name_key`;
+      const terms: Array<[string, 'ASC' | 'DESC']> =
+        query.sort === 'name'
+          ? [['name_key', direction]]
+          : [
+              ['coalesce(latest_activity_at, 0)', direction],
+              ['name_key', 'ASC'],
+            ];
+      const orderOf = (reversed: boolean): string =>
+        terms.map(([term, way]) => `${term} ${reversed === (way === 'ASC') ? 'DESC' : 'ASC'}`).join(', ');
       const conditions = where.join(' AND ');
       // Unfiltered, the total is the org's count kept on write (migration 007).
       const total = Number(
@@ -190,8 +198,27 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
           ? (await sql.get<{ n: number }>('SELECT live_flows AS n FROM orgs WHERE id = ?', orgId))!.n
           : (await sql.get<{ n: number }>(`SELECT count(*) AS n FROM flows WHERE ${conditions}`, ...params))!.n,
       );
+      // Past the middle of the whole list, a page is read from the list's other end, walking the
+      // flows after it instead of those before: at most half of the org's flows. (Their order
+      // moves with every write to a trail, so no numbering keeps up with it.) The count that placed
+      // the page comes with its rows, from the same snapshot; if a write changed it in between,
+      // the page is read from the front.
+      if (where.length === 2 && limit > 0 && offset >= total) return { total, flows: [] };
+      if (where.length === 2 && limit > 0 && offset >= total / 2) {
+        const size = Math.min(limit, total - offset);
+        const rows = await sql.all<FlowRow>(
+          `SELECT *, (SELECT live_flows FROM orgs WHERE id = ?) AS listed_flows FROM flows WHERE ${conditions}
+           ORDER BY ${orderOf(true)} LIMIT ? OFFSET ?`,
+          orgId,
+          ...params,
+          size,
+          total - offset - size,
+        );
+        if (rows.length === size && rows.every((row) => Number(row.listed_flows) === total))
+          return { total, flows: decodeEach(rows.reverse(), toFlow) };
+      }
       const rows = await sql.all<FlowRow>(
-        `SELECT * FROM flows WHERE ${conditions} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        `SELECT * FROM flows WHERE ${conditions} ORDER BY ${orderOf(false)} LIMIT ? OFFSET ?`,
         ...params,
         limit,
         offset,
@@ -200,6 +227,18 @@ export function sqliteFlowStore(sql: Statements): FlowStore {
     },
     async archive(id, now) {
       await sql.run('UPDATE flows SET archived_at = ?, last_modified_at = ? WHERE id = ?', now, now, id);
+      // The flow's trails and artifacts leave the org's lists, their numbers become gaps (migration 240).
+      const { org_id: orgId } = (await sql.get<{ org_id: number }>('SELECT org_id FROM flows WHERE id = ?', id))!;
+      await gapsOpened(
+        sql,
+        orgId,
+        `SELECT 'trails', org_id, '', org_pos FROM trails WHERE flow_id = ?
+         UNION ALL SELECT 'artifacts', org_id, '', org_pos FROM artifacts WHERE flow_id = ?
+         UNION ALL SELECT 'artifacts-repo', org_id, repo_name, repo_pos FROM artifacts WHERE flow_id = ? AND repo_name IS NOT NULL`,
+        id,
+        id,
+        id,
+      );
     },
     async rename(id, newName, now) {
       await sql.run(

@@ -255,16 +255,17 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
       };
     },
     async list(environmentId, first, last, reverse, page) {
-      // A page is read from the (environment_id, idx) key, however many snapshots the environment has recorded.
+      // Indexes run 1, 2, 3... without gaps: a page of the range is a range of indexes, read from
+      // the (environment_id, idx) key however deep it is.
+      const offset = page?.offset ?? 0;
       return (
         await sql.all<SnapshotRow>(
           `SELECT idx, started_at, ended_at, compliant FROM snapshots WHERE environment_id = ? AND idx BETWEEN ? AND ?
-           ORDER BY idx ${reverse ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
+           ORDER BY idx ${reverse ? 'DESC' : 'ASC'} LIMIT ?`,
           environmentId,
-          first,
-          last,
+          reverse ? first : first + offset,
+          reverse ? last - offset : last,
           page?.limit ?? -1,
-          page?.offset ?? 0,
         )
       ).map((row) => ({
         index: row.idx,
@@ -274,10 +275,15 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
       }));
     },
     async record(environmentId, snapshot, appliedPolicies, now) {
-      const previous = (await sql.get<{ snapshot_count: number }>(
-        'SELECT snapshot_count FROM environments WHERE id = ?',
+      // Events are numbered on from the environment's last (migration 244).
+      const { snapshot_count: previous, events_through: eventsBefore } = (await sql.get<{
+        snapshot_count: number;
+        events_through: number;
+      }>(
+        `SELECT e.snapshot_count, coalesce((SELECT s.events_through FROM snapshots s WHERE s.environment_id = e.id AND s.idx = e.snapshot_count), 0) AS events_through
+           FROM environments e WHERE e.id = ?`,
         environmentId,
-      ))!.snapshot_count;
+      ))!;
       const index = previous + 1;
       await sql.run(
         'UPDATE snapshots SET ended_at = ? WHERE environment_id = ? AND idx = ?',
@@ -286,8 +292,8 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         previous,
       );
       await sql.run(
-        `INSERT INTO snapshots (environment_id, idx, started_at, compliant, compliance_count, applied_policies, states, artifacts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO snapshots (environment_id, idx, started_at, compliant, compliance_count, applied_policies, states, artifacts, events_through)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         environmentId,
         index,
         now,
@@ -296,6 +302,7 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         JSON.stringify(appliedPolicies),
         JSON.stringify(snapshot.states),
         snapshot.artifacts.map((artifact) => JSON.stringify(artifact)).join('\n'),
+        Number(eventsBefore) + snapshot.events.length,
       );
       await sql.run(
         'UPDATE environments SET snapshot_count = ?, last_changed_at = ? WHERE id = ?',
@@ -303,12 +310,12 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         now,
         environmentId,
       );
-      for (const event of snapshot.events) {
+      for (const [position, event] of snapshot.events.entries()) {
         const flows = event.artifact.flows;
         await sql.run(
           `INSERT INTO environment_events (environment_id, snapshot_idx, type, reported_at, artifact_name, fingerprint, description,
-             flow_names, trail_names, git_commit, repo_names, pipeline, artifact_compliance, snapshot_compliance)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             flow_names, trail_names, git_commit, repo_names, pipeline, artifact_compliance, snapshot_compliance, env_pos)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           environmentId,
           index,
           event.type,
@@ -323,13 +330,21 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
           event.artifact.flow_name,
           booleanColumn(event.artifact.compliant),
           snapshot.compliant ? 1 : 0,
+          Number(eventsBefore) + position + 1,
         );
       }
       return index;
     },
     async events(environmentId, query) {
-      const where = ['environment_id = ?', 'snapshot_idx BETWEEN ? AND ?'];
-      const params: Param[] = [environmentId, query.first, query.last];
+      // The events of snapshots first..last are numbered after the environment's count through
+      // first - 1, up to its count through last (migration 244): two lookups by snapshot key.
+      const through = (comparison: '<' | '<=') =>
+        `coalesce((SELECT events_through FROM snapshots WHERE environment_id = ? AND idx ${comparison} ? ORDER BY idx DESC LIMIT 1), 0)`;
+      const [low, high] = [through('<'), through('<=')];
+      const lowParams = [environmentId, query.first];
+      const highParams = [environmentId, query.last];
+      const where = ['environment_id = ?'];
+      const params: Param[] = [environmentId];
       reportedWithin(where, params, query);
       if (query.repoNames !== undefined && query.repoNames.length > 0) {
         where.push(
@@ -337,15 +352,35 @@ export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
         );
         params.push(...query.repoNames);
       }
-      const condition = where.join(' AND ');
+      const order = query.reverse ? 'DESC' : 'ASC';
+      if (where.length === 1) {
+        // The range alone: the total is the difference of the two counts, a page a range of numbers.
+        const counted = (await sql.get<{ n: number }>(`SELECT ${high} - ${low} AS n`, ...highParams, ...lowParams))!;
+        const rows = await sql.all<EventRow>(
+          query.reverse
+            ? `SELECT * FROM environment_events WHERE environment_id = ? AND env_pos > ${low} AND env_pos <= ${high} - ?
+               ORDER BY env_pos DESC LIMIT ?`
+            : `SELECT * FROM environment_events WHERE environment_id = ? AND env_pos > ${low} + ? AND env_pos <= ${high}
+               ORDER BY env_pos ASC LIMIT ?`,
+          environmentId,
+          ...(query.reverse
+            ? [...lowParams, ...highParams, query.offset]
+            : [...lowParams, query.offset, ...highParams]),
+          query.limit,
+        );
+        return { events: rows.map(toEvent), total: Math.max(0, Number(counted.n)) };
+      }
+      // Filters that pick events one by one: the total counts the events of the range that pass,
+      // and a page walks no more than those.
+      const condition = `${where.join(' AND ')} AND env_pos > ${low} AND env_pos <= ${high}`;
+      const conditionParams = [...params, ...lowParams, ...highParams];
       const total = (await sql.get<{ n: number }>(
         `SELECT count(*) AS n FROM environment_events WHERE ${condition}`,
-        ...params,
+        ...conditionParams,
       ))!.n;
-      const order = query.reverse ? 'DESC' : 'ASC';
       const rows = await sql.all<EventRow>(
-        `SELECT * FROM environment_events WHERE ${condition} ORDER BY snapshot_idx ${order}, id ${order} LIMIT ? OFFSET ?`,
-        ...params,
+        `SELECT * FROM environment_events WHERE ${condition} ORDER BY env_pos ${order} LIMIT ? OFFSET ?`,
+        ...conditionParams,
         query.limit,
         query.offset,
       );

@@ -1,7 +1,8 @@
 import { templateOf } from '../../../shared/templates/index.ts';
 import { toAction, type Action, type ActionRow } from './actions.ts';
-import { parseJson, placeholderList, rowsByKey, type Param, type Statements } from './db.ts';
+import { inLiveFlow, parseJson, placeholderList, rowsByKey, type Param, type Statements } from './db.ts';
 import type { StoredTemplate } from './flows.ts';
+import { newestNumberAt, numbersFor, type NumberedPartition } from './listPositions.ts';
 import { tagCondition } from './tagFilter.ts';
 
 export interface Trail {
@@ -151,12 +152,32 @@ export function toTrail(row: TrailRow): Trail {
   };
 }
 
+const NUMBERED = { table: 'trails', time: 'created_at', tie: 'rowid' } as const;
+
+/** A flow's trails, numbered in list order (migration 241). */
+function ofFlow(flowId: string): NumberedPartition {
+  return { ...NUMBERED, column: 'flow_pos', where: 'flow_id = ?', params: [flowId] };
+}
+
+/** An org's trails, numbered in list order; the trails of archived flows are its gaps (migration 241). */
+function ofOrg(orgId: number): NumberedPartition {
+  return {
+    ...NUMBERED,
+    column: 'org_pos',
+    where: 'org_id = ?',
+    params: [orgId],
+    gaps: { list: 'trails', orgId, part: '' },
+  };
+}
+
 export function sqliteTrailStore(sql: Statements): TrailStore {
   return {
     async create(trail) {
+      const [flowPos, orgPos] = await numbersFor(sql, [ofFlow(trail.flowId), ofOrg(trail.orgId)], trail.createdAt);
       await sql.run(
-        `INSERT INTO trails (id, org_id, flow_id, name, description, template_id, template_content, template, body, created_by, created_at, last_modified_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO trails (id, org_id, flow_id, name, description, template_id, template_content, template, body, created_by, created_at, last_modified_at,
+                             flow_pos, org_pos)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         trail.id,
         trail.orgId,
         trail.flowId,
@@ -169,6 +190,8 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
         trail.createdBy,
         trail.createdAt,
         trail.lastModifiedAt,
+        flowPos,
+        orgPos,
       );
     },
     async update(id, changes, now) {
@@ -217,36 +240,43 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
       const total = Number(
         (await sql.get<{ n: number }>('SELECT trail_count AS n FROM flows WHERE id = ?', flowId))?.n ?? 0,
       );
+      // A seek on the flow's numbers, however deep the page (every trail of a flow is listed).
+      const bound = newestNumberAt(ofFlow(flowId), offset);
       const trails = (
         await sql.all<RefRow>(
-          'SELECT id, flow_id, version FROM trails WHERE flow_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?',
+          `SELECT id, flow_id, version FROM trails WHERE flow_id = ? AND flow_pos <= ${bound.sql} ORDER BY flow_pos DESC LIMIT ?`,
           flowId,
+          ...bound.params,
           limit,
-          offset,
         )
       ).map(toRef);
       return { total, trails };
     },
     async pageOfOrg(orgId, filter, limit, offset) {
-      const where = ['f.archived_at IS NULL'];
+      // Not a join with the flows: SQLite then filtered the org's flows first, every one of them
+      // (a Bloom filter) at each page; the tag is asked of each trail's flow.
+      const where = [inLiveFlow('t')];
       const params: Param[] = [];
+      if (filter.flowTag !== undefined) {
+        const condition = tagCondition('f.tags', filter.flowTag, '=');
+        where.push(`EXISTS (SELECT 1 FROM flows f WHERE f.id = t.flow_id AND ${condition.sql})`);
+        params.push(...condition.params);
+      }
+      let numbered: NumberedPartition;
       if (filter.flowId !== undefined) {
         where.push('t.flow_id = ?');
         params.push(filter.flowId);
+        numbered = ofFlow(filter.flowId);
       } else {
         where.push('t.org_id = ?');
         params.push(orgId);
-      }
-      if (filter.flowTag !== undefined) {
-        const condition = tagCondition('f.tags', filter.flowTag, '=');
-        where.push(condition.sql);
-        params.push(...condition.params);
+        numbered = ofOrg(orgId);
       }
       if (filter.fingerprint !== undefined) {
         where.push('t.id IN (SELECT trail_id FROM artifacts WHERE org_id = ? AND fingerprint = ?)');
         params.push(orgId, filter.fingerprint);
       }
-      const from = `FROM trails t JOIN flows f ON f.id = t.flow_id WHERE ${where.join(' AND ')}`;
+      const from = `FROM trails t WHERE ${where.join(' AND ')}`;
       // Without a tag or fingerprint filter the total is a count kept on write (migration 007).
       const kept =
         filter.flowTag !== undefined || filter.fingerprint !== undefined
@@ -258,11 +288,18 @@ export function sqliteTrailStore(sql: Statements): TrailStore {
               )
             : await sql.get<{ n: number }>('SELECT live_trails AS n FROM orgs WHERE id = ?', orgId);
       const total = Number((kept ?? (await sql.get<{ n: number }>(`SELECT count(*) AS n ${from}`, ...params))!).n);
+      const column = `t.${numbered.column}`;
+      // A seek where the list is its partition's numbered rows but the gaps: one flow's trails (a
+      // flow tag keeps all of them or none), or the org's. A filter that picks rows one by one
+      // walks them, as its total counts them.
+      const seek = filter.fingerprint === undefined && (filter.flowId !== undefined || filter.flowTag === undefined);
+      const bound = seek ? newestNumberAt(numbered, offset) : undefined;
       const rows = await sql.all<RefRow>(
-        `SELECT t.id, t.flow_id, t.version ${from} ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?`,
+        bound === undefined
+          ? `SELECT t.id, t.flow_id, t.version ${from} ORDER BY ${column} DESC LIMIT ? OFFSET ?`
+          : `SELECT t.id, t.flow_id, t.version ${from} AND ${column} <= ${bound.sql} ORDER BY ${column} DESC LIMIT ?`,
         ...params,
-        limit,
-        offset,
+        ...(bound === undefined ? [limit, offset] : [...bound.params, limit]),
       );
       return { total, trails: rows.map(toRef) };
     },

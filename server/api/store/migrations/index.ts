@@ -22,6 +22,11 @@ import { migration208 } from './208-evidence-references.ts';
 import { migration209 } from './209-archived-flows.ts';
 import { migration210 } from './210-principal-settings.ts';
 import { migration230 } from './230-webhook-targets.ts';
+import { migration240 } from './240-list-gaps.ts';
+import { migration241 } from './241-trail-positions.ts';
+import { migration242 } from './242-artifact-positions.ts';
+import { migration243 } from './243-attestation-positions.ts';
+import { migration244 } from './244-event-positions.ts';
 import type { Statements } from '../db.ts';
 
 export interface Migration {
@@ -58,4 +63,9 @@ export const migrations: readonly Migration[] = [
   migration209,
   migration210,
   migration230,
+  migration240,
+  migration241,
+  migration242,
+  migration243,
+  migration244,
 ];

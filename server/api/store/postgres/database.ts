@@ -59,6 +59,8 @@ interface Write {
 /** A concurrent transaction's writes, waiting for a commit. */
 interface Writes {
   statements: Write[];
+  /** TransactionOptions.lockOrder. */
+  lockOrder: string;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -216,7 +218,7 @@ export class PostgresDatabase {
    */
   transaction<T>(work: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     if (this.inTransaction.getStore() !== undefined) return work();
-    if (options.concurrent === true) return this.concurrent(work);
+    if (options.concurrent === true) return this.concurrent(work, options.lockOrder ?? '');
     return new Promise<T>((resolve, reject) => {
       this.queued.push({ work, resolve: resolve as (result: unknown) => void, reject });
       this.draining ??= this.drain();
@@ -288,12 +290,12 @@ export class PostgresDatabase {
    * parallel under the write lock held shared. Answered once committed; nothing is written if
    * `work` fails.
    */
-  private async concurrent<T>(work: () => Promise<T>): Promise<T> {
+  private async concurrent<T>(work: () => Promise<T>, lockOrder: string): Promise<T> {
     const writes: Write[] = [];
     const result = await this.inTransaction.run({ writes }, work);
     if (writes.length === 0) return result;
     await new Promise<void>((resolve, reject) => {
-      this.queuedWrites.push({ statements: writes, resolve, reject });
+      this.queuedWrites.push({ statements: writes, lockOrder, resolve, reject });
       this.applying ??= this.applyWrites();
     });
     return result;
@@ -317,7 +319,8 @@ export class PostgresDatabase {
    * again on their own, so only the one at fault fails (as a savepoint each would, without a round
    * trip each in the common case); a database out of reach fails them all at once.
    */
-  private async commitWrites(group: readonly Writes[]): Promise<void> {
+  private async commitWrites(queued: readonly Writes[]): Promise<void> {
+    const group = [...queued].sort((a, b) => (a.lockOrder < b.lockOrder ? -1 : a.lockOrder > b.lockOrder ? 1 : 0));
     try {
       await this.commitStatements(group.flatMap((writes) => writes.statements));
       for (const writes of group) writes.resolve();
