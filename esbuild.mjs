@@ -7,7 +7,7 @@ import * as esbuild from 'esbuild';
 const entryPoints = {
   extension: 'client/extension.ts',
   'language-server': 'server/language/main.ts',
-  'api-server': 'server/api/main.ts',
+  'api-server': 'server/apiServer.ts',
   cli: 'server/cli.ts',
   // The API server's evaluation threads (server/api/evaluation/pool.ts), next to the bundles that start them.
   'evaluation-worker': 'server/api/evaluation/worker.ts',

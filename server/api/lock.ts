@@ -2,7 +2,7 @@
 // that no longer runs (kill -9) is taken over.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../commands/usageError.ts';
+import { UsageError } from './usageError.ts';
 
 function isRunning(pid: number): boolean {
   try {

@@ -10,7 +10,7 @@ import { keyringOf } from './http/auth.ts';
 import { newApiKey } from './apiKeys.ts';
 import { nowSeconds } from './clock.ts';
 import { lockDataDir } from './lock.ts';
-import { UsageError } from '../commands/usageError.ts';
+import { UsageError } from './usageError.ts';
 import type { ConfiguredKey, ServeOptions } from './options.ts';
 import { openStore, type Store } from './store/index.ts';
 

@@ -1,13 +1,13 @@
 // `cev serve`: the local API server, until SIGTERM or SIGINT (which finish in-flight requests).
-import { parseServeArgs } from '../api/options.ts';
+import { parseServeArgs } from './serveOptions.ts';
 import { DEFAULT_EVALUATION_BUDGET } from '../api/evaluation/pool.ts';
 import { DEFAULT_MIN_FREE_MB } from '../api/freeSpace.ts';
 import { startServer } from '../api/start.ts';
 import { asksForHelp, commandHelpText, type CommandHelp } from './help.ts';
 import { nextStepsOf } from './nextSteps.ts';
-import { UsageError } from './usageError.ts';
+import { UsageError } from '../api/usageError.ts';
 
-/** One line per flag of serveFlags (server/api/options.ts); a test keeps the two lists equal. */
+/** One line per flag of serveFlags (server/commands/serveOptions.ts); a test keeps the two lists equal. */
 export const serveHelp: CommandHelp = {
   name: 'serve',
   summary: 'run the Compliance Evidence API v2 on this machine',

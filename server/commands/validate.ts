@@ -7,7 +7,7 @@ import type { DocumentKind } from '../../shared/kinds.ts';
 import { suggestionsFor } from '../../shared/text/suggest.ts';
 import { validateText } from '../../shared/validate.ts';
 import { asksForHelp, commandHelpText, unknownOptionMessage, type CommandHelp } from './help.ts';
-import { UsageError } from './usageError.ts';
+import { UsageError } from '../api/usageError.ts';
 import { documentTextOf, UnreadableFile } from './validateInput.ts';
 import {
   isOutputFormat,

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, FormData, request } from 'undici';
 import { listenUrlOf } from '../../shared/readyLine.ts';
-import { parseServeArgs } from '../../server/api/options.ts';
+import { parseServeArgs } from '../../server/commands/serveOptions.ts';
 import { startServer as startRunning } from '../../server/api/start.ts';
 import { contractFailure } from './contract.ts';
 import { startPostgres, type PostgresServer } from './postgres.ts';

@@ -10,7 +10,7 @@ import Fastify from 'fastify';
 import { registerAuth } from '../../server/api/http/auth.ts';
 import { CAPABILITIES, OPERATIONS, reaches, ROLES, type OperationRule } from '../../server/api/rules/roles.ts';
 import { openStore } from '../../server/api/store/index.ts';
-import type { Role } from '../../server/api/store/serviceAccounts.ts';
+import type { Role } from '../../server/api/principal.ts';
 import type { IssuedApiKey, OpenApiDocument } from '../api/answers.ts';
 import { startServer, type TestServer } from '../api/harness.ts';
 

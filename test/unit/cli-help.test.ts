@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { serveFlags } from '../../server/api/options.ts';
+import { serveFlags } from '../../server/commands/serveOptions.ts';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {

@@ -8,16 +8,7 @@ import type { ConfiguredKey } from '../options.ts';
 import { mayUse, operationRuleOf } from '../rules/roles.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
-import type { Role } from '../store/serviceAccounts.ts';
-
-export interface Principal {
-  /** Stable and unique across the server, whatever the names (apiKeys.ts): what its settings are kept under. */
-  id: string;
-  /** Shown as created_by / reported_by. */
-  name: string;
-  role: Role;
-  orgs: ReadonlySet<string> | 'all';
-}
+import type { Principal } from '../principal.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

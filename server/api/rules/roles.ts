@@ -4,7 +4,7 @@
 // to a privilege it grants, inside the transaction that reads the account. A route without an
 // entry here keeps the server from starting; test/security/roles.test.ts asks every operation of
 // openapi.json with a key of every role and compares the answers with this table.
-import type { Role } from '../store/serviceAccounts.ts';
+import type { Role } from '../principal.ts';
 
 /** The roles, weakest first: a role reaches the roles at or before its place. */
 export const ROLES: readonly Role[] = ['reader', 'snapshotter', 'member', 'admin'];

@@ -10,7 +10,8 @@ import { reaches } from '../rules/roles.ts';
 import type { Store } from '../store/index.ts';
 import type { MembershipEvent } from '../store/membership.ts';
 import type { Org } from '../store/orgs.ts';
-import type { Role, ServiceAccount, ServiceAccountKey } from '../store/serviceAccounts.ts';
+import type { Role } from '../principal.ts';
+import type { ServiceAccount, ServiceAccountKey } from '../store/serviceAccounts.ts';
 
 /** Who asks: the name the audit log shows, and the role that bounds what they may manage. */
 export interface AccountCaller {

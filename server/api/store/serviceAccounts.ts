@@ -1,6 +1,5 @@
 import type { Statements } from './db.ts';
-
-export type Role = 'admin' | 'member' | 'snapshotter' | 'reader';
+import type { Role } from '../principal.ts';
 
 export interface ServiceAccount {
   id: string;

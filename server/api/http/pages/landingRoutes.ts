@@ -5,7 +5,7 @@
 // session, checked with the same keyring as the API.
 import type { FastifyPluginCallback } from 'fastify';
 import packageJson from '../../../../package.json' with { type: 'json' };
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../../principal.ts';
 import type { RouteOptions } from '../context.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage, STYLESHEET } from './layout.ts';

@@ -20,7 +20,7 @@ import { mayUse, OPERATIONS } from '../../rules/roles.ts';
 import { forbiddenHostKind, refusedTargetMessage } from '../../rules/webhookTargets.ts';
 import type { Action, ActionInput } from '../../store/actions.ts';
 import type { Org } from '../../store/orgs.ts';
-import type { Role } from '../../store/serviceAccounts.ts';
+import type { Role } from '../../principal.ts';
 
 /** The general form's body; the environment and flow forms take a subset of its fields. */
 type ActionBody = BodyOf<'action-create'>;

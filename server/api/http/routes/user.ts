@@ -1,7 +1,8 @@
 // The caller's own settings (reference §2.18): the default org, kept under the caller's principal
 // id, so no other key, whatever it is named, reads or changes it.
 import type { FastifyPluginCallback } from 'fastify';
-import { principalOf, type Principal } from '../auth.ts';
+import { principalOf } from '../auth.ts';
+import type { Principal } from '../../principal.ts';
 import type { RouteOptions } from '../context.ts';
 import { ApiError } from '../../errors.ts';
 import type { Store } from '../../store/index.ts';
