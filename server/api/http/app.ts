@@ -13,6 +13,7 @@ import type { AppContext, RouteOptions } from './context.ts';
 import { ApiError } from '../errors.ts';
 import { isCheckedByRoute, MULTIPART_LIMITS } from './multipart.ts';
 import { refuseDeepJson } from './jsonDepthLimit.ts';
+import { guardBodyRate, requestTimeOptions } from './requestLimits.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { attestationRoutes } from './routes/attestations.ts';
 import { customTypeRoutes } from './routes/customTypes.ts';
@@ -117,12 +118,15 @@ export interface AppOptions {
 
 export async function buildApp({ context, resolveKey }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    ...requestTimeOptions,
     logger: false,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // Requests that arrive while the server stops get the API's own 503 below, not fastify's body.
     return503OnClosing: false,
   });
+  // First of the hooks, so that a request answered early (401, 403) is watched too.
+  guardBodyRate(app);
   let stopping = false;
   app.addHook('preClose', (next) => {
     stopping = true;
