@@ -80,7 +80,7 @@ describe('multipart bodies: only the declared parts, each capped', function () {
   const stored = async () => (await server.get('/api/v2/attestations/default/web?per_page=100')).text;
 
   before(async () => {
-    server = await startServer();
+    server = await startServer({ process: true });
     await createFlow(server, 'default', 'web');
     await beginTrail(server, 'default', 'web', 'uploads');
   });
