@@ -9,7 +9,8 @@ import Fastify, { type FastifyInstance, type FastifyPluginCallback } from 'fasti
 import { registerAuth } from './auth.ts';
 import type { Principal } from '../principal.ts';
 import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './requestBodies.ts';
-import type { AppContext, RouteOptions } from './context.ts';
+import type { AppContext, RouteOptions, RoutePlugin } from './context.ts';
+import { servicesOf } from '../services/index.ts';
 import { ApiError } from '../errors.ts';
 import { isCheckedByRoute, MULTIPART_LIMITS } from './multipart.ts';
 import { refuseDeepJson } from './jsonDepthLimit.ts';
@@ -42,7 +43,7 @@ import { validationFailure } from './parameterErrors.ts';
 import { applyWireContract, documentOptionalBodies, PROJECT_EXTENSION } from './wireContract.ts';
 
 /** Resource plugins mounted under /api/v2. */
-const apiRoutes: FastifyPluginCallback<RouteOptions>[] = [
+const apiRoutes: Array<FastifyPluginCallback<RouteOptions> | RoutePlugin> = [
   legacyNotificationRoutes,
   auditPackageRoutes,
   serviceAccountRoutes,
@@ -212,9 +213,10 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
 
   for (const schema of documentedSchemas) app.addSchema(schema);
   registerAuth(app, resolveKey, context.store);
-  await app.register(metaRoutes, { context });
-  await app.register(landingRoutes, { context, resolveKey });
+  const services = servicesOf(context);
+  await app.register(metaRoutes, { context, services });
+  await app.register(landingRoutes, { context, services, resolveKey });
   await app.register(apiReferenceRoutes);
-  for (const plugin of apiRoutes) await app.register(plugin, { context, prefix: '/api/v2' });
+  for (const plugin of apiRoutes) await app.register(plugin, { context, services, prefix: '/api/v2' });
   return app;
 }

@@ -1,5 +1,7 @@
 // What every route plugin receives besides the fastify instance.
+import type { FastifyPluginCallbackJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import type { Evaluations } from '../evaluation/pool.ts';
+import type { Services } from '../services/index.ts';
 import type { Store } from '../store/index.ts';
 
 export interface AppContext {
@@ -16,4 +18,11 @@ export interface AppContext {
 
 export interface RouteOptions {
   context: AppContext;
+  services: Services;
 }
+
+/**
+ * A plugin of routes whose request types come from their schemas (params, querystring, body) as
+ * json-schema-to-ts derives them, instead of restated by hand.
+ */
+export type RoutePlugin = FastifyPluginCallbackJsonSchemaToTs<{ Options: RouteOptions }>;

@@ -2,9 +2,12 @@
 // attestations and artifacts (reference §2.14).
 import type { Statements } from './db.ts';
 
+/** A repo_info object as clients sent it (its fields merged over every time it was sent). */
+export type RepoInfo = Record<string, unknown>;
+
 export interface RepoStore {
   /** Every distinct repo_info of the org, first seen first. */
-  all(orgId: number): Promise<Array<Record<string, unknown>>>;
+  all(orgId: number): Promise<RepoInfo[]>;
   /** The tags of a repo by its id; `{}` when none were set. */
   tags(orgId: number, repoId: string): Promise<Record<string, string>>;
   setTags(orgId: number, repoId: string, tags: Record<string, string>, now: number): Promise<void>;
@@ -24,9 +27,9 @@ export function sqliteRepoStore(sql: Statements): RepoStore {
         orgId,
         orgId,
       );
-      const repos = new Map<string, Record<string, unknown>>();
+      const repos = new Map<string, RepoInfo>();
       for (const row of rows) {
-        const info = JSON.parse(row.info) as Record<string, unknown>;
+        const info = JSON.parse(row.info) as RepoInfo;
         const key = JSON.stringify([info.provider ?? null, info.name, info.id ?? info.url]);
         repos.set(key, { ...repos.get(key), ...info });
       }

@@ -1,0 +1,24 @@
+// Every service of the API server, made once per server from what they depend on. http/ holds this
+// object and nothing below it: a route parses, authorizes, calls one service and renders its answer.
+import type { Evaluations } from '../evaluation/pool.ts';
+import type { Store } from '../store/index.ts';
+import { repoService } from './repos.ts';
+import { userService } from './users.ts';
+
+/** What the services are made from: the store, the evaluation threads and the server's settings. */
+export interface ServiceDeps {
+  store: Store;
+  /** Where documents are read and previews evaluated, off the event loop and within a budget. */
+  evaluations: Evaluations;
+  /** The base of html_url values: --public-url, else the listen URL (known once listening). */
+  publicUrl: () => string;
+}
+
+export function servicesOf(deps: ServiceDeps) {
+  return {
+    repos: repoService(deps),
+    users: userService(deps),
+  };
+}
+
+export type Services = ReturnType<typeof servicesOf>;

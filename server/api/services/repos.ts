@@ -1,0 +1,67 @@
+// Repositories (reference §2.14): not created on their own, they are the repo_info objects sent with
+// trails, attestations and artifacts; listed and found by name, each with the tags set on it.
+import { badRequest, notFound } from '../errors.ts';
+import type { Org } from '../store/orgs.ts';
+import type { RepoInfo } from '../store/repos.ts';
+import type { ServiceDeps } from './index.ts';
+
+export interface RepoFilter {
+  name?: string;
+  /** A part of the name, in any case. */
+  search?: string;
+  provider?: string;
+  repo_id?: string;
+  sort_direction?: 'asc' | 'desc';
+}
+
+export interface TaggedRepo {
+  info: RepoInfo;
+  tags: Record<string, string>;
+}
+
+export function repoService({ store }: Pick<ServiceDeps, 'store'>) {
+  const tagged = async (org: Org, info: RepoInfo): Promise<TaggedRepo> => ({
+    info,
+    tags: typeof info.id === 'string' ? await store.repos.tags(org.id, info.id) : {},
+  });
+
+  return {
+    /** The org's repos that pass `filter`, sorted by name, and one page of them with their tags. */
+    async pageOf(
+      org: Org,
+      filter: RepoFilter,
+      offset: number,
+      limit: number,
+    ): Promise<{ total: number; repos: TaggedRepo[] }> {
+      const search = filter.search?.toLowerCase();
+      const matching = (await store.repos.all(org.id))
+        .filter((repo) => filter.name === undefined || repo.name === filter.name)
+        .filter((repo) => search === undefined || String(repo.name).toLowerCase().includes(search))
+        .filter((repo) => filter.provider === undefined || repo.provider === filter.provider)
+        .filter((repo) => filter.repo_id === undefined || repo.id === filter.repo_id)
+        .sort((a, b) => (filter.sort_direction === 'desc' ? -1 : 1) * String(a.name).localeCompare(String(b.name)));
+      return {
+        total: matching.length,
+        repos: await Promise.all(matching.slice(offset, offset + limit).map((repo) => tagged(org, repo))),
+      };
+    },
+
+    /** The one repo of that name (narrowed by provider or id), or 404; 400 when the name alone is ambiguous. */
+    async named(org: Org, name: string, narrowing: { provider?: string; id?: string }): Promise<TaggedRepo> {
+      const matches = (await store.repos.all(org.id))
+        .filter((repo) => repo.name === name)
+        .filter((repo) => narrowing.provider === undefined || repo.provider === narrowing.provider)
+        .filter((repo) => narrowing.id === undefined || repo.id === narrowing.id);
+      if (matches.length === 0) throw notFound(`Repo '${name}' not found`);
+      if (matches.length > 1) {
+        const providers = [
+          ...new Set(matches.map((repo) => (typeof repo.provider === 'string' ? repo.provider : 'unknown'))),
+        ].join(', ');
+        throw badRequest(
+          `Multiple repos named '${name}' exist (${providers}). Specify the 'provider' (or the 'id') to choose one.`,
+        );
+      }
+      return await tagged(org, matches[0]);
+    },
+  };
+}
