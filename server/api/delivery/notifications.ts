@@ -2,13 +2,13 @@
 // the event's own transaction (so they match what was committed, and a committed event has its
 // deliveries stored), and the deliverer each running app has, which makes them and records each
 // outcome on its action (delivery/deliverer.ts).
-import type { AppContext } from '../http/context.ts';
 import { nowSeconds } from '../clock.ts';
 import { htmlUrl } from '../views/urls.ts';
 import { webhookTargetOf } from '../rules/webhookTargets.ts';
 import { startDeliverer, type Deliverer } from './deliverer.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './webhooks.ts';
 import type { Action } from '../store/actions.ts';
+import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
 import type { OutboxDelivery } from '../store/outbox.ts';
 
@@ -22,7 +22,17 @@ export { ENVIRONMENT_TRIGGERS, FLOW_TRIGGERS };
 
 export type Trigger = (typeof ENVIRONMENT_TRIGGERS)[number] | (typeof FLOW_TRIGGERS)[number];
 
-const deliverers = new WeakMap<AppContext, Deliverer>();
+/**
+ * What the triggers need of the running app: its store (they read the actions and write the outbox
+ * in the event's own transaction) and the base of html_url values. The same object, once
+ * startDelivering has run with it, names the deliverer that deliverSoon wakes.
+ */
+export interface DeliveryContext {
+  store: Store;
+  publicUrl: () => string;
+}
+
+const deliverers = new WeakMap<DeliveryContext, Deliverer>();
 
 /** A positive number of milliseconds from the environment, else undefined. */
 function millisecondsFrom(name: string): number | undefined {
@@ -41,7 +51,7 @@ function retryPolicy(): RetryPolicy {
 }
 
 /** Starts the app's deliverer (server start): deliveries stored before, by any instance, go out too. */
-export function startDelivering(context: AppContext): void {
+export function startDelivering(context: DeliveryContext & { allowPrivateWebhooks: boolean }): void {
   if (deliverers.has(context)) return;
   deliverers.set(
     context,
@@ -62,7 +72,7 @@ export function startDelivering(context: AppContext): void {
  * the transaction's writes: it reads the actions first.
  */
 export async function deliveriesFor(
-  context: AppContext,
+  context: DeliveryContext,
   org: Org,
   kind: 'environment' | 'flow',
   resourceName: string,
@@ -75,7 +85,7 @@ export async function deliveriesFor(
 
 /** deliveriesFor with the triggered actions read already (with what the event is about). */
 async function deliveriesOf(
-  context: AppContext,
+  context: DeliveryContext,
   org: Org,
   triggered: readonly Action[],
   trigger: Trigger,
@@ -105,17 +115,17 @@ async function deliveriesOf(
 }
 
 /** Wakes the deliverer for deliveries stored by a transaction that has committed. */
-export function deliverSoon(context: AppContext, deliveries: readonly OutboxDelivery[]): void {
+export function deliverSoon(context: DeliveryContext, deliveries: readonly OutboxDelivery[]): void {
   if (deliveries.length > 0) deliverers.get(context)?.wake();
 }
 
 /** Stops delivering (server shutdown): attempts in flight are abandoned, their rows left for the next instance. */
-export async function closeNotifications(context: AppContext): Promise<void> {
+export async function closeNotifications(context: DeliveryContext): Promise<void> {
   await deliverers.get(context)?.close();
   deliverers.delete(context);
 }
 
-function trailPayload(context: AppContext, org: Org, flowName: string, trailName: string) {
+function trailPayload(context: DeliveryContext, org: Org, flowName: string, trailName: string) {
   return {
     flow: { name: flowName, html_url: htmlUrl.flow(context.publicUrl(), org.name, flowName) },
     trail: { name: trailName, html_url: htmlUrl.trail(context.publicUrl(), org.name, flowName, trailName) },
@@ -124,7 +134,7 @@ function trailPayload(context: AppContext, org: Org, flowName: string, trailName
 
 /** ON_STARTED_TRAIL, in the transaction that begins the trail. */
 export async function trailStartedDeliveries(
-  context: AppContext,
+  context: DeliveryContext,
   org: Org,
   flowName: string,
   trailName: string,
@@ -141,7 +151,7 @@ export async function trailStartedDeliveries(
  * actions with that trigger, read with the attestation's trail (trailPlaceOr404).
  */
 export async function attestationDeliveries(
-  context: AppContext,
+  context: DeliveryContext,
   org: Org,
   triggered: readonly Action[],
   attestation: {
@@ -177,7 +187,7 @@ export async function attestationDeliveries(
 
 /** ON_ATTESTED_PROVENANCE, in the transaction that attests an artifact to a trail for the first time. */
 export async function artifactAttestedDeliveries(
-  context: AppContext,
+  context: DeliveryContext,
   org: Org,
   artifact: {
     flowName: string;
