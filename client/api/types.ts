@@ -3,17 +3,7 @@
 // extension also talks to the hosted service, whose records the spec does not promise field by field
 // ("which fields are always present: not shown"), so every field is optional here but the name a
 // view cannot do without: a view must survive a sparse record.
-import type { FromSchema } from 'json-schema-to-ts';
-import type { searchArtifact, searchResult } from '../../shared/contract/artifacts.ts';
-import type { environment, snapshot, snapshotArtifact, snapshotSummary } from '../../shared/contract/environments.ts';
-import type {
-  artifactStatus,
-  attestationStatus,
-  flow,
-  templateAttestation,
-  trail,
-} from '../../shared/contract/flows.ts';
-import type { pagination } from '../../shared/contract/pagination.ts';
+import type * as wire from '../../shared/contract/types.ts';
 
 /** The fields that name a record, kept where the contract requires them: a view cannot show a record without its name. */
 type Identity = 'name' | 'attestation_name' | 'fingerprint' | 'index';
@@ -34,25 +24,25 @@ type SparseWith<T, Kept extends keyof T> = Sparse<T> & Pick<T, Kept>;
 
 export type ComplianceState = 'COMPLIANT' | 'NON-COMPLIANT' | 'INCOMPLETE' | 'MISSING';
 
-export type Pagination = FromSchema<typeof pagination>;
+export type Pagination = wire.Pagination;
 
 export interface Page<T> {
   data: T[];
   pagination: Pagination;
 }
 
-export type Flow = SparseWith<FromSchema<typeof flow>, 'name'>;
-export type AttestationStatus = SparseWith<FromSchema<typeof attestationStatus>, 'attestation_name'>;
-export type ArtifactStatus = Sparse<FromSchema<typeof artifactStatus>>;
-export type TemplateAttestation = Sparse<FromSchema<typeof templateAttestation>>;
-export type Trail = SparseWith<FromSchema<typeof trail>, 'name'>;
+export type Flow = SparseWith<wire.Flow, 'name'>;
+export type AttestationStatus = SparseWith<wire.AttestationStatus, 'attestation_name'>;
+export type ArtifactStatus = Sparse<wire.ArtifactStatus>;
+export type TemplateAttestation = Sparse<wire.TemplateAttestation>;
+export type Trail = SparseWith<wire.Trail, 'name'>;
 export type TrailTemplate = NonNullable<Trail['template']>;
-export type Environment = SparseWith<FromSchema<typeof environment>, 'name' | 'type'>;
-export type SnapshotListItem = SparseWith<FromSchema<typeof snapshotSummary>, 'index' | 'from' | 'to' | 'compliant'>;
-export type SnapshotArtifact = SparseWith<FromSchema<typeof snapshotArtifact>, 'name'>;
-export type Snapshot = SparseWith<FromSchema<typeof snapshot>, 'index'>;
-export type SearchArtifact = SparseWith<FromSchema<typeof searchArtifact>, 'fingerprint'>;
-export type SearchResult = Sparse<FromSchema<typeof searchResult>> & { artifacts: SearchArtifact[] };
+export type Environment = SparseWith<wire.Environment, 'name' | 'type'>;
+export type SnapshotListItem = SparseWith<wire.SnapshotSummary, 'index' | 'from' | 'to' | 'compliant'>;
+export type SnapshotArtifact = SparseWith<wire.SnapshotArtifact, 'name'>;
+export type Snapshot = SparseWith<wire.Snapshot, 'index'>;
+export type SearchArtifact = SparseWith<wire.SearchArtifact, 'fingerprint'>;
+export type SearchResult = Sparse<wire.SearchResult> & { artifacts: SearchArtifact[] };
 
 /** A file to send as a multipart file part. */
 export interface FilePart {

@@ -17,6 +17,7 @@ import {
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { IMPACT_LIST_LIMIT } from '../../shared/contract/index.ts';
+import type { PolicyDryRun, TemplateImpact } from '../../shared/contract/types.ts';
 import { flowNameFromFile, policyNameFromFile } from '../../shared/documentNames.ts';
 import { validateText, type DocumentKind } from '../../shared/validate.ts';
 import { ask, segment, serverAccessNotification, serverAccessOf, type ServerAccess } from './serverAccess.ts';
@@ -31,9 +32,7 @@ import {
   impactTitle,
   ruleFailureMarkdown,
   ruleKeyAt,
-  type PolicyDryRun,
   type PreviewItem,
-  type TemplateImpact,
 } from './service/previewText.ts';
 
 /** Commands the extension registers: show a lens's list; pick an environment for a policy dry-run. */

@@ -1,8 +1,30 @@
 // The wire types: what each answer of the contract is, as TypeScript derives it from the schema
 // (json-schema-to-ts). The server's views return these, so a renderer that drifts from the
-// contract does not compile; the extension reads the same answers through client/api/types.ts.
+// contract does not compile; the extension reads the same answers through client/api/types.ts
+// (made sparse for the hosted service) and the language server its previews.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { defaultOrg, repo } from './accounts.ts';
+import type { searchArtifact, searchResult } from './artifacts.ts';
+import type { environment, snapshot, snapshotArtifact, snapshotSummary } from './environments.ts';
+import type { artifactStatus, attestationStatus, flow, templateAttestation, trail } from './flows.ts';
+import type { pagination } from './pagination.ts';
+import type { policyDryRun, slotChange, templateImpact } from './preview.ts';
 
 export type Repo = FromSchema<typeof repo>;
 export type DefaultOrg = FromSchema<typeof defaultOrg>;
+
+export type Pagination = FromSchema<typeof pagination>;
+export type Flow = FromSchema<typeof flow>;
+export type TemplateAttestation = FromSchema<typeof templateAttestation>;
+export type AttestationStatus = FromSchema<typeof attestationStatus>;
+export type ArtifactStatus = FromSchema<typeof artifactStatus>;
+export type Trail = FromSchema<typeof trail>;
+export type Environment = FromSchema<typeof environment>;
+export type SnapshotSummary = FromSchema<typeof snapshotSummary>;
+export type SnapshotArtifact = FromSchema<typeof snapshotArtifact>;
+export type Snapshot = FromSchema<typeof snapshot>;
+export type SearchArtifact = FromSchema<typeof searchArtifact>;
+export type SearchResult = FromSchema<typeof searchResult>;
+export type TemplateImpact = FromSchema<typeof templateImpact>;
+export type SlotChange = FromSchema<typeof slotChange>;
+export type PolicyDryRun = FromSchema<typeof policyDryRun>;

@@ -10,8 +10,8 @@ import {
   impactTitle,
   ruleFailureMarkdown,
   ruleKeyAt,
-  type PolicyDryRun,
 } from '../../server/language/service/previewText.ts';
+import type { PolicyDryRun } from '../../shared/contract/types.ts';
 
 const jira: TrailAttestation = { id: 'a1', name: 'jira', type: 'generic', is_compliant: true, created_at: 1 };
 

@@ -1,12 +1,7 @@
 // What the previews say: lens titles, the lists behind them and the rule hovers, from the
 // server's template-impact and policy-dry-run answers (shared/contract/preview.ts). Pure text.
-import type { FromSchema } from 'json-schema-to-ts';
 import type { PathSegment } from '../../../shared/findings.ts';
-import type { policyDryRun, slotChange, templateImpact } from '../../../shared/contract/preview.ts';
-
-export type TemplateImpact = FromSchema<typeof templateImpact>;
-export type PolicyDryRun = FromSchema<typeof policyDryRun>;
-type SlotChange = FromSchema<typeof slotChange>;
+import type { PolicyDryRun, SlotChange, TemplateImpact } from '../../../shared/contract/types.ts';
 
 /** One entry of the list a lens opens (a quick pick item in the editor). */
 export interface PreviewItem {
