@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { readyLine } from '../../shared/readyLine.ts';
 import { buildApp } from './http/app.ts';
+import type { Deliverer } from './delivery/deliverer.ts';
+import { startDelivering } from './delivery/notifications.ts';
 import { evaluationPool, type Evaluations } from './evaluation/pool.ts';
 import { watchFreeSpace, type FreeSpaceWatch } from './freeSpace.ts';
 import { keyringOf } from './http/auth.ts';
@@ -80,6 +82,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
   let store: Store | undefined;
   let space: FreeSpaceWatch | undefined;
   let evaluations: Evaluations | undefined;
+  let deliverer: Deliverer | undefined;
   try {
     try {
       store = await openStore({
@@ -111,10 +114,12 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     space =
       written.length === 0 || options.minFreeMb === 0 ? undefined : watchFreeSpace(written, options.minFreeMb, say);
     evaluations = evaluationPool(options.evaluationBudget);
+    deliverer = startDelivering(openedStore, options.allowPrivateWebhooks);
     const app = await buildApp({
       context: {
         store: openedStore,
         evaluations,
+        deliverer,
         publicUrl: () => publicUrl,
         freeSpaceWarning: space?.check,
         allowPrivateWebhooks: options.allowPrivateWebhooks,
@@ -148,6 +153,8 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
         closing ??= (async () => {
           space?.close();
           await app.close();
+          // After the requests that may wake it, before the store its claims are given back to.
+          await deliverer?.close();
           await evaluations?.close();
           await openedStore.close();
           release();
@@ -157,6 +164,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     };
   } catch (error) {
     space?.close();
+    await deliverer?.close();
     await evaluations?.close();
     await store?.close();
     release();

@@ -1,7 +1,7 @@
 // Actions' webhooks: which deliveries an event calls for, looked up and stored in the outbox inside
 // the event's own transaction (so they match what was committed, and a committed event has its
-// deliveries stored), and the deliverer each running app has, which makes them and records each
-// outcome on its action (delivery/deliverer.ts).
+// deliveries stored), and the deliverer each running server starts with its store, which makes
+// them and records each outcome on its action (delivery/deliverer.ts).
 import { nowSeconds } from '../clock.ts';
 import { htmlUrl } from '../views/urls.ts';
 import { webhookTargetOf } from '../rules/webhookTargets.ts';
@@ -24,15 +24,12 @@ export type Trigger = (typeof ENVIRONMENT_TRIGGERS)[number] | (typeof FLOW_TRIGG
 
 /**
  * What the triggers need of the running app: its store (they read the actions and write the outbox
- * in the event's own transaction) and the base of html_url values. The same object, once
- * startDelivering has run with it, names the deliverer that deliverSoon wakes.
+ * in the event's own transaction) and the base of html_url values.
  */
 export interface DeliveryContext {
   store: Store;
   publicUrl: () => string;
 }
-
-const deliverers = new WeakMap<DeliveryContext, Deliverer>();
 
 /** A positive number of milliseconds from the environment, else undefined. */
 function millisecondsFrom(name: string): number | undefined {
@@ -50,19 +47,19 @@ function retryPolicy(): RetryPolicy {
   };
 }
 
-/** Starts the app's deliverer (server start): deliveries stored before, by any instance, go out too. */
-export function startDelivering(context: DeliveryContext & { allowPrivateWebhooks: boolean }): void {
-  if (deliverers.has(context)) return;
-  deliverers.set(
-    context,
-    startDeliverer({
-      store: context.store,
-      policy: retryPolicy(),
-      allowPrivateTargets: context.allowPrivateWebhooks,
-      onOutcome: (tx, outcome) =>
-        tx.actions.recordOutcome(outcome.orgId, outcome.actionNumber, outcome.ok, outcome.timestamp),
-    }),
-  );
+/**
+ * The server's deliverer, started with its store: deliveries stored before, by any instance, go
+ * out too. Closing it (server stop) abandons the attempts in flight and leaves their rows for the
+ * next instance.
+ */
+export function startDelivering(store: Store, allowPrivateTargets: boolean): Deliverer {
+  return startDeliverer({
+    store,
+    policy: retryPolicy(),
+    allowPrivateTargets,
+    onOutcome: (tx, outcome) =>
+      tx.actions.recordOutcome(outcome.orgId, outcome.actionNumber, outcome.ok, outcome.timestamp),
+  });
 }
 
 /**
@@ -114,15 +111,15 @@ async function deliveriesOf(
   return deliveries;
 }
 
-/** Wakes the deliverer for deliveries stored by a transaction that has committed. */
-export function deliverSoon(context: DeliveryContext, deliveries: readonly OutboxDelivery[]): void {
-  if (deliveries.length > 0) deliverers.get(context)?.wake();
-}
-
-/** Stops delivering (server shutdown): attempts in flight are abandoned, their rows left for the next instance. */
-export async function closeNotifications(context: DeliveryContext): Promise<void> {
-  await deliverers.get(context)?.close();
-  deliverers.delete(context);
+/**
+ * Wakes the deliverer for deliveries stored by a transaction that has committed (the app's
+ * context and the services' dependencies both carry it).
+ */
+export function deliverSoon(
+  context: { deliverer: Pick<Deliverer, 'wake'> },
+  deliveries: readonly OutboxDelivery[],
+): void {
+  if (deliveries.length > 0) context.deliverer.wake();
 }
 
 function trailPayload(context: DeliveryContext, org: Org, flowName: string, trailName: string) {

@@ -1,5 +1,6 @@
 // What every route plugin receives besides the fastify instance.
 import type { FastifyPluginCallbackJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import type { Deliverer } from '../delivery/deliverer.ts';
 import type { Evaluations } from '../evaluation/pool.ts';
 import type { Services } from '../services/index.ts';
 import type { Store } from '../store/index.ts';
@@ -12,6 +13,8 @@ export interface AppContext {
   publicUrl: () => string;
   /** A warning when the disk the server writes to is nearly full (the readiness probe shows it). */
   freeSpaceWarning?: () => Promise<string | undefined>;
+  /** Makes the webhook deliveries stored in the outbox; woken when a request commits some. */
+  deliverer: Deliverer;
   /** Webhooks may go to loopback, private and link-local addresses too (`--allow-private-webhooks`). */
   allowPrivateWebhooks: boolean;
 }

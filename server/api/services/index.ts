@@ -1,17 +1,20 @@
 // Every service of the API server, made once per server from what they depend on. http/ holds this
 // object and nothing below it: a route parses, authorizes, calls one service and renders its answer.
+import type { Deliverer } from '../delivery/deliverer.ts';
 import type { Evaluations } from '../evaluation/pool.ts';
 import type { Store } from '../store/index.ts';
 import { repoService } from './repos.ts';
 import { userService } from './users.ts';
 
-/** What the services are made from: the store, the evaluation threads and the server's settings. */
+/** What the services are made from: the store, the evaluation threads, the webhook deliverer and the server's settings. */
 export interface ServiceDeps {
   store: Store;
   /** Where documents are read and previews evaluated, off the event loop and within a budget. */
   evaluations: Evaluations;
   /** The base of html_url values: --public-url, else the listen URL (known once listening). */
   publicUrl: () => string;
+  /** Makes the webhook deliveries stored in the outbox; woken when a transaction commits some. */
+  deliverer: Deliverer;
 }
 
 export function servicesOf(deps: ServiceDeps) {

@@ -8,12 +8,7 @@ import type { AppContext, RouteOptions } from '../context.ts';
 import { invalid, notFound, withInput } from '../../errors.ts';
 import { nowSeconds } from '../../clock.ts';
 import { environmentNotFound } from '../../services/lookups.ts';
-import {
-  closeNotifications,
-  ENVIRONMENT_TRIGGERS,
-  FLOW_TRIGGERS,
-  startDelivering,
-} from '../../delivery/notifications.ts';
+import { ENVIRONMENT_TRIGGERS, FLOW_TRIGGERS } from '../../delivery/notifications.ts';
 import { sendJsonString } from '../replies.ts';
 import { renderEach } from '../../views/placeholders.ts';
 import { mayUse, OPERATIONS } from '../../rules/roles.ts';
@@ -120,11 +115,6 @@ async function inputOf(
 
 export const actionRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
   const { store } = context;
-  app.addHook('onReady', (ready) => {
-    startDelivering(context);
-    ready();
-  });
-  app.addHook('onClose', async () => closeNotifications(context));
 
   const routes = [
     ['/actions/:org', 'action-create', undefined],
