@@ -3,7 +3,7 @@
 // contract does not compile; the extension reads the same answers through client/api/types.ts
 // (made sparse for the hosted service) and the language server its previews.
 import type { FromSchema } from 'json-schema-to-ts';
-import type { defaultOrg, repo } from './accounts.ts';
+import type { apiKey, defaultOrg, issuedApiKey, membershipEvent, repo, serviceAccount } from './accounts.ts';
 import type { searchArtifact, searchResult } from './artifacts.ts';
 import type { environment, snapshot, snapshotArtifact, snapshotSummary } from './environments.ts';
 import type { artifactStatus, attestationStatus, flow, templateAttestation, trail } from './flows.ts';
@@ -12,6 +12,10 @@ import type { policyDryRun, slotChange, templateImpact } from './preview.ts';
 
 export type Repo = FromSchema<typeof repo>;
 export type DefaultOrg = FromSchema<typeof defaultOrg>;
+export type ServiceAccount = FromSchema<typeof serviceAccount>;
+export type ApiKey = FromSchema<typeof apiKey>;
+export type IssuedApiKey = FromSchema<typeof issuedApiKey>;
+export type MembershipEvent = FromSchema<typeof membershipEvent>;
 
 export type Pagination = FromSchema<typeof pagination>;
 export type Flow = FromSchema<typeof flow>;

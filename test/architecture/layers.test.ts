@@ -120,7 +120,6 @@ const STORE_USERS_LEFT: readonly string[] = [
   'server/api/http/routes/preview.ts',
   'server/api/http/routes/reports.ts',
   'server/api/http/routes/search.ts',
-  'server/api/http/routes/serviceAccounts.ts',
   'server/api/http/routes/snapshots.ts',
   'server/api/http/routes/trails.ts',
 ];

@@ -1,5 +1,6 @@
 // What every route plugin receives besides the fastify instance.
 import type { FastifyPluginCallbackJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import type common from '../../../shared/schemas/common.ts';
 import type { Deliverer } from '../delivery/deliverer.ts';
 import type { Evaluations } from '../evaluation/pool.ts';
 import type { Services } from '../services/index.ts';
@@ -28,4 +29,8 @@ export interface RouteOptions {
  * A plugin of routes whose request types come from their schemas (params, querystring, body) as
  * json-schema-to-ts derives them, instead of restated by hand.
  */
-export type RoutePlugin = FastifyPluginCallbackJsonSchemaToTs<{ Options: RouteOptions }>;
+export type RoutePlugin = FastifyPluginCallbackJsonSchemaToTs<{
+  Options: RouteOptions;
+  // Request bodies refer to the shared definitions (names, fingerprints) by $ref.
+  ValidatorSchemaOptions: { references: [typeof common] };
+}>;

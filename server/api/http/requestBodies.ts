@@ -73,7 +73,7 @@ export function checkedBody<N extends BodySchemaName>(name: N, value: unknown, e
 }
 
 /** The schema of a body, for a route's `schema.body` (validated through `checkBody`, documented in OpenAPI). */
-export function bodySchema(name: BodySchemaName): Record<string, unknown> {
+export function bodySchema<N extends BodySchemaName>(name: N): (typeof bodySchemas)[N] {
   return bodySchemas[name];
 }
 

@@ -4,6 +4,7 @@ import type { Deliverer } from '../delivery/deliverer.ts';
 import type { Evaluations } from '../evaluation/pool.ts';
 import type { Store } from '../store/index.ts';
 import { repoService } from './repos.ts';
+import { serviceAccountService } from './serviceAccounts.ts';
 import { userService } from './users.ts';
 
 /** What the services are made from: the store, the evaluation threads, the webhook deliverer and the server's settings. */
@@ -20,6 +21,7 @@ export interface ServiceDeps {
 export function servicesOf(deps: ServiceDeps) {
   return {
     repos: repoService(deps),
+    serviceAccounts: serviceAccountService(deps),
     users: userService(deps),
   };
 }

@@ -4,10 +4,11 @@
 // the check and the change. Every change is written to the membership audit log (§2.18).
 import { keyHash, newApiKey } from '../apiKeys.ts';
 import { nowSeconds } from '../clock.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
+import { ApiError, conflict, forbidden, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { reaches } from '../rules/roles.ts';
 import type { Store } from '../store/index.ts';
+import type { ServiceDeps } from './index.ts';
 import type { MembershipEvent } from '../store/membership.ts';
 import type { Org } from '../store/orgs.ts';
 import type { Role } from '../principal.ts';
@@ -29,7 +30,7 @@ function mustGrant(caller: AccountCaller, privilege: Role): void {
   if (!reaches(caller.role, privilege)) throw forbidden();
 }
 
-export async function accountOr404(store: Store, org: Org, name: string): Promise<ServiceAccount> {
+async function accountOr404(store: Store, org: Org, name: string): Promise<ServiceAccount> {
   const account = await store.serviceAccounts.byName(org.id, name);
   if (account === undefined) throw notFound('Service account not found');
   return account;
@@ -87,136 +88,143 @@ async function issueKey(
   return { record, key };
 }
 
-export async function createAccount(
-  store: Store,
-  org: Org,
-  caller: AccountCaller,
-  fields: { name: string; description: string; privilege: Role },
-): Promise<ServiceAccount> {
-  mustGrant(caller, fields.privilege);
-  const now = nowSeconds();
-  const account: ServiceAccount = {
-    id: newId(),
-    orgId: org.id,
-    ...fields,
-    createdBy: caller.name,
-    createdAt: now,
-    lastModifiedAt: now,
-  };
-  return await store.transaction(async () => {
-    if ((await store.serviceAccounts.byName(org.id, account.name)) !== undefined) {
-      throw conflict(`Service account '${account.name}' already exists in organization '${org.name}'`);
-    }
-    await store.serviceAccounts.create(account);
-    await logMembership(store, account, 'service_account_created', caller.name, null, { privilege: account.privilege });
-    return account;
-  });
-}
+export function serviceAccountService({ store }: Pick<ServiceDeps, 'store'>) {
+  return {
+    /** The org's service accounts. */
+    async accountsOf(org: Org): Promise<ServiceAccount[]> {
+      return await store.serviceAccounts.list(org.id);
+    },
 
-export async function updateAccount(
-  store: Store,
-  org: Org,
-  caller: AccountCaller,
-  name: string,
-  changes: { description?: string; privilege?: Role },
-): Promise<ServiceAccount> {
-  if (changes.privilege !== undefined) mustGrant(caller, changes.privilege);
-  return await store.transaction(async () => {
-    const account = await managedAccount(store, org, name, caller);
-    await store.serviceAccounts.update(account.id, changes, nowSeconds());
-    if (changes.privilege !== undefined && changes.privilege !== account.privilege) {
-      await logMembership(store, account, 'service_account_updated', caller.name, null, {
-        privilege: changes.privilege,
-        was: account.privilege,
+    /** The account named `name`, or 404. */
+    async named(org: Org, name: string): Promise<ServiceAccount> {
+      return await accountOr404(store, org, name);
+    },
+
+    /** The org's membership audit log (reference §2.18). */
+    async membershipEventsOf(org: Org): Promise<MembershipEvent[]> {
+      return await store.membership.events(org.id);
+    },
+
+    async create(
+      org: Org,
+      caller: AccountCaller,
+      fields: { name: string; description: string; privilege: Role },
+    ): Promise<ServiceAccount> {
+      mustGrant(caller, fields.privilege);
+      const now = nowSeconds();
+      const account: ServiceAccount = {
+        id: newId(),
+        orgId: org.id,
+        ...fields,
+        createdBy: caller.name,
+        createdAt: now,
+        lastModifiedAt: now,
+      };
+      return await store.transaction(async () => {
+        if ((await store.serviceAccounts.byName(org.id, account.name)) !== undefined) {
+          throw conflict(`Service account '${account.name}' already exists in organization '${org.name}'`);
+        }
+        await store.serviceAccounts.create(account);
+        await logMembership(store, account, 'service_account_created', caller.name, null, {
+          privilege: account.privilege,
+        });
+        return account;
       });
-    }
-    return await accountOr404(store, org, name);
-  });
-}
+    },
 
-export async function deleteAccount(store: Store, org: Org, caller: AccountCaller, name: string): Promise<void> {
-  await store.transaction(async () => {
-    const account = await managedAccount(store, org, name, caller);
-    await store.serviceAccounts.remove(account.id);
-    await logMembership(store, account, 'service_account_deleted', caller.name);
-  });
-}
+    /** The account as changed. */
+    async update(
+      org: Org,
+      caller: AccountCaller,
+      name: string,
+      changes: { description?: string; privilege?: Role },
+    ): Promise<ServiceAccount> {
+      if (changes.privilege !== undefined) mustGrant(caller, changes.privilege);
+      return await store.transaction(async () => {
+        const account = await managedAccount(store, org, name, caller);
+        await store.serviceAccounts.update(account.id, changes, nowSeconds());
+        if (changes.privilege !== undefined && changes.privilege !== account.privilege) {
+          await logMembership(store, account, 'service_account_updated', caller.name, null, {
+            privilege: changes.privilege,
+            was: account.privilege,
+          });
+        }
+        return await accountOr404(store, org, name);
+      });
+    },
 
-export async function createKey(
-  store: Store,
-  org: Org,
-  caller: AccountCaller,
-  name: string,
-  fields: { description: string; expiresAt: number | null },
-): Promise<IssuedKey> {
-  return await store.transaction(
-    async () =>
-      await issueKey(
-        store,
-        await managedAccount(store, org, name, caller),
-        fields.description,
-        fields.expiresAt,
-        caller.name,
-      ),
-  );
-}
+    async remove(org: Org, caller: AccountCaller, name: string): Promise<void> {
+      await store.transaction(async () => {
+        const account = await managedAccount(store, org, name, caller);
+        await store.serviceAccounts.remove(account.id);
+        await logMembership(store, account, 'service_account_deleted', caller.name);
+      });
+    },
 
-export async function keysOf(
-  store: Store,
-  org: Org,
-  caller: AccountCaller,
-  name: string,
-): Promise<ServiceAccountKey[]> {
-  return await store.transaction(
-    async () => await store.serviceAccounts.keys((await managedAccount(store, org, name, caller)).id),
-  );
-}
+    /** A new key of the account; one that would expire already is refused. */
+    async issueKey(
+      org: Org,
+      caller: AccountCaller,
+      name: string,
+      fields: { description: string; expiresAt: number | null },
+    ): Promise<IssuedKey> {
+      if (fields.expiresAt !== null && fields.expiresAt <= nowSeconds()) {
+        throw new ApiError(400, 'Input payload validation failed', {
+          expires_at: `Input should be in the future [input: ${fields.expiresAt}]`,
+        });
+      }
+      return await store.transaction(
+        async () =>
+          await issueKey(
+            store,
+            await managedAccount(store, org, name, caller),
+            fields.description,
+            fields.expiresAt,
+            caller.name,
+          ),
+      );
+    },
 
-export async function keyOf(
-  store: Store,
-  org: Org,
-  caller: AccountCaller,
-  name: string,
-  keyId: string,
-): Promise<ServiceAccountKey> {
-  return await store.transaction(
-    async () => await keyOr404(store, await managedAccount(store, org, name, caller), keyId),
-  );
-}
+    async keysOf(org: Org, caller: AccountCaller, name: string): Promise<ServiceAccountKey[]> {
+      return await store.transaction(
+        async () => await store.serviceAccounts.keys((await managedAccount(store, org, name, caller)).id),
+      );
+    },
 
-export async function revokeKey(
-  store: Store,
-  org: Org,
-  caller: AccountCaller,
-  name: string,
-  keyId: string,
-): Promise<void> {
-  await store.transaction(async () => {
-    const account = await managedAccount(store, org, name, caller);
-    const key = await keyOr404(store, account, keyId);
-    await store.serviceAccounts.revokeKey(key.id, nowSeconds());
-    await logMembership(store, account, 'api_key_revoked', caller.name, key.id);
-  });
-}
+    async keyOf(org: Org, caller: AccountCaller, name: string, keyId: string): Promise<ServiceAccountKey> {
+      return await store.transaction(
+        async () => await keyOr404(store, await managedAccount(store, org, name, caller), keyId),
+      );
+    },
 
-/** Revokes the key after `graceHours` and issues its successor, with the same description. */
-export async function rotateKey(
-  store: Store,
-  org: Org,
-  caller: AccountCaller,
-  name: string,
-  keyId: string,
-  options: { graceHours: number; expiresAt: number | null | undefined },
-): Promise<IssuedKey> {
-  return await store.transaction(async () => {
-    const account = await managedAccount(store, org, name, caller);
-    const old = await keyOr404(store, account, keyId);
-    const revokedAt = nowSeconds() + options.graceHours * 3600;
-    await store.serviceAccounts.revokeKey(old.id, revokedAt);
-    await logMembership(store, account, 'api_key_revoked', caller.name, old.id, {
-      rotated: true,
-      effective_at: revokedAt,
-    });
-    return await issueKey(store, account, old.description, options.expiresAt ?? old.expiresAt, caller.name);
-  });
+    async revokeKey(org: Org, caller: AccountCaller, name: string, keyId: string): Promise<void> {
+      await store.transaction(async () => {
+        const account = await managedAccount(store, org, name, caller);
+        const key = await keyOr404(store, account, keyId);
+        await store.serviceAccounts.revokeKey(key.id, nowSeconds());
+        await logMembership(store, account, 'api_key_revoked', caller.name, key.id);
+      });
+    },
+
+    /** Revokes the key after `graceHours` and issues its successor, with the same description. */
+    async rotateKey(
+      org: Org,
+      caller: AccountCaller,
+      name: string,
+      keyId: string,
+      options: { graceHours: number; expiresAt: number | null | undefined },
+    ): Promise<IssuedKey> {
+      return await store.transaction(async () => {
+        const account = await managedAccount(store, org, name, caller);
+        const old = await keyOr404(store, account, keyId);
+        const revokedAt = nowSeconds() + options.graceHours * 3600;
+        await store.serviceAccounts.revokeKey(old.id, revokedAt);
+        await logMembership(store, account, 'api_key_revoked', caller.name, old.id, {
+          rotated: true,
+          effective_at: revokedAt,
+        });
+        return await issueKey(store, account, old.description, options.expiresAt ?? old.expiresAt, caller.name);
+      });
+    },
+  };
 }
