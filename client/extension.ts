@@ -31,6 +31,7 @@ import type { TreeNode } from './tree/nodes.ts';
 import { NodeTreeProvider } from './tree/treeProvider.ts';
 import { isEnvironmentRowId } from './tree/rowIds.ts';
 import { startPolling } from './tree/polling.ts';
+import { pickEnvironmentCommand, showPreviewListCommand } from '../shared/protocol.ts';
 
 let localServer: LocalServerManager | undefined;
 let languageClient: LanguageClient | undefined;
@@ -126,8 +127,8 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Exte
   const client = createLanguageClient(extension);
   languageClient = client;
   extension.subscriptions.push(
-    command('complianceEvidence.showPreviewList', (list) => showPreviewList(list)),
-    command('complianceEvidence.policyDryRun', (uri) => policyDryRun(client, uri)),
+    command(showPreviewListCommand, (list) => showPreviewList(list)),
+    command(pickEnvironmentCommand, (uri) => policyDryRun(client, uri)),
   );
   client.start().then(
     () => extension.subscriptions.push(shareServerAccess(client, session)),

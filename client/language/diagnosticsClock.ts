@@ -1,8 +1,6 @@
 // Whether the language server has spoken about the current text of a document, and what it said.
 import * as vscode from 'vscode';
-
-/** `source` of the language server's diagnostics. */
-export const DIAGNOSTIC_SOURCE = 'compliance-evidence';
+import { diagnosticSource } from '../../shared/protocol.ts';
 
 /**
  * The language server's errors for the document, after waiting (bounded) for it to publish for
@@ -16,7 +14,7 @@ export async function languageServerErrors(
   const errorsNow = () =>
     vscode.languages
       .getDiagnostics(document.uri)
-      .filter((d) => d.source === DIAGNOSTIC_SOURCE && d.severity === vscode.DiagnosticSeverity.Error);
+      .filter((d) => d.source === diagnosticSource && d.severity === vscode.DiagnosticSeverity.Error);
   if (changedAt === undefined) return errorsNow();
   await new Promise<void>((resolve) => {
     const timer = setTimeout(done, timeoutMs);

@@ -4,19 +4,15 @@
 // dry-run. The language server does the asking; this file only moves data and shows it.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import {
+  environmentsRequest,
+  policyDryRunRequest,
+  serverAccessNotification,
+  type PreviewList,
+} from '../../shared/protocol.ts';
 import type { Session } from '../auth/session.ts';
 
-/** Must match server/language/serverAccess.ts and previewLenses.ts. */
-const SERVER_ACCESS = 'complianceEvidence/serverAccess';
-const ENVIRONMENTS = 'complianceEvidence/environments';
-const POLICY_DRY_RUN = 'complianceEvidence/policyDryRun';
-
-interface PreviewList {
-  title: string;
-  items: vscode.QuickPickItem[];
-  empty: string;
-}
-
+/** A lens's argument comes back from the editor as it was sent: checked before it is shown. */
 function isPreviewList(value: unknown): value is PreviewList {
   return (
     typeof value === 'object' &&
@@ -30,7 +26,7 @@ function isPreviewList(value: unknown): value is PreviewList {
 export function shareServerAccess(client: LanguageClient, session: Session): vscode.Disposable {
   const send = async (): Promise<void> => {
     if (!client.isRunning()) return;
-    await client.sendNotification(SERVER_ACCESS, await session.serverAccess());
+    await client.sendNotification(serverAccessNotification, await session.serverAccess());
   };
   void send();
   return vscode.Disposable.from(
@@ -50,21 +46,18 @@ export async function showPreviewList(list: unknown): Promise<void> {
 export async function policyDryRun(client: LanguageClient, uri: unknown): Promise<void> {
   const documentUri = typeof uri === 'string' ? uri : vscode.window.activeTextEditor?.document.uri.toString();
   if (documentUri === undefined) return;
-  const environments = await client.sendRequest<{ environments?: string[]; problem?: string }>(ENVIRONMENTS, {});
-  if (environments.problem !== undefined || environments.environments === undefined) {
-    vscode.window.setStatusBarMessage(`Policy dry-run: ${environments.problem ?? 'not connected'}`, 5000);
+  const environments = await client.sendRequest(environmentsRequest);
+  if ('problem' in environments) {
+    vscode.window.setStatusBarMessage(`Policy dry-run: ${environments.problem}`, 5000);
     return;
   }
   const environment = await vscode.window.showQuickPick(environments.environments, {
     title: 'Dry-run the policy on which environment?',
   });
   if (environment === undefined) return;
-  const answer = await client.sendRequest<Partial<PreviewList> & { problem?: string }>(POLICY_DRY_RUN, {
-    uri: documentUri,
-    environment,
-  });
-  if (answer.problem !== undefined || !isPreviewList(answer)) {
-    vscode.window.setStatusBarMessage(`Policy dry-run: ${answer.problem ?? 'no answer'}`, 5000);
+  const answer = await client.sendRequest(policyDryRunRequest, { uri: documentUri, environment });
+  if ('problem' in answer) {
+    vscode.window.setStatusBarMessage(`Policy dry-run: ${answer.problem}`, 5000);
     return;
   }
   await showPreviewList(answer);

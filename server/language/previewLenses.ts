@@ -7,6 +7,7 @@
 // errors is never sent: it shows how many to fix. An unreachable or slow server shows a quiet
 // "not connected" lens.
 import {
+  CodeLensRefreshRequest,
   MarkupKind,
   type CodeLens,
   type Connection,
@@ -20,7 +21,17 @@ import { IMPACT_LIST_LIMIT } from '../../shared/contract/index.ts';
 import type { PolicyDryRun, TemplateImpact } from '../../shared/contract/types.ts';
 import { flowNameFromFile, policyNameFromFile } from '../../shared/documentNames.ts';
 import { validateText, type DocumentKind } from '../../shared/validate.ts';
-import { ask, segment, serverAccessNotification, serverAccessOf, type ServerAccess } from './serverAccess.ts';
+import {
+  environmentsRequest,
+  pickEnvironmentCommand,
+  policyDryRunRequest,
+  serverAccessNotification,
+  showPreviewListCommand,
+  type PolicyDryRunParams,
+  type PreviewList,
+  type PreviewProblem,
+} from '../../shared/protocol.ts';
+import { ask, segment, serverAccessOf, type ServerAccess } from './serverAccess.ts';
 import { locate } from './service/nodes.ts';
 import { treeOf } from './service/parsed.ts';
 import {
@@ -32,15 +43,7 @@ import {
   impactTitle,
   ruleFailureMarkdown,
   ruleKeyAt,
-  type PreviewItem,
 } from './service/previewText.ts';
-
-/** Commands the extension registers: show a lens's list; pick an environment for a policy dry-run. */
-export const showPreviewListCommand = 'complianceEvidence.showPreviewList';
-export const pickEnvironmentCommand = 'complianceEvidence.policyDryRun';
-/** Requests the extension sends for the environment picker. */
-export const environmentsRequest = 'complianceEvidence/environments';
-export const policyDryRunRequest = 'complianceEvidence/policyDryRun';
 
 /** Quiet time after an edit before the server is asked. */
 const DEBOUNCE_MS = 300;
@@ -50,14 +53,6 @@ const LISTED_TRAILS = 200;
 const LISTED_ARTIFACTS = IMPACT_LIST_LIMIT;
 /** Attached environments that get a lens of their own. */
 const ENVIRONMENT_LENSES = 10;
-
-/** The argument of the list command: a title and the entries. */
-export interface PreviewList {
-  title: string;
-  items: PreviewItem[];
-  /** Said instead of an empty list. */
-  empty: string;
-}
 
 interface Preview {
   /** The text the preview was computed for. */
@@ -119,7 +114,7 @@ export function registerPreviewLenses(
   const running = new Map<string, { text: string; controller: AbortController }>();
 
   const refresh = (): void => {
-    if (refreshSupported) connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+    if (refreshSupported) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
   };
 
   const stop = (uri: string): void => {
@@ -286,7 +281,7 @@ export function registerPreviewLenses(
     previews.delete(event.document.uri);
   });
 
-  connection.onNotification(serverAccessNotification, (params: unknown) => {
+  connection.onNotification(serverAccessNotification, (params) => {
     access = serverAccessOf(params);
     for (const uri of [...timers.keys(), ...running.keys()]) stop(uri);
     previews.clear();
@@ -304,7 +299,7 @@ export function registerPreviewLenses(
     }
   });
 
-  connection.onRequest(environmentsRequest, async (): Promise<{ environments?: string[]; problem?: string }> => {
+  connection.onRequest(environmentsRequest, async () => {
     if (access === undefined) return { problem: 'not connected' };
     const answer = await ask<unknown>(
       access,
@@ -326,18 +321,20 @@ export function registerPreviewLenses(
 
   connection.onRequest(
     policyDryRunRequest,
-    async (params: { uri?: unknown; environment?: unknown }): Promise<Partial<PreviewList> & { problem?: string }> => {
-      const document = typeof params?.uri === 'string' ? documents.get(params.uri) : undefined;
-      if (document === undefined || kindOf(document) !== 'env-policy' || typeof params.environment !== 'string')
+    // Checked as it arrives: the type says what the extension sends, not what reaches the process.
+    async (params: { [K in keyof PolicyDryRunParams]?: unknown } | null): Promise<PreviewList | PreviewProblem> => {
+      const { uri, environment } = params ?? {};
+      const document = typeof uri === 'string' ? documents.get(uri) : undefined;
+      if (document === undefined || kindOf(document) !== 'env-policy' || typeof environment !== 'string')
         return { problem: 'Open an environment policy first.' };
       const text = document.getText();
       const errors = errorCount('env-policy', text);
       if (errors > 0) return { problem: errorsTitle(errors) };
       if (access === undefined) return { problem: 'not connected' };
-      const answer = await dryRunOn(access, params.environment, text, new AbortController().signal);
+      const answer = await dryRunOn(access, environment, text, new AbortController().signal);
       if (answer.kind === 'ok') return dryRunList(answer.body, policyNameFromFile(fileNameOf(document.uri)));
       if (answer.kind === 'invalid') return { problem: errorsTitle(answer.errors) };
-      return { problem: answer.kind === 'notFound' ? `No environment ${params.environment}.` : 'not connected' };
+      return { problem: answer.kind === 'notFound' ? `No environment ${environment}.` : 'not connected' };
     },
   );
 

@@ -2,18 +2,10 @@
 // (never the command line, never logged: it carries the API key), and the one way they ask it:
 // undici's fetch, bounded by a timeout, cancelled when the question is superseded.
 import { fetch } from 'undici';
+import type { ServerAccess as SentAccess } from '../../shared/protocol.ts';
 
-/** The notification the extension sends whenever its connection changes; `null` when there is none. */
-export const serverAccessNotification = 'complianceEvidence/serverAccess';
-
-export interface ServerAccess {
-  /** Ends in `/api/v2`. */
-  apiBase: string;
-  org: string;
-  key: string;
-  /** How long an answer may take before the server counts as not connected. */
-  timeoutMs: number;
-}
+/** The access the extension sent, its timeout resolved. */
+export type ServerAccess = Required<SentAccess>;
 
 const DEFAULT_TIMEOUT_MS = 4000;
 

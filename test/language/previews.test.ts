@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { startServer, type TestServer } from '../api/harness.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint } from '../api/fixtures.ts';
 import { startClient, type LspClient } from './lspClient.ts';
-import type { PreviewList } from '../../server/language/previewLenses.ts';
+import { serverAccessNotification, type PreviewList } from '../../shared/protocol.ts';
 
 const TEMPLATE = [
   'version: 1',
@@ -164,7 +164,7 @@ describe('language server: preview lenses against the real API server', function
       CAPABILITIES,
     );
     assert.deepEqual(initialized.capabilities.codeLensProvider, { resolveProvider: false });
-    await client.connection.sendNotification('complianceEvidence/serverAccess', {
+    await client.connection.sendNotification(serverAccessNotification, {
       apiBase: `${server.url}/api/v2`,
       org: 'acme',
       key: server.key,
@@ -284,7 +284,7 @@ describe('language server: preview lenses against the real API server', function
         `http://127.0.0.1:${(slow.address() as AddressInfo).port}/api/v2`,
         `http://127.0.0.1:${closedPort}/api/v2`,
       ]) {
-        await client.connection.sendNotification('complianceEvidence/serverAccess', {
+        await client.connection.sendNotification(serverAccessNotification, {
           apiBase,
           org: 'acme',
           key: 'k',
@@ -298,7 +298,7 @@ describe('language server: preview lenses against the real API server', function
           ['policy prod-rules · not connected'],
         );
       }
-      await client.connection.sendNotification('complianceEvidence/serverAccess', null);
+      await client.connection.sendNotification(serverAccessNotification, null);
       const [none] = await lensesUntil(client, TEMPLATE_URI, settled, 'without a server');
       assert.equal(none.command.title, 'flow backend · not connected');
       assert.deepEqual(shown, [], 'no notification, no message box');
@@ -306,7 +306,7 @@ describe('language server: preview lenses against the real API server', function
     } finally {
       for (const socket of silent) socket.destroy();
       await new Promise((resolve) => slow.close(resolve));
-      await client.connection.sendNotification('complianceEvidence/serverAccess', {
+      await client.connection.sendNotification(serverAccessNotification, {
         apiBase: `${server.url}/api/v2`,
         org: 'acme',
         key: server.key,

@@ -2,8 +2,9 @@
 import { isMap, isScalar, isSeq } from 'yaml';
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { diagnosticSource } from '../../../shared/protocol.ts';
 import { formatOf, type DocumentKind } from '../../../shared/validate.ts';
-import { diagnosticSource, type FindingData } from './diagnostics.ts';
+import type { FindingData } from './diagnostics.ts';
 import { nodeAt } from './nodes.ts';
 import { treeOf } from './parsed.ts';
 import { yamlScalarText } from './yamlText.ts';

@@ -2,10 +2,10 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Finding, Severity } from '../../../shared/findings.ts';
+import { diagnosticSource } from '../../../shared/protocol.ts';
 import { formatOf, validateText, type DocumentKind } from '../../../shared/validate.ts';
 import { treeOf } from './parsed.ts';
 
-export const diagnosticSource = 'compliance-evidence';
 const moreProblemsCode = 'editor/more-problems';
 
 const severities: Record<Severity, DiagnosticSeverity> = {

@@ -2,13 +2,7 @@
 // server's template-impact and policy-dry-run answers (shared/contract/preview.ts). Pure text.
 import type { PathSegment } from '../../../shared/findings.ts';
 import type { PolicyDryRun, SlotChange, TemplateImpact } from '../../../shared/contract/types.ts';
-
-/** One entry of the list a lens opens (a quick pick item in the editor). */
-export interface PreviewItem {
-  label: string;
-  description?: string;
-  detail?: string;
-}
+import type { PreviewItem } from '../../../shared/protocol.ts';
 
 const STATES = ['COMPLIANT', 'INCOMPLETE', 'NON-COMPLIANT'] as const;
 
