@@ -2,12 +2,12 @@
 // create an environment, report (new artifact, scale only, timestamp only, artifact removed) and
 // check snapshots, events, audit-log rows and the webhooks a loopback receiver gets.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Action, EnvironmentEvent, ErrorBody, SnapshotSummary } from './answers.ts';
 import { parsedAs } from './contract.ts';
 import { startServer, type TestServer } from './harness.ts';
+import { WebhookReceiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
 
 const fp = (c: string): string => c.repeat(64);
 
@@ -57,37 +57,9 @@ const webhookPayload = {
 } as const;
 type WebhookPayload = FromSchema<typeof webhookPayload>;
 
-interface Receiver {
-  url: string;
-  received: WebhookPayload[];
-  server: Server;
-}
-
-/** A loopback webhook receiver answering `status` (200 unless told). */
-async function startReceiver(status = 200): Promise<Receiver> {
-  const received: WebhookPayload[] = [];
-  const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => {
-      received.push(parsedAs<WebhookPayload>(webhookPayload, text));
-      res.statusCode = status;
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, server };
-}
-
-/** Waits (bounded) until `condition` holds. */
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** The payloads `receiver` got, each checked against what these tests read of a payload. */
+const payloadsOf = (receiver: WebhookReceiver): WebhookPayload[] =>
+  receiver.deliveries.map((delivery) => parsedAs<WebhookPayload>(webhookPayload, delivery.text));
 
 function pods(spec: Array<[pod: string, digest: string, created?: number]>) {
   return {
@@ -102,14 +74,14 @@ function pods(spec: Array<[pod: string, digest: string, created?: number]>) {
 
 describe('actions and webhooks', () => {
   let server: TestServer;
-  let receiver: Receiver;
-  let failing: Receiver;
+  let receiver: WebhookReceiver;
+  let failing: WebhookReceiver;
   let backoff: string | undefined;
   before(async () => {
     backoff = process.env.CEV_WEBHOOK_BACKOFF_MS;
     process.env.CEV_WEBHOOK_BACKOFF_MS = '10';
-    receiver = await startReceiver();
-    failing = await startReceiver(503);
+    receiver = await WebhookReceiver.start();
+    failing = await WebhookReceiver.start({ answer: 503 });
     // The receivers are on loopback, which webhooks reach only with the operator's flag.
     server = await startServer({ args: ['--org', 'acme', '--allow-private-webhooks'] });
     for (const name of ['story', 'quiet', 'broken']) {
@@ -123,14 +95,14 @@ describe('actions and webhooks', () => {
     await server?.stop();
     if (backoff === undefined) delete process.env.CEV_WEBHOOK_BACKOFF_MS;
     else process.env.CEV_WEBHOOK_BACKOFF_MS = backoff;
-    for (const r of [receiver, failing]) if (r !== undefined) await new Promise((resolve) => r.server.close(resolve));
+    for (const r of [receiver, failing]) await r?.close();
   });
 
   it('creates (201), updates by name (200), lists, gets and deletes actions with every field of the spec', async () => {
     const created = await server.json<Action>('PUT', '/api/v2/actions/acme/environments', {
       name: 'story-hooks',
       targets: [
-        { type: 'WEBHOOK', webhook: receiver.url },
+        { type: 'WEBHOOK', webhook: receiver.url() },
         { type: 'SLACK', channel: '#deploys' },
       ],
       environments: ['story'],
@@ -224,7 +196,7 @@ describe('actions and webhooks', () => {
   it('rejects bad triggers, bad webhook URLs and unknown environments', async () => {
     const badTrigger = await server.json<ErrorBody>('PUT', '/api/v2/actions/acme/environments', {
       name: 'bad',
-      targets: [{ type: 'WEBHOOK', webhook: receiver.url }],
+      targets: [{ type: 'WEBHOOK', webhook: receiver.url() }],
       environments: ['story'],
       triggers: ['ON_STARTED_TRAIL'],
     });
@@ -240,7 +212,7 @@ describe('actions and webhooks', () => {
     assert.ok('targets[0].webhook' in (badUrl.body.errors ?? {}));
     const unknownEnv = await server.json('PUT', '/api/v2/actions/acme/environments', {
       name: 'bad',
-      targets: [{ type: 'WEBHOOK', webhook: receiver.url }],
+      targets: [{ type: 'WEBHOOK', webhook: receiver.url() }],
       environments: ['nope'],
       triggers: ['ON_STARTED_ARTIFACT'],
     });
@@ -255,7 +227,7 @@ describe('actions and webhooks', () => {
     };
     // 1. A new artifact: snapshot 1, started.
     await report(pods([['a-1', fp('a')]]));
-    await waitFor(() => receiver.received.length === 1, 'the started webhook');
+    await waitFor(() => payloadsOf(receiver).length === 1, 'the started webhook');
     // 2. A second artifact: snapshot 2, started.
     await report(
       pods([
@@ -263,7 +235,7 @@ describe('actions and webhooks', () => {
         ['b-1', fp('b')],
       ]),
     );
-    await waitFor(() => receiver.received.length === 2, 'the second started webhook');
+    await waitFor(() => payloadsOf(receiver).length === 2, 'the second started webhook');
     // 3. Scale only, then timestamp only: no snapshot, no event, no webhook.
     await report(
       pods([
@@ -286,7 +258,7 @@ describe('actions and webhooks', () => {
         ['a-2', fp('a')],
       ]),
     );
-    await waitFor(() => receiver.received.length === 3, 'the exited webhook');
+    await waitFor(() => payloadsOf(receiver).length === 3, 'the exited webhook');
 
     const snapshots = (await server.get<SnapshotSummary[]>('/api/v2/snapshots/acme/story')).body;
     assert.deepEqual(
@@ -314,14 +286,19 @@ describe('actions and webhooks', () => {
     );
 
     assert.deepEqual(
-      receiver.received.map((p) => [p.trigger, p.event_type, p.artifact?.fingerprint, p.environment?.snapshot_index]),
+      payloadsOf(receiver).map((p) => [
+        p.trigger,
+        p.event_type,
+        p.artifact?.fingerprint,
+        p.environment?.snapshot_index,
+      ]),
       [
         ['ON_STARTED_ARTIFACT', 'started', fp('a'), 1],
         ['ON_STARTED_ARTIFACT', 'started', fp('b'), 2],
         ['ON_EXITED_ARTIFACT', 'exited', fp('b'), 3],
       ],
     );
-    const started = receiver.received[0];
+    const started = payloadsOf(receiver)[0];
     assert.ok(started.environment && started.artifact, 'a started payload carries its environment and artifact');
     assert.equal(started.org, 'acme');
     assert.deepEqual(started.action, { name: 'story-hooks', number: 1 });
@@ -330,7 +307,7 @@ describe('actions and webhooks', () => {
     assert.equal(started.artifact.name, 'reg/app-a:1');
     assert.equal(started.artifact.instances, 1);
     assert.equal(typeof started.timestamp, 'number');
-    assert.doesNotMatch(JSON.stringify(receiver.received), /approv/i, 'no approval data in payloads');
+    assert.doesNotMatch(JSON.stringify(payloadsOf(receiver)), /approv/i, 'no approval data in payloads');
 
     await waitFor(
       async () => (await server.get<Action>('/api/v2/actions/acme/1')).body.last_success_timestamp !== null,
@@ -353,14 +330,14 @@ describe('actions and webhooks', () => {
       ).status,
       201,
     );
-    const before = receiver.received.length;
+    const before = payloadsOf(receiver).length;
     // Attaching: the artifact becomes compliant (was not evaluated) and so does the environment.
     await server.json('POST', '/api/v2/environments/acme/story/policies', { policy_names: ['lenient'] });
-    await waitFor(() => receiver.received.length === before + 2, 'the attach webhooks');
+    await waitFor(() => payloadsOf(receiver).length === before + 2, 'the attach webhooks');
     // Detaching: not evaluated again, and the environment is no longer compliant.
     await server.json('DELETE', '/api/v2/environments/acme/story/policies', { policy_names: ['lenient'] });
-    await waitFor(() => receiver.received.length === before + 4, 'the detach webhooks');
-    const sent = receiver.received.slice(before);
+    await waitFor(() => payloadsOf(receiver).length === before + 4, 'the detach webhooks');
+    const sent = payloadsOf(receiver).slice(before);
     assert.deepEqual(
       sent.map((p) => p.trigger),
       ['ON_CHANGED_ARTIFACT', 'ON_COMPLIANT_ENV', 'ON_CHANGED_ARTIFACT', 'ON_NON_COMPLIANT_ENV'],
@@ -375,7 +352,7 @@ describe('actions and webhooks', () => {
     assert.equal((await server.json('PUT', '/api/v2/flows/acme', { name: 'web', description: 'w' })).status, 201);
     const action = await server.json<Action>('PUT', '/api/v2/actions/acme/flows', {
       name: 'flow-hooks',
-      targets: [{ type: 'WEBHOOK', webhook: receiver.url }],
+      targets: [{ type: 'WEBHOOK', webhook: receiver.url() }],
       flows: ['web'],
       triggers: ['ON_STARTED_TRAIL', 'ON_ATTESTATION', 'ON_ATTESTED_PROVENANCE'],
     });
@@ -383,24 +360,24 @@ describe('actions and webhooks', () => {
     assert.equal(action.body.type, 'flow');
     const unknownFlow = await server.json('PUT', '/api/v2/actions/acme/flows', {
       name: 'nope',
-      targets: [{ type: 'WEBHOOK', webhook: receiver.url }],
+      targets: [{ type: 'WEBHOOK', webhook: receiver.url() }],
       flows: ['nope'],
       triggers: ['ON_ATTESTATION'],
     });
     assert.equal(unknownFlow.status, 404);
-    const before = receiver.received.length;
+    const before = payloadsOf(receiver).length;
     assert.equal(
       (await server.multipart('PUT', '/api/v2/trails/acme/web', { data_json: JSON.stringify({ name: 'build-1' }) }))
         .status,
       201,
     );
-    await waitFor(() => receiver.received.length === before + 1, 'the trail webhook');
+    await waitFor(() => payloadsOf(receiver).length === before + 1, 'the trail webhook');
     const attested = await server.multipart('POST', '/api/v2/attestations/acme/web/trail/build-1/generic', {
       data_json: JSON.stringify({ attestation_name: 'unit-tests', is_compliant: false }),
     });
     assert.equal(attested.status, 201, attested.text);
-    await waitFor(() => receiver.received.length === before + 2, 'the attestation webhook');
-    const [trail, attestation] = receiver.received.slice(before);
+    await waitFor(() => payloadsOf(receiver).length === before + 2, 'the attestation webhook');
+    const [trail, attestation] = payloadsOf(receiver).slice(before);
     assert.ok(trail.flow && trail.trail, 'a trail payload carries its flow and trail');
     assert.ok(attestation.attestation, 'an attestation payload carries the attestation');
     assert.equal(trail.trigger, 'ON_STARTED_TRAIL');
@@ -418,8 +395,8 @@ describe('actions and webhooks', () => {
     await server.multipart('POST', '/api/v2/attestations/acme/web/trail/build-1/generic', {
       data_json: JSON.stringify({ attestation_name: 'lint' }),
     });
-    await waitFor(() => receiver.received.length === before + 3, 'the second attestation webhook');
-    assert.equal(receiver.received.at(-1)?.attestation?.name, 'lint', 'updating a trail is not starting one');
+    await waitFor(() => payloadsOf(receiver).length === before + 3, 'the second attestation webhook');
+    assert.equal(payloadsOf(receiver).at(-1)?.attestation?.name, 'lint', 'updating a trail is not starting one');
     const artifact = await server.json('POST', '/api/v2/artifacts/acme/web', {
       fingerprint: fp('e'),
       filename: 'web.tgz',
@@ -427,8 +404,8 @@ describe('actions and webhooks', () => {
       git_commit: 'f'.repeat(40),
     });
     assert.ok(artifact.status < 300, artifact.text);
-    await waitFor(() => receiver.received.length === before + 4, 'the provenance webhook');
-    const provenance = receiver.received.at(-1)!;
+    await waitFor(() => payloadsOf(receiver).length === before + 4, 'the provenance webhook');
+    const provenance = payloadsOf(receiver).at(-1)!;
     assert.equal(provenance.trigger, 'ON_ATTESTED_PROVENANCE');
     assert.deepEqual(
       [provenance.artifact?.fingerprint, provenance.artifact?.name, provenance.trail?.name],
@@ -439,7 +416,7 @@ describe('actions and webhooks', () => {
   it('records a failing receiver: bounded retries, then is_failing and last_failure_timestamp', async () => {
     const created = await server.json<Action>('PUT', '/api/v2/actions/acme/environments', {
       name: 'broken-hook',
-      targets: [{ type: 'WEBHOOK', webhook: failing.url }],
+      targets: [{ type: 'WEBHOOK', webhook: failing.url() }],
       environments: ['broken'],
       triggers: ['ON_STARTED_ARTIFACT'],
     });
@@ -450,7 +427,7 @@ describe('actions and webhooks', () => {
       async () => (await server.get<Action>(`/api/v2/actions/acme/${number}`)).body.is_failing === true,
       'the failure to be recorded',
     );
-    assert.equal(failing.received.length, 4, 'four attempts, then it gives up');
+    assert.equal(payloadsOf(failing).length, 4, 'four attempts, then it gives up');
     const action = (await server.get<Action>(`/api/v2/actions/acme/${number}`)).body;
     assert.equal(typeof action.last_failure_timestamp, 'number');
     assert.equal(action.last_success_timestamp, null);

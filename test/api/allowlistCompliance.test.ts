@@ -1,11 +1,11 @@
 // Allowlisted artifacts (reference §2.17) count as compliant in snapshots and in policy assertion,
 // and ON_ALLOWED_ARTIFACT fires for them, on the real server with a loopback webhook receiver.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { AllowlistEntry, Snapshot } from './answers.ts';
 import { parsedAs } from './contract.ts';
+import { WebhookReceiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { createEnvironment } from './fixtures.ts';
 
@@ -40,22 +40,13 @@ function k8s(digests: string[]) {
 
 describe('allowlisted artifacts', () => {
   let server: TestServer;
-  let receiver: Server;
-  const received: EnvironmentPayload[] = [];
-  let hook = '';
+  let receiver: WebhookReceiver;
+  /** The payloads received, each checked against what these tests read of a payload. */
+  const received = (): EnvironmentPayload[] =>
+    receiver.deliveries.map((delivery) => parsedAs<EnvironmentPayload>(environmentPayload, delivery.text));
 
   before(async () => {
-    receiver = createServer((req, res) => {
-      let text = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => (text += chunk));
-      req.on('end', () => {
-        received.push(parsedAs<EnvironmentPayload>(environmentPayload, text));
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    receiver = await WebhookReceiver.start();
     // The receiver is on loopback, which webhooks reach only with the operator's flag.
     server = await startServer({ args: ['--allow-private-webhooks'] });
     await createEnvironment(server, 'default', 'prod');
@@ -74,7 +65,7 @@ describe('allowlisted artifacts', () => {
     );
     const action = await server.json('PUT', '/api/v2/actions/default/environments', {
       name: 'allowed',
-      targets: [{ type: 'WEBHOOK', webhook: hook }],
+      targets: [{ type: 'WEBHOOK', webhook: receiver.url() }],
       environments: ['prod'],
       triggers: ['ON_ALLOWED_ARTIFACT'],
     });
@@ -82,17 +73,10 @@ describe('allowlisted artifacts', () => {
   });
   after(async () => {
     await server?.stop();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver?.close();
   });
 
   const latest = async () => (await server.get<Snapshot>('/api/v2/snapshots/default/prod/-1')).body;
-  const waitFor = async (condition: () => boolean, what: string): Promise<void> => {
-    const deadline = Date.now() + 10_000;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
 
   it('turns a running artifact compliant as soon as it is allowed, and says so through ON_ALLOWED_ARTIFACT', async () => {
     assert.equal(
@@ -124,10 +108,10 @@ describe('allowlisted artifacts', () => {
     assert.equal(after.compliant, false, 'the other artifact still fails');
 
     await waitFor(
-      () => received.some((payload) => payload.event_type === 'allowed'),
+      () => received().some((payload) => payload.event_type === 'allowed'),
       'the ON_ALLOWED_ARTIFACT webhook',
     );
-    const allowed = received.find((payload) => payload.event_type === 'allowed')!;
+    const allowed = received().find((payload) => payload.event_type === 'allowed')!;
     assert.equal(allowed.artifact?.fingerprint, HOTFIX);
     assert.equal(allowed.environment?.name, 'prod');
   });

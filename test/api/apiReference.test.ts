@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { Flow, OpenApiDocument } from './answers.ts';
-import { hasChromium, launchChromium } from './browser.ts';
+import { hasChromium, launchChromium } from '../support/browser.ts';
 import { createFlow } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
 

@@ -6,8 +6,6 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,15 +16,8 @@ import { WRITE_LOCK } from '../../server/api/store/postgres/database.ts';
 import { attest, beginTrail, createFlow } from './fixtures.ts';
 import type { Attestation, ErrorBody, FlowAttestation, Page } from './answers.ts';
 import { ADMIN_KEY, ENGINE, startServer, type TestServer } from './harness.ts';
-
-/** Waits (bounded) until `condition` holds. */
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { WebhookReceiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
 
 interface Mount {
   dir: string;
@@ -369,11 +360,10 @@ describe('faults', function () {
 
   describe('a webhook target that never answers', () => {
     let server: TestServer;
-    const held: ServerResponse[] = [];
-    const hook = createServer((_request: IncomingMessage, response: ServerResponse) => held.push(response));
+    let hook: WebhookReceiver;
 
     before(async () => {
-      await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+      hook = await WebhookReceiver.start({ hold: true });
       // The target is on loopback, which webhooks reach only with the operator's flag.
       server = await startServer({ process: true, args: ['--org', 'acme', '--allow-private-webhooks'] });
     });
@@ -381,24 +371,22 @@ describe('faults', function () {
     after(async () => {
       // The server stops within the harness's bound while its delivery still waits.
       await server.stop();
-      hook.closeAllConnections();
-      await new Promise((resolve) => hook.close(resolve));
+      await hook?.close();
     });
 
     it('does not hold up the request that triggered it', async () => {
       await createFlow(server, 'acme', 'flow');
-      const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
       const action = await server.json('PUT', '/api/v2/actions/acme/flows', {
         name: 'hung',
-        targets: [{ type: 'WEBHOOK', webhook: url }],
+        targets: [{ type: 'WEBHOOK', webhook: hook.url() }],
         flows: ['flow'],
         triggers: ['ON_STARTED_TRAIL'],
       });
       assert.equal(action.status, 201, action.text);
       const begun = beginTrailReply(server, 'hooked');
-      await waitFor(() => held.length === 1, 'the delivery to reach the target');
+      await waitFor(() => hook.heldCount === 1, 'the delivery to reach the target');
       assert.equal((await begun).status, 201, 'answered while the target holds the delivery unanswered');
-      assert.equal(held[0].writableEnded, false);
+      assert.equal(hook.deliveries.length, 0, 'still unanswered');
       assert.equal((await beginTrailReply(server, 'hooked-2')).status, 201, 'and the next request too');
     });
   });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from './browser.ts';
+import { hasChromium, launchChromium } from '../support/browser.ts';
 import { startServer, type TestServer } from './harness.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { listenUrlOf } from '../../shared/readyLine.ts';
 import { valueAt } from './valueAt.ts';
 import { startServer, type TestServer } from './harness.ts';
+import { waitFor } from '../support/wait.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -20,13 +21,10 @@ function commandsOf(manifest: unknown): unknown[] {
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
 /** The server's output once it holds `pattern`; bounded. */
-async function outputWith(server: TestServer, pattern: RegExp, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pattern.test(server.output())) {
-    if (Date.now() > deadline)
-      throw new Error(`the server did not print ${pattern} within ${timeoutMs} ms:\n${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+async function outputWith(server: TestServer, pattern: RegExp): Promise<string> {
+  await waitFor(() => pattern.test(server.output()), `the server printing ${pattern}`).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${server.output()}`);
+  });
   return server.output();
 }
 

@@ -2,8 +2,6 @@
 // server does when that database is missing at start or goes away while it runs.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Action, Attestation, ErrorBody, Flow, Page, Trail } from './answers.ts';
@@ -12,15 +10,8 @@ import { runServerCommand, startServer, type Reply, type TestServer } from './ha
 import { createFlow } from './fixtures.ts';
 import pg from 'pg';
 import { restartPostgres, startPostgres, type PostgresServer } from './postgres.ts';
-
-/** Polls `check` until it holds, at most `timeoutMs`. */
-async function eventually(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { WebhookReceiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
 
 describe('PostgreSQL: one database, several instances', function () {
   this.timeout(60_000);
@@ -119,21 +110,11 @@ describe('PostgreSQL: one database, several instances', function () {
 
   it('webhooks over two instances: each event delivered once, and a failing receiver retried and recorded once for all', async () => {
     const [a, b] = instances as [TestServer, TestServer];
-    const received: Array<{ status: number; body: unknown }> = [];
-    const receiver = createServer((req, res) => {
-      let text = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => (text += chunk));
-      req.on('end', () => {
-        const body: unknown = JSON.parse(text);
-        const status = valueAt(body, 'flow', 'name') === 'failing-hooks' ? 503 : 200;
-        received.push({ status, body });
-        res.statusCode = status;
-        res.end();
-      });
+    const receiver = await WebhookReceiver.start({
+      answer: (delivery) => (valueAt(delivery.body, 'flow', 'name') === 'failing-hooks' ? 503 : 200),
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const received = receiver.deliveries;
+    const url = receiver.url();
     try {
       for (const flow of ['hooked', 'failing-hooks']) {
         assert.equal((await a.json('PUT', '/api/v2/flows/acme', { name: flow, description: flow })).status, 201);
@@ -160,10 +141,10 @@ describe('PostgreSQL: one database, several instances', function () {
         received
           .filter((item) => valueAt(item.body, 'flow', 'name') === 'hooked')
           .map((item) => valueAt(item.body, 'trail', 'name'));
-      await eventually(
-        () => Promise.resolve(trails().includes('last-a') && trails().includes('last-b')),
-        20_000,
+      await waitFor(
+        () => trails().includes('last-a') && trails().includes('last-b'),
         'the last deliveries of both instances',
+        20_000,
       );
       assert.deepEqual(
         trails().sort(),
@@ -184,10 +165,10 @@ describe('PostgreSQL: one database, several instances', function () {
         (action: { name: string }) => action.name === 'failing-hooks-action',
       );
       assert.ok(failingAction, 'the failing action is listed');
-      await eventually(
+      await waitFor(
         async () => (await b.get<Action>(`/api/v2/actions/acme/${failingAction.number}`)).body.is_failing === true,
-        20_000,
         'the failure recorded',
+        20_000,
       );
       assert.equal(received.filter((item) => valueAt(item.body, 'flow', 'name') === 'failing-hooks').length, 4);
       const seenByA = (await a.get<Action>(`/api/v2/actions/acme/${failingAction.number}`)).body;
@@ -199,7 +180,7 @@ describe('PostgreSQL: one database, several instances', function () {
       assert.equal(hooked?.is_failing, false);
       assert.equal(typeof hooked?.last_success_timestamp, 'number');
     } finally {
-      await new Promise((resolve) => receiver.close(resolve));
+      await receiver.close();
     }
   });
 
@@ -276,10 +257,10 @@ describe('PostgreSQL: the database missing or lost', function () {
       assert.equal(write.status, 503, write.text);
       assert.equal((await server.get('/ready', { key: null })).status, 503);
       postgres = await restartPostgres(postgres);
-      await eventually(
+      await waitFor(
         async () => (await server.get('/ready', { key: null })).status === 200,
-        20_000,
         '/ready after the database came back',
+        20_000,
       );
       assert.equal((await createFlow(server, 'acme', 'after')).status, 201);
       const names = (await server.get<Flow[]>('/api/v2/flows/acme')).body.map((flow: { name: string }) => flow.name);
@@ -310,8 +291,14 @@ describe('PostgreSQL: the database missing or lost', function () {
       };
       // 30 reads for a pool of 20 connections; then reads and a write that find no connection free.
       const held = Array.from({ length: 30 }, () => timed(server.get('/api/v2/flows/acme/busy')));
-      // Held past the pool's wait bound (5 s): the requests that found no connection have answered by then.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The reads wait on the lock in the database before the next requests are sent.
+      const waitingOnTheLock = async (): Promise<number> =>
+        (
+          await holder.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        ).rows[0].n;
+      await waitFor(async () => (await waitingOnTheLock()) >= 1, 'the reads waiting on the lock');
       const refused = await Promise.all([
         ...Array.from({ length: 5 }, () => timed(server.get('/api/v2/flows/acme/busy'))),
         timed(

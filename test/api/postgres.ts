@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { waitFor } from '../support/wait.ts';
 
 const READY_MS = 30_000;
 const STOP_MS = 15_000;
@@ -116,21 +117,20 @@ export class PostgresServer {
 
 /** Answers once a connection succeeds, or throws past the bound. */
 async function waitReady(url: string, child: ChildProcess, logs: string[]): Promise<void> {
-  const deadline = Date.now() + READY_MS;
-  for (;;) {
+  const connects = async (): Promise<boolean> => {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`postgres exited before it was ready:\n${logs.join('')}`);
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
     try {
       await client.connect();
-      await client.end();
-      return;
+      return true;
     } catch {
+      return false;
+    } finally {
       await client.end().catch(() => undefined);
     }
-    if (Date.now() > deadline) throw new Error(`postgres was not ready within ${READY_MS} ms:\n${logs.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  };
+  await waitFor(connects, `postgres ready (log:\n${logs.join('')})`, READY_MS);
 }
 
 function spawnPostgres(dir: string, port: number, logs: string[]): ChildProcess {

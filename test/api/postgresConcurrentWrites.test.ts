@@ -12,15 +12,7 @@ import { startServer, type TestServer } from './harness.ts';
 import type { Attestation, Trail } from './answers.ts';
 import { attest, createFlow } from './fixtures.ts';
 import { startPostgres, type PostgresServer } from './postgres.ts';
-
-/** Polls `check` until it holds, at most `timeoutMs`. */
-async function eventually(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { waitFor } from '../support/wait.ts';
 
 /** Text that quoting could get wrong: quotes, backslashes, escape-string and parameter look-alikes, non-ASCII. */
 const AWKWARD = [
@@ -189,15 +181,15 @@ describe('PostgreSQL: concurrent transactions', function () {
       .transaction(() => database.statements.write(insert, 'waiting', 'x', 1, 1, null, null), { concurrent: true })
       .then(() => (committed = true));
     // The concurrent commit waits for the write lock held shared, behind the one holding it whole.
-    await eventually(
+    await waitFor(
       async () =>
         (
           await database.pool.query(
             `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND NOT granted`,
           )
         ).rowCount === 1,
-      10_000,
       'the concurrent commit waiting for the write lock',
+      10_000,
     );
     assert.equal(committed, false);
     release();

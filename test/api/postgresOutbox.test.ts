@@ -3,8 +3,6 @@
 // deliveries leaves them to the other, which makes each once, in the order of its lane.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -13,67 +11,8 @@ import { attest, beginTrail } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { startPostgres, type PostgresServer } from './postgres.ts';
 import { valueAt } from './valueAt.ts';
-
-/** Polls `check` until it holds, at most `timeoutMs`. */
-async function eventually(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-interface Delivered {
-  /** The receiver's path: one per webhook target, so one per lane. */
-  lane: string;
-  payload: unknown;
-}
-
-/**
- * A loopback receiver. While held, it keeps each request unanswered (a slow receiver); released,
- * it drops those (their sender never sees an answer) and answers every request 200, recording it.
- */
-class Receiver {
-  readonly delivered: Delivered[] = [];
-  /** Requests that arrived while held. */
-  heldCount = 0;
-  private holding = false;
-  private readonly held: ServerResponse[] = [];
-  private readonly server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => {
-      if (this.holding) {
-        this.heldCount += 1;
-        this.held.push(res);
-        return;
-      }
-      this.delivered.push({ lane: req.url ?? '', payload: JSON.parse(text) });
-      res.end();
-    });
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  hold(): void {
-    this.holding = true;
-  }
-
-  release(): void {
-    this.holding = false;
-    for (const res of this.held.splice(0)) res.destroy();
-  }
-
-  async close(): Promise<void> {
-    this.release();
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
+import { WebhookReceiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
 
 describe('PostgreSQL: webhook deliveries over two instances', function () {
   this.timeout(90_000);
@@ -82,7 +21,7 @@ describe('PostgreSQL: webhook deliveries over two instances', function () {
   let url: string;
   let database: pg.Client;
   const instances: TestServer[] = [];
-  const receiver = new Receiver();
+  let receiver: WebhookReceiver;
   let hooks: string;
   const saved: Record<string, string | undefined> = {};
 
@@ -99,7 +38,8 @@ describe('PostgreSQL: webhook deliveries over two instances', function () {
     postgres = await startPostgres();
     url = await postgres.createDatabase('outbox');
     evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
-    hooks = await receiver.start();
+    receiver = await WebhookReceiver.start();
+    hooks = receiver.url('');
     instances.push(
       ...(await Promise.all(
         // --allow-private-webhooks: the receiver is on loopback.
@@ -121,7 +61,7 @@ describe('PostgreSQL: webhook deliveries over two instances', function () {
     }
     await database?.end().catch(() => undefined);
     for (const instance of instances) await instance.stop().catch(() => undefined);
-    await receiver.close();
+    await receiver?.close();
     await postgres?.stop();
     rmSync(evidence, { recursive: true, force: true });
   });
@@ -164,16 +104,16 @@ describe('PostgreSQL: webhook deliveries over two instances', function () {
       replies.map((reply) => reply.status),
       names.map(() => 201),
     );
-    const ofBurst = () => receiver.delivered.filter((item) => item.lane.startsWith('/burst/'));
-    await eventually(
+    const ofBurst = () => receiver.deliveries.filter((item) => item.path.startsWith('/burst/'));
+    await waitFor(
       async () => ofBurst().length >= 80 && (await outboxEmpty()),
-      30_000,
       'all 80 deliveries made and the outbox empty',
+      30_000,
     );
     for (const lane of ['/burst/1', '/burst/2']) {
       const made = ofBurst()
-        .filter((item) => item.lane === lane)
-        .map((item) => String(valueAt(item.payload, 'attestation', 'name')));
+        .filter((item) => item.path === lane)
+        .map((item) => String(valueAt(item.body, 'attestation', 'name')));
       assert.deepEqual([...made].sort(), [...names].sort(), `each attestation once to ${lane}`);
     }
     assert.equal(ofBurst().length, 80);
@@ -182,25 +122,25 @@ describe('PostgreSQL: webhook deliveries over two instances', function () {
   it('an instance killed right after acknowledging events whose receiver is slow: the other delivers each once, in lane order', async () => {
     const [a, b] = instances as [TestServer, TestServer];
     const action = await hookedFlow(b, 'slow', 'ON_STARTED_TRAIL');
-    receiver.hold();
+    receiver.behave({ hold: true });
     const trails = Array.from({ length: 5 }, (_, i) => `run-${i}`);
     for (const name of trails) assert.equal((await beginTrail(a, 'acme', 'slow', name)).status, 201);
     // The instance that wrote them holds the first of each lane, waiting for the receiver.
-    await eventually(() => Promise.resolve(receiver.heldCount >= 2), 10_000, 'the first attempts');
+    await waitFor(() => receiver.heldCount >= 2, 'the first attempts');
     await a.kill();
-    receiver.release();
+    receiver.behave({ answer: 200 });
 
-    const ofSlow = () => receiver.delivered.filter((item) => item.lane.startsWith('/slow/'));
-    await eventually(
+    const ofSlow = () => receiver.deliveries.filter((item) => item.path.startsWith('/slow/'));
+    await waitFor(
       async () => ofSlow().length >= 10 && (await outboxEmpty()),
-      30_000,
       'all 10 deliveries made by the surviving instance and the outbox empty',
+      30_000,
     );
     for (const lane of ['/slow/1', '/slow/2'])
       assert.deepEqual(
         ofSlow()
-          .filter((item) => item.lane === lane)
-          .map((item) => valueAt(item.payload, 'trail', 'name')),
+          .filter((item) => item.path === lane)
+          .map((item) => valueAt(item.body, 'trail', 'name')),
         trails,
         `each trail once to ${lane}, in the order begun`,
       );

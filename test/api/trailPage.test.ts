@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from './browser.ts';
+import { hasChromium, launchChromium } from '../support/browser.ts';
 import { attest, beginTrail, createFlow, scanResults } from './fixtures.ts';
 import type { Attestation, Page as ListPage } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';

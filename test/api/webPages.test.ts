@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from './browser.ts';
+import { hasChromium, launchChromium } from '../support/browser.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, scanResults } from './fixtures.ts';
 import type { Artifact, Attestation, Environment, Flow, Page as ListPage, Snapshot, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';

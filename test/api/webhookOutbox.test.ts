@@ -2,52 +2,20 @@
 // server process that acknowledged the event: on either engine, a delivery whose receiver was down
 // while its server ran is made once by the server started again on the same data.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Action } from './answers.ts';
 import { startServer, tempDataDir, type TestServer } from './harness.ts';
 import { beginTrail } from './fixtures.ts';
 import { valueAt } from './valueAt.ts';
-
-/** Waits (bounded) until `condition` holds. */
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-interface Received {
-  trail: string;
-  /** Epoch seconds. */
-  at: number;
-}
-
-/** A loopback receiver on `port` (0: a free one) that records the trail name of each payload and answers 200. */
-async function startReceiver(port: number, received: Received[]): Promise<Server> {
-  const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => {
-      received.push({ trail: String(valueAt(JSON.parse(text), 'trail', 'name')), at: Date.now() / 1000 });
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return server;
-}
-
-const closed = (server: Server): Promise<unknown> => new Promise((resolve) => server.close(resolve));
+import { WebhookReceiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
 
 describe('webhook outbox: deliveries outlive the server process', function () {
   this.timeout(60_000);
   const servers: TestServer[] = [];
-  let receiver: Server | undefined;
+  let receiver: WebhookReceiver | undefined;
   let backoff: string | undefined;
   before(() => {
-    // The first attempt fails at once (nothing listens); the next is due 2 s later, long after the
+    // The first attempt fails at once (the receiver is down); the next is due 2 s later, long after the
     // server was stopped, so the delivery is still waiting in the outbox when the server is gone.
     backoff = process.env.CEV_WEBHOOK_BACKOFF_MS;
     process.env.CEV_WEBHOOK_BACKOFF_MS = '2000';
@@ -56,15 +24,15 @@ describe('webhook outbox: deliveries outlive the server process', function () {
     if (backoff === undefined) delete process.env.CEV_WEBHOOK_BACKOFF_MS;
     else process.env.CEV_WEBHOOK_BACKOFF_MS = backoff;
     for (const server of servers) await server.stop().catch(() => undefined);
-    if (receiver?.listening) await closed(receiver);
+    await receiver?.close();
   });
 
   it('receiver down, events recorded, server stopped, receiver up, server restarted: each delivered once, in order', async () => {
-    const received: Received[] = [];
-    // A port nothing listens on until the receiver comes back on it.
-    const probe = await startReceiver(0, received);
-    const port = (probe.address() as AddressInfo).port;
-    await closed(probe);
+    // Down (every connection reset) until it comes back, on a port it keeps all along.
+    receiver = await WebhookReceiver.start({ down: true });
+    const hook = receiver;
+    const received = () =>
+      hook.deliveries.map((delivery) => ({ trail: String(valueAt(delivery.body, 'trail', 'name')), at: delivery.at }));
 
     const dataDir = tempDataDir();
     // The receiver is on loopback, which webhooks reach only with the operator's flag.
@@ -73,7 +41,7 @@ describe('webhook outbox: deliveries outlive the server process', function () {
     assert.equal((await first.json('PUT', '/api/v2/flows/acme', { name: 'kept', description: 'k' })).status, 201);
     const action = await first.json<Action>('PUT', '/api/v2/actions/acme/flows', {
       name: 'kept-hooks',
-      targets: [{ type: 'WEBHOOK', webhook: `http://127.0.0.1:${port}/hook` }],
+      targets: [{ type: 'WEBHOOK', webhook: hook.url() }],
       flows: ['kept'],
       triggers: ['ON_STARTED_TRAIL'],
     });
@@ -82,20 +50,21 @@ describe('webhook outbox: deliveries outlive the server process', function () {
       assert.equal((await beginTrail(first, 'acme', 'kept', name)).status, 201);
     await first.stop({ keepData: true });
 
-    receiver = await startReceiver(port, received);
-    assert.equal(received.length, 0, 'nothing was delivered while the receiver was down');
+    hook.behave({ answer: 200 });
+    assert.equal(received().length, 0, 'nothing was delivered while the receiver was down');
     const second = await startServer({ args: ['--org', 'acme', '--allow-private-webhooks'], dataDir });
     servers.push(second);
     // A row goes in the transaction that records its outcome: once the action shows a success
     // after the third arrived, nothing is left to send.
     const shown = async () => (await second.get<Action>(`/api/v2/actions/acme/${action.body.number}`)).body;
     await waitFor(
-      async () => received.length >= 3 && ((await shown()).last_success_timestamp ?? 0) >= received[2].at,
+      async () => received().length >= 3 && ((await shown()).last_success_timestamp ?? 0) >= received()[2].at,
       'the three deliveries and the outcome of the last',
+      20_000,
     );
     assert.equal((await shown()).is_failing, false);
     assert.deepEqual(
-      received.map((item) => item.trail),
+      received().map((item) => item.trail),
       ['first', 'second', 'third'],
     );
   });

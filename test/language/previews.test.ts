@@ -9,6 +9,7 @@ import { startServer, type TestServer } from '../api/harness.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, fingerprint } from '../api/fixtures.ts';
 import { startClient, type LspClient } from './lspClient.ts';
 import { serverAccessNotification, type PreviewList } from '../../shared/protocol.ts';
+import { waitFor } from '../support/wait.ts';
 
 const TEMPLATE = [
   'version: 1',
@@ -69,14 +70,15 @@ async function lensesUntil(
   accept: (titles: string[]) => boolean,
   what: string,
 ): Promise<Lens[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+  let titles: string[] = [];
+  const lensesAccepted = async (): Promise<Lens[] | undefined> => {
     const lenses = (await client.request<Lens[] | null>('textDocument/codeLens', { textDocument: { uri } })) ?? [];
-    const titles = lenses.map((lens) => lens.command.title);
-    if (accept(titles)) return lenses;
-    if (Date.now() > deadline) throw new Error(`no lenses ${what} within 10 s; last: ${JSON.stringify(titles)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    titles = lenses.map((lens) => lens.command.title);
+    return accept(titles) ? lenses : undefined;
+  };
+  return await waitFor(lensesAccepted, `lenses ${what}`).catch((error: Error) => {
+    throw new Error(`${error.message}; last: ${JSON.stringify(titles)}`);
+  });
 }
 
 const settled = (titles: string[]) => titles.length > 0 && titles.every((title) => !title.endsWith('evaluating…'));

@@ -9,7 +9,8 @@ import type { Socket } from 'node:net';
 import { beginTrail, createFlow } from '../api/fixtures.ts';
 import { startServer, type TestServer } from '../api/harness.ts';
 import type { Attestation } from '../api/answers.ts';
-import { assertAlive, openFileCount, socketTo, waitFor } from './serverProbes.ts';
+import { assertAlive, openFileCount, socketTo } from './serverProbes.ts';
+import { waitFor } from '../support/wait.ts';
 
 interface Ended {
   /** When the server closed the connection, in ms from the start. */
@@ -103,7 +104,7 @@ describe('request time limits', function () {
     // Measured: all closed 10-12 s after the first was opened.
     assert.ok(took < 30_000, `the last closed after ${took} ms`);
     assert.equal(closed.filter(({ status }) => status === 'HTTP/1.1 408 Request Timeout').length, 200);
-    await waitFor('the server holds no more files than before', 10_000, () => openFileCount(server.pid) <= filesBefore);
+    await waitFor(() => openFileCount(server.pid) <= filesBefore, 'the server holds no more files than before', 10_000);
     await assertAlive(server, server.pid);
   });
 

@@ -30,15 +30,6 @@ export function openFileCount(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
 }
 
-/** Polls `condition` every 50 ms until it holds; fails with `what` after `boundMs`. */
-export async function waitFor(what: string, boundMs: number, condition: () => boolean | Promise<boolean>) {
-  const started = Date.now();
-  while (!(await condition())) {
-    assert.ok(Date.now() - started < boundMs, `${what}: not within ${boundMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The server still runs as the same process and answers /ready. */
 export async function assertAlive(server: TestServer, pid: number): Promise<void> {
   assert.equal(server.pid, pid);

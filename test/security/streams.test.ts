@@ -11,7 +11,8 @@ import { createGunzip } from 'node:zlib';
 import { request } from 'undici';
 import { attest, beginTrail, createEnvironment, createFlow } from '../api/fixtures.ts';
 import { startServer, type TestServer } from '../api/harness.ts';
-import { assertAlive, openFileCount, sessionCookie, socketTo, waitFor, watchServer } from './serverProbes.ts';
+import { assertAlive, openFileCount, sessionCookie, socketTo, watchServer } from './serverProbes.ts';
+import { waitFor } from '../support/wait.ts';
 
 const MB = 1024 * 1024;
 
@@ -145,7 +146,7 @@ describe('downloads: streamed, and a client that goes away harms nothing', funct
         await assertAlive(server, pid);
       }
       // The source the download read (an evidence file, a database cursor) is closed with it.
-      await waitFor('the server holds no more files than before', 10_000, () => openFileCount(pid) <= filesBefore);
+      await waitFor(() => openFileCount(pid) <= filesBefore, 'the server holds no more files than before', 10_000);
     });
   }
 

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { MAX_PER_KEY, MAX_SESSIONS, Sessions } from '../../server/api/http/pages/sessions.ts';
-import { hasChromium, launchChromium } from '../api/browser.ts';
+import { hasChromium, launchChromium } from '../support/browser.ts';
 import { startServer, type TestServer, type Reply } from '../api/harness.ts';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

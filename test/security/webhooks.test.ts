@@ -16,19 +16,11 @@ import { hostname } from 'node:os';
 import type { Action, ErrorBody } from '../api/answers.ts';
 import { beginTrail, createEnvironment, createFlow } from '../api/fixtures.ts';
 import { startServer, tempDataDir, type TestServer } from '../api/harness.ts';
+import { waitFor } from '../support/wait.ts';
 
 const FLAG = '--allow-private-webhooks';
 /** The latency bound of a delivery while other deliveries hang (the hung attempts last 30 s here). */
 const LATENCY_BOUND_MS = 2_000;
-
-/** Waits (bounded) until `condition` holds. */
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A receiver that answers 200 and notes when each delivery arrived (performance.now()) and every connection. */
 class Receiver {

@@ -1,51 +1,27 @@
 // The webhook deliverer over a real store (SQLite in memory) and a real loopback receiver: what an
 // attempt sends, retries and their backoff, giving up, lane order, closing, and claims that expire.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startDeliverer, type Deliverer, type DeliveryOutcome } from '../../server/api/delivery/deliverer.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../server/api/delivery/webhooks.ts';
 import { webhookTargetOf } from '../../server/api/rules/webhookTargets.ts';
 import { openStore, type Store } from '../../server/api/store/index.ts';
 import type { ClaimLimits } from '../../server/api/store/outbox.ts';
+import { WebhookReceiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
 
 /** A claim of the test's own, as another deliverer with nothing in flight makes it. */
 const unlimited: ClaimLimits = { total: 10, perOrg: 10, perTarget: 10, inFlight: [] };
 
-interface Received {
-  headers: IncomingMessage['headers'];
-  body: unknown;
-}
+const receivers: WebhookReceiver[] = [];
 
-// A loopback receiver that answers each request with the next status of `statuses` (then 200).
-async function startReceiver(statuses: number[]): Promise<{ url: string; received: Received[]; server: Server }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: JSON.parse(text) });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, received, server };
-}
-
-/** Polls `check` until it holds, at most 10 s. */
-async function waitFor(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within 10 s`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** A loopback receiver answering each request with the next status of `statuses`, then 200. */
+async function startReceiver(statuses: number[]): Promise<WebhookReceiver> {
+  const receiver = await WebhookReceiver.start({ answer: () => statuses.shift() ?? 200 });
+  receivers.push(receiver);
+  return receiver;
 }
 
 describe('webhook deliverer', () => {
-  const servers: Server[] = [];
   const deliverers: Deliverer[] = [];
   let store: Store;
   let outcomes: DeliveryOutcome[];
@@ -57,7 +33,7 @@ describe('webhook deliverer', () => {
   afterEach(async () => {
     for (const deliverer of deliverers.splice(0)) await deliverer.close();
     await store.close();
-    for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+    for (const receiver of receivers.splice(0)) await receiver.close();
   });
 
   function deliverer(policy: Partial<RetryPolicy> = {}): Deliverer {
@@ -94,13 +70,12 @@ describe('webhook deliverer', () => {
 
   it('POSTs the stored payload as JSON, records one success and deletes the row', async () => {
     const receiver = await startReceiver([]);
-    servers.push(receiver.server);
-    await storeDeliveries(receiver.url, 7, [{ event: 'ON_STARTED_ARTIFACT', n: 1 }]);
+    await storeDeliveries(receiver.url(), 7, [{ event: 'ON_STARTED_ARTIFACT', n: 1 }]);
     deliverer().wake();
     await waitFor(() => outcomes.length === 1, 'the outcome');
-    assert.equal(receiver.received.length, 1);
-    assert.deepEqual(receiver.received[0].body, { event: 'ON_STARTED_ARTIFACT', n: 1 });
-    assert.equal(receiver.received[0].headers['content-type'], 'application/json');
+    assert.equal(receiver.deliveries.length, 1);
+    assert.deepEqual(receiver.deliveries[0].body, { event: 'ON_STARTED_ARTIFACT', n: 1 });
+    assert.equal(receiver.deliveries[0].headers['content-type'], 'application/json');
     assert.deepEqual(
       outcomes.map((o) => [o.ok, o.attempts, o.actionNumber, o.orgId]),
       [[true, 1, 7, 1]],
@@ -110,13 +85,12 @@ describe('webhook deliverer', () => {
 
   it('retries 5xx with backoff, then succeeds', async () => {
     const receiver = await startReceiver([500, 503]);
-    servers.push(receiver.server);
-    await storeDeliveries(receiver.url, 1, [{}]);
+    await storeDeliveries(receiver.url(), 1, [{}]);
     const started = performance.now();
     deliverer({ backoffMs: 20 }).wake();
     await waitFor(() => outcomes.length === 1, 'the outcome');
     assert.ok(performance.now() - started >= 20 + 40 - 5, 'waited 20 ms then 40 ms between attempts');
-    assert.equal(receiver.received.length, 3);
+    assert.equal(receiver.deliveries.length, 3);
     assert.deepEqual(
       outcomes.map((o) => [o.ok, o.attempts]),
       [[true, 3]],
@@ -125,11 +99,10 @@ describe('webhook deliverer', () => {
 
   it('gives up after the bounded attempts and records the failure', async () => {
     const receiver = await startReceiver([500, 500, 500, 500, 500]);
-    servers.push(receiver.server);
-    await storeDeliveries(receiver.url, 2, [{}]);
+    await storeDeliveries(receiver.url(), 2, [{}]);
     deliverer({ attempts: 3, backoffMs: 5 }).wake();
     await waitFor(() => outcomes.length === 1, 'the outcome');
-    assert.equal(receiver.received.length, 3);
+    assert.equal(receiver.deliveries.length, 3);
     assert.deepEqual(
       outcomes.map((o) => [o.ok, o.attempts, o.error]),
       [[false, 3, 'HTTP 500']],
@@ -139,11 +112,10 @@ describe('webhook deliverer', () => {
 
   it('does not retry a 4xx rejection', async () => {
     const receiver = await startReceiver([404]);
-    servers.push(receiver.server);
-    await storeDeliveries(receiver.url, 3, [{}]);
+    await storeDeliveries(receiver.url(), 3, [{}]);
     deliverer({ backoffMs: 5 }).wake();
     await waitFor(() => outcomes.length === 1, 'the outcome');
-    assert.equal(receiver.received.length, 1);
+    assert.equal(receiver.deliveries.length, 1);
     assert.deepEqual(
       outcomes.map((o) => [o.ok, o.attempts, o.error]),
       [[false, 1, 'HTTP 404']],
@@ -152,8 +124,8 @@ describe('webhook deliverer', () => {
 
   it('records an unreachable receiver as a failure', async () => {
     const receiver = await startReceiver([]);
-    await new Promise((resolve) => receiver.server.close(resolve));
-    await storeDeliveries(receiver.url, 4, [{}]);
+    receiver.behave({ down: true });
+    await storeDeliveries(receiver.url(), 4, [{}]);
     deliverer({ attempts: 2, backoffMs: 5 }).wake();
     await waitFor(() => outcomes.length === 1, 'the outcome');
     assert.equal(outcomes[0].ok, false);
@@ -162,12 +134,11 @@ describe('webhook deliverer', () => {
 
   it('delivers to one URL of one action in order, even when an earlier delivery is retried', async () => {
     const receiver = await startReceiver([500]);
-    servers.push(receiver.server);
-    await storeDeliveries(receiver.url, 6, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    await storeDeliveries(receiver.url(), 6, [{ n: 1 }, { n: 2 }, { n: 3 }]);
     deliverer({ backoffMs: 20 }).wake();
     await waitFor(() => outcomes.length === 3, 'three outcomes');
     assert.deepEqual(
-      receiver.received.map((r) => (r.body as { n: number }).n),
+      receiver.deliveries.map((r) => (r.body as { n: number }).n),
       [1, 1, 2, 3],
     );
     assert.deepEqual(
@@ -178,20 +149,20 @@ describe('webhook deliverer', () => {
 
   it('finds deliveries stored before it started, without being woken', async () => {
     const receiver = await startReceiver([]);
-    servers.push(receiver.server);
-    await storeDeliveries(receiver.url, 8, [{ n: 1 }]);
+    await storeDeliveries(receiver.url(), 8, [{ n: 1 }]);
     deliverer();
     await waitFor(() => outcomes.length === 1, 'the outcome');
-    assert.equal(receiver.received.length, 1);
+    assert.equal(receiver.deliveries.length, 1);
   });
 
   it('on close keeps a pending retry stored, with its attempts, and records nothing', async () => {
     const receiver = await startReceiver([500]);
-    servers.push(receiver.server);
-    await storeDeliveries(receiver.url, 5, [{}]);
-    const closing = deliverer({ backoffMs: 60_000 });
+    await storeDeliveries(receiver.url(), 5, [{}]);
+    // A claim lasts three attempt timeouts: with a short timeout, a due time half a minute ahead
+    // is the stored retry's (its backoff, capped at 30 s), never the claim of the attempt in flight.
+    const closing = deliverer({ backoffMs: 60_000, timeoutMs: 1_000 });
     closing.wake();
-    await waitFor(() => receiver.received.length === 1, 'the first attempt');
+    await waitFor(() => receiver.deliveries.length === 1, 'the first attempt');
     await waitFor(
       async () => ((await waiting()) ?? 0) > Date.now() / 1000 + 20,
       'the retry stored half a minute ahead',
@@ -205,8 +176,7 @@ describe('webhook deliverer', () => {
 
   it('takes over a delivery whose claim expired (its deliverer died)', async () => {
     const receiver = await startReceiver([]);
-    servers.push(receiver.server);
-    await storeDeliveries(receiver.url, 9, [{ n: 1 }, { n: 2 }]);
+    await storeDeliveries(receiver.url(), 9, [{ n: 1 }, { n: 2 }]);
     const now = Date.now() / 1000;
     const claimed = await store.outbox.claim('dead instance', now + 0.3, now, unlimited);
     assert.equal(claimed.length, 1, 'only the first of the lane is claimed');
@@ -214,7 +184,7 @@ describe('webhook deliverer', () => {
     await waitFor(() => outcomes.length === 2, 'both outcomes');
     assert.ok(Date.now() / 1000 >= now + 0.3, 'not before the claim expired');
     assert.deepEqual(
-      receiver.received.map((r) => (r.body as { n: number }).n),
+      receiver.deliveries.map((r) => (r.body as { n: number }).n),
       [1, 2],
     );
   });

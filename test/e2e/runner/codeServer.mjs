@@ -4,7 +4,20 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { freePort, waitFor } from './wait.mjs';
+import { createServer } from 'node:net';
+import { waitFor } from '../../support/wait.ts';
+
+/** A port that was free on 127.0.0.1 a moment ago: code-server takes a port number, not 0. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /** Settings that keep the workbench quiet and the screenshots about the extension. */
 const userSettings = {
@@ -91,17 +104,21 @@ export async function startCodeServer({ nodePath, codeServerDir, root, workspace
     stop: () => stopGroup(child.pid, exited),
   };
   try {
-    await waitFor(`code-server /healthz on port ${port}`, healthTimeoutMs, async () => {
-      if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`code-server exited (${child.exitCode ?? child.signalCode}); see ${logFile}`);
-      try {
-        const response = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(2000) });
-        await response.arrayBuffer();
-        return response.ok;
-      } catch {
-        return false;
-      }
-    });
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`code-server exited (${child.exitCode ?? child.signalCode}); see ${logFile}`);
+        try {
+          const response = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(2000) });
+          await response.arrayBuffer();
+          return response.ok;
+        } catch {
+          return false;
+        }
+      },
+      `code-server /healthz on port ${port}`,
+      healthTimeoutMs,
+    );
   } catch (error) {
     await server.stop();
     throw error;
@@ -114,10 +131,10 @@ export async function stopGroup(pid, exited, graceMs = 5000) {
   if (!signalGroup(pid, 'SIGTERM')) return;
   const gone = () => !signalGroup(pid, 0);
   try {
-    await waitFor('code-server process group to exit', graceMs, gone);
+    await waitFor(gone, 'code-server process group to exit', graceMs);
   } catch {
     signalGroup(pid, 'SIGKILL');
-    await waitFor('code-server process group to die', graceMs, gone);
+    await waitFor(gone, 'code-server process group to die', graceMs);
   }
   await exited;
 }

@@ -5,6 +5,7 @@
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { waitFor } from '../../support/wait.ts';
 
 /** Serves requests until `stop()` is called; one at a time, in the order of their ids. */
 export function serveDriver({ page, dir, screenshotsDir, log }) {
@@ -105,15 +106,14 @@ export function serveDriver({ page, dir, screenshotsDir, log }) {
  */
 function webviewActions(page) {
   async function frameOf(kind, timeoutMs) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    const showing = async () => {
       for (const frame of page.frames()) {
         const shown = await frame.evaluate(() => document.body?.dataset?.kind ?? null).catch(() => null);
         if (shown === kind) return frame;
       }
-      if (Date.now() >= deadline) throw new Error(`no webview showing a ${kind} view within ${timeoutMs} ms`);
-      await delay(100);
-    }
+      return undefined;
+    };
+    return await waitFor(showing, `a webview showing a ${kind} view`, timeoutMs);
   }
   return {
     /** The view's main text, whether a probe variable was set, and the elements matching `selector`. */

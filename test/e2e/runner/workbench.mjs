@@ -3,16 +3,10 @@
 // `developmentOptions` in its embedded configuration, which it reads through getAttribute.
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../support/browser.ts';
 
 const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+  ...CHROMIUM_ARGS,
   // Every host name but the loopback address fails to resolve: the page can reach nothing else.
   '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
 ];
@@ -40,7 +34,7 @@ export async function openWorkbench({ e2eDir, baseUrl, folder, extensionPath, te
   const { chromium } = createRequire(path.join(e2eDir, 'package.json'))('playwright-core');
   const authority = new URL(baseUrl).host;
   const remote = (fsPath) => ({ $mid: 1, scheme: 'vscode-remote', authority, path: fsPath });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: chromiumArgs });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: chromiumArgs });
   try {
     const context = await browser.newContext({
       viewport: { width: 1440, height: 900 },

@@ -6,7 +6,7 @@ import type { ExtensionApi } from '../../../client/extensionApi.ts';
 import { record } from './support/figures.ts';
 import { hasPage, page } from './support/page.ts';
 import { EXTENSION_ID } from './support/paths.ts';
-import { waitFor } from './support/wait.ts';
+import { waitFor } from '../../support/wait.ts';
 
 describe('activation', () => {
   const extension = () => {
@@ -21,7 +21,7 @@ describe('activation', () => {
 
   it('activates when its views open, and says how long activate() took', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.complianceEvidence');
-    await waitFor('the extension to activate', () => extension().isActive);
+    await waitFor(() => extension().isActive, 'the extension to activate');
     const api = extension().exports;
     assert.equal(typeof api.activationMs, 'number');
     record('activate() duration (as the extension logs it)', `${api.activationMs.toFixed(1)} ms`);
@@ -29,10 +29,10 @@ describe('activation', () => {
 
   it('shows the Compliance Evidence container with the Flows and Environments views', async function () {
     if (!hasPage()) this.skip();
-    const titles = await waitFor('both view headers', async () => {
+    const titles = await waitFor(async () => {
       const shown = (await page.query('.pane-header .title')).map((element) => element.text.trim().toLowerCase());
       return shown.includes('flows') && shown.includes('environments') ? shown : undefined;
-    });
+    }, 'both view headers');
     assert.ok(titles.includes('flows'));
     await page.screenshot('sidebar-after-activation');
   });

@@ -9,7 +9,7 @@ import { call, localApi } from './support/localApi.ts';
 import { hasPage, page } from './support/page.ts';
 import { workspaceDir } from './support/paths.ts';
 import { shownRow } from './support/sidebar.ts';
-import { waitFor } from './support/wait.ts';
+import { waitFor } from '../../support/wait.ts';
 
 describe('commands', () => {
   before(function () {
@@ -37,8 +37,8 @@ describe('commands', () => {
     const document = await vscode.workspace.openTextDocument(file);
     await vscode.window.showTextDocument(document);
     await waitFor(
-      'the language server to report the missing type',
       () => vscode.languages.getDiagnostics(document.uri).length > 0,
+      'the language server to report the missing type',
       30_000,
     );
     // The command waits for the user to answer its error message ("Show Problems"), so it is not awaited yet.
@@ -46,10 +46,12 @@ describe('commands', () => {
       name: 'e2e-unfinished',
       description: '',
     });
-    await waitFor('the notification that says why', async () =>
-      (await page.query('.notifications-toasts .notification-list-item-message')).some((toast) =>
-        /The template has 1 error.*Line 4/.test(toast.text),
-      ),
+    await waitFor(
+      async () =>
+        (await page.query('.notifications-toasts .notification-list-item-message')).some((toast) =>
+          /The template has 1 error.*Line 4/.test(toast.text),
+        ),
+      'the notification that says why',
     );
     await vscode.commands.executeCommand('notifications.clearAll');
     assert.equal(await created, false);

@@ -10,7 +10,7 @@ import { call, localApi, multipart } from './support/localApi.ts';
 import { assertInert, HOSTILE } from './support/hostile.ts';
 import { hasPage, page } from './support/page.ts';
 import { expandRow, shownRow } from './support/sidebar.ts';
-import { waitFor } from './support/wait.ts';
+import { waitFor } from '../../support/wait.ts';
 
 const flow = 'e2e-details';
 const trail = 'hostile-1';
@@ -78,10 +78,10 @@ describe('detail views', () => {
   it('opens a trail from its row: slots with why, hostile fields as text, nothing runs', async () => {
     await expandRow(flow, trail);
     await page.click(ROWS, { label: trail });
-    const shown = await waitFor('the trail view with its slots', async () => {
+    const shown = await waitFor(async () => {
       const view = await page.webview('trail');
       return view.text.includes(`Trail ${trail}`) && view.text.includes('Template slots') ? view : undefined;
-    });
+    }, 'the trail view with its slots');
     assert.match(shown.text, /code-scan\s+scan\s+NON-COMPLIANT\s+non-compliant by scan attestation code-scan \(/);
     assert.match(shown.text, /unit-tests\s+junit\s+MISSING\s+no junit attestation named unit-tests has been reported/);
     assert.ok(shown.text.includes('javascript:window.pwned=5'), 'a javascript: origin shows as text');
@@ -98,10 +98,10 @@ describe('detail views', () => {
   it('opens an attestation from its row: its scan table, annotations, evidence that opens in an editor', async () => {
     await shownRow('code-scan');
     await page.click(ROWS, { label: 'code-scan' });
-    const shown = await waitFor('the attestation view', async () => {
+    const shown = await waitFor(async () => {
       const view = await page.webview('attestation');
       return view.text.includes('Attestation code-scan') ? view : undefined;
-    });
+    }, 'the attestation view');
     assert.match(shown.text, /Quality gate ERROR/);
     assert.match(shown.text, /critical_vulnerabilities\s+ERROR\s+2\s+GREATER_THAN\s+0/);
     assert.match(shown.text, /Annotations/);
@@ -109,8 +109,9 @@ describe('detail views', () => {
     await page.screenshot('details-attestation');
 
     await page.webviewClick('attestation', 'button', 'Open evidence');
-    const tab = await waitFor('the evidence file in an editor', () =>
-      vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((entry) => entry.label === 'report.txt'),
+    const tab = await waitFor(
+      () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((entry) => entry.label === 'report.txt'),
+      'the evidence file in an editor',
     );
     const input = tab.input as { uri?: vscode.Uri };
     assert.ok(input.uri, 'a file editor');
@@ -120,10 +121,10 @@ describe('detail views', () => {
 
   it('says why a missing attestation is missing', async () => {
     await page.click(ROWS, { label: 'unit-tests' });
-    const shown = await waitFor('the missing attestation view', async () => {
+    const shown = await waitFor(async () => {
       const view = await page.webview('attestation');
       return view.text.includes('Attestation unit-tests') ? view : undefined;
-    });
+    }, 'the missing attestation view');
     assert.match(shown.text, /MISSING/);
     assert.match(shown.text, /no junit attestation named unit-tests has been reported/);
   });
@@ -134,7 +135,7 @@ describe('detail views', () => {
     await page.click(ROWS, { label: 'code-scan' });
     await page.webview('attestation');
     await page.webviewPress('attestation', 'button.link', trail, 'Enter');
-    await waitFor('the trail view', async () => (await page.webview('trail')).text.includes(`Trail ${trail}`));
+    await waitFor(async () => (await page.webview('trail')).text.includes(`Trail ${trail}`), 'the trail view');
     assert.ok((await extensionApi()).details().some((target) => target.kind === 'trail' && target.trail === trail));
   });
 
@@ -151,14 +152,15 @@ describe('detail views', () => {
       );
     }
     await vscode.commands.executeCommand('complianceEvidence.showDetails', { kind: 'trail', flow, trail: long });
-    const first = await waitFor('the first page of events', async () => {
+    const first = await waitFor(async () => {
       const view = await page.webview('trail');
       return /Rows 1–25 of (\d+) \(page 1 of 2\)/.exec(view.text) ? view : undefined;
-    });
+    }, 'the first page of events');
     const total = Number(/Rows 1–25 of (\d+)/.exec(first.text)![1]);
     await page.webviewClick('trail', 'button', 'Next page');
-    await waitFor('the second page of events', async () =>
-      (await page.webview('trail')).text.includes(`Rows 26–${total} of ${total} (page 2 of 2)`),
+    await waitFor(
+      async () => (await page.webview('trail')).text.includes(`Rows 26–${total} of ${total} (page 2 of 2)`),
+      'the second page of events',
     );
   });
 
@@ -168,10 +170,10 @@ describe('detail views', () => {
       flow,
       trail: 'no-such-trail',
     });
-    const shown = await waitFor('the failure text', async () => {
+    const shown = await waitFor(async () => {
       const view = await page.webview('trail');
       return view.text.includes('Could not load this view') ? view : undefined;
-    });
+    }, 'the failure text');
     assert.match(shown.text, /no-such-trail/);
     assert.ok(shown.elements.some((element) => element.text === 'Retry'));
     await page.screenshot('details-error');

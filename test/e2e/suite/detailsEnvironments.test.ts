@@ -9,7 +9,7 @@ import { assertInert, HOSTILE } from './support/hostile.ts';
 import { call, localApi, multipart } from './support/localApi.ts';
 import { hasPage, page } from './support/page.ts';
 import { expandRow, shownRow } from './support/sidebar.ts';
-import { waitFor } from './support/wait.ts';
+import { waitFor } from '../../support/wait.ts';
 
 const flow = 'e2e-details';
 const trail = 'hostile-1';
@@ -95,10 +95,10 @@ describe('detail views of environments', () => {
   it('opens an environment from its row: chart, attached policy, audit log', async () => {
     await shownRow(environment);
     await page.click(ROWS, { label: environment });
-    const shown = await waitFor('the environment view with its chart', async () => {
+    const shown = await waitFor(async () => {
       const view = await page.webview('environment', 'svg.compliance-chart g.snapshot');
       return view.text.includes(`Environment ${environment}`) && view.elements.length === 2 ? view : undefined;
-    });
+    }, 'the environment view with its chart');
     assert.match(shown.text, /needs-provenance/);
     assert.match(shown.text, /Audit log/);
     assert.match(shown.text, /started/);
@@ -112,10 +112,10 @@ describe('detail views of environments', () => {
   it('opens a snapshot from its row: what runs, and the rule that failed', async () => {
     await expandRow(environment, '#2');
     await page.click(ROWS, { label: '#2' });
-    const shown = await waitFor('the snapshot view', async () => {
+    const shown = await waitFor(async () => {
       const view = await page.webview('snapshot');
       return view.text.includes(`Snapshot ${environment}#2`) ? view : undefined;
-    });
+    }, 'the snapshot view');
     assert.ok(shown.text.includes(API.image), 'the attested artifact runs');
     assert.match(shown.text, /needs-provenance v1, provenance: /);
     assert.match(shown.text, /Exited/);
@@ -131,10 +131,10 @@ describe('detail views of environments', () => {
     const compared = vscode.commands.executeCommand('complianceEvidence.compareSnapshots', second);
     await page.fillQuickInput('#1');
     assert.deepEqual(await compared, { kind: 'compare', environment, from: 1, to: 2 });
-    const shown = await waitFor('the comparison', async () => {
+    const shown = await waitFor(async () => {
       const view = await page.webview('compare');
       return view.text.includes(`${environment}#1 ↔ ${environment}#2`) ? view : undefined;
-    });
+    }, 'the comparison');
     assert.match(shown.text, /1 started, 1 exited, 1 changed/);
     assertInert(shown, 'the comparison', ['<script>window.pwned=8</script>']);
     await page.screenshot('details-compare');
@@ -143,10 +143,10 @@ describe('detail views of environments', () => {
   it('opens an artifact from its row: where it runs, its provenance', async () => {
     await expandRow('#2', API.image);
     await page.click(ROWS, { label: API.image });
-    const shown = await waitFor('the artifact view', async () => {
+    const shown = await waitFor(async () => {
       const view = await page.webview('artifact');
       return view.text.includes(`Artifact ${API.image}`) ? view : undefined;
-    });
+    }, 'the artifact view');
     // Runs now, since the snapshot it started running in (#1).
     assert.match(shown.text, new RegExp(`Runs now[\\s\\S]*${environment}\\s+${environment}#1[\\s\\S]*Ran before`));
     assert.match(shown.text, new RegExp(`Trail\\s+${trail}`));
@@ -157,8 +157,9 @@ describe('detail views of environments', () => {
 
   it('follows a link between views: the artifact view opens the snapshot it started running in', async () => {
     await page.webviewClick('artifact', 'button.link', `${environment}#1`);
-    await waitFor('the snapshot view', async () =>
-      (await page.webview('snapshot')).text.includes(`Snapshot ${environment}#1`),
+    await waitFor(
+      async () => (await page.webview('snapshot')).text.includes(`Snapshot ${environment}#1`),
+      'the snapshot view',
     );
   });
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hasPage, page } from './support/page.ts';
 import { workspaceDir } from './support/paths.ts';
-import { waitFor } from './support/wait.ts';
+import { waitFor } from '../../support/wait.ts';
 
 /** `source` of the language server's diagnostics. */
 const SOURCE = 'compliance-evidence';
@@ -24,11 +24,11 @@ describe('diagnostics in the editor', () => {
     const editor = await vscode.window.showTextDocument(document);
 
     const found = await waitFor(
-      'a diagnostic on the attestation without a type',
       () => {
         const diagnostics = ours(document.uri);
         return diagnostics.length > 0 ? diagnostics : undefined;
       },
+      'a diagnostic on the attestation without a type',
       30_000,
     );
     assert.equal(found.length, 1, JSON.stringify(found.map((diagnostic) => diagnostic.message)));
@@ -43,13 +43,15 @@ describe('diagnostics in the editor', () => {
     if (hasPage()) {
       await vscode.commands.executeCommand('workbench.actions.view.problems');
       await waitFor(
-        'the squiggle in the editor',
         async () => (await page.query('.monaco-editor .squiggly-error')).length > 0,
+        'the squiggle in the editor',
       );
-      await waitFor('the problem in the Problems panel', async () =>
-        (await page.query('.markers-panel .monaco-list-row')).some(
-          (row) => row.text.includes('unit-tests') || /type/.test(row.text),
-        ),
+      await waitFor(
+        async () =>
+          (await page.query('.markers-panel .monaco-list-row')).some(
+            (row) => row.text.includes('unit-tests') || /type/.test(row.text),
+          ),
+        'the problem in the Problems panel',
       );
       await vscode.window.showTextDocument(document);
       await page.screenshot('editor-diagnostics');
@@ -57,11 +59,11 @@ describe('diagnostics in the editor', () => {
 
     const fixed = await editor.edit((edit) => edit.insert(new vscode.Position(4, 0), '      type: junit\n'));
     assert.equal(fixed, true);
-    await waitFor('the diagnostics to clear', () => ours(document.uri).length === 0, 30_000);
+    await waitFor(() => ours(document.uri).length === 0, 'the diagnostics to clear', 30_000);
     if (hasPage())
       await waitFor(
-        'the squiggle to go',
         async () => (await page.query('.monaco-editor .squiggly-error')).length === 0,
+        'the squiggle to go',
       );
     await document.save();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

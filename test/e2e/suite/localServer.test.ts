@@ -6,7 +6,7 @@ import { extensionApi } from './support/extension.ts';
 import { record } from './support/figures.ts';
 import { localApi } from './support/localApi.ts';
 import { hasPage, page } from './support/page.ts';
-import { waitFor } from './support/wait.ts';
+import { waitFor } from '../../support/wait.ts';
 
 describe('local server', () => {
   let url: string;
@@ -25,12 +25,13 @@ describe('local server', () => {
     assert.equal(api.localServer().state, 'running');
     const ready = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(5000) });
     assert.equal(ready.status, 200);
-    const connection = await waitFor('the views to switch to the local server', () =>
-      api.connection().kind === 'local' ? api.connection() : undefined,
+    const connection = await waitFor(
+      () => (api.connection().kind === 'local' ? api.connection() : undefined),
+      'the views to switch to the local server',
     );
     assert.equal(connection.kind === 'local' && connection.apiBase, `${url}/api/v2`);
     if (hasPage()) {
-      await waitFor('both views to say they are empty', async () => {
+      await waitFor(async () => {
         const welcomes = (await page.query('#workbench\\.parts\\.sidebar .welcome-view-content')).map(
           (view) => view.text,
         );
@@ -38,7 +39,7 @@ describe('local server', () => {
           welcomes.some((text) => text.includes('No flows yet')) &&
           welcomes.some((text) => text.includes('No environments yet'))
         );
-      });
+      }, 'both views to say they are empty');
       record(
         '"Start Local Server" → both views loaded (first start, empty data)',
         `${Math.round(performance.now() - startedAt)} ms`,
@@ -49,10 +50,12 @@ describe('local server', () => {
   it('shows its port in the status bar', async function () {
     if (!hasPage()) this.skip();
     const port = new URL(url).port;
-    const item = await waitFor(`a status bar item for port ${port}`, async () =>
-      (await page.query('#workbench\\.parts\\.statusbar .statusbar-item')).find((element) =>
-        element.text.includes(`Local server :${port}`),
-      ),
+    const item = await waitFor(
+      async () =>
+        (await page.query('#workbench\\.parts\\.statusbar .statusbar-item')).find((element) =>
+          element.text.includes(`Local server :${port}`),
+        ),
+      `a status bar item for port ${port}`,
     );
     assert.ok(
       item.icons.some((icon) => icon.includes('codicon-server')),

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { fixtureText } from './support/fixtures.ts';
 import { hasPage, page } from './support/page.ts';
 import { workspaceDir } from './support/paths.ts';
-import { waitFor } from './support/wait.ts';
+import { waitFor } from '../../support/wait.ts';
 
 /** The flow the flows tests created, with its one trail. */
 const flow = 'e2e-release';
@@ -30,7 +30,6 @@ describe('template impact lens', () => {
     await vscode.window.showTextDocument(document);
 
     const lens = await waitFor(
-      'the impact lens',
       async () => {
         const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
           'vscode.executeCodeLensProvider',
@@ -38,20 +37,25 @@ describe('template impact lens', () => {
         );
         return lenses.find((found) => /^flow e2e-release · \d+ trails?:/.test(found.command?.title ?? ''));
       },
+      'the impact lens',
       30_000,
     );
     assert.equal(lens.command!.title, 'flow e2e-release · 1 trail: 1 stays NON-COMPLIANT');
     assert.equal(lens.range.start.line, 0);
 
-    await waitFor('the lens drawn above the first line', async () =>
-      (await page.query('.monaco-editor .codelens-decoration')).some((shown) =>
-        shown.text.includes('flow e2e-release · 1 trail'),
-      ),
+    await waitFor(
+      async () =>
+        (await page.query('.monaco-editor .codelens-decoration')).some((shown) =>
+          shown.text.includes('flow e2e-release · 1 trail'),
+        ),
+      'the lens drawn above the first line',
     );
     await page.screenshot('template-impact-lens');
     await page.click('.monaco-editor .codelens-decoration a', { text: 'flow e2e-release' });
-    const row = await waitFor('the trail in the list', async () =>
-      (await page.query('.quick-input-widget .monaco-list-row')).find((shown) => shown.text.includes(trail)),
+    const row = await waitFor(
+      async () =>
+        (await page.query('.quick-input-widget .monaco-list-row')).find((shown) => shown.text.includes(trail)),
+      'the trail in the list',
     );
     assert.match(row.text, /stays NON-COMPLIANT/);
     assert.match(row.text, /sbom: — → MISSING/);

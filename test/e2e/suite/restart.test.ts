@@ -6,7 +6,7 @@ import { extensionApi } from './support/extension.ts';
 import { record } from './support/figures.ts';
 import { hasPage, page } from './support/page.ts';
 import { shownRow } from './support/sidebar.ts';
-import { waitFor } from './support/wait.ts';
+import { waitFor } from '../../support/wait.ts';
 
 describe('local server restart', () => {
   before(function () {
@@ -18,11 +18,11 @@ describe('local server restart', () => {
     await vscode.commands.executeCommand('complianceEvidence.localServer.stop');
     assert.equal(api.localServer().state, 'stopped');
     await waitFor(
-      'the status bar item to go',
       async () =>
         !(await page.query('#workbench\\.parts\\.statusbar .statusbar-item')).some((item) =>
           item.text.includes('Local server'),
         ),
+      'the status bar item to go',
     );
   });
 

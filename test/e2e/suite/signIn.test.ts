@@ -9,7 +9,7 @@ import { call, multipart } from './support/localApi.ts';
 import { hasPage, page } from './support/page.ts';
 import { shownRow } from './support/sidebar.ts';
 import { fixtureText } from './support/fixtures.ts';
-import { waitFor } from './support/wait.ts';
+import { waitFor } from '../../support/wait.ts';
 
 const org = 'e2e-remote';
 const flow = 'remote-only';
@@ -52,12 +52,12 @@ describe('sign in', () => {
     await page.fillQuickInput('Use Remote Server');
     await menu;
     const api = await extensionApi();
-    await waitFor('the views to use the remote server', () => api.connection().kind === 'remote');
+    await waitFor(() => api.connection().kind === 'remote', 'the views to use the remote server');
     assert.deepEqual(api.connection(), { kind: 'remote', apiBase: `${remote!.url}/api/v2`, org });
-    const flows = await waitFor('the remote flows', async () => {
+    const flows = await waitFor(async () => {
       const rows = await api.children('flows');
       return rows.some((row) => row.label === flow) ? rows : undefined;
-    });
+    }, 'the remote flows');
     assert.deepEqual(
       flows.map((row) => row.label),
       [flow],
@@ -68,11 +68,13 @@ describe('sign in', () => {
   it('forgets the key on sign out', async () => {
     await vscode.commands.executeCommand('complianceEvidence.signOut');
     const api = await extensionApi();
-    await waitFor('the flows to go', async () => (await api.children('flows')).length === 0);
-    await waitFor('the sign-in welcome', async () =>
-      (await page.query('#workbench\\.parts\\.sidebar .welcome-view-content')).some((view) =>
-        view.text.includes('Sign in with an API key'),
-      ),
+    await waitFor(async () => (await api.children('flows')).length === 0, 'the flows to go');
+    await waitFor(
+      async () =>
+        (await page.query('#workbench\\.parts\\.sidebar .welcome-view-content')).some((view) =>
+          view.text.includes('Sign in with an API key'),
+        ),
+      'the sign-in welcome',
     );
     await page.screenshot('sidebar-signed-out');
   });

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { extensionApi } from './extension.ts';
 import { page } from './page.ts';
-import { waitFor } from './wait.ts';
+import { waitFor } from '../../../support/wait.ts';
 
 export interface LocalApi {
   /** `http://127.0.0.1:<port>/api/v2` */
@@ -24,7 +24,7 @@ export async function localApi(): Promise<LocalApi> {
   await vscode.env.clipboard.writeText('');
   await page.click('#workbench\\.parts\\.statusbar .statusbar-item', { text: 'Local server' });
   await page.fillQuickInput('Copy API Key');
-  const key = await waitFor('the key in the clipboard', () => vscode.env.clipboard.readText());
+  const key = await waitFor(() => vscode.env.clipboard.readText(), 'the key in the clipboard');
   cached = { base, org: status.org ?? 'default', key };
   return cached;
 }

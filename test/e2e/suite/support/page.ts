@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { waitFor } from './wait.ts';
+import { waitFor } from '../../../support/wait.ts';
 
 export interface ShownElement {
   text: string;
@@ -45,7 +45,7 @@ async function ask<T>(action: string, args: object, timeoutMs = 30_000): Promise
   await writeFile(`${request}.tmp`, JSON.stringify({ id, action, ...args }));
   await rename(`${request}.tmp`, request);
   const responseFile = path.join(dir, `response-${id}.json`);
-  await waitFor(`the runner to do '${action}'`, () => existsSync(responseFile), timeoutMs, 50);
+  await waitFor(() => existsSync(responseFile), `the runner to do '${action}'`, timeoutMs);
   const response = JSON.parse(await readFile(responseFile, 'utf8')) as { ok: boolean; error?: string } & T;
   await rm(responseFile, { force: true });
   if (!response.ok) throw new Error(`the runner could not do '${action}': ${response.error}`);

@@ -1,6 +1,6 @@
 // The rows of our views as the page shows them: found by label, expanded by a click as a user does.
 import { page, type ShownElement } from './page.ts';
-import { waitFor } from './wait.ts';
+import { waitFor } from '../../../support/wait.ts';
 
 const ROWS = '#workbench\\.parts\\.sidebar .monaco-list-row';
 
@@ -19,8 +19,8 @@ export async function shownRow(
   timeoutMs = 20_000,
 ): Promise<ShownElement> {
   return waitFor(
-    `a sidebar row '${label}'`,
     async () => (await page.query(ROWS)).find((row) => row.label?.trim() === label && accept(row)),
+    `a sidebar row '${label}'`,
     timeoutMs,
   );
 }
