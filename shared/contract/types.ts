@@ -7,6 +7,7 @@ import type { apiKey, defaultOrg, issuedApiKey, membershipEvent, repo, serviceAc
 import type { searchArtifact, searchResult } from './artifacts.ts';
 import type { environment, snapshot, snapshotArtifact, snapshotSummary } from './environments.ts';
 import type { artifactStatus, attestationStatus, flow, templateAttestation, trail } from './flows.ts';
+import type { control, controlDecision } from './governance.ts';
 import type { pagination } from './pagination.ts';
 import type { policyDryRun, slotChange, templateImpact } from './preview.ts';
 
@@ -32,3 +33,5 @@ export type SearchResult = FromSchema<typeof searchResult>;
 export type TemplateImpact = FromSchema<typeof templateImpact>;
 export type SlotChange = FromSchema<typeof slotChange>;
 export type PolicyDryRun = FromSchema<typeof policyDryRun>;
+export type Control = FromSchema<typeof control>;
+export type ControlDecision = FromSchema<typeof controlDecision>;

@@ -109,7 +109,6 @@ const STORE_USERS_LEFT: readonly string[] = [
   'server/api/http/routes/artifacts.ts',
   'server/api/http/routes/attestations.ts',
   'server/api/http/routes/auditPackage.ts',
-  'server/api/http/routes/controls.ts',
   'server/api/http/routes/customTypes.ts',
   'server/api/http/routes/environments.ts',
   'server/api/http/routes/meta.ts',

@@ -3,6 +3,7 @@
 import type { Deliverer } from '../delivery/deliverer.ts';
 import type { Evaluations } from '../evaluation/pool.ts';
 import type { Store } from '../store/index.ts';
+import { controlService } from './controls.ts';
 import { flowService } from './flows.ts';
 import { repoService } from './repos.ts';
 import { serviceAccountService } from './serviceAccounts.ts';
@@ -21,6 +22,7 @@ export interface ServiceDeps {
 
 export function servicesOf(deps: ServiceDeps) {
   return {
+    controls: controlService(deps),
     flows: flowService(deps),
     repos: repoService(deps),
     serviceAccounts: serviceAccountService(deps),

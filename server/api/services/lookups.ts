@@ -3,6 +3,7 @@
 import type { Trigger } from '../delivery/notifications.ts';
 import { notFound, type ApiError } from '../errors.ts';
 import type { Action } from '../store/actions.ts';
+import type { Control } from '../store/controls.ts';
 import type { Environment } from '../store/environments.ts';
 import type { Flow } from '../store/flows.ts';
 import type { Store } from '../store/index.ts';
@@ -70,4 +71,16 @@ export async function environmentOr404(store: Store, org: Org, name: string): Pr
   const environment = await store.environments.byName(org.id, name);
   if (environment === undefined) throw environmentNotFound(org.name, name);
   return environment;
+}
+
+/** A control (archived ones too), or 404 with the long message, or the one given. */
+export async function controlOr404(
+  store: Store,
+  org: Org,
+  identifier: string,
+  message = `Control '${identifier}' does not exist in organization '${org.name}'`,
+): Promise<Control> {
+  const control = await store.controls.byIdentifier(org.id, identifier);
+  if (control === undefined) throw notFound(message);
+  return control;
 }
