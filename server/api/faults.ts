@@ -1,6 +1,8 @@
 // The server's faults (5xx): what the storage, the database or the server itself can fail with,
-// each answered with a status and a message that says what happened and what to do. Errors come
-// from node:fs (code), node:sqlite (errcode, the SQLite result code) and pg (code, the SQLSTATE).
+// each answered with a status and a message that says what happened and what to do; and the
+// database errors that are the request's doing (a concurrent duplicate, text no column can hold).
+// Errors come from node:fs (code), node:sqlite (errcode, the SQLite result code) and pg (code, the
+// SQLSTATE), told apart here so that neither the store's callers nor http need know the engines.
 
 export interface Fault {
   status: 503 | 507 | 500;
@@ -65,4 +67,42 @@ export function isBusy(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const sqlite = sqliteCodeOf(error);
   return sqlite === SQLITE_BUSY || sqlite === SQLITE_LOCKED;
+}
+
+/** A unique or primary-key violation (SQLite's, or PostgreSQL's SQLSTATE 23505): a concurrent duplicate create (409, retryable). */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const errcode = (error as { errcode?: unknown }).errcode;
+  if ((error as { code?: unknown }).code === '23505') return true;
+  return errcode === 2067 || errcode === 1555 || /UNIQUE constraint failed/.test(error.message);
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENOENT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection error|Client was closed|not queryable/i;
+
+/** An error that says the database cannot be reached now (down, restarting, out of connections), not that the request was wrong. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  return UNAVAILABLE_MESSAGES.test(error.message);
+}
+
+/** PostgreSQL's refusal of a NUL character in text (SQLSTATE 22021), which no stored name or value can contain: the request's fault. */
+export function isUnstorableText(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '22021';
 }

@@ -8,7 +8,6 @@ import type { Deliverer } from './delivery/deliverer.ts';
 import { startDelivering } from './delivery/notifications.ts';
 import { evaluationPool, type Evaluations } from './evaluation/pool.ts';
 import { watchFreeSpace, type FreeSpaceWatch } from './freeSpace.ts';
-import { keyringOf } from './http/auth.ts';
 import { newApiKey } from './apiKeys.ts';
 import { nowSeconds } from './clock.ts';
 import { lockDataDir } from './lock.ts';
@@ -124,7 +123,7 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
         freeSpaceWarning: space?.check,
         allowPrivateWebhooks: options.allowPrivateWebhooks,
       },
-      resolveKey: keyringOf([adminKey, ...options.apiKeys], openedStore),
+      configuredKeys: [adminKey, ...options.apiKeys],
     });
     try {
       await app.listen({ host: options.host, port: options.port });

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { registerAuth } from '../../server/api/http/auth.ts';
+import { accessService } from '../../server/api/services/access.ts';
 import { CAPABILITIES, OPERATIONS, reaches, ROLES, type OperationRule } from '../../server/api/rules/roles.ts';
 import { openStore } from '../../server/api/store/index.ts';
 import type { Role } from '../../server/api/principal.ts';
@@ -226,7 +227,7 @@ describe('roles: every operation × every role answers as the role table says', 
     const store = await openStore({ dataDir: undefined });
     const app = Fastify();
     try {
-      registerAuth(app, () => Promise.resolve(undefined), store);
+      registerAuth(app, accessService({ store, configuredKeys: [] }));
       app.get('/api/v2/flows/:org', () => 'in the table');
       app.get('/ready', { config: { public: true } }, () => 'public');
       app.post('/api/v2/unruled/:org', () => 'not in the table');

@@ -7,7 +7,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyPluginCallback } from 'fastify';
 import { registerAuth } from './auth.ts';
-import type { Principal } from '../principal.ts';
+import type { ConfiguredKey } from '../options.ts';
 import { bodyFailure, bodySchemaNameOf, documentedSchemas } from './requestBodies.ts';
 import type { AppContext, RouteOptions, RoutePlugin } from './context.ts';
 import { servicesOf } from '../services/index.ts';
@@ -36,9 +36,15 @@ import { trailRoutes } from './routes/trails.ts';
 import { userRoutes } from './routes/user.ts';
 import { legacyNotificationRoutes } from './routes/legacyNotifications.ts';
 import { auditPackageRoutes } from './routes/auditPackage.ts';
-import { DATABASE_UNAVAILABLE, STOPPING, storageFaultOf, UNEXPECTED } from '../faults.ts';
-import { isUniqueViolation } from '../store/db.ts';
-import { isDatabaseUnavailable, isUnstorableText } from '../store/postgres/database.ts';
+import {
+  DATABASE_UNAVAILABLE,
+  isDatabaseUnavailable,
+  isUniqueViolation,
+  isUnstorableText,
+  STOPPING,
+  storageFaultOf,
+  UNEXPECTED,
+} from '../faults.ts';
 import { validationFailure } from './parameterErrors.ts';
 import { applyWireContract, documentOptionalBodies, PROJECT_EXTENSION } from './wireContract.ts';
 
@@ -114,10 +120,11 @@ validators.addKeyword('x-checked-by-route');
 
 export interface AppOptions {
   context: AppContext;
-  resolveKey: (key: string) => Promise<Principal | undefined>;
+  /** The keys the server was started with: the admin key and --config's. */
+  configuredKeys: readonly ConfiguredKey[];
 }
 
-export async function buildApp({ context, resolveKey }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ context, configuredKeys }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...requestTimeOptions,
     logger: false,
@@ -212,10 +219,10 @@ export async function buildApp({ context, resolveKey }: AppOptions): Promise<Fas
   });
 
   for (const schema of documentedSchemas) app.addSchema(schema);
-  registerAuth(app, resolveKey, context.store);
-  const services = servicesOf(context);
+  const services = servicesOf({ ...context, configuredKeys });
+  registerAuth(app, services.access);
   await app.register(metaRoutes, { context, services });
-  await app.register(landingRoutes, { context, services, resolveKey });
+  await app.register(landingRoutes, { context, services });
   await app.register(apiReferenceRoutes);
   for (const plugin of apiRoutes) await app.register(plugin, { context, services, prefix: '/api/v2' });
   return app;

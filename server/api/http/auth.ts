@@ -1,12 +1,9 @@
 // Authentication and authorisation for everything under /api/v2 (spec §Authentication,
-// reference §1.10): Bearer or Basic (the key as username), then org access, then what the route's
-// operation needs by the role table (rules/roles.ts), all before the body is read.
+// reference §1.10): the key of a Bearer or Basic (the key as username) header, handed with the
+// route's operation and org to the access service (services/access.ts), which answers the caller
+// and the org or the refusal, all before the body is read.
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { accountPrincipalId, configuredKeyId, keyHash, SERVER_ADMIN_ID } from '../apiKeys.ts';
-import { ApiError, forbidden, notFound } from '../errors.ts';
-import type { ConfiguredKey } from '../options.ts';
-import { mayUse, operationRuleOf } from '../rules/roles.ts';
-import type { Store } from '../store/index.ts';
+import type { Services } from '../services/index.ts';
 import type { Org } from '../store/orgs.ts';
 import type { Principal } from '../principal.ts';
 
@@ -19,41 +16,6 @@ declare module 'fastify' {
     principal: Principal | null;
     org: Org | null;
   }
-}
-
-const UNAUTHENTICATED = 'Authentication required: send your API key as "Authorization: Bearer <key>"';
-const INVALID_KEY = 'Invalid API key';
-
-/** Answers the principal a presented key stands for: configured keys first, then service accounts. */
-export function keyringOf(
-  configured: readonly ConfiguredKey[],
-  store: Store,
-): (key: string) => Promise<Principal | undefined> {
-  const byHash = new Map<string, Principal>();
-  let numbered = 0;
-  configured.forEach((entry) => {
-    const hash = keyHash(entry.key);
-    byHash.set(hash, {
-      id: entry.orgs === 'all' ? SERVER_ADMIN_ID : configuredKeyId(hash),
-      name: entry.orgs === 'all' ? 'admin' : `api-key-${++numbered}`,
-      role: entry.role,
-      orgs: entry.orgs === 'all' ? 'all' : new Set(entry.orgs),
-    });
-  });
-  return async (key) => {
-    const hash = keyHash(key);
-    const known = byHash.get(hash);
-    if (known !== undefined) return known;
-    const account = await store.serviceAccounts.principalForKeyHash(hash, Date.now() / 1000);
-    return account === undefined
-      ? undefined
-      : {
-          id: accountPrincipalId(account.accountId),
-          name: account.accountName,
-          role: account.privilege,
-          orgs: new Set([account.orgName]),
-        };
-  };
 }
 
 /** The key in an Authorization header, or undefined when there is none usable. */
@@ -72,7 +34,7 @@ function presentedKey(header: string | undefined): string | undefined {
 }
 
 /** Stops the server at start when a route that takes a key has no entry in the role table. */
-function refuseRoutesWithoutRule(app: FastifyInstance): void {
+function refuseRoutesWithoutRule(app: FastifyInstance, access: Services['access']): void {
   const routes: RouteOptions[] = [];
   // Collected, then checked once every plugin's onRoute hook has run (the API reference's marks its routes public).
   app.addHook('onRoute', (route) => {
@@ -81,8 +43,7 @@ function refuseRoutesWithoutRule(app: FastifyInstance): void {
   app.addHook('onReady', (done) => {
     const unruled = routes.filter(
       (route) =>
-        route.config?.public !== true &&
-        [route.method].flat().some((method) => operationRuleOf(method, route.url) === undefined),
+        route.config?.public !== true && [route.method].flat().some((method) => !access.isRuled(method, route.url)),
     );
     routes.length = 0;
     done(
@@ -95,32 +56,20 @@ function refuseRoutesWithoutRule(app: FastifyInstance): void {
   });
 }
 
-export function registerAuth(
-  app: FastifyInstance,
-  resolveKey: (key: string) => Promise<Principal | undefined>,
-  store: Store,
-): void {
+export function registerAuth(app: FastifyInstance, access: Services['access']): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('org', null);
-  refuseRoutesWithoutRule(app);
+  refuseRoutesWithoutRule(app, access);
   app.addHook('onRequest', async (request) => {
     if (request.is404 || request.routeOptions.config.public === true) return;
-    const rule = operationRuleOf(request.method, request.routeOptions.url ?? '');
-    const key = presentedKey(request.headers.authorization);
-    if (key === undefined) throw new ApiError(401, UNAUTHENTICATED);
-    const principal = await resolveKey(key);
-    if (principal === undefined) throw new ApiError(401, INVALID_KEY);
+    const { principal, org } = await access.granted({
+      method: request.method,
+      url: request.routeOptions.url ?? '',
+      key: presentedKey(request.headers.authorization),
+      orgName: (request.params as Record<string, string | undefined>).org,
+    });
     request.principal = principal;
-    const orgName = (request.params as Record<string, string | undefined>).org;
-    if (orgName !== undefined) {
-      // An org that does not exist is named as such (spec §Errors), whoever asks; one that exists
-      // but is not the key's is refused without saying more.
-      const org = await store.orgs.byName(orgName);
-      if (org === undefined) throw notFound('Organization not found');
-      if (principal.orgs !== 'all' && !principal.orgs.has(orgName)) throw forbidden();
-      request.org = org;
-    }
-    if (rule === undefined || !mayUse(principal.role, rule.needs)) throw forbidden();
+    request.org = org;
   });
 }
 

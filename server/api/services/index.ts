@@ -2,9 +2,12 @@
 // object and nothing below it: a route parses, authorizes, calls one service and renders its answer.
 import type { Deliverer } from '../delivery/deliverer.ts';
 import type { Evaluations } from '../evaluation/pool.ts';
+import type { ConfiguredKey } from '../options.ts';
 import type { Store } from '../store/index.ts';
+import { accessService } from './access.ts';
 import { controlService } from './controls.ts';
 import { flowService } from './flows.ts';
+import { readinessService } from './readiness.ts';
 import { repoService } from './repos.ts';
 import { serviceAccountService } from './serviceAccounts.ts';
 import { userService } from './users.ts';
@@ -18,12 +21,18 @@ export interface ServiceDeps {
   publicUrl: () => string;
   /** Makes the webhook deliveries stored in the outbox; woken when a transaction commits some. */
   deliverer: Deliverer;
+  /** The keys the server was started with (the admin key and --config's), each with its orgs and role. */
+  configuredKeys: readonly ConfiguredKey[];
+  /** A warning when the disk the server writes to is nearly full. */
+  freeSpaceWarning?: () => Promise<string | undefined>;
 }
 
 export function servicesOf(deps: ServiceDeps) {
   return {
+    access: accessService(deps),
     controls: controlService(deps),
     flows: flowService(deps),
+    readiness: readinessService(deps),
     repos: repoService(deps),
     serviceAccounts: serviceAccountService(deps),
     users: userService(deps),

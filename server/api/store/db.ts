@@ -316,14 +316,6 @@ export class Database {
   }
 }
 
-/** A unique or primary-key violation (SQLite's, or PostgreSQL's SQLSTATE 23505): a concurrent duplicate create (409, retryable). */
-export function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const errcode = (error as { errcode?: unknown }).errcode;
-  if ((error as { code?: unknown }).code === '23505') return true;
-  return errcode === 2067 || errcode === 1555 || /UNIQUE constraint failed/.test(error.message);
-}
-
 export function json(value: unknown): string | null {
   return value === undefined || value === null ? null : JSON.stringify(value);
 }

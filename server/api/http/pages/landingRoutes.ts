@@ -16,10 +16,6 @@ import { registerFlowPages } from './flowPages.ts';
 import { hrefOf } from './markup.ts';
 import { registerTrailPages } from './trailPages.ts';
 
-export interface PageOptions extends RouteOptions {
-  resolveKey: (key: string) => Promise<Principal | undefined> | Principal | undefined;
-}
-
 const TITLE = 'Compliance Evidence — local API server';
 
 function signInForm(problem?: string): SafeHtml {
@@ -31,7 +27,7 @@ ${problem === undefined ? '' : html`<p class="error" role="alert">${problem}</p>
 </form>`;
 }
 
-export const landingRoutes: FastifyPluginCallback<PageOptions> = (app, { context, resolveKey }, done) => {
+export const landingRoutes: FastifyPluginCallback<RouteOptions> = (app, { context, services }, done) => {
   const sessions = new Sessions();
   registerTrailPages(app, sessions);
   registerFlowPages(app, sessions);
@@ -58,15 +54,12 @@ export const landingRoutes: FastifyPluginCallback<PageOptions> = (app, { context
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 
-  const orgsOf = async (principal: Principal): Promise<string[]> =>
-    principal.orgs === 'all' ? (await context.store.orgs.all()).map((org) => org.name) : [...principal.orgs].sort();
-
   const landing = async (principal: Principal | undefined, problem?: string): Promise<SafeHtml> => {
     const who =
       principal === undefined
         ? signInForm(problem)
         : html`<h2>Your organizations</h2>
-<ul>${(await orgsOf(principal)).map((org) => html`<li>${org}: <a href="${hrefOf(org, { kind: 'flows' })}">flows</a>, <a href="${hrefOf(org, { kind: 'environments' })}">environments</a></li>`)}</ul>
+<ul>${(await services.access.orgNamesOf(principal)).map((org) => html`<li>${org}: <a href="${hrefOf(org, { kind: 'flows' })}">flows</a>, <a href="${hrefOf(org, { kind: 'environments' })}">environments</a></li>`)}</ul>
 <form method="post" action="/sign-out"><button type="submit">Sign out</button></form>`;
     return page(
       TITLE,
@@ -85,7 +78,7 @@ ${who}
 
   app.get('/', publicRoute, async (request, reply) => {
     const key = sessions.keyOf(request);
-    const principal = key === undefined ? undefined : await resolveKey(key);
+    const principal = key === undefined ? undefined : await services.access.principalOf(key);
     return sendPage(reply, 200, await landing(principal));
   });
 
@@ -95,7 +88,7 @@ ${who}
 
   app.post<{ Body: { key?: unknown } }>('/sign-in', publicRoute, async (request, reply) => {
     const key = typeof request.body?.key === 'string' ? request.body.key.trim() : '';
-    const principal = key === '' ? undefined : await resolveKey(key);
+    const principal = key === '' ? undefined : await services.access.principalOf(key);
     if (principal === undefined)
       return sendPage(
         reply,

@@ -11,16 +11,20 @@ for (const schema of Object.values(schemas))
   schemaByPath.set(new URL(schema.$id).pathname.replace(/^\/schemas\//, ''), schema);
 schemaByPath.set('environment-policy/v1', schemas['env-policy']);
 
-export const metaRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
+export const metaRoutes: FastifyPluginCallback<RouteOptions> = (app, { services }, done) => {
   // Ready while the database answers: a load balancer then sends requests to the instances that can serve them.
   app.get('/ready', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
-    const reachable = await context.store.reachable();
-    // Low disk space does not take the instance out (reads still work): the body says it after OK.
-    const warning = reachable ? await context.freeSpaceWarning?.() : undefined;
+    const readiness = await services.readiness.now();
     return reply
-      .code(reachable ? 200 : 503)
+      .code(readiness.ready ? 200 : 503)
       .type('text/plain; charset=utf-8')
-      .send(reachable ? (warning === undefined ? 'OK' : `OK\nwarning: ${warning}`) : 'the database is unavailable');
+      .send(
+        !readiness.ready
+          ? 'the database is unavailable'
+          : readiness.warning === undefined
+            ? 'OK'
+            : `OK\nwarning: ${readiness.warning}`,
+      );
   });
   app.get('/api/v2/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());
   app.get('/api/v2/schemas', { config: { public: true }, schema: { hide: true } }, () =>

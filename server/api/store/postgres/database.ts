@@ -3,7 +3,7 @@
 // outside one), and the one-transaction-per-request helper.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { BUSY_WAIT_MS } from '../../faults.ts';
+import { BUSY_WAIT_MS, isDatabaseUnavailable } from '../../faults.ts';
 import type { BeforeCommit, Param, Row, Statements, TransactionOptions } from '../db.ts';
 import {
   postgresExecute,
@@ -509,37 +509,7 @@ export class PostgresDatabase {
   }
 }
 
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENOENT',
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-]);
-const UNAVAILABLE_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection error|Client was closed|not queryable/i;
-
 /** PostgreSQL's refusal to run a named statement whose tables changed shape since it was planned. */
 function isStalePlan(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === '0A000' && /cached plan/.test(error.message);
-}
-
-/** An error that says the database cannot be reached now (down, restarting, out of connections), not that the request was wrong. */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
-  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
-  return UNAVAILABLE_MESSAGES.test(error.message);
-}
-
-/** PostgreSQL's refusal of a NUL character in text (SQLSTATE 22021), which no stored name or value can contain: the request's fault. */
-export function isUnstorableText(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === '22021';
 }
