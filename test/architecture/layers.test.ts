@@ -92,8 +92,6 @@ const IMPORTS_LEFT: readonly string[] = [
   'server/api/rules/templates.ts -> server/api/http/requestBodies.ts',
   'server/api/services/attest.ts -> server/api/http/multipart.ts',
   'server/api/services/attest.ts -> server/api/http/requestBodies.ts',
-  'server/api/services/policyVerdicts.ts -> server/api/http/context.ts',
-  'server/api/services/snapshotting.ts -> server/api/http/context.ts',
   'server/api/store/snapshots.ts -> server/api/rules/snapshotArtifacts.ts',
   'server/api/store/snapshots.ts -> server/api/rules/snapshotDiff.ts',
   'server/api/store/snapshots.ts -> server/api/rules/snapshots.ts',

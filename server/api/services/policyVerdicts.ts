@@ -14,11 +14,11 @@ import {
 import { limits, tooManyRuleChecksMessage } from '../../../shared/limits.ts';
 import { normalizePolicy, type PolicyModel } from '../../../shared/policies/model.ts';
 import { parseYaml } from '../../../shared/text/parse.ts';
-import type { AppContext } from '../http/context.ts';
 import type { RunningArtifact } from '../rules/runningArtifacts.ts';
 import { evaluatedArtifactOf, type ArtifactProvenance, type EvaluatedArtifact } from '../rules/snapshotArtifacts.ts';
 import type { Org } from '../store/orgs.ts';
 import type { CurrentPolicy } from '../store/policies.ts';
+import type { ServiceDeps } from './index.ts';
 import { policyProvenanceOf } from './policyProvenance.ts';
 
 export interface Policies {
@@ -48,12 +48,12 @@ export function appliedPoliciesOf(current: readonly CurrentPolicy[]): AppliedPol
   return current.map((policy) => ({ name: policy.name, version: policy.version, policy: modelOf(policy) }));
 }
 
-export async function policiesOf(context: AppContext, environmentId: number): Promise<Policies> {
-  const current = await context.store.policies.attachedTo(environmentId);
+export async function policiesOf({ store }: Pick<ServiceDeps, 'store'>, environmentId: number): Promise<Policies> {
+  const current = await store.policies.attachedTo(environmentId);
   return {
     current,
     applied: appliedPoliciesOf(current),
-    allowed: await context.store.environments.allowedIn(environmentId),
+    allowed: await store.environments.allowedIn(environmentId),
   };
 }
 
@@ -66,19 +66,19 @@ function notEvaluatedReason(trailCounts: number[], policies: Policies): string |
 
 /** Each running artifact with its provenance and the attached policies' verdict. */
 export async function evaluatedArtifactsOf(
-  context: AppContext,
+  { store, publicUrl }: Pick<ServiceDeps, 'store' | 'publicUrl'>,
   org: Org,
   running: readonly RunningArtifact[],
   policies: Policies,
   now: number,
 ): Promise<EvaluatedArtifact[]> {
   const provenance = await policyProvenanceOf(
-    context.store,
+    store,
     org.id,
     running.map((artifact) => artifact.fingerprint),
     now,
   );
-  const host = context.publicUrl();
+  const host = publicUrl();
   const notEvaluated = notEvaluatedReason(
     running.map((artifact) => provenance.originsOf(artifact.fingerprint).length),
     policies,

@@ -3,7 +3,6 @@
 // the rules call for a snapshot → the snapshot, environment events, trail events and the webhook
 // deliveries it stores for the deliverer to make once the transaction has committed.
 import type { PolicyDecision } from '../../../shared/compliance/index.ts';
-import type { AppContext } from '../http/context.ts';
 import type { ReportType } from '../../../shared/reports/check.ts';
 import { runningArtifactsOf, type RunningArtifact } from '../rules/runningArtifacts.ts';
 import type { SnapshotArtifact } from '../rules/snapshotArtifacts.ts';
@@ -13,7 +12,11 @@ import type { OutboxDelivery } from '../store/outbox.ts';
 import { deliveriesFor, type Trigger } from '../delivery/notifications.ts';
 import type { Environment } from '../store/environments.ts';
 import type { Org } from '../store/orgs.ts';
+import type { ServiceDeps } from './index.ts';
 import { evaluatedArtifactsOf, policiesOf, type Policies } from './policyVerdicts.ts';
+
+/** What a snapshot is made from: the store of the request's transaction and the base of html_url values. */
+export type SnapshotDeps = Pick<ServiceDeps, 'store' | 'publicUrl'>;
 
 /** `applied_policies` of a snapshot (reference §5.5). */
 function appliedPoliciesView(policies: Policies, artifacts: readonly SnapshotArtifact[]) {
@@ -61,13 +64,13 @@ function artifactPayload(artifact: SnapshotArtifact) {
 
 /** ON_ALLOWED_ARTIFACT: an artifact runs in the environment because it is allowed there. */
 async function allowedDeliveries(
-  context: AppContext,
+  deps: SnapshotDeps,
   org: Org,
   environmentName: string,
   environmentPayload: object,
   artifact: SnapshotArtifact,
 ): Promise<OutboxDelivery[]> {
-  return await deliveriesFor(context, org, 'environment', environmentName, 'ON_ALLOWED_ARTIFACT', {
+  return await deliveriesFor(deps, org, 'environment', environmentName, 'ON_ALLOWED_ARTIFACT', {
     event_type: 'allowed',
     description: `${artifact.name} runs as an allowed artifact`,
     environment: environmentPayload,
@@ -77,7 +80,7 @@ async function allowedDeliveries(
 
 /** Writes the snapshot and its consequences; returns the webhook deliveries it calls for. */
 async function recordSnapshot(
-  context: AppContext,
+  deps: SnapshotDeps,
   org: Org,
   environment: Environment,
   next: NextSnapshot,
@@ -85,15 +88,15 @@ async function recordSnapshot(
   previousCompliant: boolean | undefined,
   now: number,
 ): Promise<OutboxDelivery[]> {
-  const { store } = context;
+  const { store } = deps;
   const index = await store.snapshots.record(environment.id, next, appliedPoliciesView(policies, next.artifacts), now);
   const environmentPayload = {
     name: environment.name,
     type: environment.type,
     snapshot_index: index,
     snapshot_compliant: next.compliant,
-    html_url: htmlUrl.environment(context.publicUrl(), org.name, environment.name),
-    snapshot_html_url: `${htmlUrl.environment(context.publicUrl(), org.name, environment.name)}/snapshots/${index}`,
+    html_url: htmlUrl.environment(deps.publicUrl(), org.name, environment.name),
+    snapshot_html_url: `${htmlUrl.environment(deps.publicUrl(), org.name, environment.name)}/snapshots/${index}`,
   };
   const deliveries: OutboxDelivery[] = [];
   for (const event of next.events) {
@@ -116,7 +119,7 @@ async function recordSnapshot(
       }
     }
     deliveries.push(
-      ...(await deliveriesFor(context, org, 'environment', environment.name, EVENT_TRIGGERS[event.type], {
+      ...(await deliveriesFor(deps, org, 'environment', environment.name, EVENT_TRIGGERS[event.type], {
         event_type: event.type,
         description: event.description,
         environment: environmentPayload,
@@ -124,13 +127,13 @@ async function recordSnapshot(
       })),
     );
     if (event.type === 'started' && policies.allowed.has(event.artifact.fingerprint)) {
-      deliveries.push(...(await allowedDeliveries(context, org, environment.name, environmentPayload, event.artifact)));
+      deliveries.push(...(await allowedDeliveries(deps, org, environment.name, environmentPayload, event.artifact)));
     }
   }
   if (previousCompliant !== undefined && previousCompliant !== next.compliant) {
     deliveries.push(
       ...(await deliveriesFor(
-        context,
+        deps,
         org,
         'environment',
         environment.name,
@@ -152,29 +155,29 @@ async function recordSnapshot(
  * snapshot only when the snapshot rules say the environment changed.
  */
 export async function ingestReport(
-  context: AppContext,
+  deps: SnapshotDeps,
   org: Org,
   environment: Environment,
   type: ReportType,
   body: unknown,
   now: number,
 ): Promise<OutboxDelivery[]> {
-  const { store } = context;
+  const { store } = deps;
   await store.environments.markReported(environment.id, now);
-  const policies = await policiesOf(context, environment.id);
-  const evaluated = await evaluatedArtifactsOf(context, org, runningArtifactsOf(type, body), policies, now);
+  const policies = await policiesOf(deps, environment.id);
+  const evaluated = await evaluatedArtifactsOf(deps, org, runningArtifactsOf(type, body), policies, now);
   const latest = await store.snapshots.latest(environment.id);
   const next = nextSnapshotOf(latest ?? null, evaluated, policies.applied.length);
   if (next === null) return [];
-  const deliveries = await recordSnapshot(context, org, environment, next, policies, latest?.compliant, now);
+  const deliveries = await recordSnapshot(deps, org, environment, next, policies, latest?.compliant, now);
   for (const logical of await store.environments.logicalIncluding(environment.id))
-    deliveries.push(...(await recordCombinedSnapshot(context, org, logical, now)));
+    deliveries.push(...(await recordCombinedSnapshot(deps, org, logical, now)));
   return deliveries;
 }
 
 /** The artifacts running now in an environment, by its latest snapshot. */
-async function runningNowIn(context: AppContext, environmentId: number): Promise<RunningArtifact[]> {
-  const latest = await context.store.snapshots.latest(environmentId);
+async function runningNowIn(deps: SnapshotDeps, environmentId: number): Promise<RunningArtifact[]> {
+  const latest = await deps.store.snapshots.latest(environmentId);
   if (latest === undefined) return [];
   const positions = latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : []));
   return latest.artifactsAt(positions).map(runningOf);
@@ -214,25 +217,25 @@ function mergedRunning(groups: ReadonlyArray<{ environment: string; running: Run
  * snapshot rules as any report, so it changes only when what runs there changes.
  */
 export async function recordCombinedSnapshot(
-  context: AppContext,
+  deps: SnapshotDeps,
   org: Org,
   logical: Environment,
   now: number,
 ): Promise<OutboxDelivery[]> {
-  const { store } = context;
+  const { store } = deps;
   const groups: Array<{ environment: string; running: RunningArtifact[] }> = [];
   for (const name of logical.included) {
     const physical = await store.environments.byName(org.id, name);
     if (physical !== undefined)
-      groups.push({ environment: physical.name, running: await runningNowIn(context, physical.id) });
+      groups.push({ environment: physical.name, running: await runningNowIn(deps, physical.id) });
   }
-  const policies = await policiesOf(context, logical.id);
-  const evaluated = await evaluatedArtifactsOf(context, org, mergedRunning(groups), policies, now);
+  const policies = await policiesOf(deps, logical.id);
+  const evaluated = await evaluatedArtifactsOf(deps, org, mergedRunning(groups), policies, now);
   const latest = await store.snapshots.latest(logical.id);
   const next = nextSnapshotOf(latest ?? null, evaluated, policies.applied.length);
   if (next === null) return [];
   await store.environments.markReported(logical.id, now);
-  return await recordSnapshot(context, org, logical, next, policies, latest?.compliant, now);
+  return await recordSnapshot(deps, org, logical, next, policies, latest?.compliant, now);
 }
 
 function runningOf(artifact: SnapshotArtifact): RunningArtifact {
@@ -251,7 +254,7 @@ function runningOf(artifact: SnapshotArtifact): RunningArtifact {
  * snapshot is re-evaluated into a new one (reference §4.4).
  */
 export async function changePolicies(
-  context: AppContext,
+  deps: SnapshotDeps,
   org: Org,
   environment: Environment,
   policyIds: readonly number[],
@@ -259,7 +262,7 @@ export async function changePolicies(
   user: string,
   now: number,
 ): Promise<OutboxDelivery[]> {
-  const { store } = context;
+  const { store } = deps;
   const before = (await store.policies.attachedTo(environment.id)).map((policy) => policy.id);
   const attach = mode === 'detach' ? [] : policyIds.filter((id) => !before.includes(id));
   const detach =
@@ -271,7 +274,7 @@ export async function changePolicies(
   if (attach.length === 0 && detach.length === 0) return [];
   await store.policies.detach(environment.id, environment.name, detach, user, now);
   await store.policies.attach(environment.id, environment.name, attach, user, now);
-  return (await reevaluateLatest(context, org, environment, () => true, now)).deliveries;
+  return (await reevaluateLatest(deps, org, environment, () => true, now)).deliveries;
 }
 
 /**
@@ -280,27 +283,27 @@ export async function changePolicies(
  * calls for it. Nothing happens for an environment without snapshots.
  */
 async function reevaluateLatest(
-  context: AppContext,
+  deps: SnapshotDeps,
   org: Org,
   environment: Environment,
   wanted: (running: readonly RunningArtifact[]) => boolean,
   now: number,
 ): Promise<{ deliveries: OutboxDelivery[]; next: NextSnapshot | undefined; policies: Policies | undefined }> {
-  const { store } = context;
+  const { store } = deps;
   const latest = await store.snapshots.latest(environment.id);
   if (latest === undefined) return { deliveries: [], next: undefined, policies: undefined };
   const runningPositions = latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : []));
   const running = latest.artifactsAt(runningPositions).map(runningOf);
   if (!wanted(running)) return { deliveries: [], next: undefined, policies: undefined };
-  const policies = await policiesOf(context, environment.id);
+  const policies = await policiesOf(deps, environment.id);
   const next = nextSnapshotOf(
     latest,
-    await evaluatedArtifactsOf(context, org, running, policies, now),
+    await evaluatedArtifactsOf(deps, org, running, policies, now),
     policies.applied.length,
     true,
   )!;
   return {
-    deliveries: await recordSnapshot(context, org, environment, next, policies, latest.compliant, now),
+    deliveries: await recordSnapshot(deps, org, environment, next, policies, latest.compliant, now),
     next,
     policies,
   };
@@ -308,12 +311,12 @@ async function reevaluateLatest(
 
 /** The environment's latest snapshot judged again, now that a policy it uses was archived or unarchived. */
 export async function reevaluateEnvironment(
-  context: AppContext,
+  deps: SnapshotDeps,
   org: Org,
   environment: Environment,
   now: number,
 ): Promise<OutboxDelivery[]> {
-  return (await reevaluateLatest(context, org, environment, () => true, now)).deliveries;
+  return (await reevaluateLatest(deps, org, environment, () => true, now)).deliveries;
 }
 
 /**
@@ -322,26 +325,26 @@ export async function reevaluateEnvironment(
  * ON_ALLOWED_ARTIFACT fires for it.
  */
 export async function allowArtifact(
-  context: AppContext,
+  deps: SnapshotDeps,
   org: Org,
   environment: Environment,
   entry: { artifactFingerprint: string; artifactName: string; description: string; createdBy: string },
   now: number,
 ): Promise<OutboxDelivery[]> {
-  await context.store.environments.allow(environment.id, entry, now);
+  await deps.store.environments.allow(environment.id, entry, now);
   const runs = (running: readonly RunningArtifact[]) =>
     running.some((artifact) => artifact.fingerprint === entry.artifactFingerprint);
-  const { deliveries, next } = await reevaluateLatest(context, org, environment, runs, now);
+  const { deliveries, next } = await reevaluateLatest(deps, org, environment, runs, now);
   const allowed = next?.artifacts.find(
     (artifact) => artifact.fingerprint === entry.artifactFingerprint && artifact.annotation.now > 0,
   );
   if (next === undefined || allowed === undefined) return deliveries;
-  const environmentUrl = htmlUrl.environment(context.publicUrl(), org.name, environment.name);
+  const environmentUrl = htmlUrl.environment(deps.publicUrl(), org.name, environment.name);
   const environmentPayload = {
     name: environment.name,
     type: environment.type,
     snapshot_compliant: next.compliant,
     html_url: environmentUrl,
   };
-  return [...deliveries, ...(await allowedDeliveries(context, org, environment.name, environmentPayload, allowed))];
+  return [...deliveries, ...(await allowedDeliveries(deps, org, environment.name, environmentPayload, allowed))];
 }
