@@ -2,7 +2,7 @@
 // picks the remote), otherwise the remote from the settings with the key from SecretStorage.
 // Publishes the state as context keys that the welcome views match.
 import * as vscode from 'vscode';
-import { ApiClient } from '../api/client.ts';
+import { ApiClient } from '../../shared/apiClient/client.ts';
 import { resolveConnection, type Connection, type LocalServerInfo } from './connection.ts';
 import { connectionSettings } from './settings.ts';
 

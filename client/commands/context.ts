@@ -1,7 +1,7 @@
 // What every command needs: the session, the views, the local server and the log; and the two
 // ways a command ends badly — nothing to talk to, or the server's refusal shown as it said it.
 import * as vscode from 'vscode';
-import type { ApiClient } from '../api/client.ts';
+import type { ApiClient } from '../../shared/apiClient/client.ts';
 import type { Session } from '../auth/session.ts';
 import type { DetailPanels } from '../details/panels.ts';
 import { notificationText } from './notificationText.ts';

@@ -1,7 +1,7 @@
 // Report a K8S environment (from a JSON report file or from kubectl) and show an audit log.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ApiClient } from '../api/client.ts';
+import type { ApiClient } from '../../shared/apiClient/client.ts';
 import type { AuditLogDocuments } from '../documents/auditLogDocuments.ts';
 import { apiOrExplain, argsOf, showFailure, uriOf, withProgress, type CommandContext } from './context.ts';
 import { kubectlPath, kubectlPods } from './kubectl.ts';

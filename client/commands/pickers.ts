@@ -1,6 +1,6 @@
 // Quick picks for a command's target when it was not started from a tree node.
 import * as vscode from 'vscode';
-import type { ApiClient } from '../api/client.ts';
+import type { ApiClient } from '../../shared/apiClient/client.ts';
 
 export async function pickFlow(api: ApiClient, placeHolder = 'Flow'): Promise<string | undefined> {
   const flows = await api.listFlows();

@@ -1,6 +1,6 @@
 // Search artifacts by commit SHA or fingerprint and reveal the hit in the Flows view.
 import * as vscode from 'vscode';
-import type { SearchArtifact } from '../api/types.ts';
+import type { SearchArtifact } from '../../shared/apiClient/types.ts';
 import { trailNode } from '../tree/flowModel.ts';
 import type { TreeNode } from '../tree/nodes.ts';
 import { apiOrExplain, argsOf, showFailure, withProgress, type CommandContext } from './context.ts';

@@ -1,5 +1,5 @@
 // The sentence that tells the user how the server judged a new attestation.
-import type { AttestationStatus, Trail } from '../api/types.ts';
+import type { AttestationStatus, Trail } from '../../shared/apiClient/types.ts';
 
 /** "Compliant. Trail 't' is INCOMPLETE." from the trail as the server now evaluates it. */
 export function verdictOf(trail: Trail, attestationName: string): string {

@@ -1,7 +1,7 @@
 // Open and Save of an attestation's evidence file, asked for from the attestation view. Open keeps
 // a copy in the extension's own storage and opens it in an editor; Save writes where the user picks.
 import * as vscode from 'vscode';
-import type { ApiClient } from '../api/client.ts';
+import type { ApiClient } from '../../shared/apiClient/client.ts';
 import { safeFileName } from './fileNames.ts';
 
 interface EvidenceRef {

@@ -1,7 +1,7 @@
 // A detail target's page: the API records it needs, through the shared display models, into markup.
 // A failure becomes a page that says what went wrong (the server's own message), never a blank one.
 // No VS Code here.
-import type { ApiClient } from '../api/client.ts';
+import type { ApiClient } from '../../shared/apiClient/client.ts';
 import { html } from '../../shared/html.ts';
 import { attestationDisplay } from '../../shared/display/attestation.ts';
 import { isRecord, listOf, textOf } from '../../shared/display/links.ts';

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { html } from '../../shared/html.ts';
-import type { ApiClient } from '../api/client.ts';
-import { ApiError } from '../api/errors.ts';
+import type { ApiClient } from '../../shared/apiClient/client.ts';
+import { ApiError } from '../../shared/apiClient/errors.ts';
 import { notificationText } from '../commands/notificationText.ts';
 import { detailDocument } from './render/document.ts';
 import type { DetailPage } from './render/parts.ts';

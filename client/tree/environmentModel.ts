@@ -1,5 +1,5 @@
 // Environments → snapshots → the artifacts each snapshot saw running, built from API JSON.
-import type { Environment, Snapshot, SnapshotArtifact, SnapshotListItem } from '../api/types.ts';
+import type { Environment, Snapshot, SnapshotArtifact, SnapshotListItem } from '../../shared/apiClient/types.ts';
 import { code, md, paragraphs, type Markdown } from './markdown.ts';
 import { complianceOf, formatTime, loadMoreNode, messageNode, withUrl, type TreeNode } from './nodes.ts';
 import { environmentRowId } from './rowIds.ts';

@@ -1,7 +1,14 @@
 // Flows → trails → attestations and artifacts, built from API JSON. A trail's rows come from its
 // compliance status, completed with the template's slots the status does not mention, so every
 // attestation the template expects is visible, reported or not.
-import type { ArtifactStatus, AttestationStatus, Flow, Page, TemplateAttestation, Trail } from '../api/types.ts';
+import type {
+  ArtifactStatus,
+  AttestationStatus,
+  Flow,
+  Page,
+  TemplateAttestation,
+  Trail,
+} from '../../shared/apiClient/types.ts';
 import { code, md, paragraphs, type Markdown } from './markdown.ts';
 import { complianceOf, formatTime, loadMoreNode, messageNode, withUrl, type TreeNode } from './nodes.ts';
 import { flowRowId } from './rowIds.ts';

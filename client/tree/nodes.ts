@@ -1,6 +1,6 @@
 // The plain description of one tree row, built from API JSON without VS Code. The providers turn it
 // into a TreeItem; tests and the extension's test API read it as it is.
-import type { ComplianceState } from '../api/types.ts';
+import type { ComplianceState } from '../../shared/apiClient/types.ts';
 
 export type NodeKind =
   | 'flow'

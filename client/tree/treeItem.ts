@@ -1,7 +1,7 @@
 // How a plain TreeNode looks in VS Code: compliance as a coloured ThemeIcon, capabilities as the
 // contextValue that menus match.
 import * as vscode from 'vscode';
-import type { ComplianceState } from '../api/types.ts';
+import type { ComplianceState } from '../../shared/apiClient/types.ts';
 import type { TreeNode } from './nodes.ts';
 
 const complianceIcons: Record<ComplianceState, vscode.ThemeIcon> = {

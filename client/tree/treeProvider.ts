@@ -1,8 +1,8 @@
 // One provider class behind both views: caches children per node, turns failures into error rows,
 // pages with "Load more…", and refreshes one node at a time after our own commands.
 import * as vscode from 'vscode';
-import type { ApiClient } from '../api/client.ts';
-import { ApiError } from '../api/errors.ts';
+import type { ApiClient } from '../../shared/apiClient/client.ts';
+import { ApiError } from '../../shared/apiClient/errors.ts';
 import { errorNode, type TreeNode } from './nodes.ts';
 import { treeItemOf } from './treeItem.ts';
 import { loadedAncestorId } from './rowIds.ts';

@@ -18,7 +18,8 @@ import {
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { IMPACT_LIST_LIMIT } from '../../shared/contract/index.ts';
-import type { PolicyDryRun, TemplateImpact } from '../../shared/contract/types.ts';
+import type { ApiClient } from '../../shared/apiClient/client.ts';
+import type { PolicyDryRun } from '../../shared/contract/types.ts';
 import { flowNameFromFile, policyNameFromFile } from '../../shared/documentNames.ts';
 import { validateText, type DocumentKind } from '../../shared/validate.ts';
 import {
@@ -31,7 +32,7 @@ import {
   type PreviewList,
   type PreviewProblem,
 } from '../../shared/protocol.ts';
-import { ask, segment, serverAccessOf, type ServerAccess } from './serverAccess.ts';
+import { answerOf, previewClientOf } from './serverAccess.ts';
 import { locate } from './service/nodes.ts';
 import { treeOf } from './service/parsed.ts';
 import {
@@ -107,7 +108,7 @@ export function registerPreviewLenses(
   documents: TextDocuments<TextDocument>,
   kindOf: (document: TextDocument) => DocumentKind | undefined,
 ): PreviewLenses {
-  let access: ServerAccess | undefined;
+  let api: ApiClient | undefined;
   let refreshSupported = false;
   const previews = new Map<string, Preview>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -125,7 +126,7 @@ export function registerPreviewLenses(
   };
 
   const templatePreview = async (
-    server: ServerAccess,
+    server: ApiClient,
     uri: string,
     text: string,
     signal: AbortSignal,
@@ -133,8 +134,7 @@ export function registerPreviewLenses(
     const flow = flowNameFromFile(fileNameOf(uri));
     if (flow === undefined)
       return { lenses: [lens('impact preview · name the file <flow>.flow-template.yml')], failures: new Map() };
-    const path = `/flows/${segment(server.org)}/${segment(flow)}/template-impact?limit=${LISTED_TRAILS}`;
-    const answer = await ask<TemplateImpact>(server, 'POST', path, { template: text }, signal);
+    const answer = await answerOf(server.templateImpact(flow, text, LISTED_TRAILS, signal), signal);
     const subject = `flow ${flow}`;
     if (answer.kind === 'invalid')
       return { lenses: [lens(`${subject} · ${errorsTitle(answer.errors)}`)], failures: new Map() };
@@ -149,14 +149,8 @@ export function registerPreviewLenses(
     return { lenses: [lens(impactTitle(answer.body), showPreviewListCommand, [list])], failures: new Map() };
   };
 
-  const dryRunOn = (server: ServerAccess, environment: string, text: string, signal: AbortSignal) =>
-    ask<PolicyDryRun>(
-      server,
-      'POST',
-      `/environments/${segment(server.org)}/${segment(environment)}/policy-dry-run?limit=${LISTED_ARTIFACTS}`,
-      { policy: text },
-      signal,
-    );
+  const dryRunOn = (server: ApiClient, environment: string, text: string, signal: AbortSignal) =>
+    answerOf(server.policyDryRun(environment, text, LISTED_ARTIFACTS, signal), signal);
 
   const dryRunList = (run: PolicyDryRun, policy: string | undefined): PreviewList => ({
     title: `${run.environment}: dry-run of ${policy === undefined ? 'this policy' : `policy ${policy}`} on snapshot #${run.snapshot_index ?? 0}`,
@@ -165,7 +159,7 @@ export function registerPreviewLenses(
   });
 
   const policyPreview = async (
-    server: ServerAccess,
+    server: ApiClient,
     uri: string,
     text: string,
     signal: AbortSignal,
@@ -177,16 +171,10 @@ export function registerPreviewLenses(
       [uri],
     );
     if (policy === undefined) return { lenses: [pick], failures: new Map() };
-    const stored = await ask<{ consuming_envs?: string[] }>(
-      server,
-      'GET',
-      `/policies/${segment(server.org)}/${segment(policy)}`,
-      undefined,
-      signal,
-    );
+    const stored = await answerOf(server.getPolicy(policy, signal), signal);
     if (stored.kind === 'notConnected')
       return { lenses: [lens(`policy ${policy} · not connected`)], failures: new Map() };
-    const environments = stored.kind === 'ok' ? (stored.body.consuming_envs ?? []).slice(0, ENVIRONMENT_LENSES) : [];
+    const environments = stored.kind === 'ok' ? namesIn(stored.body.consuming_envs).slice(0, ENVIRONMENT_LENSES) : [];
     const answers = await Promise.all(environments.map((environment) => dryRunOn(server, environment, text, signal)));
     const lenses: CodeLens[] = [];
     const runs: PolicyDryRun[] = [];
@@ -204,7 +192,7 @@ export function registerPreviewLenses(
   const compute = async (uri: string): Promise<void> => {
     timers.delete(uri);
     const document = documents.get(uri);
-    const server = access;
+    const server = api;
     if (document === undefined || server === undefined) return;
     const kind = kindOf(document);
     if (!isPreviewed(kind)) return;
@@ -230,7 +218,7 @@ export function registerPreviewLenses(
           ? await templatePreview(server, uri, text, controller.signal)
           : await policyPreview(server, uri, text, controller.signal);
       // A newer text, a closed document or another server make this answer moot.
-      if (documents.get(uri)?.getText() !== text || access !== server) return;
+      if (documents.get(uri)?.getText() !== text || api !== server) return;
       previews.set(uri, { text, ...preview });
       connection.console.debug(`preview of ${uri} took ${(performance.now() - started).toFixed(1)} ms`);
       refresh();
@@ -263,14 +251,14 @@ export function registerPreviewLenses(
       previews.set(uri, { text, lenses: [lens(`${subject} · ${errorsTitle(errors)}`)], failures: new Map() });
       return previews.get(uri)!.lenses;
     }
-    if (access === undefined) return [lens(`${subject} · not connected`)];
+    if (api === undefined) return [lens(`${subject} · not connected`)];
     if (!timers.has(uri) && running.get(uri)?.text !== text) schedule(uri, 0);
     return [lens(`${subject} · evaluating…`)];
   };
 
   documents.onDidChangeContent((event) => {
     const uri = event.document.uri;
-    if (!isPreviewed(kindOf(event.document)) || access === undefined) return;
+    if (!isPreviewed(kindOf(event.document)) || api === undefined) return;
     // The question in flight is about a text that no longer is.
     running.get(uri)?.controller.abort();
     running.delete(uri);
@@ -282,7 +270,7 @@ export function registerPreviewLenses(
   });
 
   connection.onNotification(serverAccessNotification, (params) => {
-    access = serverAccessOf(params);
+    api = previewClientOf(params);
     for (const uri of [...timers.keys(), ...running.keys()]) stop(uri);
     previews.clear();
     refresh();
@@ -300,23 +288,12 @@ export function registerPreviewLenses(
   });
 
   connection.onRequest(environmentsRequest, async () => {
-    if (access === undefined) return { problem: 'not connected' };
-    const answer = await ask<unknown>(
-      access,
-      'GET',
-      `/environments/${segment(access.org)}`,
-      undefined,
-      new AbortController().signal,
-    );
+    if (api === undefined) return { problem: 'not connected' };
+    const answer = await answerOf(api.listEnvironments(), new AbortController().signal);
     if (answer.kind !== 'ok') return { problem: 'not connected' };
-    const list = Array.isArray(answer.body)
-      ? answer.body
-      : ((answer.body as { environments?: unknown[] }).environments ?? []);
-    return {
-      environments: list.flatMap((item) =>
-        typeof (item as { name?: unknown })?.name === 'string' ? [(item as { name: string }).name] : [],
-      ),
-    };
+    // Whatever the server sent: a list that is none, or an entry without a name, lists nothing.
+    const listed = Array.isArray(answer.body) ? answer.body : [];
+    return { environments: namesIn(listed.map((environment) => environment?.name)) };
   });
 
   connection.onRequest(
@@ -330,8 +307,8 @@ export function registerPreviewLenses(
       const text = document.getText();
       const errors = errorCount('env-policy', text);
       if (errors > 0) return { problem: errorsTitle(errors) };
-      if (access === undefined) return { problem: 'not connected' };
-      const answer = await dryRunOn(access, environment, text, new AbortController().signal);
+      if (api === undefined) return { problem: 'not connected' };
+      const answer = await dryRunOn(api, environment, text, new AbortController().signal);
       if (answer.kind === 'ok') return dryRunList(answer.body, policyNameFromFile(fileNameOf(document.uri)));
       if (answer.kind === 'invalid') return { problem: errorsTitle(answer.errors) };
       return { problem: answer.kind === 'notFound' ? `No environment ${environment}.` : 'not connected' };
@@ -362,6 +339,11 @@ export function registerPreviewLenses(
       };
     },
   };
+}
+
+/** The names in a list the server sent, whatever else it holds. */
+function namesIn(list: unknown): string[] {
+  return Array.isArray(list) ? list.filter((name): name is string => typeof name === 'string') : [];
 }
 
 function contentsText(contents: Hover['contents']): string {

@@ -1,6 +1,6 @@
 // The wire types: what each answer of the contract is, as TypeScript derives it from the schema
 // (json-schema-to-ts). The server's views return these, so a renderer that drifts from the
-// contract does not compile; the extension reads the same answers through client/api/types.ts
+// contract does not compile; the extension reads the same answers through shared/apiClient/types.ts
 // (made sparse for the hosted service) and the language server its previews.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { apiKey, defaultOrg, issuedApiKey, membershipEvent, repo, serviceAccount } from './accounts.ts';

@@ -1,13 +1,21 @@
 // The extension's API client against the real built server (test/api/harness.ts).
 import assert from 'node:assert/strict';
-import { ApiClient } from '../../../client/api/client.ts';
-import { ApiError } from '../../../client/api/errors.ts';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { ApiClient } from '../../../shared/apiClient/client.ts';
+import { ApiError } from '../../../shared/apiClient/errors.ts';
 import { environmentsSource } from '../../../client/tree/environmentsSource.ts';
 import { flowsSource } from '../../../client/tree/flowsSource.ts';
 import { startServer, type TestServer } from '../../api/harness.ts';
 
 const fingerprint = 'c'.repeat(64);
 const template = ['version: 1', 'trail:', '  attestations:', '    - name: quality', '      type: scan', ''].join('\n');
+const policy = [
+  '_schema: https://compliance-evidence.dev/schemas/policy/environment/v1',
+  'artifacts:',
+  '  provenance:',
+  '    required: true',
+  '',
+].join('\n');
 const scan = (gate: string) => ({
   attestation_name: 'quality',
   scan_results: {
@@ -209,5 +217,51 @@ describe('API client against the local server', function () {
     assert.equal(artifacts[0]?.label, 'registry/shop:1');
     // Reported before any flow attested the fingerprint.
     assert.equal(artifacts[0]?.description, 'started · 1× · no provenance');
+  });
+
+  it('asks the preview operations: what a template would do to the trails, what a policy would say of a snapshot', async () => {
+    const withRisk = `${template}    - name: risk\n      type: generic\n`;
+    const impact = await api.templateImpact('shop', withRisk, 10);
+    assert.equal(impact.flow, 'shop');
+    assert.equal(impact.trails, 3);
+    const t1 = impact.changed.find((trail) => trail.trail === 't1');
+    assert.deepEqual([t1?.before, t1?.after], ['COMPLIANT', 'INCOMPLETE']);
+    await assert.rejects(
+      api.templateImpact('shop', 'version: 2\n', 10),
+      (error: ApiError) => error.status === 400 && Object.keys(error.errors).length > 0,
+    );
+    const run = await api.policyDryRun('prod', policy, 10);
+    assert.equal(run.environment, 'prod');
+    assert.deepEqual(
+      run.artifacts.map((artifact) => artifact.name),
+      ['registry/shop:1'],
+    );
+    await assert.rejects(api.policyDryRun('nowhere', policy, 10), (error: ApiError) => error.status === 404);
+  });
+
+  it('gives up on a server that does not answer in time, and a request its caller cancels rejects with the reason', async () => {
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api/v2`;
+    try {
+      const impatient = new ApiClient({ baseUrl, org: 'acme', token: () => 'k', timeoutMs: 200 });
+      await assert.rejects(
+        impatient.listFlows(),
+        (error: ApiError) => error.unreachable && error.message.endsWith('no answer in time'),
+      );
+      // Bounded by the 60 s timeout only if cancelling did nothing: the test's own timeout fails first.
+      const patient = new ApiClient({ baseUrl, org: 'acme', token: () => 'k', timeoutMs: 60_000 });
+      const controller = new AbortController();
+      const reached = new Promise((resolve) => silent.once('connection', resolve));
+      const asked = patient.templateImpact('shop', template, 10, controller.signal);
+      await reached;
+      const superseded = new Error('superseded');
+      controller.abort(superseded);
+      await assert.rejects(asked, (error) => error === superseded);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

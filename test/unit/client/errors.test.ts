@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { apiErrorFromBody } from '../../../client/api/errors.ts';
+import { apiErrorFromBody } from '../../../shared/apiClient/errors.ts';
 
 describe('API errors as the user reads them', () => {
   it('keeps the message and the field errors, sorted by field', () => {

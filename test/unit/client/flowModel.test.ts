@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Trail } from '../../../client/api/types.ts';
+import type { Trail } from '../../../shared/apiClient/types.ts';
 import { artifactUrl, flowNodes, trailNode, trailPageNodes } from '../../../client/tree/flowModel.ts';
 import type { TreeNode } from '../../../client/tree/nodes.ts';
 import { loadedAncestorId } from '../../../client/tree/rowIds.ts';

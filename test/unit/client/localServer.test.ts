@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiClient } from '../../../client/api/client.ts';
-import { ApiError } from '../../../client/api/errors.ts';
+import { ApiClient } from '../../../shared/apiClient/client.ts';
+import { ApiError } from '../../../shared/apiClient/errors.ts';
 import { startLocalServer, type RunningServer } from '../../../client/localServer/process.ts';
 import { listenUrlOf, readyLine } from '../../../shared/readyLine.ts';
 

@@ -3,7 +3,7 @@
 // extension also talks to the hosted service, whose records the spec does not promise field by field
 // ("which fields are always present: not shown"), so every field is optional here but the name a
 // view cannot do without: a view must survive a sparse record.
-import type * as wire from '../../shared/contract/types.ts';
+import type * as wire from '../contract/types.ts';
 
 /** The fields that name a record, kept where the contract requires them: a view cannot show a record without its name. */
 type Identity = 'name' | 'attestation_name' | 'fingerprint' | 'index';

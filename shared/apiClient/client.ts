@@ -1,5 +1,9 @@
-// A typed client for the Compliance Evidence API v2 over the platform's `fetch`. It knows nothing of
-// VS Code: the caller injects the token getter, so the same code runs in the extension and in tests.
+// A typed client for the Compliance Evidence API v2 over the platform's `fetch`, the one both the
+// extension and the language server's previews use. It knows nothing of VS Code: the caller
+// injects the token getter, so the same code runs in the extension, the language server and tests.
+// In the extension host the platform's fetch is VS Code's own, which carries its proxy support:
+// nothing here may ever set undici's global dispatcher.
+import type { PolicyDryRun, TemplateImpact } from '../contract/types.ts';
 import { ApiError, apiErrorFromBody } from './errors.ts';
 import type {
   Environment,
@@ -24,6 +28,13 @@ export interface ApiClientOptions {
 }
 
 type Query = Record<string, string | number | undefined>;
+
+interface RequestOptions {
+  query?: Query;
+  body?: FormData | string;
+  /** Cancels the request (along with the timeout); a cancelled request rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -137,8 +148,26 @@ export class ApiClient {
   }
 
   /** A policy with its versions (reference §2.9). */
-  getPolicy(name: string): Promise<Record<string, unknown>> {
-    return this.json<Record<string, unknown>>('GET', ['policies', this.org, name]);
+  getPolicy(name: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    return this.json<Record<string, unknown>>('GET', ['policies', this.org, name], { signal });
+  }
+
+  /** What the template text would do to the flow's trails, at most `limit` of them listed (preview operation). */
+  templateImpact(flow: string, template: string, limit: number, signal?: AbortSignal): Promise<TemplateImpact> {
+    return this.json<TemplateImpact>('POST', ['flows', this.org, flow, 'template-impact'], {
+      query: { limit },
+      body: JSON.stringify({ template }),
+      signal,
+    });
+  }
+
+  /** What the policy text would say of the environment's latest snapshot, at most `limit` artifacts listed (preview operation). */
+  policyDryRun(environment: string, policy: string, limit: number, signal?: AbortSignal): Promise<PolicyDryRun> {
+    return this.json<PolicyDryRun>('POST', ['environments', this.org, environment, 'policy-dry-run'], {
+      query: { limit },
+      body: JSON.stringify({ policy }),
+      signal,
+    });
   }
 
   getEnvironment(environment: string): Promise<Record<string, unknown>> {
@@ -203,7 +232,7 @@ export class ApiClient {
     return { created: response.status === 201 };
   }
 
-  private async json<T>(method: string, path: string[], options: { query?: Query } = {}): Promise<T> {
+  private async json<T>(method: string, path: string[], options: RequestOptions = {}): Promise<T> {
     const response = await this.request(method, path, options);
     const text = await response.text();
     try {
@@ -216,20 +245,19 @@ export class ApiClient {
     }
   }
 
-  private async request(
-    method: string,
-    path: string[],
-    options: { query?: Query; body?: FormData | string } = {},
-  ): Promise<Response> {
+  private async request(method: string, path: string[], options: RequestOptions = {}): Promise<Response> {
     const url = this.url(path, options.query);
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = await this.token();
     if (token) headers.authorization = `Bearer ${token}`;
     if (typeof options.body === 'string') headers['content-type'] = 'application/json; charset=utf-8';
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body: options.body, signal: AbortSignal.timeout(this.timeoutMs) });
+      response = await fetch(url, { method, headers, body: options.body, signal });
     } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
       throw new ApiError(0, `Cannot reach ${this.baseUrl}: ${reason(error)}`);
     }
     if (response.status === 200 || response.status === 201) return response;
