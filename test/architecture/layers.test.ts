@@ -85,8 +85,6 @@ const IMPORTS_LEFT: readonly string[] = [
   'server/api/http/routes/policies.ts -> server/api/delivery/notifications.ts',
   'server/api/http/routes/reports.ts -> server/api/delivery/notifications.ts',
   'server/api/http/routes/snapshots.ts -> server/api/rules/snapshotExpressions.ts',
-  'server/api/http/routes/trails.ts -> server/api/delivery/notifications.ts',
-  'server/api/http/routes/trails.ts -> server/api/rules/templateErrors.ts',
   'server/api/options.ts -> server/api/evaluation/pool.ts',
   'server/api/rules/policyText.ts -> server/api/http/requestBodies.ts',
   'server/api/rules/templates.ts -> server/api/http/requestBodies.ts',
@@ -109,7 +107,6 @@ const STORE_USERS_LEFT: readonly string[] = [
   'server/api/http/routes/reports.ts',
   'server/api/http/routes/search.ts',
   'server/api/http/routes/snapshots.ts',
-  'server/api/http/routes/trails.ts',
 ];
 
 describe('the layers of the API server', () => {

@@ -10,6 +10,7 @@ import { flowService } from './flows.ts';
 import { readinessService } from './readiness.ts';
 import { repoService } from './repos.ts';
 import { serviceAccountService } from './serviceAccounts.ts';
+import { trailService } from './trails.ts';
 import { userService } from './users.ts';
 
 /** What the services are made from: the store, the evaluation threads, the webhook deliverer and the server's settings. */
@@ -35,6 +36,7 @@ export function servicesOf(deps: ServiceDeps) {
     readiness: readinessService(deps),
     repos: repoService(deps),
     serviceAccounts: serviceAccountService(deps),
+    trails: trailService(deps),
     users: userService(deps),
   };
 }

@@ -10,18 +10,25 @@ import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
 import type { Trail } from '../store/trails.ts';
 
+/** The 404 of a flow the org has not (or no longer live): every flow lookup answers with it. */
+export function flowNotFound(orgName: string, flowName: string): ApiError {
+  return notFound(`Flow named '${flowName}' does not exist for organization '${orgName}'`);
+}
+
+/** The 404 of a trail the flow has not. */
+export function trailNotFound(orgName: string, flowName: string, trailName: string): ApiError {
+  return notFound(`Trail with name '${trailName}' does not exist for Organization '${orgName}' and Flow '${flowName}'`);
+}
+
 export async function flowOr404(store: Store, org: Org, flowName: string): Promise<Flow> {
   const flow = await store.flows.byName(org.id, flowName);
-  if (flow === undefined) throw notFound(`Flow named '${flowName}' does not exist for organization '${org.name}'`);
+  if (flow === undefined) throw flowNotFound(org.name, flowName);
   return flow;
 }
 
 export async function trailOr404(store: Store, org: Org, flow: Flow, trailName: string): Promise<Trail> {
   const trail = await store.trails.byName(flow.id, trailName);
-  if (trail === undefined)
-    throw notFound(
-      `Trail with name '${trailName}' does not exist for Organization '${org.name}' and Flow '${flow.name}'`,
-    );
+  if (trail === undefined) throw trailNotFound(org.name, flow.name, trailName);
   return trail;
 }
 
@@ -48,11 +55,8 @@ export async function trailPlaceOr404(
   trigger: Trigger,
 ): Promise<TrailPlaceFound> {
   const place = await store.trails.placeByNames(org.id, flowName, trailName, trigger);
-  if (place === undefined) throw notFound(`Flow named '${flowName}' does not exist for organization '${org.name}'`);
-  if (place.trail === undefined)
-    throw notFound(
-      `Trail with name '${trailName}' does not exist for Organization '${org.name}' and Flow '${place.flowName}'`,
-    );
+  if (place === undefined) throw flowNotFound(org.name, flowName);
+  if (place.trail === undefined) throw trailNotFound(org.name, place.flowName, trailName);
   return {
     flowId: place.flowId,
     trailId: place.trail.id,

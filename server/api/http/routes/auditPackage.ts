@@ -9,7 +9,7 @@ import { sendDownload } from '../downloads.ts';
 import type { RouteOptions } from '../context.ts';
 import { flowOr404, trailOr404 } from '../../services/lookups.ts';
 import { attestationView } from '../../views/attestationView.ts';
-import { trailView } from '../../views/trailView.ts';
+import { trailAnswerOf } from '../../services/trailRendering.ts';
 import { pdfOfLines } from '../../views/auditPdf.ts';
 import { auditPackageOf, segment } from '../../views/auditPackage.ts';
 import { trailParams } from './params.ts';
@@ -42,7 +42,7 @@ export const auditPackageRoutes: FastifyPluginCallback<RouteOptions> = (app, { c
       const host = context.publicUrl();
       // The documents are read before the first byte is sent, so a failure there is still a JSON
       // error; the evidence files are read as the package is.
-      const trailJson = JSON.stringify(await trailView(store, host, org.name, flow, trail), null, 2);
+      const trailJson = JSON.stringify(await trailAnswerOf(store, host, org.name, flow, trail), null, 2);
       const attestations = await store.attestations.inTrail(trail.id);
       const attestationsJson = JSON.stringify(
         attestations.map((attestation) => attestationView(host, org.name, attestation)),
@@ -82,7 +82,7 @@ export const auditPackageRoutes: FastifyPluginCallback<RouteOptions> = (app, { c
     async (request, reply) => {
       const { org, flow, trail } = await trailOf(request);
       // The view the trail endpoint answers with, which the contract tests hold to Trail.
-      const view = (await trailView(store, context.publicUrl(), org.name, flow, trail)) as TrailAnswer;
+      const view = await trailAnswerOf(store, context.publicUrl(), org.name, flow, trail);
       const attestations = await store.attestations.inTrail(trail.id);
       return sendDownload(reply, {
         type: 'application/pdf',
