@@ -1,7 +1,7 @@
 // The editor settings under the `complianceEvidence` section, read once for both sides: the
 // extension reads them from VS Code in this shape and sends them (`initializationOptions`,
 // `workspace/didChangeConfiguration`); the language server reads what arrives the same way.
-import { defaultKindGlobs } from './kinds.ts';
+import { defaultKindGlobs, type KindGlobs } from './kinds.ts';
 import { isObject } from './text/values.ts';
 
 export interface FileGlobs {
@@ -32,6 +32,16 @@ export const defaultFileGlobs: FileGlobs = {
   scanAttestation: [...defaultKindGlobs['scan-attestation']],
   k8sReport: [...defaultKindGlobs['k8s-report']],
 };
+
+/** The settings' globs keyed by the document kind they name, as the shared core's kindOf takes them. */
+export function kindGlobsOf(files: FileGlobs): KindGlobs {
+  return {
+    'flow-template': files.flowTemplate,
+    'env-policy': files.envPolicy,
+    'scan-attestation': files.scanAttestation,
+    'k8s-report': files.k8sReport,
+  };
+}
 
 const defaultDiagnostics: DiagnosticsSettings = { debounceMs: 100, maxProblems: 100 };
 

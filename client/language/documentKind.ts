@@ -3,7 +3,7 @@
 // `$schema` modeline or key, a policy's `_schema`; then the configurable globs).
 import * as vscode from 'vscode';
 import { kindOf, type DocumentKind } from '../../shared/kinds.ts';
-import type { Settings } from '../../shared/settings.ts';
+import { kindGlobsOf, type Settings } from '../../shared/settings.ts';
 import { languageSettings } from './settings.ts';
 
 export type { DocumentKind };
@@ -22,10 +22,5 @@ export function currentLanguageSettings(): { complianceEvidence: Settings } {
 
 export function documentKindOf(document: vscode.TextDocument): DocumentKind | undefined {
   const { files } = currentLanguageSettings().complianceEvidence;
-  return kindOf(document.uri.path, document.getText(), {
-    'flow-template': files.flowTemplate,
-    'env-policy': files.envPolicy,
-    'scan-attestation': files.scanAttestation,
-    'k8s-report': files.k8sReport,
-  });
+  return kindOf(document.uri.path, document.getText(), kindGlobsOf(files));
 }

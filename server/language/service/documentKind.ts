@@ -1,16 +1,10 @@
 // Which kind a document is, as the shared core decides it: modeline or policy `_schema` in the
 // text first, then the file name against the configured globs.
-import { kindOf, type DocumentKind, type KindGlobs } from '../../../shared/kinds.ts';
-import type { FileGlobs } from '../../../shared/settings.ts';
+import { kindOf, type DocumentKind } from '../../../shared/kinds.ts';
+import { kindGlobsOf, type FileGlobs } from '../../../shared/settings.ts';
 
 export function documentKindOf(uri: string, text: string, files: FileGlobs): DocumentKind | undefined {
-  const globs: KindGlobs = {
-    'flow-template': files.flowTemplate,
-    'env-policy': files.envPolicy,
-    'scan-attestation': files.scanAttestation,
-    'k8s-report': files.k8sReport,
-  };
-  return kindOf(pathOfUri(uri), text, globs);
+  return kindOf(pathOfUri(uri), text, kindGlobsOf(files));
 }
 
 // Globs match paths; a URI's path is percent-encoded (`my%20flow-template.yaml`).
