@@ -5,7 +5,7 @@ import { limits, moreText } from '../../../shared/limits.ts';
 import { lineIndexOf } from '../../../shared/text/positions.ts';
 import { validateText } from '../../../shared/validate.ts';
 import { refused } from '../errors.ts';
-import { MORE_ERRORS_KEY, refusalStatusOf } from '../http/requestBodies.ts';
+import { MORE_ERRORS_KEY, refusalStatusOf } from '../fieldErrors.ts';
 
 /**
  * The policy text's value, once the shared core (YAML syntax, schema, cross-field rules, `${{ }}`

@@ -4,7 +4,7 @@ import { templateOf } from '../../../shared/templates/index.ts';
 import { validateText } from '../../../shared/validate.ts';
 import { stringify } from 'yaml';
 import { refused, type FieldErrors } from '../errors.ts';
-import { fieldErrorsOf, refusalStatusOf } from '../http/requestBodies.ts';
+import { fieldErrorsOf, refusalStatusOf } from '../fieldErrors.ts';
 import { newId } from '../ids.ts';
 import type { StoredTemplate } from '../store/flows.ts';
 

@@ -8,7 +8,7 @@ import {
   commitOrFingerprintRequired,
   type AttestationKind,
 } from '../../../shared/payloads/index.ts';
-import { fieldErrorsOf } from '../http/requestBodies.ts';
+import { fieldErrorsOf } from '../fieldErrors.ts';
 import { invalid, notFound } from '../errors.ts';
 import { nowSeconds } from '../clock.ts';
 import { newId } from '../ids.ts';

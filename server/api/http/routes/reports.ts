@@ -10,7 +10,7 @@ import {
 } from '../../../../shared/reports/check.ts';
 import { refusesUpload } from '../../../../shared/verdicts.ts';
 import { orgOf } from '../auth.ts';
-import { fieldErrorsOf } from '../requestBodies.ts';
+import { fieldErrorsOf } from '../../fieldErrors.ts';
 import { routeCheckedJsonBody } from '../multipart.ts';
 import type { RouteOptions } from '../context.ts';
 import { badRequest, invalid, notFound } from '../../errors.ts';
