@@ -6,7 +6,7 @@ import { parseDocument } from 'yaml';
 import { schemas } from '../../shared/schemas/index.ts';
 import { yamlParseOptions } from '../../shared/text/parse.ts';
 import { validateText } from '../../shared/validate.ts';
-import { flowTemplateLines } from './flowTemplateText.ts';
+import { flowTemplateLines, LARGE } from './flowTemplateText.ts';
 import { median, report } from './stats.ts';
 
 function templateText(lines: number, broken = false): string {
@@ -53,7 +53,7 @@ function alternating(text: string, runs: number): { baseline: number; value: num
 let ok = true;
 for (const [lines, runs] of [
   [200, 300],
-  [3000, 40],
+  [LARGE, 40],
 ] as const) {
   const valid = alternating(templateText(lines), runs);
   ok =

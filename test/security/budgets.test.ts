@@ -17,7 +17,7 @@ import { hostileRequest, postAs } from './probes.ts';
 const READER = 'reader-key-budgets-1';
 const CONFIG = ['orgs: [{name: acme}]', 'api_keys:', `  - {key: ${READER}, orgs: [acme], role: reader}`];
 const BOUNDS = { ms: 20_000, readyMs: 1000, growthMb: 300 };
-/** Running artifacts of the reports: 500 × 100 rules (and provenance) is just over the 50,000 rule checks. */
+/** Running artifacts of the reports: 500 × 40 rules (and provenance) is just over the 20,000 rule checks. */
 const PODS = 500;
 
 const figures: string[] = [];
@@ -85,42 +85,42 @@ describe('evaluation budgets: previews and policy evaluations are bounded (issue
   });
 
   it('caps a dry-run answer: the non-compliant first, at most `limit`, each with its first 20 failing rules and their count', async () => {
-    // 90 rules and provenance on 500 artifacts: 45,500 rule checks, within the limit.
+    // 39 rules and provenance on 500 artifacts: 20,000 rule checks, the limit.
     const send = asReader<PolicyDryRun>(server, '/api/v2/environments/acme/prod/policy-dry-run', {
-      policy: rulesPolicy(90).replace(/ {6}if: .*\n/g, ''),
+      policy: rulesPolicy(39).replace(/ {6}if: .*\n/g, ''),
     });
-    const reply = await hostile(server, 'dry-run, 91 rules × 500 artifacts', send);
+    const reply = await hostile(server, 'dry-run, 40 rules × 500 artifacts', send);
     assert.equal(reply.status, 200, reply.text);
     assert.equal(reply.body.non_compliant, PODS);
     assert.equal(reply.body.artifacts.length, 100, 'the default limit');
     for (const artifact of reply.body.artifacts) {
       assert.equal(artifact.failing_rules.length, 20);
-      assert.equal(artifact.failing_rules_total, 91);
+      assert.equal(artifact.failing_rules_total, 40);
     }
     assert.ok(reply.text.length < 1024 * 1024, `${reply.text.length} bytes`);
   });
 
-  it('refuses a dry-run over 50,000 rule checks with 422, saying how many it would take', async () => {
-    // 100 rules and provenance on 500 artifacts: 50,500.
+  it('refuses a dry-run over 20,000 rule checks with 422, saying how many it would take', async () => {
+    // 40 rules and provenance on 500 artifacts: 20,500.
     const send = asReader<ErrorBody>(server, '/api/v2/environments/acme/prod/policy-dry-run', {
-      policy: rulesPolicy(100),
+      policy: rulesPolicy(40),
     });
-    const reply = await hostile(server, 'dry-run, 101 rules × 500 artifacts', send);
+    const reply = await hostile(server, 'dry-run, 41 rules × 500 artifacts', send);
     assert.equal(reply.status, 422, reply.text);
     assert.equal(
       reply.body.message,
-      'The dry-run would take 50,500 rule checks (running artifacts × rules × trails of each), over the limit of 50,000',
+      'The dry-run would take 20,500 rule checks (running artifacts × rules × trails of each), over the limit of 20,000',
     );
   });
 
   it('records a report whose evaluation would be over the limit, every artifact non-compliant and saying why', async () => {
     await createEnvironment(server, 'acme', 'big');
-    await uploadPolicy(server, 'many-rules', rulesPolicy(100));
+    await uploadPolicy(server, 'many-rules', rulesPolicy(40));
     assert.equal(
       (await server.json('POST', '/api/v2/environments/acme/big/policies', { policy_names: ['many-rules'] })).status,
       200,
     );
-    const reply = await hostile(server, 'report, 500 artifacts under 101 rules', () => reportPods(server, 'big', PODS));
+    const reply = await hostile(server, 'report, 500 artifacts under 41 rules', () => reportPods(server, 'big', PODS));
     assert.ok([200, 201].includes(reply.status), 'the report is acknowledged and kept');
     const snapshot = (await server.get<Snapshot>('/api/v2/snapshots/acme/big/-1')).body;
     assert.equal(snapshot.artifacts.length, PODS);
@@ -128,12 +128,12 @@ describe('evaluation budgets: previews and policy evaluations are bounded (issue
     for (const artifact of snapshot.artifacts) {
       assert.equal(artifact.compliant, false);
       assert.deepEqual(artifact.reasons_for_incompliance, [
-        'Not evaluated: the attached policies would take 50,500 rule checks (running artifacts × rules × trails of each), over the limit of 50,000; detach policies or split the environment',
+        'Not evaluated: the attached policies would take 20,500 rule checks (running artifacts × rules × trails of each), over the limit of 20,000; detach policies or split the environment',
       ]);
     }
     // Within the limit (and with one pod less, so that the environment changes) a report is judged rule by rule.
-    await uploadPolicy(server, 'many-rules', rulesPolicy(90));
-    const judged = await hostile(server, 'report, 499 artifacts under 91 rules', () =>
+    await uploadPolicy(server, 'many-rules', rulesPolicy(39));
+    const judged = await hostile(server, 'report, 499 artifacts under 40 rules', () =>
       reportPods(server, 'big', PODS - 1),
     );
     assert.ok([200, 201].includes(judged.status), judged.text);
@@ -142,7 +142,7 @@ describe('evaluation budgets: previews and policy evaluations are bounded (issue
   });
 
   it('keeps /ready quick while four evaluations run at once', async () => {
-    const policy = rulesPolicy(90);
+    const policy = rulesPolicy(39);
     const sends = Array.from({ length: 4 }, () =>
       asReader<PolicyDryRun>(server, '/api/v2/environments/acme/prod/policy-dry-run', { policy }),
     );
@@ -165,7 +165,7 @@ describe('evaluation budgets: previews and policy evaluations are bounded (issue
       assert.ok([200, 201].includes((await reportPods(tight, 'prod', PODS)).status));
       const threads = threadsOf(tight.pid);
       const send = asReader<ErrorBody>(tight, '/api/v2/environments/acme/prod/policy-dry-run', {
-        policy: rulesPolicy(90),
+        policy: rulesPolicy(39),
       });
       const reply = await hostile(tight, 'dry-run over a budget of 0.01 s', send);
       assert.equal(reply.status, 422, reply.text);
