@@ -8,6 +8,7 @@
 // server's peak RSS (bound: 300 MB) and that the same process still answers. The figures measured
 // are printed at the end. Run once: no limit depends on the storage engine.
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import type { ErrorBody, OpenApiDocument } from '../api/answers.ts';
 import { createEnvironment, createFlow, fingerprint } from '../api/fixtures.ts';
 import { startServer, type Reply, type TestServer } from '../api/harness.ts';
@@ -65,8 +66,44 @@ describe('document limits: the server refuses what is over them at once (issue 2
       policy_file: { filename: 'policy.yml', content: policy },
     });
 
+  /**
+   * A preview whose body is over the route's limit, as a client sends it: headers declaring the
+   * whole length, then the body's first part; the answer comes from the declared length, before
+   * the rest is sent (the server then closes, so a client writing on would see EPIPE).
+   */
+  const declared = (path: string, body: object) => {
+    const text = JSON.stringify(body);
+    return () =>
+      new Promise<Reply<ErrorBody>>((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1');
+        let received = '';
+        const timer = setTimeout(() => {
+          socket.destroy();
+          reject(new Error(`no answer from the declared length: ${received}`));
+        }, 10_000);
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.toString();
+          const [head, answer] = received.split('\r\n\r\n');
+          const length = Number(/content-length: (\d+)/i.exec(head)?.[1]);
+          if (answer === undefined || Buffer.byteLength(answer) < length) return;
+          clearTimeout(timer);
+          socket.destroy();
+          const status = Number(head.split(' ')[1]);
+          resolve({ status, headers: {}, text: answer, body: JSON.parse(answer) as ErrorBody });
+        });
+        socket.on('error', reject);
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${READER}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text.slice(0, 65_536)}`,
+        );
+      });
+  };
+
   it('refuses a template of 200,000 slots (6 MB) and of 20,000 with 413 before reading it, on impact and upload', async () => {
-    const body = await hostile('impact, 200,000 slots', impact(slotsTemplate(200_000)));
+    const body = await hostile(
+      'impact, 200,000 slots',
+      declared('/api/v2/flows/acme/backend/template-impact', { template: slotsTemplate(200_000) }),
+    );
     assert.equal(body.status, 413, body.text);
     assert.equal(
       body.body.message,
@@ -124,7 +161,10 @@ describe('document limits: the server refuses what is over them at once (issue 2
   });
 
   it('lists the first 100 errors of a template with many and counts the rest, in a small answer', async () => {
-    const sized = await hostile('impact, 100,000 bad entries', impact(badEntriesTemplate(100_000)));
+    const sized = await hostile(
+      'impact, 100,000 bad entries',
+      declared('/api/v2/flows/acme/backend/template-impact', { template: badEntriesTemplate(100_000) }),
+    );
     assert.equal(sized.status, 413, sized.text);
     for (const [label, send] of [
       ['impact, 1,000 bad entries', impact(badEntriesTemplate(1000))],

@@ -2,6 +2,7 @@
 // readiness probe takes meanwhile, how much memory the process holds, and whether it is the same
 // process afterwards. Every wait is bounded.
 import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'undici';
 import type { Reply, TestServer } from '../api/harness.ts';
@@ -24,42 +25,66 @@ export interface Measured<T> {
 }
 
 /**
- * Runs `work` while asking `baseUrl`/ready every 20 ms, one request at a time, each bounded by
- * `readyTimeoutMs`; answers what `work` gave, how long it took and the slowest /ready meanwhile.
+ * The prober: a process of its own asks /ready every 20 ms, one request at a time, until a line
+ * arrives on its stdin; then it prints the slowest answer and how many it got (the one in flight
+ * when told to stop included). Out of the test's process, whose own work (writing megabytes of
+ * hostile JSON, collecting them) would delay the answers it measures.
  */
-export async function whileProbingReady<T>(
-  baseUrl: string,
-  work: () => Promise<T>,
-  readyTimeoutMs = 30_000,
-): Promise<Measured<T>> {
-  let running = true;
-  let readyMs = 0;
-  let readySamples = 0;
-  const probe = (async () => {
-    while (running) {
-      const start = performance.now();
-      const reply = await request(`${baseUrl}/ready`, { headersTimeout: readyTimeoutMs, bodyTimeout: readyTimeoutMs });
-      await reply.body.text();
-      assert.equal(reply.statusCode, 200, '/ready answers 200');
-      readyMs = Math.max(readyMs, performance.now() - start);
-      readySamples += 1;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
+const PROBER = `
+const url = process.argv.at(-1);
+let running = true;
+let max = 0;
+let samples = 0;
+process.stdin.once('data', () => { running = false; process.stdin.destroy(); });
+process.stdout.write('probing\\n');
+while (running) {
   const start = performance.now();
+  const reply = await fetch(url, { signal: AbortSignal.timeout(30000) });
+  await reply.text();
+  if (reply.status !== 200) throw new Error('/ready answered ' + reply.status);
+  max = Math.max(max, performance.now() - start);
+  samples += 1;
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+process.stdout.write(JSON.stringify({ max, samples }) + '\\n');
+`;
+
+/** A line the child prints, within 30 s. */
+function lineOf(child: ChildProcess, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the /ready prober did not print ${what} within 30 s`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (!out.includes('\n')) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      resolve(out.split('\n')[0]);
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the /ready prober exited (${code}) before printing ${what}`)));
+  });
+}
+
+/**
+ * Runs `work` while a prober process asks `baseUrl`/ready every 20 ms; answers what `work` gave,
+ * how long it took and the slowest /ready meanwhile.
+ */
+export async function whileProbingReady<T>(baseUrl: string, work: () => Promise<T>): Promise<Measured<T>> {
+  const prober = spawn(process.execPath, ['--input-type=module', '-e', PROBER, `${baseUrl}/ready`], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   try {
+    await lineOf(prober, 'that it started');
+    const start = performance.now();
     const result = await work();
     const ms = performance.now() - start;
-    return { result, ms, ...(await stopped()) };
+    const figures = lineOf(prober, 'its figures');
+    prober.stdin.write('stop\n');
+    const { max, samples } = JSON.parse(await figures) as { max: number; samples: number };
+    return { result, ms, readyMs: max, readySamples: samples };
   } finally {
-    await stopped();
-  }
-
-  // The probe in flight when `work` ends is waited for and counted: a blocked loop delays it most.
-  async function stopped(): Promise<{ readyMs: number; readySamples: number }> {
-    running = false;
-    await probe;
-    return { readyMs, readySamples };
+    if (prober.exitCode === null) prober.kill();
   }
 }
 
