@@ -5,7 +5,15 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { apiKey, defaultOrg, issuedApiKey, membershipEvent, repo, serviceAccount } from './accounts.ts';
 import type { searchArtifact, searchResult } from './artifacts.ts';
-import type { environment, snapshot, snapshotArtifact, snapshotSummary } from './environments.ts';
+import type {
+  allowlistEntry,
+  environment,
+  environmentDiff,
+  environmentEvent,
+  snapshot,
+  snapshotArtifact,
+  snapshotSummary,
+} from './environments.ts';
 import type { artifactStatus, attestationStatus, flow, templateAttestation, trail } from './flows.ts';
 import type { control, controlDecision } from './governance.ts';
 import type { pagination } from './pagination.ts';
@@ -28,6 +36,9 @@ export type Environment = FromSchema<typeof environment>;
 export type SnapshotSummary = FromSchema<typeof snapshotSummary>;
 export type SnapshotArtifact = FromSchema<typeof snapshotArtifact>;
 export type Snapshot = FromSchema<typeof snapshot>;
+export type EnvironmentEvent = FromSchema<typeof environmentEvent>;
+export type EnvironmentDiff = FromSchema<typeof environmentDiff>;
+export type AllowlistEntry = FromSchema<typeof allowlistEntry>;
 export type SearchArtifact = FromSchema<typeof searchArtifact>;
 export type SearchResult = FromSchema<typeof searchResult>;
 export type TemplateImpact = FromSchema<typeof templateImpact>;

@@ -6,10 +6,12 @@ import type { ConfiguredKey } from '../options.ts';
 import type { Store } from '../store/index.ts';
 import { accessService } from './access.ts';
 import { controlService } from './controls.ts';
+import { environmentService } from './environments.ts';
 import { flowService } from './flows.ts';
 import { readinessService } from './readiness.ts';
 import { repoService } from './repos.ts';
 import { serviceAccountService } from './serviceAccounts.ts';
+import { tagService } from './tags.ts';
 import { trailService } from './trails.ts';
 import { userService } from './users.ts';
 
@@ -32,10 +34,12 @@ export function servicesOf(deps: ServiceDeps) {
   return {
     access: accessService(deps),
     controls: controlService(deps),
+    environments: environmentService(deps),
     flows: flowService(deps),
     readiness: readinessService(deps),
     repos: repoService(deps),
     serviceAccounts: serviceAccountService(deps),
+    tags: tagService(deps),
     trails: trailService(deps),
     users: userService(deps),
   };

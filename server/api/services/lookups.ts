@@ -66,14 +66,27 @@ export async function trailPlaceOr404(
   };
 }
 
-export function environmentNotFound(org: string, env: string): ApiError {
-  return notFound(`Environment named '${env}' does not exist for organization '${org}'`);
+/**
+ * An environment that is not there: the long message names it and its org; the short one is what
+ * the report and audit-log operations answer (spec endpoints 2 and 12).
+ */
+export function environmentNotFound(org: string, env: string, wording: 'long' | 'short' = 'long'): ApiError {
+  return notFound(
+    wording === 'short'
+      ? 'Environment not found'
+      : `Environment named '${env}' does not exist for organization '${org}'`,
+  );
 }
 
-/** A live environment, or 404 with the long message (get, archive, rename, snapshots, events…). */
-export async function environmentOr404(store: Store, org: Org, name: string): Promise<Environment> {
+/** A live environment, or 404 (get, archive, rename, snapshots, events…; reports and the audit log say it short). */
+export async function environmentOr404(
+  store: Store,
+  org: Org,
+  name: string,
+  wording: 'long' | 'short' = 'long',
+): Promise<Environment> {
   const environment = await store.environments.byName(org.id, name);
-  if (environment === undefined) throw environmentNotFound(org.name, name);
+  if (environment === undefined) throw environmentNotFound(org.name, name, wording);
   return environment;
 }
 

@@ -1,0 +1,46 @@
+// Tags of flows, environments, controls and repos (reference §2.13): keys set and removed in one
+// transaction with the record they belong to.
+import { forbidden, notFound } from '../errors.ts';
+import { nowSeconds } from '../clock.ts';
+import type { Org } from '../store/orgs.ts';
+import type { ServiceDeps } from './index.ts';
+import { controlOr404, environmentOr404, flowOr404 } from './lookups.ts';
+
+export type TaggedKind = 'flow' | 'environment' | 'control' | 'repo';
+
+export interface TagChanges {
+  set: Record<string, string>;
+  remove: readonly string[];
+}
+
+function retagged(tags: Record<string, string>, changes: TagChanges): Record<string, string> {
+  const next = { ...tags };
+  for (const [key, value] of Object.entries(changes.set)) next[key] = value;
+  for (const key of changes.remove) delete next[key];
+  return next;
+}
+
+export function tagService({ store }: Pick<ServiceDeps, 'store'>) {
+  return {
+    /** Sets and removes tags of the record of `kind` named (or, for a repo, identified by) `id`. */
+    async retag(org: Org, kind: TaggedKind, id: string, changes: TagChanges): Promise<void> {
+      await store.transaction(async () => {
+        const now = nowSeconds();
+        if (kind === 'environment') {
+          const environment = await environmentOr404(store, org, id);
+          await store.environments.setTags(environment.id, retagged(environment.tags, changes), now);
+        } else if (kind === 'control') {
+          if (!org.features.controls) throw forbidden();
+          const control = await controlOr404(store, org, id);
+          await store.controls.setTags(control.id, retagged(control.tags, changes), now);
+        } else if (kind === 'flow') {
+          const flow = await flowOr404(store, org, id);
+          await store.flows.setTags(flow.id, retagged(flow.tags, changes), now);
+        } else {
+          if (!(await store.repos.all(org.id)).some((repo) => repo.id === id)) throw notFound(`Repo '${id}' not found`);
+          await store.repos.setTags(org.id, id, retagged(await store.repos.tags(org.id, id), changes), now);
+        }
+      });
+    },
+  };
+}
