@@ -3,6 +3,7 @@
 // Publishes the state as context keys that the welcome views match.
 import * as vscode from 'vscode';
 import { ApiClient } from '../../shared/apiClient/client.ts';
+import type { ServerAccess } from '../../shared/protocol.ts';
 import { resolveConnection, type Connection, type LocalServerInfo } from './connection.ts';
 import { connectionSettings } from './settings.ts';
 
@@ -61,7 +62,7 @@ export class Session implements vscode.Disposable {
   }
 
   /** The server, org and key the language server's previews ask with; null when there is none. */
-  async serverAccess(): Promise<{ apiBase: string; org: string; key: string } | null> {
+  async serverAccess(): Promise<ServerAccess | null> {
     if (this.current.kind === 'local' && this.local)
       return { apiBase: this.current.apiBase, org: this.current.org, key: this.local.key };
     if (this.current.kind !== 'remote') return null;
