@@ -95,7 +95,6 @@ const STORE_USERS_LEFT: readonly string[] = [
   'server/api/http/routes/actions.ts',
   'server/api/http/routes/artifacts.ts',
   'server/api/http/routes/attestations.ts',
-  'server/api/http/routes/auditPackage.ts',
   'server/api/http/routes/customTypes.ts',
   'server/api/http/routes/policies.ts',
   'server/api/http/routes/preview.ts',

@@ -5,6 +5,7 @@ import type { Evaluations } from '../evaluation/pool.ts';
 import type { ConfiguredKey } from '../options.ts';
 import type { Store } from '../store/index.ts';
 import { accessService } from './access.ts';
+import { auditPackageService } from './auditPackages.ts';
 import { controlService } from './controls.ts';
 import { environmentService } from './environments.ts';
 import { flowService } from './flows.ts';
@@ -33,6 +34,7 @@ export interface ServiceDeps {
 export function servicesOf(deps: ServiceDeps) {
   return {
     access: accessService(deps),
+    auditPackages: auditPackageService(deps),
     controls: controlService(deps),
     environments: environmentService(deps),
     flows: flowService(deps),
