@@ -82,7 +82,6 @@ const IMPORTS_LEFT: readonly string[] = [
   'server/api/http/routes/customTypes.ts -> server/api/rules/customTypeSchemas.ts',
   'server/api/http/routes/customTypes.ts -> server/api/rules/customTypes.ts',
   'server/api/http/routes/policies.ts -> server/api/delivery/notifications.ts',
-  'server/api/http/routes/reports.ts -> server/api/delivery/notifications.ts',
   'server/api/http/routes/snapshots.ts -> server/api/rules/snapshotExpressions.ts',
   'server/api/options.ts -> server/api/evaluation/pool.ts',
   'server/api/services/attest.ts -> server/api/http/multipart.ts',
@@ -98,7 +97,6 @@ const STORE_USERS_LEFT: readonly string[] = [
   'server/api/http/routes/customTypes.ts',
   'server/api/http/routes/policies.ts',
   'server/api/http/routes/preview.ts',
-  'server/api/http/routes/reports.ts',
   'server/api/http/routes/search.ts',
   'server/api/http/routes/snapshots.ts',
 ];

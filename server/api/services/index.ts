@@ -10,6 +10,7 @@ import { controlService } from './controls.ts';
 import { environmentService } from './environments.ts';
 import { flowService } from './flows.ts';
 import { readinessService } from './readiness.ts';
+import { reportService } from './reports.ts';
 import { repoService } from './repos.ts';
 import { serviceAccountService } from './serviceAccounts.ts';
 import { tagService } from './tags.ts';
@@ -39,6 +40,7 @@ export function servicesOf(deps: ServiceDeps) {
     environments: environmentService(deps),
     flows: flowService(deps),
     readiness: readinessService(deps),
+    reports: reportService(deps),
     repos: repoService(deps),
     serviceAccounts: serviceAccountService(deps),
     tags: tagService(deps),

@@ -1,28 +1,14 @@
-// Environment reports (spec endpoint 2, reference §2.6 and §5.1): validated by the shared report
-// schemas, then taken in by the snapshot rules in one transaction; webhooks go out afterwards.
-import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  checkReport,
-  isReportType,
-  reportSchemaByType,
-  reportTypes,
-  type ReportType,
-} from '../../../../shared/reports/check.ts';
-import { refusesUpload } from '../../../../shared/verdicts.ts';
+// Environment reports (spec endpoint 2, reference §2.6 and §5.1): one operation per report type,
+// each documenting its body, which the report service checks once it has found the environment.
+import { reportSchemaByType, reportTypes, type ReportType } from '../../../../shared/reports/check.ts';
 import { orgOf } from '../auth.ts';
-import { fieldErrorsOf } from '../../fieldErrors.ts';
 import { routeCheckedJsonBody } from '../multipart.ts';
-import type { RouteOptions } from '../context.ts';
-import { badRequest, invalid, notFound } from '../../errors.ts';
-import { nowSeconds } from '../../clock.ts';
-import { deliverSoon } from '../../delivery/notifications.ts';
+import type { RoutePlugin } from '../context.ts';
 import { sendJsonString } from '../replies.ts';
-import { ingestReport } from '../../services/snapshotting.ts';
-
-const INVALID_REPORT = 'Invalid report data';
+import { envParams } from './params.ts';
 
 /**
- * The body of one report type as the OpenAPI document shows it. The route checks it itself, after
+ * The body of one report type as the OpenAPI document shows it. The service checks it itself, after
  * the environment is found, so that a report to a missing environment answers 404 whatever it holds.
  */
 function reportBodyOf(type: ReportType) {
@@ -32,54 +18,32 @@ function reportBodyOf(type: ReportType) {
   });
 }
 
-export const reportRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
-  const { store } = context;
+const typedReportParams = {
+  ...envParams,
+  required: ['org', 'env', 'type'],
+  properties: { ...envParams.properties, type: { type: 'string' } },
+} as const;
 
-  type ReportRequest = FastifyRequest<{ Params: { org: string; env: string } }>;
-  const report = async (request: ReportRequest, reply: FastifyReply, type: string) => {
-    const org = orgOf(request);
-    const { env } = request.params;
-    const environment = await store.environments.byName(org.id, env);
-    if (environment === undefined) throw notFound('Environment not found');
-    if (environment.type === 'logical') {
-      throw badRequest(
-        `Environment '${env}' is logical and cannot receive reports; report to one of the physical environments it includes`,
-      );
-    }
-    if (!isReportType(type)) {
-      throw badRequest(
-        `Unknown report type '${type}': use one of K8S, ECS, S3, lambda, server, docker, azure-apps or cloud-run`,
-      );
-    }
-    if (type !== environment.type) {
-      throw badRequest(`Environment '${env}' is of type ${environment.type}; a ${type} report cannot be sent to it`);
-    }
-    const issues = checkReport(type, request.body);
-    if (issues.some(refusesUpload)) {
-      const errors = fieldErrorsOf(issues, request.body);
-      // The spec words a bad K8S report `Invalid report data`; other types keep the generic message.
-      throw type === 'K8S' ? invalid(errors, INVALID_REPORT) : invalid(errors);
-    }
-    const deliveries = await store.transaction(
-      async () => await ingestReport(context, org, environment, type, request.body, nowSeconds()),
-    );
-    deliverSoon(context, deliveries);
-    return sendJsonString(reply, 200, 'OK');
-  };
-
+export const reportRoutes: RoutePlugin = (app, { services }, done) => {
   // One operation per report type under its literal path (spec endpoint 2 and its siblings), each
   // documenting its own body; the parameter route below only answers types that do not exist.
   for (const type of reportTypes) {
-    app.put<{ Params: { org: string; env: string } }>(
+    app.put(
       `/environments/:org/:env/report/${type}`,
-      { schema: { body: reportBodyOf(type) } },
-      async (request, reply) => await report(request, reply, type),
+      { schema: { params: envParams, body: reportBodyOf(type) } },
+      async (request, reply) => {
+        await services.reports.take(orgOf(request), request.params.env, type, request.body);
+        return sendJsonString(reply, 200, 'OK');
+      },
     );
   }
-  app.put<{ Params: { org: string; env: string; type: string } }>(
+  app.put(
     '/environments/:org/:env/report/:type',
-    { schema: { hide: true } },
-    async (request, reply) => await report(request, reply, request.params.type),
+    { schema: { hide: true, params: typedReportParams } },
+    async (request, reply) => {
+      await services.reports.take(orgOf(request), request.params.env, request.params.type, request.body);
+      return sendJsonString(reply, 200, 'OK');
+    },
   );
   done();
 };
