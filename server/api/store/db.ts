@@ -6,6 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { open, type FileHandle } from 'node:fs/promises';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { BUSY_WAIT_MS, isBusy } from '../faults.ts';
+import { GroupCommits, queuedJob, type Job } from './groupCommit.ts';
 
 export type Param = SQLInputValue;
 export type Row = Record<string, unknown>;
@@ -123,15 +124,6 @@ export function statementsOf(sql: Sql): Statements {
   };
 }
 
-interface Job {
-  work: () => Promise<unknown>;
-  resolve: (result: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
-/** How many queued transactions one commit takes at most. */
-const GROUP_LIMIT = 256;
-
 /** A statement's result as the async store interface gives it: a statement that throws rejects. */
 function settled<T>(statement: () => T): Promise<T> {
   return new Promise((resolve) => resolve(statement()));
@@ -144,8 +136,8 @@ function settled<T>(statement: () => T): Promise<T> {
  * the read connection, which (WAL) sees only committed state. Without a data directory both are
  * one in-memory connection, so a read there can see a transaction that has not committed yet.
  *
- * Group commit: the transactions queued in one turn of the event loop run in one database
- * transaction, each inside its own savepoint, so they write shared pages to the write-ahead log
+ * Group commit (groupCommit.ts): the transactions queued in one turn of the event loop run in one
+ * database transaction, each inside its own savepoint, so they write shared pages to the write-ahead log
  * once. A commit only writes the log; its transactions settle once a sync of the log to disk that
  * started after the commit has finished. One sync runs at a time, off the event loop, and covers
  * every commit made before it started, so concurrent writes share it while each is still answered
@@ -153,8 +145,7 @@ function settled<T>(statement: () => T): Promise<T> {
  */
 export class Database {
   private readonly inTransaction = new AsyncLocalStorage<Sql>();
-  private readonly queued: Job[] = [];
-  private draining: Promise<void> | undefined;
+  private readonly groups = new GroupCommits<Job>((group) => this.commitDurably(group));
   readonly statements: Statements;
   private readonly writer: Sql;
   private readonly reader: Sql;
@@ -187,31 +178,18 @@ export class Database {
   /** Runs `work` in one transaction, settled once durable; a transaction started inside it joins it. */
   transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.inTransaction.getStore() !== undefined) return work();
-    return new Promise<T>((resolve, reject) => {
-      this.queued.push({ work, resolve: resolve as (result: unknown) => void, reject });
-      this.draining ??= this.drain();
-    });
+    return queuedJob(this.groups, work);
   }
 
-  /**
-   * Commits the queued transactions group by group. A group waits one turn of the event loop, so
-   * the requests read in that turn join it, then each settles once the group is durable.
-   */
-  private async drain(): Promise<void> {
-    try {
-      while (this.queued.length > 0) {
-        await new Promise((resolve) => setImmediate(resolve));
-        const committed = await this.commitGroup(this.queued.splice(0, GROUP_LIMIT));
-        if (committed.length === 0) continue;
-        this.committed += 1;
-        void this.durable(this.committed).then(
-          () => committed.forEach(({ job, result }) => job.resolve(result)),
-          (error: unknown) => committed.forEach(({ job }) => job.reject(error)),
-        );
-      }
-    } finally {
-      this.draining = undefined;
-    }
+  /** Commits a group, then settles each of its jobs once the group is durable (the next group need not wait). */
+  private async commitDurably(group: readonly Job[]): Promise<void> {
+    const committed = await this.commitGroup(group);
+    if (committed.length === 0) return;
+    this.committed += 1;
+    void this.durable(this.committed).then(
+      () => committed.forEach(({ job, result }) => job.resolve(result)),
+      (error: unknown) => committed.forEach(({ job }) => job.reject(error)),
+    );
   }
 
   /**
@@ -308,7 +286,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
-    await this.draining;
+    await this.groups.idle();
     await this.syncing?.catch(() => undefined);
     if (this.logHandle !== undefined) await (await this.logHandle).close();
     this.reader.close();

@@ -2,21 +2,14 @@
 // request (its transaction's connection, found through async context, or any pooled connection
 // outside one), and the one-transaction-per-request helper.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import pg from 'pg';
-import { BUSY_WAIT_MS, isDatabaseUnavailable } from '../../faults.ts';
+import type pg from 'pg';
+import { isDatabaseUnavailable } from '../../faults.ts';
 import type { BeforeCommit, Param, Row, Statements, TransactionOptions } from '../db.ts';
-import {
-  postgresExecute,
-  postgresLiteralStatement,
-  postgresLiterals,
-  postgresStatement,
-  postgresStatementWith,
-  withPageWrittenIn,
-} from './dialect.ts';
-
-/** Bounds, so that no request waits on the database without end. */
-const POOL_WAIT_MS = 5_000;
-const QUERY_MS = 30_000;
+import { GroupCommits, queuedJob, type Job } from '../groupCommit.ts';
+import { BatchedReads } from './batchedReads.ts';
+import { postgresLiteralStatement, postgresLiterals } from './dialect.ts';
+import { isStalePlan, NamedStatements, type Write } from './namedStatements.ts';
+import { poolOf } from './pool.ts';
 
 /**
  * Write transactions run one at a time across every instance on the database (a transaction-scoped
@@ -26,35 +19,6 @@ const QUERY_MS = 30_000;
  * take it shared: they run alongside each other, never alongside a transaction that holds it whole.
  */
 export const WRITE_LOCK = 0x63657601;
-
-/** Integers and JSON come back as SQLite gives them: numbers, and JSON text unparsed. */
-const types: pg.CustomTypesConfig = {
-  getTypeParser(oid, format): unknown {
-    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (text: string) => Number(text);
-    if (oid === pg.types.builtins.JSON || oid === pg.types.builtins.JSONB) return (text: string) => text;
-    return pg.types.getTypeParser(oid, format);
-  },
-};
-
-interface Job {
-  work: () => Promise<unknown>;
-  resolve: (result: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
-/** A read waiting to go with the others of its turn of the event loop (Statements.allBatched). */
-interface BatchedRead {
-  sql: string;
-  params: Param[];
-  resolve: (rows: Row[]) => void;
-  reject: (error: unknown) => void;
-}
-
-/** A write of a concurrent transaction: its statement, and its values as literals to send with it. */
-interface Write {
-  sql: string;
-  literals: string[];
-}
 
 /** A concurrent transaction's writes, waiting for a commit. */
 interface Writes {
@@ -76,15 +40,6 @@ type Context = { client: pg.PoolClient; deferred?: string[] } | { writes: Write[
 const READ_AFTER_WRITE =
   'a concurrent transaction read after a write: its writes are applied at commit, so its reads come first';
 
-/** Distinct statements named (prepared once per connection) at most. */
-const PREPARED_LIMIT = 500;
-
-/** Of those, statements with a page written in at most: a client walking every page does not use up the names. */
-const PAGE_STATEMENTS = 200;
-
-/** How many queued transactions one commit takes at most. */
-const GROUP_LIMIT = 256;
-
 /** One connection for the groups under the whole write lock, one for the concurrent transactions' commits: each commits one group at a time. */
 const COMMITTERS = 2;
 
@@ -97,16 +52,10 @@ export class PostgresDatabase {
    */
   private readonly committers: pg.Pool;
   private readonly inTransaction = new AsyncLocalStorage<Context>();
-  private readonly queued: Job[] = [];
-  private draining: Promise<void> | undefined;
-  private readonly queuedWrites: Writes[] = [];
-  private readonly statementNames = new Map<string, { text: string; name?: string }>();
-  private pageStatements = 0;
-  private applying: Promise<void> | undefined;
-  private readonly batchedReads: BatchedRead[] = [];
-  /** The statements each connection has prepared (PREPARE) for batched reads and concurrent writes, by name. */
-  private readonly preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
-  private readonly executeNames = new Map<string, string>();
+  private readonly groups = new GroupCommits<Job>((group) => this.commitGroup(group));
+  /** The writes of concurrent transactions, committed together as they finish. */
+  private readonly writeGroups = new GroupCommits<Writes>((group) => this.commitWrites(group));
+  private readonly names = new NamedStatements();
   readonly statements: Statements;
   /** Run in each concurrent commit's transaction after its writes, before COMMIT (derived values kept on write). */
   private readonly beforeCommit: BeforeCommit | undefined;
@@ -118,29 +67,8 @@ export class PostgresDatabase {
    */
   constructor(url: string, connections: number, beforeCommit?: BeforeCommit) {
     this.beforeCommit = beforeCommit;
-    const poolOf = (max: number): pg.Pool => {
-      const pool = new pg.Pool({
-        connectionString: url,
-        max,
-        connectionTimeoutMillis: POOL_WAIT_MS,
-        query_timeout: QUERY_MS,
-        // A lock (the write lock below, or a row's) held past the wait fails with 55P03: a 503 that says so.
-        lock_timeout: BUSY_WAIT_MS,
-        types,
-        application_name: 'cev',
-        // No JIT compilation: it pays off for long analytic queries, not for statements of a
-        // fraction of a millisecond, and it starts once a plan's estimated cost passes a bound (a
-        // list of a large store, or a plan made for unknown LIMIT and OFFSET): measured 10-20 ms
-        // per execution of a page of artifacts at 100k.
-        options: '-c jit=off',
-      });
-      // An idle connection the server dropped (restart, failover) reports here; the pool replaces it
-      // on the next request, which is the recovery we want, so the event must not end the process.
-      pool.on('error', () => undefined);
-      return pool;
-    };
-    this.pool = poolOf(connections);
-    this.committers = poolOf(COMMITTERS);
+    this.pool = poolOf(url, connections);
+    this.committers = poolOf(url, COMMITTERS);
     /**
      * The connection of the current transaction, if any, with the writes waiting on it sent first;
      * a concurrent transaction's read after a write is refused.
@@ -158,19 +86,20 @@ export class PostgresDatabase {
     };
     const query = async <T extends Row>(sql: string, params: Param[]): Promise<pg.QueryResult<T>> => {
       const client = await clientForRead();
-      const page = this.pageOf(sql, params);
-      const statement = this.prepared(page.sql);
+      const page = this.names.pageOf(sql, params);
+      const statement = this.names.prepared(page.sql);
       try {
         return await (client ?? this.pool).query<T>({ ...statement, values: page.params as unknown[] });
       } catch (error) {
         if (statement.name === undefined || !isStalePlan(error)) throw error;
         // A migration (another instance's, starting) changed a table under the plan: the statement
         // goes unnamed from now on, and is asked again unless its transaction is already aborted.
-        this.statementNames.set(page.sql, { text: statement.text });
+        this.names.unname(page.sql, statement);
         if (client !== undefined) throw error;
         return await this.pool.query<T>(statement.text, page.params as unknown[]);
       }
     };
+    const batched = new BatchedReads(this.pool, this.names, query);
     this.statements = {
       run: async (sql, ...params) => {
         const context = this.inTransaction.getStore();
@@ -188,12 +117,9 @@ export class PostgresDatabase {
       get: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows[0],
       all: async <T extends Row>(sql: string, ...params: Param[]) => (await query<T>(sql, params)).rows,
       allBatched: async <T extends Row>(sql: string, ...params: Param[]) => {
-        if (this.inTransaction.getStore() !== undefined || this.executeNameOf(sql) === undefined)
+        if (this.inTransaction.getStore() !== undefined || this.names.executeNameOf(sql) === undefined)
           return (await query<T>(sql, params)).rows;
-        return (await new Promise<Row[]>((resolve, reject) => {
-          this.batchedReads.push({ sql, params, resolve, reject });
-          if (this.batchedReads.length === 1) setImmediate(() => void this.sendBatchedReads(query));
-        })) as T[];
+        return (await batched.read(sql, params)) as T[];
       },
       allEach: async (reads) => {
         if (reads.length === 1) return [(await query(reads[0][0], reads[0].slice(1))).rows];
@@ -219,21 +145,7 @@ export class PostgresDatabase {
   transaction<T>(work: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     if (this.inTransaction.getStore() !== undefined) return work();
     if (options.concurrent === true) return this.concurrent(work, options.lockOrder ?? '');
-    return new Promise<T>((resolve, reject) => {
-      this.queued.push({ work, resolve: resolve as (result: unknown) => void, reject });
-      this.draining ??= this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (this.queued.length > 0) {
-        await new Promise((resolve) => setImmediate(resolve));
-        await this.commitGroup(this.queued.splice(0, GROUP_LIMIT));
-      }
-    } finally {
-      this.draining = undefined;
-    }
+    return queuedJob(this.groups, work);
   }
 
   /** Runs a group in one transaction, each job in its own savepoint; settles each job once the group has committed. */
@@ -294,24 +206,10 @@ export class PostgresDatabase {
     const writes: Write[] = [];
     const result = await this.inTransaction.run({ writes }, work);
     if (writes.length === 0) return result;
-    await new Promise<void>((resolve, reject) => {
-      this.queuedWrites.push({ statements: writes, lockOrder, resolve, reject });
-      this.applying ??= this.applyWrites();
-    });
+    await new Promise<void>((resolve, reject) =>
+      this.writeGroups.add({ statements: writes, lockOrder, resolve, reject }),
+    );
     return result;
-  }
-
-  /** Commits the queued writes, those queued meanwhile in the next commit, until none is left. */
-  private async applyWrites(): Promise<void> {
-    try {
-      while (this.queuedWrites.length > 0) {
-        // One turn of the event loop, so that the transactions finishing in it join the commit.
-        await new Promise((resolve) => setImmediate(resolve));
-        await this.commitWrites(this.queuedWrites.splice(0, GROUP_LIMIT));
-      }
-    } finally {
-      this.applying = undefined;
-    }
   }
 
   /**
@@ -350,7 +248,7 @@ export class PostgresDatabase {
     const client = await this.committers.connect();
     let broken: unknown;
     try {
-      const statements = await this.executable(client, writes);
+      const statements = await this.names.executable(client, writes);
       const first = ['BEGIN', `SELECT pg_advisory_xact_lock_shared(${WRITE_LOCK})`, ...statements];
       if (this.beforeCommit !== undefined) first.push(this.beforeCommit.read);
       const results = (await client.query(first.join(';\n'))) as unknown as Array<pg.QueryResult<Row>>;
@@ -376,121 +274,6 @@ export class PostgresDatabase {
     }
   }
 
-  /**
-   * A statement in PostgreSQL's words, named: each connection parses and plans it once, then binds
-   * it (measured: planning was most of a list query's time in the database). Only the first
-   * PREPARED_LIMIT distinct statements are named, since statements with lists of keys come in many
-   * lengths and each connection keeps every named one; the rest go unnamed, planned each time.
-   */
-  /**
-   * The statement with the first pages' LIMIT and OFFSET written in (dialect.ts withPageWrittenIn),
-   * while at most PAGE_STATEMENTS such statements have been seen; else as it is.
-   */
-  private pageOf(sql: string, params: Param[]): { sql: string; params: Param[] } {
-    const page = withPageWrittenIn(sql, params);
-    if (page === undefined) return { sql, params };
-    if (this.statementNames.has(page.sql)) return page;
-    if (this.pageStatements >= PAGE_STATEMENTS) return { sql, params };
-    this.pageStatements += 1;
-    return page;
-  }
-
-  private prepared(sql: string): { text: string; name?: string } {
-    const known = this.statementNames.get(sql);
-    if (known !== undefined) return known;
-    const text = postgresStatement(sql);
-    if (this.statementNames.size >= PREPARED_LIMIT) return { text };
-    const named = { text, name: `cev${this.statementNames.size}` };
-    this.statementNames.set(sql, named);
-    return named;
-  }
-
-  /**
-   * The writes as statements that can travel together: each an EXECUTE of its statement, prepared
-   * on this connection once (PREPARE on its own, before the transaction, so it stays prepared
-   * whatever the transaction does). Written out whole, each was planned on every commit
-   * (measured: 0.03 ms of the database's 0.23 ms per attestation, most for the update of a trail's activity).
-   */
-  private async executable(client: pg.PoolClient, writes: readonly Write[]): Promise<string[]> {
-    const prepared = this.preparedOn.get(client) ?? new Set<string>();
-    this.preparedOn.set(client, prepared);
-    const statements: string[] = [];
-    for (const write of writes) {
-      const name = this.executeNameOf(write.sql);
-      if (name !== undefined && !prepared.has(name)) {
-        await client.query(`PREPARE ${name} AS ${postgresStatement(write.sql)}`);
-        prepared.add(name);
-      }
-      statements.push(
-        name === undefined ? postgresStatementWith(write.sql, write.literals) : postgresExecute(name, write.literals),
-      );
-    }
-    return statements;
-  }
-
-  /**
-   * Sends the batched reads of a turn of the event loop in one message: EXECUTE of each, its
-   * statement prepared once per connection. If the message fails, each read is made on its own,
-   * so only one at fault fails.
-   */
-  private async sendBatchedReads(query: (sql: string, params: Param[]) => Promise<pg.QueryResult<Row>>): Promise<void> {
-    const reads = this.batchedReads.splice(0);
-    const alone = (read: BatchedRead): void => {
-      query(read.sql, read.params).then((result) => read.resolve(result.rows), read.reject);
-    };
-    if (reads.length === 1) return alone(reads[0]);
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      for (const read of reads) read.reject(error);
-      return;
-    }
-    let results: Array<pg.QueryResult<Row>>;
-    let broken: unknown;
-    const prepared = this.preparedOn.get(client) ?? new Set<string>();
-    this.preparedOn.set(client, prepared);
-    const names = reads.map((read) => this.executeNameOf(read.sql)!);
-    try {
-      const statements: string[] = [];
-      for (const [i, read] of reads.entries()) {
-        const name = names[i];
-        if (!prepared.has(name)) {
-          // On its own, outside any transaction, so that it stays prepared whatever the batch does.
-          await client.query(`PREPARE ${name} AS ${postgresStatement(read.sql)}`);
-          prepared.add(name);
-        }
-        statements.push(postgresExecute(name, postgresLiterals(read.params)));
-      }
-      results = (await client.query(statements.join(';\n'))) as unknown as Array<pg.QueryResult<Row>>;
-    } catch (error) {
-      // A statement may have gone stale (a migration changed its table): prepared again next time.
-      for (const name of new Set(names)) {
-        if (!prepared.delete(name)) continue;
-        await client.query(`DEALLOCATE ${name}`).catch((deallocateError: unknown) => {
-          broken = deallocateError;
-        });
-      }
-      if (isDatabaseUnavailable(error)) broken = error;
-      for (const read of reads) alone(read);
-      return;
-    } finally {
-      // A connection that failed is dropped rather than handed to the next request.
-      client.release(broken instanceof Error ? broken : undefined);
-    }
-    for (const [i, read] of reads.entries()) read.resolve(results[i].rows);
-  }
-
-  /** The name a batched read's or a concurrent write's statement is prepared under on every connection; undefined past PREPARED_LIMIT statements (not prepared). */
-  private executeNameOf(sql: string): string | undefined {
-    let name = this.executeNames.get(sql);
-    if (name === undefined && this.executeNames.size < PREPARED_LIMIT) {
-      name = `cevx${this.executeNames.size}`;
-      this.executeNames.set(sql, name);
-    }
-    return name;
-  }
-
   /** Whether the database answers now (the readiness probe). */
   async reachable(): Promise<boolean> {
     try {
@@ -502,14 +285,9 @@ export class PostgresDatabase {
   }
 
   async close(): Promise<void> {
-    await this.draining;
-    await this.applying;
+    await this.groups.idle();
+    await this.writeGroups.idle();
     await this.committers.end();
     await this.pool.end();
   }
-}
-
-/** PostgreSQL's refusal to run a named statement whose tables changed shape since it was planned. */
-function isStalePlan(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === '0A000' && /cached plan/.test(error.message);
 }
