@@ -47,6 +47,7 @@ import {
 } from '../faults.ts';
 import { validationFailure } from './parameterErrors.ts';
 import { applyWireContract, documentOptionalBodies, PROJECT_EXTENSION } from './wireContract.ts';
+import { limits } from '../../../shared/limits.ts';
 
 /** Resource plugins mounted under /api/v2. */
 const apiRoutes: Array<FastifyPluginCallback<RouteOptions> | RoutePlugin> = [
@@ -70,8 +71,8 @@ const apiRoutes: Array<FastifyPluginCallback<RouteOptions> | RoutePlugin> = [
   userRoutes,
 ];
 
-/** JSON request bodies (K8S reports of thousands of pods are several MB). */
-const BODY_LIMIT = 16 * 1024 * 1024;
+/** JSON request bodies: the JSON documents' limit of shared/limits.ts, which cev validate and the editor hold to too. */
+const BODY_LIMIT = limits.jsonBytes;
 
 const CONCURRENT_DUPLICATE = 'A concurrent request created the same resource; retry the request';
 
