@@ -51,30 +51,32 @@ export type ResolutionType =
   | 'non_compliant_in_trail'
   | 'legacy_flow';
 
-export interface Resolution {
+// A decision and its parts are type aliases, not interfaces, so that they are the contract's open
+// objects (shared/contract policyDecision) as they are: an interface never matches an index signature.
+export type Resolution = {
   type: ResolutionType;
   context: { flow_name?: string; trail_name?: string; artifact_status?: ComplianceState; for_control?: string };
-}
+};
 
 export type RuleType = 'provenance' | 'trail-compliance' | 'attestation';
 
-export interface RuleEvaluation {
+export type RuleEvaluation = {
   rule: { type: RuleType; definition: Record<string, unknown> };
   satisfied: boolean;
   ignored: boolean;
   resolutions: Resolution[];
   /** Why the rule could not be evaluated: one of its conditions is not a valid expression. */
   error?: string;
-}
+};
 
 export type PolicyStatus = 'COMPLIANT' | 'NON-COMPLIANT';
 
-export interface PolicyDecision {
+export type PolicyDecision = {
   policy_name: string;
   policy_version: number;
   status: PolicyStatus;
   rule_evaluations: RuleEvaluation[];
-}
+};
 
 /**
  * The artifact's decision under each policy, in the order given. Rules that are not required

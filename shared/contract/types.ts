@@ -4,7 +4,7 @@
 // (made sparse for the hosted service) and the language server its previews.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { apiKey, defaultOrg, issuedApiKey, membershipEvent, repo, serviceAccount } from './accounts.ts';
-import type { searchArtifact, searchResult } from './artifacts.ts';
+import type { assertResult, searchArtifact, searchResult } from './artifacts.ts';
 import type {
   allowlistEntry,
   environment,
@@ -15,7 +15,7 @@ import type {
   snapshotSummary,
 } from './environments.ts';
 import type { artifactStatus, attestationStatus, flow, templateAttestation, trail } from './flows.ts';
-import type { control, controlDecision } from './governance.ts';
+import type { control, controlDecision, policy } from './governance.ts';
 import type { pagination } from './pagination.ts';
 import type { policyDryRun, slotChange, templateImpact } from './preview.ts';
 
@@ -46,3 +46,5 @@ export type SlotChange = FromSchema<typeof slotChange>;
 export type PolicyDryRun = FromSchema<typeof policyDryRun>;
 export type Control = FromSchema<typeof control>;
 export type ControlDecision = FromSchema<typeof controlDecision>;
+export type Policy = FromSchema<typeof policy>;
+export type AssertResult = FromSchema<typeof assertResult>;

@@ -2,14 +2,14 @@
 // with the snapshot it calls for (a logical environment that gains a member, policies attached or
 // detached, an allowed artifact that runs) and the webhooks that snapshot triggers, woken once the
 // transaction has committed.
-import { badRequest, invalid, notFound, withInput } from '../errors.ts';
+import { badRequest, invalid, withInput } from '../errors.ts';
 import { nowSeconds } from '../clock.ts';
 import { deliverSoon } from '../delivery/notifications.ts';
 import type { AllowlistEntry, Environment, EnvironmentPage, EnvironmentQuery } from '../store/environments.ts';
 import type { Org } from '../store/orgs.ts';
 import type { OutboxDelivery } from '../store/outbox.ts';
 import type { ServiceDeps } from './index.ts';
-import { environmentNotFound, environmentOr404 } from './lookups.ts';
+import { environmentNotFound, environmentOr404, policyNotFound } from './lookups.ts';
 import { allowArtifact, changePolicies, recordCombinedSnapshot } from './snapshotting.ts';
 
 /** An environment as PUT /environments/{org} sends it. */
@@ -49,7 +49,7 @@ export function environmentService(deps: Pick<ServiceDeps, 'store' | 'publicUrl'
 
   const policyIds = async (org: Org, names: readonly string[]): Promise<number[]> => {
     const found = await store.policies.currentByNames(org.id, names);
-    if (found.length !== new Set(names).size) throw notFound('Policy not found');
+    if (found.length !== new Set(names).size) throw policyNotFound();
     return found.map((policy) => policy.id);
   };
 

@@ -5,10 +5,12 @@ import type { Evaluations } from '../evaluation/pool.ts';
 import type { ConfiguredKey } from '../options.ts';
 import type { Store } from '../store/index.ts';
 import { accessService } from './access.ts';
+import { assertService } from './asserts.ts';
 import { auditPackageService } from './auditPackages.ts';
 import { controlService } from './controls.ts';
 import { environmentService } from './environments.ts';
 import { flowService } from './flows.ts';
+import { policyService } from './policies.ts';
 import { readinessService } from './readiness.ts';
 import { reportService } from './reports.ts';
 import { repoService } from './repos.ts';
@@ -35,10 +37,12 @@ export interface ServiceDeps {
 export function servicesOf(deps: ServiceDeps) {
   return {
     access: accessService(deps),
+    asserts: assertService(deps),
     auditPackages: auditPackageService(deps),
     controls: controlService(deps),
     environments: environmentService(deps),
     flows: flowService(deps),
+    policies: policyService(deps),
     readiness: readinessService(deps),
     reports: reportService(deps),
     repos: repoService(deps),

@@ -101,3 +101,7 @@ export async function controlOr404(
   if (control === undefined) throw notFound(message);
   return control;
 }
+
+export function policyNotFound(): ApiError {
+  return notFound('Policy not found');
+}
