@@ -58,7 +58,7 @@ export interface ArtifactStore {
   repoExists(orgId: number, repoName: string): Promise<boolean>;
 }
 
-interface ArtifactRow {
+export interface ArtifactRow {
   id: string;
   org_id: number;
   flow_id: string;

@@ -4,7 +4,13 @@
 import type { TrailArtifact, TrailAttestation } from '../../../shared/compliance/index.ts';
 import { templateOf, type FlowTemplate } from '../../../shared/templates/index.ts';
 import { parseJson, type Statements } from './db.ts';
-import type { AttestationRow as StoredAttestationRow } from './attestations.ts';
+import type { AttestationRow } from './attestations.ts';
+import {
+  trailArtifactOf,
+  trailAttestationOf,
+  type AttestationForRules,
+  type ArtifactForRules,
+} from './trailEvaluations.ts';
 
 /** One trail in which a fingerprint was attested. */
 export interface Origin {
@@ -59,29 +65,8 @@ interface OriginRow {
   [column: string]: unknown;
 }
 
-/** The attestation columns compliance needs, read in one query across all of an artifact's trails. */
-type AttestationRow = Pick<
-  StoredAttestationRow,
-  | 'trail_id'
-  | 'id'
-  | 'name'
-  | 'type'
-  | 'is_override'
-  | 'is_compliant'
-  | 'artifact_fingerprint'
-  | 'target_artifact'
-  | 'body'
-  | 'created_at'
->;
-
-interface ArtifactRow {
-  trail_id: string;
-  id: string;
-  fingerprint: string;
-  template_reference_name: string;
-  created_at: number;
-  [column: string]: unknown;
-}
+/** The attestation columns compliance needs, and its body (a decision's control), read in one query across all of an artifact's trails. */
+type AttestationWithBody = AttestationForRules & Pick<AttestationRow, 'body'>;
 
 function groupByTrail<T extends { trail_id: string }>(rows: readonly T[]): Map<string, T[]> {
   const byTrail = new Map<string, T[]>();
@@ -93,19 +78,9 @@ function groupByTrail<T extends { trail_id: string }>(rows: readonly T[]): Map<s
   return byTrail;
 }
 
-function toTrailAttestation(row: AttestationRow): TrailAttestation {
+function toTrailAttestation(row: AttestationWithBody): TrailAttestation {
   const body = parseJson<Record<string, unknown>>(row.body, {});
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    is_compliant: row.is_compliant === 1,
-    created_at: row.created_at,
-    target_artifact: row.target_artifact,
-    artifact_fingerprint: row.artifact_fingerprint,
-    is_override: row.is_override === 1,
-    control: typeof body.control === 'string' ? body.control : null,
-  };
+  return { ...trailAttestationOf(row), control: typeof body.control === 'string' ? body.control : null };
 }
 
 export function sqliteProvenanceStore(sql: Statements): ProvenanceStore {
@@ -129,14 +104,14 @@ export function sqliteProvenanceStore(sql: Statements): ProvenanceStore {
       if (rows.length === 0) return origins;
       const trailIds = JSON.stringify([...new Set(rows.map((row) => row.trail_id))]);
       const attestations = groupByTrail(
-        await sql.all<AttestationRow>(
+        await sql.all<AttestationWithBody>(
           `SELECT trail_id, id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact, body, created_at
            FROM attestations WHERE trail_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
           trailIds,
         ),
       );
       const artifacts = groupByTrail(
-        await sql.all<ArtifactRow>(
+        await sql.all<ArtifactForRules>(
           `SELECT trail_id, id, fingerprint, template_reference_name, created_at
            FROM artifacts WHERE trail_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
           trailIds,
@@ -165,12 +140,7 @@ export function sqliteProvenanceStore(sql: Statements): ProvenanceStore {
           commitUrl: typeof body.commit_url === 'string' ? body.commit_url : '',
           buildUrl: typeof body.build_url === 'string' ? body.build_url : '',
           attestations: (attestations.get(row.trail_id) ?? []).map(toTrailAttestation),
-          artifacts: (artifacts.get(row.trail_id) ?? []).map((artifact) => ({
-            id: artifact.id,
-            fingerprint: artifact.fingerprint,
-            template_reference_name: artifact.template_reference_name,
-            created_at: artifact.created_at,
-          })),
+          artifacts: (artifacts.get(row.trail_id) ?? []).map(trailArtifactOf),
         };
         const list = origins.get(row.fingerprint);
         if (list === undefined) origins.set(row.fingerprint, [origin]);

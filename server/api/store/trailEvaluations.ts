@@ -2,6 +2,8 @@
 // trails, then all their attestation and artifact rows in one statement each, so evaluating a
 // flow of thousands of trails takes three statements per page instead of three per trail.
 import type { TrailArtifact, TrailAttestation, TrailTemplate } from '../../../shared/compliance/index.ts';
+import type { ArtifactRow } from './artifacts.ts';
+import type { AttestationRow } from './attestations.ts';
 import { parseJson, type Statements } from './db.ts';
 
 export interface TrailRows {
@@ -45,30 +47,27 @@ interface TrailRow {
 }
 
 /** An attestation's columns the compliance rules read. */
-export interface AttestationRow {
-  trail_id: string;
-  id: string;
-  name: string;
-  type: string;
-  is_override: number;
-  is_compliant: number;
-  artifact_fingerprint: string | null;
-  target_artifact: string | null;
-  created_at: number;
-  [column: string]: unknown;
-}
+export type AttestationForRules = Pick<
+  AttestationRow,
+  | 'trail_id'
+  | 'id'
+  | 'name'
+  | 'type'
+  | 'is_override'
+  | 'is_compliant'
+  | 'artifact_fingerprint'
+  | 'target_artifact'
+  | 'created_at'
+>;
 
-interface ArtifactRow {
-  trail_id: string;
-  id: string;
-  fingerprint: string;
-  template_reference_name: string;
-  created_at: number;
-  [column: string]: unknown;
-}
+/** An artifact's columns the compliance rules read. */
+export type ArtifactForRules = Pick<
+  ArtifactRow,
+  'trail_id' | 'id' | 'fingerprint' | 'template_reference_name' | 'created_at'
+>;
 
 /** The attestation as the compliance rules take it. */
-export function trailAttestationOf(row: AttestationRow): TrailAttestation {
+export function trailAttestationOf(row: AttestationForRules): TrailAttestation {
   return {
     id: row.id,
     name: row.name,
@@ -78,6 +77,16 @@ export function trailAttestationOf(row: AttestationRow): TrailAttestation {
     target_artifact: row.target_artifact,
     artifact_fingerprint: row.artifact_fingerprint,
     is_override: Number(row.is_override) === 1,
+  };
+}
+
+/** The artifact as the compliance rules take it. */
+export function trailArtifactOf(row: ArtifactForRules): TrailArtifact {
+  return {
+    id: row.id,
+    fingerprint: row.fingerprint,
+    template_reference_name: row.template_reference_name,
+    created_at: row.created_at,
   };
 }
 
@@ -96,12 +105,12 @@ export function sqliteTrailEvaluationStore(sql: Statements): TrailEvaluationStor
       if (trails.length === 0) return { trails: [], next: undefined };
       // The page's trail ids travel as one JSON array, whatever their number.
       const ids = JSON.stringify(trails.map((trail) => trail.id));
-      const attestations = await sql.all<AttestationRow>(
+      const attestations = await sql.all<AttestationForRules>(
         `SELECT trail_id, id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact, created_at
          FROM attestations WHERE trail_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
         ids,
       );
-      const artifacts = await sql.all<ArtifactRow>(
+      const artifacts = await sql.all<ArtifactForRules>(
         'SELECT trail_id, id, fingerprint, template_reference_name, created_at FROM artifacts WHERE trail_id IN (SELECT value FROM json_each(?)) ORDER BY seq',
         ids,
       );
@@ -128,12 +137,7 @@ export function sqliteTrailEvaluationStore(sql: Statements): TrailEvaluationStor
         byId.get(row.trail_id)?.attestations.push(trailAttestationOf(row));
       }
       for (const row of artifacts) {
-        byId.get(row.trail_id)?.artifacts.push({
-          id: row.id,
-          fingerprint: row.fingerprint,
-          template_reference_name: row.template_reference_name,
-          created_at: row.created_at,
-        });
+        byId.get(row.trail_id)?.artifacts.push(trailArtifactOf(row));
       }
       const last = trails[trails.length - 1];
       return {

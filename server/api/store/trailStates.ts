@@ -7,7 +7,7 @@
 // that stores its state: one update of the trail's row and of its flow's per transaction.
 import { evaluateTrail, type TrailArtifact, type TrailAttestation } from '../../../shared/compliance/index.ts';
 import { placeholderList, type BeforeCommit, type Row, type Statements } from './db.ts';
-import { trailAttestationOf, type AttestationRow } from './trailEvaluations.ts';
+import { trailAttestationOf, type AttestationForRules } from './trailEvaluations.ts';
 import { toTrail, type TrailRow } from './trails.ts';
 
 /** Trails evaluated per round of statements. */
@@ -22,9 +22,10 @@ interface TrailStateRow extends TrailRow {
  * The rows a state depends on, attestations and artifacts in one statement (a write waits on each
  * round trip): an artifact's row carries its fingerprint in artifact_fingerprint and its slot in name.
  */
-interface EvidenceRow extends AttestationRow {
+interface EvidenceRow extends AttestationForRules {
   kind: 'attestation' | 'artifact';
   seq: number;
+  [column: string]: unknown;
 }
 
 /**
