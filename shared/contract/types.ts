@@ -4,7 +4,7 @@
 // (made sparse for the hosted service) and the language server its previews.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { apiKey, defaultOrg, issuedApiKey, membershipEvent, repo, serviceAccount } from './accounts.ts';
-import type { assertResult, searchArtifact, searchResult } from './artifacts.ts';
+import type { artifact, assertResult, searchArtifact, searchResult } from './artifacts.ts';
 import type {
   allowlistEntry,
   environment,
@@ -39,6 +39,7 @@ export type Snapshot = FromSchema<typeof snapshot>;
 export type EnvironmentEvent = FromSchema<typeof environmentEvent>;
 export type EnvironmentDiff = FromSchema<typeof environmentDiff>;
 export type AllowlistEntry = FromSchema<typeof allowlistEntry>;
+export type Artifact = FromSchema<typeof artifact>;
 export type SearchArtifact = FromSchema<typeof searchArtifact>;
 export type SearchResult = FromSchema<typeof searchResult>;
 export type TemplateImpact = FromSchema<typeof templateImpact>;

@@ -76,8 +76,6 @@ const IMPORTS_LEFT: readonly string[] = [
   'server/api/http/routes/actions.ts -> server/api/delivery/notifications.ts',
   'server/api/http/routes/actions.ts -> server/api/rules/roles.ts',
   'server/api/http/routes/actions.ts -> server/api/rules/webhookTargets.ts',
-  'server/api/http/routes/artifacts.ts -> server/api/delivery/notifications.ts',
-  'server/api/http/routes/artifacts.ts -> server/api/store/db.ts',
   'server/api/http/routes/attestations.ts -> server/api/delivery/notifications.ts',
   'server/api/http/routes/customTypes.ts -> server/api/rules/customTypeSchemas.ts',
   'server/api/http/routes/customTypes.ts -> server/api/rules/customTypes.ts',
@@ -91,11 +89,9 @@ const IMPORTS_LEFT: readonly string[] = [
 ];
 const STORE_USERS_LEFT: readonly string[] = [
   'server/api/http/routes/actions.ts',
-  'server/api/http/routes/artifacts.ts',
   'server/api/http/routes/attestations.ts',
   'server/api/http/routes/customTypes.ts',
   'server/api/http/routes/preview.ts',
-  'server/api/http/routes/search.ts',
   'server/api/http/routes/snapshots.ts',
 ];
 

@@ -5,6 +5,7 @@ import type { Evaluations } from '../evaluation/pool.ts';
 import type { ConfiguredKey } from '../options.ts';
 import type { Store } from '../store/index.ts';
 import { accessService } from './access.ts';
+import { artifactService } from './artifacts.ts';
 import { assertService } from './asserts.ts';
 import { auditPackageService } from './auditPackages.ts';
 import { controlService } from './controls.ts';
@@ -14,6 +15,7 @@ import { policyService } from './policies.ts';
 import { readinessService } from './readiness.ts';
 import { reportService } from './reports.ts';
 import { repoService } from './repos.ts';
+import { searchService } from './search.ts';
 import { serviceAccountService } from './serviceAccounts.ts';
 import { tagService } from './tags.ts';
 import { trailService } from './trails.ts';
@@ -37,6 +39,7 @@ export interface ServiceDeps {
 export function servicesOf(deps: ServiceDeps) {
   return {
     access: accessService(deps),
+    artifacts: artifactService(deps),
     asserts: assertService(deps),
     auditPackages: auditPackageService(deps),
     controls: controlService(deps),
@@ -46,6 +49,7 @@ export function servicesOf(deps: ServiceDeps) {
     readiness: readinessService(deps),
     reports: reportService(deps),
     repos: repoService(deps),
+    search: searchService(deps),
     serviceAccounts: serviceAccountService(deps),
     tags: tagService(deps),
     trails: trailService(deps),

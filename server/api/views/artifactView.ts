@@ -1,6 +1,8 @@
 // Artifact objects (spec's Artifact table, reference §2.4 and §1.11) and search results (§2.8).
 // Where an artifact runs comes from its trail's artifact_started_running / artifact_stopped_running
 // events, which environment reports record.
+import type { ComplianceState } from '../../../shared/compliance/status.ts';
+import type { Artifact as ArtifactAnswer, SearchArtifact } from '../../../shared/contract/types.ts';
 import type { Artifact } from '../store/artifacts.ts';
 import type { Attestation } from '../store/attestations.ts';
 import type { TrailEvent } from '../store/trails.ts';
@@ -13,7 +15,7 @@ export interface Placement {
 
 export interface ArtifactFacts {
   /** Its trail's compliance state. */
-  state: string;
+  state: ComplianceState;
   events: readonly TrailEvent[];
   attestations: readonly Attestation[];
 }
@@ -75,13 +77,23 @@ function seconds(value: number): string {
   return String(value);
 }
 
-export function artifactView(
-  host: string,
-  orgName: string,
-  artifact: Artifact,
-  facts: ArtifactFacts,
-): Record<string, unknown> {
-  const body = artifact.body;
+/** The fields of the attest request an artifact keeps as they were sent (checked by the artifact-create schema). */
+type SentFields = {
+  [
+    Field in
+      | 'git_commit_info'
+      | 'repo_info'
+      | 'commit_url'
+      | 'build_url'
+      | 'repo_url'
+      | 'user_data'
+      | 'external_urls'
+      | 'annotations'
+  ]?: ArtifactAnswer[Field] | null;
+};
+
+export function artifactView(host: string, orgName: string, artifact: Artifact, facts: ArtifactFacts): ArtifactAnswer {
+  const body = artifact.body as SentFields;
   const { running, exited } = placementsOf(artifact, facts.events);
   return {
     id: artifact.id,
@@ -122,8 +134,8 @@ export function searchItemView(
   orgName: string,
   artifact: Artifact,
   facts: ArtifactFacts,
-): Record<string, unknown> {
-  const body = artifact.body;
+): SearchArtifact {
+  const body = artifact.body as SentFields;
   const { running, exited } = placementsOf(artifact, facts.events);
   return {
     fingerprint: artifact.fingerprint,

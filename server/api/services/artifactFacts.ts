@@ -3,10 +3,16 @@
 // (attestations and events) instead of several per trail. The trail's compliance state comes with
 // the artifact's row, as stored on write (migration 203); a trail without a stored state (a row of
 // it changed behind the server, or cannot be read) is evaluated from its rows as before.
+import type { ComplianceState } from '../../../shared/compliance/status.ts';
 import type { Artifact } from '../store/artifacts.ts';
 import type { Store } from '../store/index.ts';
-import type { ArtifactFacts } from './artifactView.ts';
+import type { ArtifactFacts } from '../views/artifactView.ts';
 import { evaluationOf } from '../rules/compliance.ts';
+
+/** A trail's state as stored on write, which is only ever one of the three. */
+function storedState(artifact: Artifact): ComplianceState | null {
+  return artifact.trailState as ComplianceState | null;
+}
 
 /** The value, or the error that stands for it, thrown where the item that needs it is rendered. */
 function ok<T>(value: T | Error | undefined, what: string): T {
@@ -35,7 +41,7 @@ export function artifactFactsReader(
       const inTrail = ok(attestations.get(trailId), `attestations of trail ${trailId}`);
       return {
         state:
-          artifact.trailState ??
+          storedState(artifact) ??
           (
             await evaluationOf(
               store,
@@ -59,7 +65,7 @@ export function artifactFactsReader(
         const trail = artifact.trailState === null ? (await store.trails.byId(artifact.trailId))! : undefined;
         const attestations = await store.attestations.inTrail(artifact.trailId);
         facts = {
-          state: artifact.trailState ?? (await evaluationOf(store, trail!, attestations)).compliance_state,
+          state: storedState(artifact) ?? (await evaluationOf(store, trail!, attestations)).compliance_state,
           events: await store.trails.events(artifact.trailId),
           attestations,
         };
