@@ -277,14 +277,14 @@ describe('language server: preview lenses against the real API server', function
     const silent: Socket[] = [];
     const slow: Server = createServer((socket) => silent.push(socket));
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const closedPort = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    // Unreachable: every connection reset at once, on a port this test keeps (a closed port could be
+    // taken by another process before the lens asks it).
+    const refusing: Server = createServer((socket) => socket.resetAndDestroy());
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
     try {
       for (const apiBase of [
         `http://127.0.0.1:${(slow.address() as AddressInfo).port}/api/v2`,
-        `http://127.0.0.1:${closedPort}/api/v2`,
+        `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/api/v2`,
       ]) {
         await client.connection.sendNotification(serverAccessNotification, {
           apiBase,
@@ -308,6 +308,7 @@ describe('language server: preview lenses against the real API server', function
     } finally {
       for (const socket of silent) socket.destroy();
       await new Promise((resolve) => slow.close(resolve));
+      await new Promise((resolve) => refusing.close(resolve));
       await client.connection.sendNotification(serverAccessNotification, {
         apiBase: `${server.url}/api/v2`,
         org: 'acme',
