@@ -15,7 +15,7 @@ import type {
   snapshotSummary,
 } from './environments.ts';
 import type { artifactStatus, attestationStatus, flow, templateAttestation, trail } from './flows.ts';
-import type { control, controlDecision, policy } from './governance.ts';
+import type { action, control, controlDecision, policy } from './governance.ts';
 import type { pagination } from './pagination.ts';
 import type { policyDryRun, slotChange, templateImpact } from './preview.ts';
 
@@ -49,3 +49,4 @@ export type Control = FromSchema<typeof control>;
 export type ControlDecision = FromSchema<typeof controlDecision>;
 export type Policy = FromSchema<typeof policy>;
 export type AssertResult = FromSchema<typeof assertResult>;
+export type Action = FromSchema<typeof action>;

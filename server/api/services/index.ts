@@ -5,6 +5,7 @@ import type { Evaluations } from '../evaluation/pool.ts';
 import type { ConfiguredKey } from '../options.ts';
 import type { Store } from '../store/index.ts';
 import { accessService } from './access.ts';
+import { actionService } from './actions.ts';
 import { artifactService } from './artifacts.ts';
 import { assertService } from './asserts.ts';
 import { auditPackageService } from './auditPackages.ts';
@@ -30,6 +31,8 @@ export interface ServiceDeps {
   publicUrl: () => string;
   /** Makes the webhook deliveries stored in the outbox; woken when a transaction commits some. */
   deliverer: Deliverer;
+  /** Webhooks may go to loopback, private and link-local addresses too (`--allow-private-webhooks`). */
+  allowPrivateWebhooks: boolean;
   /** The keys the server was started with (the admin key and --config's), each with its orgs and role. */
   configuredKeys: readonly ConfiguredKey[];
   /** A warning when the disk the server writes to is nearly full. */
@@ -39,6 +42,7 @@ export interface ServiceDeps {
 export function servicesOf(deps: ServiceDeps) {
   return {
     access: accessService(deps),
+    actions: actionService(deps),
     artifacts: artifactService(deps),
     asserts: assertService(deps),
     auditPackages: auditPackageService(deps),

@@ -105,3 +105,10 @@ export async function controlOr404(
 export function policyNotFound(): ApiError {
   return notFound('Policy not found');
 }
+
+/** A live action by number, or 404. */
+export async function actionOr404(store: Store, org: Org, number: number): Promise<Action> {
+  const action = await store.actions.byNumber(org.id, number);
+  if (action === undefined) throw notFound(`Action ${number} does not exist in organization '${org.name}'`);
+  return action;
+}
