@@ -2,8 +2,7 @@
 // template of flow `backend`, `prod.env-policy.yaml` the policy `prod`. The extension's upload
 // command and the language server's previews read names the same way.
 
-const FLOW_NAME = /^[a-zA-Z0-9][a-zA-Z0-9.\-_~]*$/;
-const POLICY_NAME = /^[a-zA-Z0-9][a-zA-Z0-9.\-_~]*$/;
+import { flowName } from './names.ts';
 
 /** The file name without folders or the YAML extension. */
 function baseOf(fileName: string): string {
@@ -15,7 +14,7 @@ export function flowNameFromFile(fileName: string): string | undefined {
   const name = baseOf(fileName)
     .replace(/[._-]?flow-template[._-]?/i, '')
     .replace(/[^a-zA-Z0-9.\-_~]/g, '-');
-  return name !== '' && FLOW_NAME.test(name) ? name : undefined;
+  return name !== '' && flowName.test(name) ? name : undefined;
 }
 
 /** `prod.env-policy.yaml` → `prod`; a name that is only the kind gives undefined. */
@@ -23,5 +22,5 @@ export function policyNameFromFile(fileName: string): string | undefined {
   const name = baseOf(fileName)
     .replace(/[._-]?env-policy[._-]?/i, '')
     .replace(/[^a-zA-Z0-9.\-_~]/g, '-');
-  return name !== '' && POLICY_NAME.test(name) ? name : undefined;
+  return name !== '' && flowName.test(name) ? name : undefined;
 }

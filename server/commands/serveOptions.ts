@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { NAME_PATTERN } from '../../shared/names.ts';
 import { unknownOptionMessage } from './help.ts';
 import { UsageError } from '../api/usageError.ts';
 import { DEFAULT_EVALUATION_BUDGET } from '../api/evaluation/pool.ts';
@@ -29,7 +30,7 @@ export const serveFlags = {
   'allow-private-webhooks': { type: 'boolean', default: false },
 } as const;
 
-const ORG_NAME = /^[a-zA-Z0-9][a-zA-Z0-9._~-]*$/;
+const ORG_NAME = new RegExp(NAME_PATTERN);
 const ROLES: readonly Role[] = ['admin', 'member', 'snapshotter', 'reader'];
 
 function checkOrgName(name: unknown, where: string): string {

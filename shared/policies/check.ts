@@ -7,11 +7,12 @@ import type { Issue, PathSegment } from '../findings.ts';
 import { countText, limitCodes, limits } from '../limits.ts';
 import { schemaIssues } from '../schemas/issues.ts';
 import { unknownAttestationTypeIssue } from '../templates/check.ts';
+import { CONTROL_IDENTIFIER_PATTERN } from '../names.ts';
 import { attestationNamePattern, isAttestationType } from '../templates/model.ts';
 import { isObject } from '../text/values.ts';
 
 /** Control identifiers (reference §1.7), at most 256 characters. */
-const controlIdentifierPattern = /^(?=.{1,256}$)[a-zA-Z0-9\-._~]+$/;
+const controlIdentifierPattern = new RegExp(`(?=^.{1,256}$)${CONTROL_IDENTIFIER_PATTERN}`);
 
 const policySchemaUrl = 'https://compliance-evidence.dev/schemas/policy/environment/v1';
 
@@ -107,7 +108,7 @@ function attestationRuleIssues(entry: Record<string, unknown>, path: PathSegment
     issues.push({
       code: 'policy/unmatchable-control',
       severity: 'warning',
-      message: `No control has the identifier '${entry.for_control}': control identifiers match '^[a-zA-Z0-9\\-._~]+$' with at most 256 characters (reference §1.7)`,
+      message: `No control has the identifier '${entry.for_control}': control identifiers match '${CONTROL_IDENTIFIER_PATTERN}' with at most 256 characters (reference §1.7)`,
       path: [...path, 'for_control'],
       target: 'value',
     });

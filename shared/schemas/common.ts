@@ -1,3 +1,10 @@
+import {
+  ATTESTATION_NAME_PATTERN,
+  CONTROL_IDENTIFIER_PATTERN,
+  ENVIRONMENT_NAME_PATTERN,
+  FLOW_NAME_PATTERN,
+} from '../names.ts';
+
 export default {
   $id: 'https://compliance-evidence.dev/schemas/common/v1',
   title: 'Shared definitions',
@@ -6,17 +13,17 @@ export default {
     FlowName: {
       description: 'A flow name: starts with a letter or digit, then letters, digits, `.`, `-`, `_`, `~`.',
       type: 'string',
-      pattern: '^[a-zA-Z0-9][a-zA-Z0-9\\.\\-_~]*$',
+      pattern: FLOW_NAME_PATTERN,
     },
     EnvironmentName: {
       description: 'An environment name: starts with a letter or digit, then letters, digits, `.`, `-`, `_`.',
       type: 'string',
-      pattern: '^[a-zA-Z0-9][a-zA-Z0-9\\.\\-_]*$',
+      pattern: ENVIRONMENT_NAME_PATTERN,
     },
     AttestationName: {
       description: 'An attestation name: letters, digits, `_`, `,` and `-`.',
       type: 'string',
-      pattern: '^[a-zA-Z0-9_,-]+$',
+      pattern: ATTESTATION_NAME_PATTERN,
     },
     Fingerprint: {
       description: "An artifact's SHA-256 fingerprint: 64 lowercase hex characters.",
@@ -26,7 +33,7 @@ export default {
     ControlIdentifier: {
       description: 'A control identifier: letters, digits, `-`, `.`, `_`, `~`; at most 256 characters.',
       type: 'string',
-      pattern: '^[a-zA-Z0-9\\-._~]+$',
+      pattern: CONTROL_IDENTIFIER_PATTERN,
       maxLength: 256,
     },
     GitCommit: {

@@ -1,3 +1,5 @@
+import { CUSTOM_TYPE_NAME_PATTERN } from '../names.ts';
+
 export default {
   $id: 'https://compliance-evidence.dev/schemas/custom-type-create/v1',
   title: 'CustomAttestationTypePostInput',
@@ -8,7 +10,7 @@ export default {
     name: {
       description: "The type's name, used as `custom:<name>` in templates and `type_name` in attestations.",
       type: 'string',
-      pattern: '^[a-zA-Z0-9_.~-]+$',
+      pattern: CUSTOM_TYPE_NAME_PATTERN,
     },
     description: {
       description: 'What the type attests.',

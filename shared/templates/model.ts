@@ -1,4 +1,5 @@
 // The parsed form of a flow template v1, with omitted lists filled in as empty.
+import { ATTESTATION_NAME_PATTERN } from '../names.ts';
 
 export interface TemplateAttestation {
   name: string;
@@ -27,7 +28,7 @@ export const attestationTypes = ['generic', 'junit', 'snyk', 'scan', 'jira', 'pu
 const customTypePattern = /^custom:.+$/;
 
 /** Attestation names and `target_artifacts` items (spec endpoint 1, reference §1.7). */
-export const attestationNamePattern = /^[a-zA-Z0-9_,-]+$/;
+export const attestationNamePattern = new RegExp(ATTESTATION_NAME_PATTERN);
 
 export function isAttestationType(type: string): boolean {
   return (attestationTypes as readonly string[]).includes(type) || customTypePattern.test(type);

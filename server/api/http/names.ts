@@ -1,5 +1,3 @@
 // Patterns of path and query parameters (the request bodies' patterns live in shared/schemas).
-/** `flow_name` of the artifact list (spec endpoint 6). */
-export const ARTIFACT_NAME = '^[a-zA-Z0-9][a-zA-Z0-9._~-]*$';
 /** A fingerprint or commit prefix: at least 5 hex characters (reference §1.6). */
 export const HEX_PREFIX = '^[a-fA-F0-9]{5,64}$';

@@ -1,5 +1,6 @@
 // Snapshot expressions (reference §2.7) and intervals of snapshot indexes (§2.5, §2.7), resolved
 // against an environment's timeline. Pure: the store supplies the count and a time lookup.
+import { ENVIRONMENT_NAME_PART } from '../../../shared/names.ts';
 
 /** What resolution needs to know of an environment's snapshots. */
 export interface SnapshotTimeline {
@@ -120,9 +121,11 @@ export function resolveSnapshotExpression(
   return { index };
 }
 
+const SNAPPISH_PARTS = new RegExp(`^(${ENVIRONMENT_NAME_PART})(.*)$`);
+
 /** A snappish of the diff endpoint, `env`, `env#N`, `env~N` or `env@{…}`, split into its two parts. */
 export function splitSnappish(snappish: string): { env: string; expr: string } | undefined {
-  const match = /^([a-zA-Z0-9][a-zA-Z0-9.\-_]*)(.*)$/.exec(snappish);
+  const match = SNAPPISH_PARTS.exec(snappish);
   if (match === null) return undefined;
   return { env: match[1], expr: match[2] };
 }

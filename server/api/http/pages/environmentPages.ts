@@ -23,6 +23,7 @@ import {
   type SnapshotComparisonDisplay,
 } from '../../../../shared/display/snapshotComparison.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
+import { ENVIRONMENT_NAME_PART } from '../../../../shared/names.ts';
 import { page, sendPage } from './layout.ts';
 import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';
 import { bodyOf, downloadDisposition, pageNumberOf, pageRoute, PageRefused, PER_PAGE } from './reading.ts';
@@ -34,7 +35,7 @@ interface EnvironmentParams {
 }
 
 /** A snapshot as the diff endpoint takes it: a bare index of this environment, or `env#N`. */
-const SNAPPISH = /^(\d{1,9}|[a-zA-Z0-9][a-zA-Z0-9._-]*#\d{1,9})$/;
+const SNAPPISH = new RegExp(`^(\\d{1,9}|${ENVIRONMENT_NAME_PART}#\\d{1,9})$`);
 
 export function registerEnvironmentPages(app: FastifyInstance, sessions: Sessions): void {
   pageRoute<{ org: string }, { page?: string }>(app, sessions, '/:org/environments', async (reader, request, reply) => {

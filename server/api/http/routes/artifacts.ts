@@ -3,7 +3,8 @@
 import { bodySchemas } from '../../../../shared/schemas/index.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import type { RoutePlugin } from '../context.ts';
-import { ARTIFACT_NAME, HEX_PREFIX } from '../names.ts';
+import { NAME_PATTERN } from '../../../../shared/names.ts';
+import { HEX_PREFIX } from '../names.ts';
 import { pageOf, pageQuery } from '../../views/paging.ts';
 import { flowParams } from './params.ts';
 
@@ -29,7 +30,7 @@ const listQuery = {
   type: 'object',
   properties: {
     ...pageQuery,
-    flow_name: { type: 'string', pattern: ARTIFACT_NAME, maxLength: 255 },
+    flow_name: { type: 'string', pattern: NAME_PATTERN, maxLength: 255 },
     repo_name: { type: 'string' },
   },
 } as const;
