@@ -2,8 +2,8 @@
 // still calls (reference §2.12): `/organizations/{org}/environments_notifications[/{n}]`. They are
 // answered by the current environment-action operations, run in-process with the caller's own
 // credentials, so there is one implementation and one set of access rules.
-import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteOptions } from '../context.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RoutePlugin } from '../context.ts';
 import { routeCheckedJsonBody } from '../multipart.ts';
 
 /** Documented as the current operation's body; that operation checks it when the request is passed on. */
@@ -13,6 +13,15 @@ const actionBody = routeCheckedJsonBody(
     $ref: 'https://compliance-evidence.dev/schemas/environment-action-create/v1',
   },
 );
+
+const orgParams = { type: 'object', required: ['org'], properties: { org: { type: 'string' } } } as const;
+
+/** The number as sent: the current operation answers one that is not a number. */
+const numberParams = {
+  type: 'object',
+  required: ['org', 'number'],
+  properties: { org: { type: 'string' }, number: { type: 'string' } },
+} as const;
 
 type Method = 'GET' | 'PUT' | 'DELETE';
 
@@ -40,32 +49,38 @@ async function forwarded(
 
 const seg = encodeURIComponent;
 
-export const legacyNotificationRoutes: FastifyPluginCallback<RouteOptions> = (app, _options, done) => {
-  app.get<{ Params: { org: string } }>('/organizations/:org/environments_notifications', async (request, reply) => {
-    const answer = await app.inject({
-      method: 'GET',
-      url: `/api/v2/actions/${seg(request.params.org)}`,
-      headers: { authorization: request.headers.authorization ?? '' },
-    });
-    if (answer.statusCode !== 200)
-      return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(answer.rawPayload);
-    // Only environment actions are environment notifications.
-    const actions = answer.json<Array<{ type?: unknown }>>();
-    return actions.filter((action) => action.type !== 'flow');
-  });
-  app.put<{ Params: { org: string } }>(
+export const legacyNotificationRoutes: RoutePlugin = (app, _options, done) => {
+  app.get(
     '/organizations/:org/environments_notifications',
-    { schema: { body: actionBody } },
+    { schema: { params: orgParams } },
+    async (request, reply) => {
+      const answer = await app.inject({
+        method: 'GET',
+        url: `/api/v2/actions/${seg(request.params.org)}`,
+        headers: { authorization: request.headers.authorization ?? '' },
+      });
+      if (answer.statusCode !== 200)
+        return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(answer.rawPayload);
+      // Only environment actions are environment notifications.
+      const actions = answer.json<Array<{ type?: unknown }>>();
+      return actions.filter((action) => action.type !== 'flow');
+    },
+  );
+  app.put(
+    '/organizations/:org/environments_notifications',
+    { schema: { params: orgParams, body: actionBody } },
     async (request, reply) =>
       forwarded(app, request, reply, 'PUT', `/api/v2/actions/${seg(request.params.org)}/environments`),
   );
-  app.get<{ Params: { org: string; number: string } }>(
+  app.get(
     '/organizations/:org/environments_notifications/:number',
+    { schema: { params: numberParams } },
     async (request, reply) =>
       forwarded(app, request, reply, 'GET', `/api/v2/actions/${seg(request.params.org)}/${seg(request.params.number)}`),
   );
-  app.delete<{ Params: { org: string; number: string } }>(
+  app.delete(
     '/organizations/:org/environments_notifications/:number',
+    { schema: { params: numberParams } },
     async (request, reply) =>
       forwarded(
         app,
