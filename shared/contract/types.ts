@@ -14,7 +14,15 @@ import type {
   snapshotArtifact,
   snapshotSummary,
 } from './environments.ts';
-import type { artifactStatus, attestationStatus, flow, templateAttestation, trail } from './flows.ts';
+import type {
+  artifactStatus,
+  attestation,
+  attestationStatus,
+  flow,
+  flowAttestationRecord,
+  templateAttestation,
+  trail,
+} from './flows.ts';
 import type { action, control, controlDecision, policy } from './governance.ts';
 import type { pagination } from './pagination.ts';
 import type { policyDryRun, slotChange, templateImpact } from './preview.ts';
@@ -32,6 +40,8 @@ export type TemplateAttestation = FromSchema<typeof templateAttestation>;
 export type AttestationStatus = FromSchema<typeof attestationStatus>;
 export type ArtifactStatus = FromSchema<typeof artifactStatus>;
 export type Trail = FromSchema<typeof trail>;
+export type Attestation = FromSchema<typeof attestation>;
+export type FlowAttestationRecord = FromSchema<typeof flowAttestationRecord>;
 export type Environment = FromSchema<typeof environment>;
 export type SnapshotSummary = FromSchema<typeof snapshotSummary>;
 export type SnapshotArtifact = FromSchema<typeof snapshotArtifact>;

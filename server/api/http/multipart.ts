@@ -5,12 +5,8 @@
 // soon as it arrives, and the rest of the body is then read and dropped, never held.
 import type { FastifyRequest } from 'fastify';
 import { ApiError, invalid, withInput } from '../errors.ts';
+import type { UploadedFile } from '../uploads.ts';
 import { refuseDeepJson } from './jsonDepthLimit.ts';
-
-export interface UploadedFile {
-  filename: string;
-  bytes: Buffer;
-}
 
 export interface MultipartBody {
   fields: Map<string, string>;

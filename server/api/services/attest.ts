@@ -1,6 +1,6 @@
-// Recording an attestation of any type (reference §2.3): check the body with the shared core,
-// resolve what it is about, decide its compliance with the shared rules, write its evidence, then
-// its row and trail event in one transaction.
+// Recording an attestation of any type (reference §2.3): resolve what it is about, check the body
+// with the shared core, decide its compliance with the shared rules, write its evidence, then its
+// row, its trail event and the webhook deliveries it calls for in one transaction.
 import { isAttestationCompliant } from '../../../shared/compliance/index.ts';
 import {
   checkAttestation,
@@ -12,14 +12,15 @@ import { fieldErrorsOf } from '../fieldErrors.ts';
 import { invalid, notFound } from '../errors.ts';
 import { nowSeconds } from '../clock.ts';
 import { newId } from '../ids.ts';
-import type { UploadedFile } from '../http/multipart.ts';
-import type { TrailPlaceFound } from './lookups.ts';
-import type { Action } from '../store/actions.ts';
+import type { UploadedFile } from '../uploads.ts';
+import { attestationDeliveries } from '../delivery/notifications.ts';
 import type { Attestation, Evidence } from '../store/attestations.ts';
 import type { EvidenceHold } from '../store/evidence.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
 import type { OutboxDelivery } from '../store/outbox.ts';
+import type { ServiceDeps } from './index.ts';
+import { trailPlaceOr404 } from './lookups.ts';
 import { customDataIssues, customRulesPassed, customSummary, customTypeNamed } from '../rules/customTypes.ts';
 
 export type UrlKind = 'scan' | AttestationKind;
@@ -32,10 +33,6 @@ export interface AttestRequest {
   data: unknown;
   attachment: UploadedFile | undefined;
   reportedBy: string;
-  /** Looks the flow and trail up (404s with the service's messages), and the actions an attestation there triggers. */
-  resolve: () => Promise<TrailPlaceFound>;
-  /** The webhook deliveries the attestation calls for (of the actions resolve() found), stored in its transaction. */
-  deliveries: (attestation: Attestation, triggered: readonly Action[]) => Promise<OutboxDelivery[]>;
 }
 
 function checked(kind: UrlKind, data: unknown): Record<string, unknown> {
@@ -92,11 +89,17 @@ async function settling<T>(held: EvidenceHold | undefined, write: Promise<T>): P
   }
 }
 
+/**
+ * Records the attestation in its trail (404 for a flow or trail that does not exist, before the
+ * body is checked) with the deliveries of the flow's ON_ATTESTATION actions; the caller wakes the
+ * deliverer once it has committed.
+ */
 export async function recordAttestation(
-  store: Store,
+  deps: Pick<ServiceDeps, 'store' | 'publicUrl'>,
   request: AttestRequest,
 ): Promise<{ attestation: Attestation; deliveries: OutboxDelivery[] }> {
-  const place = await request.resolve();
+  const { store } = deps;
+  const place = await trailPlaceOr404(store, request.org, request.flowName, request.trailName, 'ON_ATTESTATION');
   const data = checked(request.kind, request.data);
   const { type, isCompliant, summary } = await typeAndVerdict(store, request.org, request.kind, data);
   const fingerprint = typeof data.artifact_fingerprint === 'string' ? data.artifact_fingerprint : null;
@@ -146,7 +149,7 @@ export async function recordAttestation(
           flowName: place.flowName,
           trailName: place.trailName,
         };
-        const deliveries = await request.deliveries(attestation, place.triggered);
+        const deliveries = await attestationDeliveries(deps, request.org, place.triggered, attestation);
         await store.attestations.create(attestation);
         const attestationType = request.kind === 'override' ? 'override' : type;
         const common = {

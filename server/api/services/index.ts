@@ -8,6 +8,7 @@ import { accessService } from './access.ts';
 import { actionService } from './actions.ts';
 import { artifactService } from './artifacts.ts';
 import { assertService } from './asserts.ts';
+import { attestationService } from './attestations.ts';
 import { auditPackageService } from './auditPackages.ts';
 import { controlService } from './controls.ts';
 import { environmentService } from './environments.ts';
@@ -45,6 +46,7 @@ export function servicesOf(deps: ServiceDeps) {
     actions: actionService(deps),
     artifacts: artifactService(deps),
     asserts: assertService(deps),
+    attestations: attestationService(deps),
     auditPackages: auditPackageService(deps),
     controls: controlService(deps),
     environments: environmentService(deps),

@@ -1,15 +1,31 @@
 // Attestation objects (reference §2.3) and the flow-level record of spec endpoint 5.
+import type { Attestation as AttestationAnswer, FlowAttestationRecord } from '../../../shared/contract/types.ts';
 import type { Attestation } from '../store/attestations.ts';
 import { apiUrl, htmlUrl } from './urls.ts';
 
 const SCHEMA_VERSION = 1;
 
+/** The reported fields an answer shows as they were sent (checked by the attestation schemas). */
+type SentFields = {
+  [
+    Field in
+      | 'origin_url'
+      | 'description'
+      | 'target_artifacts'
+      | 'git_commit_info'
+      | 'repo_info'
+      | 'user_data'
+      | 'annotations'
+      | 'external_urls'
+  ]?: AttestationAnswer[Field] | null;
+};
+
 function attestationTypeOf(attestation: Attestation): string {
   return attestation.isOverride ? 'override' : attestation.type;
 }
 
-export function attestationView(host: string, orgName: string, attestation: Attestation): Record<string, unknown> {
-  const body = attestation.body;
+export function attestationView(host: string, orgName: string, attestation: Attestation): AttestationAnswer {
+  const body: SentFields & Record<string, unknown> = attestation.body;
   const links: Record<string, { href: string }> = { self: { href: apiUrl.attestation(host, orgName, attestation.id) } };
   if (attestation.evidence !== null) {
     links.evidence = {
@@ -43,12 +59,8 @@ export function attestationView(host: string, orgName: string, attestation: Atte
   };
 }
 
-export function flowAttestationRecord(
-  host: string,
-  orgName: string,
-  attestation: Attestation,
-): Record<string, unknown> {
-  const body = attestation.body;
+export function flowAttestationRecord(host: string, orgName: string, attestation: Attestation): FlowAttestationRecord {
+  const body: SentFields = attestation.body;
   return {
     attestation_id: attestation.id,
     attestation_name: attestation.name,

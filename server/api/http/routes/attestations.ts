@@ -1,23 +1,17 @@
 // Attestations (spec endpoints 1 and 5, reference §2.3): report every type, override, read by
 // name, by id, per flow, per artifact, and download evidence.
-import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { attestationKinds } from '../../../../shared/payloads/index.ts';
-import { regexProblem } from '../../../../shared/regex/index.ts';
 import { orgOf, principalOf } from '../auth.ts';
-import type { RouteOptions } from '../context.ts';
-import { recordAttestation, type UrlKind } from '../../services/attest.ts';
-import { attestationsOf } from '../../views/artifactView.ts';
-import { attestationView, flowAttestationRecord } from '../../views/attestationView.ts';
-import { pageLinks, pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
-import { renderEach } from '../../views/placeholders.ts';
-import { ApiError, badRequest, invalid, notFound, withInput } from '../../errors.ts';
-import { jsonPart, multipartBody, readMultipart, routeCheckedJsonBody, type UploadedFile } from '../multipart.ts';
-import { attestationDeliveries, deliverSoon } from '../../delivery/notifications.ts';
+import type { RoutePlugin } from '../context.ts';
+import type { UrlKind } from '../../services/attest.ts';
+import { pageOf, pageQuery } from '../../views/paging.ts';
+import { invalid, withInput } from '../../errors.ts';
+import type { UploadedFile } from '../../uploads.ts';
+import { jsonPart, multipartBody, readMultipart, routeCheckedJsonBody } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import { sendDownload } from '../downloads.ts';
-import type { Org } from '../../store/orgs.ts';
-import { flowOr404, trailOr404, trailPlaceOr404 } from '../../services/lookups.ts';
-import { trailParams } from './params.ts';
+import { flowParams, trailParams } from './params.ts';
 
 const urlKinds: readonly UrlKind[] = ['scan', ...attestationKinds.filter((kind) => kind !== 'override')];
 
@@ -75,6 +69,36 @@ const orgListQuery = {
   },
 } as const;
 
+const orgParams = { type: 'object', required: ['org'], properties: { org: { type: 'string' } } } as const;
+
+const versionParams = {
+  type: 'object',
+  required: ['org', 'flow', 'trail', 'name'],
+  properties: {
+    org: { type: 'string' },
+    flow: { type: 'string' },
+    trail: { type: 'string' },
+    name: { type: 'string' },
+  },
+} as const;
+
+const artifactParams = {
+  type: 'object',
+  required: ['org', 'flow', 'fingerprint', 'name'],
+  properties: {
+    org: { type: 'string' },
+    flow: { type: 'string' },
+    fingerprint: { type: 'string' },
+    name: { type: 'string' },
+  },
+} as const;
+
+const evidenceParams = {
+  type: 'object',
+  required: ['org', 'flow', 'trail', 'id'],
+  properties: { org: { type: 'string' }, flow: { type: 'string' }, trail: { type: 'string' }, id: { type: 'string' } },
+} as const;
+
 /**
  * What a request reports, in the one body format its operation declares (reference §2.3): an
  * override is a JSON body, every other type multipart `data_json` plus an optional
@@ -92,195 +116,84 @@ async function reportOf(
   return { data: jsonPart(body, 'data_json'), attachment: body.files.get('attachment_file') };
 }
 
-export const attestationRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
-  const { store } = context;
+export const attestationRoutes: RoutePlugin = (app, { services }, done) => {
+  /** Reports an attestation of `kind` in the trail the path names. */
+  const attest = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { flow, trail }: { flow: string; trail: string },
+    kind: UrlKind,
+  ): Promise<FastifyReply> => {
+    const org = orgOf(request);
+    const { data, attachment } = await reportOf(request, kind);
+    await services.attestations.record(org, flow, trail, kind, data, attachment, principalOf(request).name);
+    return sendJsonString(reply, 201, 'OK');
+  };
 
-  const attest =
-    (kind: (request: FastifyRequest) => UrlKind) =>
-    async (
-      request: FastifyRequest<{ Params: { org: string; flow: string; trail: string } }>,
-      reply: import('fastify').FastifyReply,
-    ) => {
-      const org = orgOf(request);
-      const { data, attachment } = await reportOf(request, kind(request));
-      const { flow: flowName, trail: trailName } = request.params;
-      const { deliveries } = await recordAttestation(store, {
-        org,
-        flowName,
-        trailName,
-        kind: kind(request),
-        data,
-        attachment,
-        reportedBy: principalOf(request).name,
-        resolve: () => trailPlaceOr404(store, org, flowName, trailName, 'ON_ATTESTATION'),
-        deliveries: (attestation, triggered) => attestationDeliveries(context, org, triggered, attestation),
-      });
-      deliverSoon(context, deliveries);
-      return sendJsonString(reply, 201, 'OK');
-    };
-
-  app.post<{ Params: { org: string; flow: string; trail: string } }>(
+  app.post(
     '/attestations/:org/:flow/trail/:trail/override',
     { schema: { params: trailParams, consumes: ['application/json'], body: overrideBody } },
-    attest(() => 'override'),
+    async (request, reply) => attest(request, reply, request.params, 'override'),
   );
 
   // One operation per type under its literal path (spec endpoint 1 and its siblings), each with
   // its own body schema; the parameter route below only answers types that do not exist.
   for (const kind of urlKinds) {
-    app.post<{ Params: { org: string; flow: string; trail: string } }>(
+    app.post(
       `/attestations/:org/:flow/trail/:trail/${kind}`,
       { schema: { params: trailParams, consumes: ['multipart/form-data'], body: reportBodyOf(kind) } },
-      attest(() => kind),
+      async (request, reply) => attest(request, reply, request.params, kind),
     );
   }
 
-  app.post<{ Params: { org: string; flow: string; trail: string; kind: UrlKind } }>(
+  app.post(
     '/attestations/:org/:flow/trail/:trail/:kind',
     { schema: { params: reportParams, consumes: ['multipart/form-data'], body: reportBodyOf('generic'), hide: true } },
-    attest((request) => (request.params as { kind: UrlKind }).kind),
+    async (request, reply) => attest(request, reply, request.params, request.params.kind),
   );
 
-  app.get<{ Params: { org: string; flow: string; trail: string; name: string } }>(
-    '/attestations/:org/:flow/trail/:trail/:name',
-    async (request) => {
-      const org = orgOf(request);
-      const flow = await flowOr404(store, org, request.params.flow);
-      const trail = await trailOr404(store, org, flow, request.params.trail);
-      const host = context.publicUrl();
-      return (await store.attestations.versions(trail.id, request.params.name)).map((attestation) =>
-        attestationView(host, org.name, attestation),
-      );
-    },
-  );
+  app.get('/attestations/:org/:flow/trail/:trail/:name', { schema: { params: versionParams } }, async (request) => {
+    const { flow, trail, name } = request.params;
+    return await services.attestations.versionsOf(orgOf(request), flow, trail, name);
+  });
 
-  app.get<{ Params: { org: string; flow: string; fingerprint: string; name: string } }>(
+  app.get(
     '/attestations/:org/:flow/artifact/:fingerprint/:name',
+    { schema: { params: artifactParams } },
     async (request) => {
-      const org = orgOf(request);
-      const flow = await flowOr404(store, org, request.params.flow);
-      const artifacts = (await store.artifacts.byFingerprintPrefix(org.id, request.params.fingerprint, flow.id)).filter(
-        (artifact) => artifact.fingerprint === request.params.fingerprint,
-      );
-      const host = context.publicUrl();
-      const seen = new Set<string>();
-      const views = [];
-      for (const artifact of artifacts) {
-        for (const attestation of attestationsOf(artifact, await store.attestations.inTrail(artifact.trailId))) {
-          if (attestation.name !== request.params.name || seen.has(attestation.id)) continue;
-          seen.add(attestation.id);
-          views.push(attestation);
-        }
-      }
-      return views
-        .sort((a, b) => b.createdAt - a.createdAt)
-        .map((attestation) => attestationView(host, org.name, attestation));
+      const { flow, fingerprint, name } = request.params;
+      return await services.attestations.ofArtifact(orgOf(request), flow, fingerprint, name);
     },
   );
 
-  app.get<{ Params: { org: string; flow: string; trail: string; id: string } }>(
+  app.get(
     '/attestations/:org/:flow/trail/:trail/attestation/:id/evidence',
+    { schema: { params: evidenceParams } },
     async (request, reply) => {
-      const org = orgOf(request);
-      const flow = await flowOr404(store, org, request.params.flow);
-      const trail = await trailOr404(store, org, flow, request.params.trail);
-      const attestation = await store.attestations.byId(org.id, request.params.id);
-      if (attestation === undefined || attestation.trailId !== trail.id)
-        throw notFound(`Attestation '${request.params.id}' does not exist in trail '${trail.name}'`);
-      if (attestation.evidence === null) throw notFound(`Attestation '${request.params.id}' has no evidence`);
-      const file = await store.evidence.open(attestation.evidence.sha256);
-      if (file === undefined) {
-        throw new ApiError(
-          404,
-          `The evidence file of attestation '${request.params.id}' is missing from the server's evidence directory (sha256 ${attestation.evidence.sha256}): restore it from a backup of that directory`,
-        );
-      }
-      reply.header('x-content-sha256', attestation.evidence.sha256);
+      const { flow, trail, id } = request.params;
+      const file = await services.attestations.evidenceOf(orgOf(request), flow, trail, id);
+      reply.header('x-content-sha256', file.sha256);
       return sendDownload(reply, {
         type: 'application/octet-stream',
-        filename: attestation.evidence.filename,
+        filename: file.filename,
         content: file.content,
         size: file.size,
       });
     },
   );
 
-  app.get<{
-    Params: { org: string; flow: string };
-    Querystring: { page?: number; per_page?: number; from_timestamp?: number; to_timestamp?: number };
-  }>('/attestations/:org/:flow', { schema: { querystring: flowListQuery } }, async (request) => {
-    const org = orgOf(request);
-    const flow = await store.flows.byName(org.id, request.params.flow);
-    if (flow === undefined) throw notFound('Flow not found');
-    const { page, perPage, offset } = pageOf(request.query);
-    const window = { from: request.query.from_timestamp, to: request.query.to_timestamp };
-    const { total, attestations } = await store.attestations.pageOfFlow(flow.id, window, perPage, offset);
-    const host = context.publicUrl();
-    const pagination = paginationOf(total, page, perPage);
-    return {
-      data: await renderEach(
-        attestations,
-        (attestation) => attestation.id,
-        (attestation) => flowAttestationRecord(host, org.name, attestation),
-      ),
-      _links: pageLinks(host, request.url, pagination),
-      pagination,
-    };
-  });
+  app.get('/attestations/:org/:flow', { schema: { params: flowParams, querystring: flowListQuery } }, async (request) =>
+    services.attestations.flowPageOf(
+      orgOf(request),
+      request.params.flow,
+      { from: request.query.from_timestamp, to: request.query.to_timestamp },
+      pageOf(request.query),
+      request.url,
+    ),
+  );
 
-  app.get<{
-    Params: { org: string };
-    Querystring: {
-      attestation_id?: string;
-      after?: string;
-      per_page?: number;
-      name?: string;
-      name_regex?: string;
-      flow?: string;
-      type?: string;
-      is_compliant?: boolean;
-      from_timestamp?: number;
-      to_timestamp?: number;
-    };
-  }>('/attestations/:org', { schema: { querystring: orgListQuery } }, async (request) => {
-    const org: Org = orgOf(request);
-    const query = request.query;
-    const regexRefused = query.name_regex === undefined ? undefined : regexProblem(query.name_regex);
-    if (regexRefused !== undefined)
-      throw badRequest(
-        regexRefused.unsupported
-          ? `Unsupported name_regex: '${query.name_regex}': ${regexRefused.detail}`
-          : `Invalid name_regex: '${query.name_regex}'`,
-      );
-    const flowId = query.flow === undefined ? undefined : (await flowOr404(store, org, query.flow)).id;
-    const perPage = query.per_page ?? 20;
-    const matches = await store.attestations.query(
-      org.id,
-      {
-        id: query.attestation_id,
-        name: query.name,
-        nameRegex: query.name_regex,
-        flowId,
-        type: query.type,
-        isCompliant: query.is_compliant,
-        from: query.from_timestamp,
-        to: query.to_timestamp,
-        afterId: query.after,
-      },
-      perPage + 1,
-    );
-    const page = matches.slice(0, perPage);
-    const host = context.publicUrl();
-    const base = `${host}/api/v2/attestations/${encodeURIComponent(org.name)}`;
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query))
-      if (value !== undefined && key !== 'after') params.set(key, String(value));
-    const links: Record<string, { href: string }> = { self: { href: `${base}?${params.toString()}` } };
-    if (matches.length > perPage) {
-      params.set('after', page[page.length - 1].id);
-      links.next = { href: `${base}?${params.toString()}` };
-    }
-    return { data: page.map((attestation) => attestationView(host, org.name, attestation)), _links: links };
-  });
+  app.get('/attestations/:org', { schema: { params: orgParams, querystring: orgListQuery } }, async (request) =>
+    services.attestations.orgPageOf(orgOf(request), request.query),
+  );
   done();
 };
