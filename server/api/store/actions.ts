@@ -89,7 +89,7 @@ export function toAction(row: ActionRow): Action {
 /** The two lists an action watches, as action_watches (migration 204) keys them. */
 const WATCHED = { environment: 'environments', flow: 'flows' } as const;
 
-export function sqliteActionStore(sql: Statements): ActionStore {
+export function actionStore(sql: Statements): ActionStore {
   /** Rewrites what the action watches, beside its JSON, so lookups by watched name use an index. */
   async function writeWatches(id: number, orgId: number, input: Pick<ActionInput, 'environments' | 'flows'>) {
     await sql.run('DELETE FROM action_watches WHERE action_id = ?', id);

@@ -136,7 +136,7 @@ const numbered = {
 
 const NUMBERED = { table: 'artifacts', time: 'created_at', tie: 'seq' } as const;
 
-export function sqliteArtifactStore(sql: Statements): ArtifactStore {
+export function artifactStore(sql: Statements): ArtifactStore {
   /** The live artifacts of the org matching `filter` in `order`, at most `limit` after `offset`. */
   const listed = async (
     orgId: number,

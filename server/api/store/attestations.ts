@@ -135,7 +135,7 @@ function ofFlow(flowId: string): NumberedPartition {
   return { table: 'attestations', column: 'flow_pos', where: 'flow_id = ?', params: [flowId], time: 'seq', tie: 'seq' };
 }
 
-export function sqliteAttestationStore(sql: Statements): AttestationStore {
+export function attestationStore(sql: Statements): AttestationStore {
   return {
     async create(attestation) {
       // The flow's count, raised first, is the attestation's number: raising it locks the count's

@@ -95,7 +95,7 @@ function toControl(row: ControlRow): Control {
   };
 }
 
-export function sqliteControlStore(sql: Statements): ControlStore {
+export function controlStore(sql: Statements): ControlStore {
   return {
     async byIdentifier(orgId, identifier) {
       const row = await sql.get<ControlRow>(

@@ -51,7 +51,7 @@ function toType(row: CustomTypeRow): CustomType {
   };
 }
 
-export function sqliteCustomTypeStore(sql: Statements): CustomTypeStore {
+export function customTypeStore(sql: Statements): CustomTypeStore {
   const latest = async (orgId: number, name: string): Promise<CustomType | undefined> => {
     const row = await sql.get<CustomTypeRow>(
       'SELECT * FROM custom_attestation_types WHERE org_id = ? AND name = ? AND archived_at IS NULL ORDER BY version DESC LIMIT 1',

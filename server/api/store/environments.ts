@@ -148,7 +148,7 @@ function toEnvironment(row: EnvironmentRow): Environment {
   };
 }
 
-export function sqliteEnvironmentStore(sql: Statements): EnvironmentStore {
+export function environmentStore(sql: Statements): EnvironmentStore {
   return {
     async byName(orgId, name) {
       const row = await sql.get<EnvironmentRow>(

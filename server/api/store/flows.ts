@@ -105,7 +105,7 @@ function toFlow(row: FlowRow): Flow {
   };
 }
 
-export function sqliteFlowStore(sql: Statements): FlowStore {
+export function flowStore(sql: Statements): FlowStore {
   return {
     async create(flow) {
       await sql.run(

@@ -1,30 +1,32 @@
-// The store interface the routes use. Each resource has its own module (interface + SQLite
-// implementation); this file composes them over one connection. All SQL lives in store/.
-// A resource module is added with one import and one field below.
-import { Database, Sql, type Statements, type TransactionOptions } from './db.ts';
+// The store interface the services use. Each resource has its own module (its interface, and its
+// statements in the SQL both engines read); this file composes them over the statements of SQLite
+// (sqlite/) or PostgreSQL (postgres/). All SQL lives in store/. A resource module is added with one
+// import and one field below.
+import type { Statements, TransactionOptions } from './db.ts';
 import { fileEvidenceStore, memoryEvidenceStore, type EvidenceStore } from './evidence.ts';
-import { applyMigrations } from './migrate.ts';
 import { PostgresDatabase } from './postgres/database.ts';
 import { applyPostgresMigrations } from './postgres/migrate.ts';
+import { SqliteConnection, SqliteDatabase } from './sqlite/database.ts';
+import { applySqliteMigrations } from './sqlite/migrate.ts';
 import { migrations } from './migrations/index.ts';
-import { sqliteOrgStore, type OrgStore } from './orgs.ts';
-import { sqliteServiceAccountStore, type ServiceAccountStore } from './serviceAccounts.ts';
-import { sqliteFlowStore, type FlowStore } from './flows.ts';
-import { sqliteTrailStore, type TrailStore } from './trails.ts';
-import { sqliteArtifactStore, type ArtifactStore } from './artifacts.ts';
-import { sqliteAttestationStore, type AttestationStore } from './attestations.ts';
-import { sqliteCustomTypeStore, type CustomTypeStore } from './customTypes.ts';
-import { sqliteRepoStore, type RepoStore } from './repos.ts';
-import { sqliteUserSettingsStore, type UserSettingsStore } from './userSettings.ts';
-import { sqliteMembershipStore, type MembershipStore } from './membership.ts';
-import { sqliteActionStore, type ActionStore } from './actions.ts';
-import { sqliteControlStore, type ControlStore } from './controls.ts';
-import { sqliteEnvironmentStore, type EnvironmentStore } from './environments.ts';
-import { sqlitePolicyStore, type PolicyStore } from './policies.ts';
-import { sqliteProvenanceStore, type ProvenanceStore } from './provenance.ts';
-import { sqliteSnapshotStore, type SnapshotStore } from './snapshots.ts';
-import { sqliteOutboxStore, type OutboxEngine, type OutboxStore } from './outbox.ts';
-import { sqliteTrailEvaluationStore, type TrailEvaluationStore } from './trailEvaluations.ts';
+import { orgStore, type OrgStore } from './orgs.ts';
+import { serviceAccountStore, type ServiceAccountStore } from './serviceAccounts.ts';
+import { flowStore, type FlowStore } from './flows.ts';
+import { trailStore, type TrailStore } from './trails.ts';
+import { artifactStore, type ArtifactStore } from './artifacts.ts';
+import { attestationStore, type AttestationStore } from './attestations.ts';
+import { customTypeStore, type CustomTypeStore } from './customTypes.ts';
+import { repoStore, type RepoStore } from './repos.ts';
+import { userSettingsStore, type UserSettingsStore } from './userSettings.ts';
+import { membershipStore, type MembershipStore } from './membership.ts';
+import { actionStore, type ActionStore } from './actions.ts';
+import { controlStore, type ControlStore } from './controls.ts';
+import { environmentStore, type EnvironmentStore } from './environments.ts';
+import { policyStore, type PolicyStore } from './policies.ts';
+import { provenanceStore, type ProvenanceStore } from './provenance.ts';
+import { snapshotStore, type SnapshotStore } from './snapshots.ts';
+import { outboxStore, type OutboxEngine, type OutboxStore } from './outbox.ts';
+import { trailEvaluationStore, type TrailEvaluationStore } from './trailEvaluations.ts';
 import { evaluateQueuedTrails, evaluateTrailsBeforeCommit } from './trailStates.ts';
 import { join } from 'node:path';
 
@@ -86,7 +88,7 @@ function databaseFile(dataDir: string): string {
 
 /** Evidence where the location keeps it; `statements` answer whether a committed row refers to a file. */
 function evidenceStoreOf(location: StoreLocation, statements: Statements): EvidenceStore {
-  const attestations = sqliteAttestationStore(statements);
+  const attestations = attestationStore(statements);
   const isReferenced = (sha: string): Promise<boolean> => attestations.referencesEvidence(sha);
   if (location.evidenceDir !== undefined) return fileEvidenceStore(location.evidenceDir, isReferenced);
   return location.dataDir === undefined
@@ -101,25 +103,25 @@ function resourceStores(
   outbox: OutboxEngine,
 ): Omit<Store, 'transaction' | 'reachable' | 'close'> {
   return {
-    orgs: sqliteOrgStore(sql),
-    serviceAccounts: sqliteServiceAccountStore(sql),
-    flows: sqliteFlowStore(sql),
-    trails: sqliteTrailStore(sql),
-    trailEvaluations: sqliteTrailEvaluationStore(sql),
-    artifacts: sqliteArtifactStore(sql),
-    attestations: sqliteAttestationStore(sql),
-    customTypes: sqliteCustomTypeStore(sql),
-    repos: sqliteRepoStore(sql),
-    userSettings: sqliteUserSettingsStore(sql),
-    membership: sqliteMembershipStore(sql),
+    orgs: orgStore(sql),
+    serviceAccounts: serviceAccountStore(sql),
+    flows: flowStore(sql),
+    trails: trailStore(sql),
+    trailEvaluations: trailEvaluationStore(sql),
+    artifacts: artifactStore(sql),
+    attestations: attestationStore(sql),
+    customTypes: customTypeStore(sql),
+    repos: repoStore(sql),
+    userSettings: userSettingsStore(sql),
+    membership: membershipStore(sql),
     evidence,
-    environments: sqliteEnvironmentStore(sql),
-    snapshots: sqliteSnapshotStore(sql),
-    provenance: sqliteProvenanceStore(sql),
-    policies: sqlitePolicyStore(sql),
-    controls: sqliteControlStore(sql),
-    actions: sqliteActionStore(sql),
-    outbox: sqliteOutboxStore(sql, outbox),
+    environments: environmentStore(sql),
+    snapshots: snapshotStore(sql),
+    provenance: provenanceStore(sql),
+    policies: policyStore(sql),
+    controls: controlStore(sql),
+    actions: actionStore(sql),
+    outbox: outboxStore(sql, outbox),
   };
 }
 
@@ -157,14 +159,14 @@ async function openPostgresStore(url: string, location: StoreLocation): Promise<
 
 async function openSqliteStore(location: StoreLocation): Promise<Store> {
   const file = location.dataDir === undefined ? undefined : databaseFile(location.dataDir);
-  const writer = new Sql(file);
+  const writer = new SqliteConnection(file);
   try {
-    await applyMigrations(writer, migrations);
+    await applySqliteMigrations(writer, migrations);
   } catch (error) {
     writer.close();
     throw error;
   }
-  const database = new Database(writer, file === undefined ? writer : new Sql(file, true), file);
+  const database = new SqliteDatabase(writer, file === undefined ? writer : new SqliteConnection(file, true), file);
   const store: Store = {
     // Every transaction takes its turn on SQLite's one write connection: a concurrent one too.
     transaction: (work) =>

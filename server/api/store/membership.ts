@@ -21,7 +21,7 @@ export interface MembershipStore {
   events(orgId: number): Promise<MembershipEvent[]>;
 }
 
-export function sqliteMembershipStore(sql: Statements): MembershipStore {
+export function membershipStore(sql: Statements): MembershipStore {
   return {
     async record(orgId, event) {
       await sql.run(

@@ -29,7 +29,7 @@ function toOrg(row: OrgRow): Org {
   return { id: row.id, name: row.name, features: { controls: features.controls !== false } };
 }
 
-export function sqliteOrgStore(sql: Statements): OrgStore {
+export function orgStore(sql: Statements): OrgStore {
   // Every request looks its org up; orgs change only through ensure(), so they are kept in memory.
   const byName = new Map<string, Org>();
   return {

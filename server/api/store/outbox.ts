@@ -124,7 +124,7 @@ function claimedOf(row: OutboxRow): ClaimedDelivery {
   };
 }
 
-export function sqliteOutboxStore(sql: Statements, engine: OutboxEngine): OutboxStore {
+export function outboxStore(sql: Statements, engine: OutboxEngine): OutboxStore {
   return {
     async add(deliveries, now) {
       // write(): in a concurrent transaction on PostgreSQL these are applied at its commit.

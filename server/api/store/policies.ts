@@ -125,7 +125,7 @@ interface EventRow {
   [column: string]: unknown;
 }
 
-export function sqlitePolicyStore(sql: Statements): PolicyStore {
+export function policyStore(sql: Statements): PolicyStore {
   /**
    * A decoder for these policy rows, their versions, events and consuming environments read in one
    * statement each for all of them (not three per policy); it throws for a policy with a row that

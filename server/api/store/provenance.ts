@@ -83,7 +83,7 @@ function toTrailAttestation(row: AttestationWithBody): TrailAttestation {
   return { ...trailAttestationOf(row), control: typeof body.control === 'string' ? body.control : null };
 }
 
-export function sqliteProvenanceStore(sql: Statements): ProvenanceStore {
+export function provenanceStore(sql: Statements): ProvenanceStore {
   return {
     async originsOf(orgId, fingerprints) {
       const origins = new Map<string, Origin[]>();

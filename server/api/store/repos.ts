@@ -13,7 +13,7 @@ export interface RepoStore {
   setTags(orgId: number, repoId: string, tags: Record<string, string>, now: number): Promise<void>;
 }
 
-export function sqliteRepoStore(sql: Statements): RepoStore {
+export function repoStore(sql: Statements): RepoStore {
   return {
     async all(orgId) {
       const rows = await sql.all<{ info: string; seen: number }>(

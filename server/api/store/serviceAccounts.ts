@@ -89,7 +89,7 @@ function toKey(row: KeyRow): ServiceAccountKey {
   };
 }
 
-export function sqliteServiceAccountStore(sql: Statements): ServiceAccountStore {
+export function serviceAccountStore(sql: Statements): ServiceAccountStore {
   return {
     async create(account) {
       await sql.run(

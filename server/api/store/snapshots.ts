@@ -194,7 +194,7 @@ function distinct(values: readonly string[]): string[] {
   return [...new Set(values.filter((value) => value !== ''))];
 }
 
-export function sqliteSnapshotStore(sql: Statements): SnapshotStore {
+export function snapshotStore(sql: Statements): SnapshotStore {
   async function eventCounts(environmentId: number, index: number): Promise<EventCounts> {
     const counts: EventCounts = { total: 0, started: 0, changed: 0, exited: 0 };
     for (const row of await sql.all<{ type: string; n: number }>(

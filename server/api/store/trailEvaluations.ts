@@ -90,7 +90,7 @@ export function trailArtifactOf(row: ArtifactForRules): TrailArtifact {
   };
 }
 
-export function sqliteTrailEvaluationStore(sql: Statements): TrailEvaluationStore {
+export function trailEvaluationStore(sql: Statements): TrailEvaluationStore {
   return {
     async pageOfFlow(flowId, limit, cursor) {
       // Keyset paging on the list's index: each page costs the same however deep it is.

@@ -170,7 +170,7 @@ function ofOrg(orgId: number): NumberedPartition {
   };
 }
 
-export function sqliteTrailStore(sql: Statements): TrailStore {
+export function trailStore(sql: Statements): TrailStore {
   return {
     async create(trail) {
       const [flowPos, orgPos] = await numbersFor(sql, [ofFlow(trail.flowId), ofOrg(trail.orgId)], trail.createdAt);

@@ -6,7 +6,7 @@ export interface UserSettingsStore {
   setDefaultOrg(principalId: string, org: string): Promise<void>;
 }
 
-export function sqliteUserSettingsStore(sql: Statements): UserSettingsStore {
+export function userSettingsStore(sql: Statements): UserSettingsStore {
   return {
     async defaultOrg(principalId) {
       return (

@@ -136,7 +136,7 @@ export class PostgresDatabase {
    * Runs `work` in one transaction, answered once committed (and so durable); a transaction
    * started inside joins it.
    *
-   * Group commit, as on SQLite (store/db.ts): the transactions queued in one turn of the event loop
+   * Group commit (store/groupCommit.ts), as on SQLite (store/sqlite/database.ts): the transactions queued in one turn of the event loop
    * run in one database transaction under one write lock, each inside its own savepoint, so a
    * failing one rolls back alone and the group shares one commit and one log flush. Writes take
    * turns across instances (WRITE_LOCK) either way; without groups each waited for the one before

@@ -1,9 +1,12 @@
 // Applies the numbered migrations of store/migrations/ that the database has not seen, each in its
 // own transaction, in the order of their ids.
-import { statementsOf, type Sql } from './db.ts';
-import type { Migration } from './migrations/index.ts';
+import type { Migration } from '../migrations/index.ts';
+import { statementsOf, type SqliteConnection } from './database.ts';
 
-export async function applyMigrations(sql: Sql, migrations: readonly Migration[]): Promise<string[]> {
+export async function applySqliteMigrations(
+  sql: SqliteConnection,
+  migrations: readonly Migration[],
+): Promise<string[]> {
   sql.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at REAL NOT NULL)');
   const applied = new Set(sql.all<{ id: string }>('SELECT id FROM schema_migrations').map((row) => row.id));
   const ran: string[] = [];
