@@ -10,7 +10,17 @@ const root = join(import.meta.dirname, '..', '..');
 const api = 'server/api';
 
 /** Top to bottom: a layer may import itself and any layer after it. */
-const LAYERS = ['start', 'http', 'services', 'evaluation', 'delivery', 'views', 'rules', 'store', 'base'] as const;
+export const LAYERS = [
+  'start',
+  'http',
+  'services',
+  'evaluation',
+  'delivery',
+  'views',
+  'rules',
+  'store',
+  'base',
+] as const;
 type Layer = (typeof LAYERS)[number] | 'outside';
 
 /**
