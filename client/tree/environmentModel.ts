@@ -1,7 +1,12 @@
 // Environments → snapshots → the artifacts each snapshot saw running, built from API JSON.
 import type { Environment, Snapshot, SnapshotArtifact, SnapshotListItem } from '../../shared/apiClient/types.ts';
 import { code, md, paragraphs, type Markdown } from './markdown.ts';
-import { complianceOf, formatTime, loadMoreNode, messageNode, withUrl, type TreeNode } from './nodes.ts';
+import {
+  environmentVerdict,
+  listedSnapshotVerdict,
+  runningArtifactVerdict,
+} from '../../shared/compliance/vocabulary.ts';
+import { formatTime, loadMoreNode, messageNode, verdictLines, withUrl, type TreeNode } from './nodes.ts';
 import { environmentRowId } from './rowIds.ts';
 
 export const SNAPSHOTS_PER_PAGE = 15;
@@ -10,16 +15,13 @@ export function environmentNodes(environments: Environment[]): TreeNode[] {
   return [...environments].sort((a, b) => a.name.localeCompare(b.name)).map(environmentNode);
 }
 
-function verdict(state: boolean | null | undefined): string {
-  if (state === true) return 'compliant';
-  if (state === false) return 'non-compliant';
-  return 'no verdict';
-}
-
 export function environmentNode(environment: Environment): TreeNode {
-  const lines: Markdown[] = [
-    md`**Environment ${environment.name}** (${environment.type}) — ${verdict(environment.state)}`,
-  ];
+  const verdict = environmentVerdict(
+    environment.state,
+    environment.policies?.length ?? 0,
+    environment.snapshot_count ?? (environment.last_reported_at ? 1 : 0),
+  );
+  const lines = verdictLines(md`**Environment ${environment.name}** (${environment.type})`, verdict);
   if (environment.description) lines.push(md`${environment.description}`);
   const reported = formatTime(environment.last_reported_at);
   lines.push(reported ? md`Last report: ${reported}` : md`No report yet.`);
@@ -31,10 +33,9 @@ export function environmentNode(environment: Environment): TreeNode {
     id: environmentRowId(environment.name),
     kind: 'environment',
     label: environment.name,
-    description: `${environment.type} · ${verdict(environment.state)}`,
+    description: `${environment.type} · ${verdict.state}`,
     tooltip: paragraphs(lines),
-    compliance: complianceOf(undefined, environment.state),
-    icon: environment.state === null || environment.state === undefined ? 'server-environment' : undefined,
+    compliance: verdict.state,
     expandable: true,
     capabilities: withUrl(capabilities, environment.html_url),
     htmlUrl: environment.html_url,
@@ -53,7 +54,7 @@ export function snapshotPageNodes(
 ): TreeNode[] {
   const nodes = [...items]
     .sort((a, b) => b.index - a.index)
-    .map((item) => snapshotNode(environment, environmentUrl, judged ? item : { ...item, compliant: null }));
+    .map((item) => snapshotNode(environment, environmentUrl, item, judged));
   if (items.length >= perPage)
     nodes.push(
       loadMoreNode(environmentRowId(environment), {
@@ -67,11 +68,17 @@ export function snapshotPageNodes(
   return nodes;
 }
 
-function snapshotNode(environment: string, environmentUrl: string | undefined, item: SnapshotListItem): TreeNode {
+function snapshotNode(
+  environment: string,
+  environmentUrl: string | undefined,
+  item: SnapshotListItem,
+  judged: boolean,
+): TreeNode {
   const current = item.to === 0;
   const from = formatTime(item.from);
   const htmlUrl = environmentUrl ? `${environmentUrl}/snapshots/${item.index}` : undefined;
-  const lines: Markdown[] = [md`**Snapshot #${item.index}** of ${environment} — ${verdict(item.compliant)}`];
+  const verdict = listedSnapshotVerdict(item.compliant, judged);
+  const lines = verdictLines(md`**Snapshot #${item.index}** of ${environment}`, verdict);
   if (from) lines.push(current ? md`From ${from} (current)` : md`From ${from} to ${formatTime(item.to) ?? '?'}`);
   return {
     id: `${environmentRowId(environment)}/snapshot/${item.index}`,
@@ -79,8 +86,7 @@ function snapshotNode(environment: string, environmentUrl: string | undefined, i
     label: `#${item.index}`,
     description: [current ? 'current' : undefined, from].filter(Boolean).join(' · '),
     tooltip: paragraphs(lines),
-    compliance: complianceOf(undefined, item.compliant),
-    icon: item.compliant === null ? 'history' : undefined,
+    compliance: verdict.state,
     expandable: true,
     capabilities: withUrl(['snapshot'], htmlUrl),
     htmlUrl,
@@ -92,7 +98,8 @@ export function snapshotArtifactNodes(environment: string, snapshot: Snapshot): 
   const parentId = `${environmentRowId(environment)}/snapshot/${snapshot.index}`;
   const artifacts = snapshot.artifacts ?? [];
   if (artifacts.length === 0) return [messageNode(parentId, 'Nothing running')];
-  return artifacts.map((artifact) => snapshotArtifactNode(parentId, environment, snapshot.index, artifact));
+  const judged = (snapshot.applied_policies?.length ?? 0) > 0;
+  return artifacts.map((artifact) => snapshotArtifactNode(parentId, environment, snapshot.index, artifact, judged));
 }
 
 function snapshotArtifactNode(
@@ -100,12 +107,16 @@ function snapshotArtifactNode(
   environment: string,
   index: number,
   artifact: SnapshotArtifact,
+  judged: boolean,
 ): TreeNode {
   const annotation = artifact.annotation?.type;
   const exited = annotation === 'exited';
   const instances = artifact.annotation?.now ?? artifact.creationTimestamp?.length;
   const provenance = provenanceOf(artifact);
-  const lines: Markdown[] = [md`**${artifact.name}** — ${verdict(artifact.compliant)}`];
+  const verdict = exited ? undefined : runningArtifactVerdict(artifact.compliant, judged, []);
+  const lines: Markdown[] = exited
+    ? [md`**${artifact.name}** — exited`]
+    : verdictLines(md`**${artifact.name}**`, verdict);
   if (artifact.fingerprint) lines.push(md`Fingerprint ${code(artifact.fingerprint)}`);
   if (annotation) {
     lines.push(
@@ -131,12 +142,8 @@ function snapshotArtifactNode(
       .filter(Boolean)
       .join(' · '),
     tooltip: paragraphs(lines),
-    compliance: exited ? undefined : complianceOf(undefined, artifact.compliant),
-    icon: exited
-      ? 'debug-stop'
-      : artifact.compliant === null || artifact.compliant === undefined
-        ? 'package'
-        : undefined,
+    compliance: verdict?.state,
+    icon: exited ? 'debug-stop' : undefined,
     expandable: false,
     capabilities: withUrl(['snapshotArtifact', annotation ?? 'unannotated'], htmlUrl),
     htmlUrl,

@@ -10,7 +10,7 @@ import type {
   Trail,
 } from '../../shared/apiClient/types.ts';
 import { code, md, paragraphs, type Markdown } from './markdown.ts';
-import { complianceOf, formatTime, loadMoreNode, messageNode, withUrl, type TreeNode } from './nodes.ts';
+import { complianceOf, formatTime, loadMoreNode, messageNode, verdictLines, withUrl, type TreeNode } from './nodes.ts';
 import { flowRowId } from './rowIds.ts';
 
 export const TRAILS_PER_PAGE = 20;
@@ -20,10 +20,10 @@ export function flowNodes(flows: Flow[]): TreeNode[] {
 }
 
 export function flowNode(flow: Flow): TreeNode {
-  const compliance = complianceOf(flow.latest_state);
+  const verdict = complianceOf(flow.latest_state);
   const lines: Markdown[] = [md`**Flow ${flow.name}**`];
   if (flow.description) lines.push(md`${flow.description}`);
-  if (compliance) lines.push(md`Latest trail: ${compliance}`);
+  if (verdict) lines.push(md`Latest trail: ${verdict.state}. ${verdict.reason}`);
   const activity = formatTime(flow.latest_activity_at);
   if (activity) lines.push(md`Latest activity: ${activity}`);
   return {
@@ -32,8 +32,8 @@ export function flowNode(flow: Flow): TreeNode {
     label: flow.name,
     description: flow.description || undefined,
     tooltip: paragraphs(lines),
-    compliance,
-    icon: compliance ? undefined : 'git-merge',
+    compliance: verdict?.state,
+    icon: verdict ? undefined : 'git-merge',
     expandable: true,
     capabilities: withUrl(['flow', 'beginTrail'], flow.html_url),
     htmlUrl: flow.html_url,
@@ -53,9 +53,10 @@ export function trailPageNodes(flow: string, page: Page<Trail>): TreeNode[] {
 
 export function trailNode(flow: string, trail: Trail): TreeNode {
   const id = `${flowRowId(flow)}/trail/${trail.name}`;
-  const compliance = complianceOf(trail.compliance_state ?? trail.compliance_status?.status, trail.is_compliant);
+  const verdict = complianceOf(trail.compliance_state ?? trail.compliance_status?.status, trail.is_compliant);
+  const compliance = verdict?.state;
   const commit = trail.git_commit_info?.sha1?.slice(0, 7);
-  const lines: Markdown[] = [md`**Trail ${trail.name}** — ${compliance ?? 'no verdict'}`];
+  const lines: Markdown[] = verdictLines(md`**Trail ${trail.name}**`, verdict);
   if (trail.description) lines.push(md`${trail.description}`);
   if (trail.git_commit_info?.sha1) {
     const message = trail.git_commit_info.message;
@@ -119,16 +120,16 @@ function withMissingSlots(statuses: AttestationStatus[], slots: TemplateAttestat
 
 function attestationNode(context: TrailContext, parentId: string, attestation: AttestationStatus): TreeNode {
   const missing = attestation.status === 'MISSING';
-  const compliance = missing ? 'MISSING' : complianceOf(undefined, attestation.is_compliant);
+  const verdict = complianceOf(missing ? 'MISSING' : undefined, attestation.is_compliant);
+  const compliance = verdict?.state;
   const notes = [
     attestation.attestation_type,
     compliance,
     attestation.unexpected ? 'unexpected' : undefined,
     attestation.overridden_attestation_id ? 'overridden' : undefined,
   ];
-  const lines: Markdown[] = [md`**Attestation ${attestation.attestation_name}** — ${compliance ?? 'no verdict'}`];
+  const lines: Markdown[] = verdictLines(md`**Attestation ${attestation.attestation_name}**`, verdict);
   if (attestation.attestation_type) lines.push(md`Type: ${code(attestation.attestation_type)}`);
-  if (missing) lines.push(md`Expected by the template, not reported yet.`);
   if (attestation.unexpected) lines.push(md`Not in the template.`);
   if (attestation.overridden_attestation_id)
     lines.push(md`Overrides attestation ${code(attestation.overridden_attestation_id)}.`);
@@ -159,8 +160,9 @@ function artifactNode(
 ): TreeNode {
   const id = `${trailId}/artifact/${name}`;
   const fingerprint = status?.artifact_fingerprint ?? undefined;
-  const compliance = complianceOf(status?.status ?? 'MISSING', status?.is_compliant);
-  const lines: Markdown[] = [md`**Artifact ${name}** — ${compliance ?? 'no verdict'}`];
+  const verdict = complianceOf(status?.status ?? 'MISSING', status?.is_compliant);
+  const compliance = verdict?.state;
+  const lines: Markdown[] = verdictLines(md`**Artifact ${name}**`, verdict);
   lines.push(fingerprint ? md`Fingerprint ${code(fingerprint)}` : md`Expected by the template, not attested yet.`);
   if (status?.unexpected) lines.push(md`Not in the template.`);
   const htmlUrl =

@@ -1,6 +1,14 @@
 // The plain description of one tree row, built from API JSON without VS Code. The providers turn it
 // into a TreeItem; tests and the extension's test API read it as it is.
-import type { ComplianceState } from '../../shared/apiClient/types.ts';
+import {
+  attestationVerdict,
+  trailVerdict,
+  verdictOf,
+  type ShownState,
+  type StateColour,
+  type Verdict,
+} from '../../shared/compliance/vocabulary.ts';
+import { md, type Markdown } from './markdown.ts';
 
 export type NodeKind =
   | 'flow'
@@ -39,7 +47,8 @@ export interface TreeNode {
   description?: string;
   /** Markdown. */
   tooltip?: string;
-  compliance?: ComplianceState;
+  /** The state's word (shared/compliance/vocabulary.ts); its icon and colour follow from it. */
+  compliance?: ShownState;
   /** Icon for nodes without compliance (an exited artifact, a message); a codicon name. */
   icon?: string;
   expandable: boolean;
@@ -51,21 +60,31 @@ export interface TreeNode {
   children?: TreeNode[];
 }
 
-/** Maps the API's compliance vocabulary (states, booleans, slot statuses) onto the four shown. */
-export function complianceOf(
-  state: string | null | undefined,
-  isCompliant?: boolean | null,
-): ComplianceState | undefined {
+/** The theme colour of each colour token: the tree's icons, and the detail views' words (details.css), use these. */
+export const STATE_THEME_COLOURS: Readonly<Record<StateColour, string>> = {
+  passed: 'testing.iconPassed',
+  failed: 'testing.iconFailed',
+  pending: 'testing.iconQueued',
+  neutral: 'descriptionForeground',
+};
+
+/** A trail's or slot's state (or an attestation's boolean) as the vocabulary shows it; undefined when the API gave neither. */
+export function complianceOf(state: string | null | undefined, isCompliant?: boolean | null): Verdict | undefined {
   switch (state) {
     case 'COMPLIANT':
     case 'NON-COMPLIANT':
     case 'INCOMPLETE':
+      return trailVerdict(state);
     case 'MISSING':
-      return state;
+      return verdictOf('MISSING', 'Expected by the template, not reported yet.');
   }
-  if (isCompliant === true) return 'COMPLIANT';
-  if (isCompliant === false) return 'NON-COMPLIANT';
+  if (isCompliant === true || isCompliant === false) return attestationVerdict(isCompliant);
   return undefined;
+}
+
+/** A tooltip's first lines: the title with the state's word, then the state's reason. */
+export function verdictLines(title: Markdown, verdict: Verdict | undefined): Markdown[] {
+  return verdict === undefined ? [md`${title} — no verdict`] : [md`${title} — ${verdict.state}`, md`${verdict.reason}`];
 }
 
 /** A node in place of children that could not be fetched: the view shows why instead of failing. */

@@ -1,15 +1,26 @@
 // How a plain TreeNode looks in VS Code: compliance as a coloured ThemeIcon, capabilities as the
 // contextValue that menus match.
 import * as vscode from 'vscode';
-import type { ComplianceState } from '../../shared/apiClient/types.ts';
-import type { TreeNode } from './nodes.ts';
+import { SHOWN_STATES, type ShownState } from '../../shared/compliance/vocabulary.ts';
+import { STATE_THEME_COLOURS, type TreeNode } from './nodes.ts';
 
-const complianceIcons: Record<ComplianceState, vscode.ThemeIcon> = {
-  COMPLIANT: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')),
-  'NON-COMPLIANT': new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
-  INCOMPLETE: new vscode.ThemeIcon('circle-large-outline', new vscode.ThemeColor('testing.iconQueued')),
-  MISSING: new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground')),
+/** Each state's codicon; its colour is the one of its colour token. */
+const STATE_ICONS: Record<ShownState, string> = {
+  COMPLIANT: 'pass-filled',
+  'NON-COMPLIANT': 'error',
+  INCOMPLETE: 'circle-large-outline',
+  MISSING: 'circle-slash',
+  'NO POLICY': 'circle-slash',
+  'NOT REPORTED': 'circle-large-outline',
+  UNKNOWN: 'question',
 };
+
+function complianceIcon(state: ShownState): vscode.ThemeIcon {
+  return new vscode.ThemeIcon(
+    STATE_ICONS[state],
+    new vscode.ThemeColor(STATE_THEME_COLOURS[SHOWN_STATES[state].colour]),
+  );
+}
 
 export function treeItemOf(node: TreeNode): vscode.TreeItem {
   const item = new vscode.TreeItem(
@@ -20,7 +31,7 @@ export function treeItemOf(node: TreeNode): vscode.TreeItem {
   item.description = node.description;
   // Untrusted: never isTrusted or supportHtml; the models escape every value (markdown.ts).
   if (node.tooltip) item.tooltip = new vscode.MarkdownString(node.tooltip);
-  if (node.compliance) item.iconPath = complianceIcons[node.compliance];
+  if (node.compliance) item.iconPath = complianceIcon(node.compliance);
   else if (node.kind === 'error')
     item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
   else if (node.icon) item.iconPath = new vscode.ThemeIcon(node.icon);

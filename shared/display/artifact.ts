@@ -2,8 +2,8 @@
 // made of it, and its provenance (flow, trail, template slot, commit, build). Input is the API's
 // Artifact object (`GET /artifacts/{org}/{flow}/fingerprint/{fp}` or an item of its list).
 
+import { artifactVerdict, attestationVerdict, type Verdict } from '../compliance/vocabulary.ts';
 import {
-  complianceOf,
   externalUrlsOf,
   isRecord,
   listOf,
@@ -12,7 +12,6 @@ import {
   textOf,
   timeOf,
   urlDisplay,
-  type Compliance,
   type ViewRef,
   type ViewUrl,
 } from './links.ts';
@@ -30,7 +29,7 @@ export interface PlacementDisplay {
 export interface ArtifactAttestationDisplay {
   name: string;
   id: string;
-  status: Compliance;
+  status: Verdict;
   ref: ViewRef;
 }
 
@@ -50,7 +49,8 @@ export interface ProvenanceDisplay {
 export interface ArtifactDisplay {
   title: string;
   fingerprint: string;
-  status: string;
+  /** The verdict of the trail it was attested in. */
+  status: Verdict;
   createdAt: string | null;
   running: PlacementDisplay[];
   exited: PlacementDisplay[];
@@ -71,14 +71,14 @@ export function artifactDisplay(artifact: Record<string, unknown>): ArtifactDisp
   return {
     title: textOf(artifact.filename),
     fingerprint: textOf(artifact.fingerprint),
-    status: textOf(artifact.state),
+    status: artifactVerdict(artifact.state),
     createdAt: timeOf(artifact.created_at),
     running: listOf(artifact.running).map(placementDisplay),
     exited: listOf(artifact.exited).map(placementDisplay),
     attestations: listOf(evidence.attestations).map((entry) => ({
       name: textOf(entry.attestation_name),
       id: textOf(entry.attestation_id),
-      status: complianceOf(entry.is_compliant),
+      status: attestationVerdict(entry.is_compliant),
       ref: { kind: 'attestation', flow, trail, attestationId: textOf(entry.attestation_id) },
     })),
     provenance: {

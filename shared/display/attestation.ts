@@ -2,6 +2,7 @@
 // gate conditions, test totals, pull-request approvals, custom data), annotations, external URLs
 // and evidence. Input is the API's Attestation object.
 
+import { attestationVerdict, type Verdict } from '../compliance/vocabulary.ts';
 import {
   externalRef,
   externalUrlsOf,
@@ -23,7 +24,7 @@ export interface TableDisplay {
 export interface AttestationDisplay {
   title: string;
   type: string;
-  status: 'COMPLIANT' | 'NON-COMPLIANT';
+  status: Verdict;
   flow: string;
   trail: string;
   trailRef: ViewRef;
@@ -55,7 +56,7 @@ export function attestationDisplay(attestation: Record<string, unknown>): Attest
   return {
     title: textOf(attestation.attestation_name),
     type,
-    status: attestation.is_compliant === true ? 'COMPLIANT' : 'NON-COMPLIANT',
+    status: attestationVerdict(attestation.is_compliant === true),
     flow,
     trail,
     trailRef: { kind: 'trail', flow, trail },

@@ -3,27 +3,25 @@
 // environment list. Input is the API's Environment object with the Snapshot objects to show
 // (their artifact_compliance_count is what the list summaries lack), and the environment list.
 
-import { complianceChartSvg, type ChartPoint } from './chart.ts';
 import {
-  complianceOf,
-  isRecord,
-  listOf,
-  numberOf,
-  pagingOf,
-  textOf,
-  timeOf,
-  type Compliance,
-  type PagingDisplay,
-  type ViewRef,
-} from './links.ts';
-import { complianceCountsOf, type ComplianceCounts } from './snapshot.ts';
+  environmentVerdict,
+  snapshotVerdict,
+  verdictOf,
+  type ComplianceCounts,
+  type Verdict,
+} from '../compliance/vocabulary.ts';
+import { complianceChartSvg, type ChartPoint } from './chart.ts';
+import { isRecord, listOf, numberOf, pagingOf, textOf, timeOf, type PagingDisplay, type ViewRef } from './links.ts';
+import { complianceCountsOf } from './snapshot.ts';
 
 export interface SnapshotRowDisplay {
   index: number;
   title: string;
   time: string | null;
-  compliance: Compliance;
+  compliance: Verdict;
   counts: ComplianceCounts;
+  /** Whether a policy judged the snapshot. */
+  judged: boolean;
   ref: ViewRef;
   comparedWithPrevious: ViewRef | null;
 }
@@ -32,8 +30,8 @@ export interface EnvironmentDisplay {
   name: string;
   type: string;
   description: string;
-  /** The latest snapshot's compliance; unknown without snapshots or policies. */
-  compliance: Compliance;
+  /** The latest snapshot's compliance, and why; NO POLICY or NOT REPORTED when it has none. */
+  compliance: Verdict;
   lastReportedAt: string | null;
   lastChangedAt: string | null;
   snapshotCount: number;
@@ -75,15 +73,17 @@ export function environmentDisplay(
   const chartPoints = rows.map((row) => ({ index: row.index, ...row.counts })).reverse();
   const snapshotCount =
     typeof environment.snapshot_count === 'number' ? environment.snapshot_count : (rows[0]?.index ?? 0);
+  const attached = Array.isArray(environment.policies) ? environment.policies.map(textOf) : [];
+  const latestRow = rows[0]?.index === snapshotCount ? rows[0] : undefined;
   return {
     name,
     type: textOf(environment.type),
     description: textOf(environment.description),
-    compliance: complianceOf(environment.state),
+    compliance: environmentVerdict(environment.state, attached.length, snapshotCount, latestRow?.compliance),
     lastReportedAt: timeOf(environment.last_reported_at),
     lastChangedAt: timeOf(environment.last_changed_at),
     snapshotCount,
-    policies: (Array.isArray(environment.policies) ? environment.policies.map(textOf) : []).map((policy) =>
+    policies: attached.map((policy) =>
       policyRow(
         policy,
         versions.get(policy) ?? null,
@@ -121,12 +121,15 @@ function policyRow(
 
 function snapshotRow(environment: string, snapshot: Record<string, unknown>): SnapshotRowDisplay {
   const index = numberOf(snapshot.index);
+  const counts = complianceCountsOf(snapshot.artifact_compliance_count);
+  const policies = listOf(snapshot.applied_policies).length;
   return {
     index,
     title: `${environment}#${index}`,
     time: timeOf(snapshot.timestamp ?? snapshot.from),
-    compliance: complianceOf(snapshot.compliant),
-    counts: complianceCountsOf(snapshot.artifact_compliance_count),
+    compliance: snapshotVerdict(snapshot.compliant, policies, counts),
+    counts,
+    judged: policies > 0,
     ref: { kind: 'snapshot', environment, index },
     comparedWithPrevious:
       index > 1 ? { kind: 'comparison', from: { environment, index: index - 1 }, to: { environment, index } } : null,
@@ -137,7 +140,7 @@ export interface EnvironmentRowDisplay {
   name: string;
   type: string;
   description: string;
-  compliance: Compliance;
+  compliance: Verdict;
   lastReportedAt: string | null;
   snapshotCount: number;
   policies: string[];
@@ -157,14 +160,19 @@ export function environmentListDisplay(list: unknown): EnvironmentListDisplay {
   const items = listOf(paged === null ? list : paged.environments);
   const rows = items.map((entry): EnvironmentRowDisplay => {
     const name = entry.placeholder === true ? textOf(entry.id) : textOf(entry.name);
+    const policies = Array.isArray(entry.policies) ? entry.policies.map(textOf) : [];
+    const snapshotCount = numberOf(entry.snapshot_count);
     return {
       name,
       type: textOf(entry.type),
       description: textOf(entry.description),
-      compliance: complianceOf(entry.state),
+      compliance:
+        entry.placeholder === true
+          ? verdictOf('UNKNOWN', textOf(entry.message))
+          : environmentVerdict(entry.state, policies.length, snapshotCount),
       lastReportedAt: timeOf(entry.last_reported_at),
-      snapshotCount: numberOf(entry.snapshot_count),
-      policies: Array.isArray(entry.policies) ? entry.policies.map(textOf) : [],
+      snapshotCount,
+      policies,
       ref: { kind: 'environment', environment: name },
       problem: entry.placeholder === true ? textOf(entry.message) : null,
     };

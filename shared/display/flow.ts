@@ -3,6 +3,7 @@
 // Flow object and the `GET /trails/{org}/{flow}` answer (`{data, pagination}` or a plain array);
 // entries the server could not render (marked placeholders) are kept as rows with the reason.
 
+import { trailVerdict, type Verdict } from '../compliance/vocabulary.ts';
 import {
   isRecord,
   listOf,
@@ -18,7 +19,7 @@ import {
 
 export interface TrailRowDisplay {
   name: string;
-  status: string;
+  status: Verdict;
   description: string;
   createdAt: string | null;
   lastModifiedAt: string | null;
@@ -35,7 +36,8 @@ export interface FlowDisplay {
   createdBy: string;
   repo: ViewUrl | null;
   tags: { name: string; value: string }[];
-  latestState: string;
+  /** Its latest trail's verdict; null before its first trail. */
+  latestState: Verdict | null;
   /** The YAML text of the current template. */
   template: string;
   trails: TrailRowDisplay[];
@@ -55,7 +57,7 @@ export function flowDisplay(flow: Record<string, unknown>, trails: unknown): Flo
     tags: isRecord(flow.tags)
       ? Object.entries(flow.tags).map(([tag, value]) => ({ name: tag, value: textOf(value) }))
       : [],
-    latestState: textOf(flow.latest_state),
+    latestState: latestStateOf(flow.latest_state),
     template: textOf(flow.template),
     trails: items.map((trail) => trailRow(name, trail)),
     paging,
@@ -67,7 +69,7 @@ function trailRow(flow: string, trail: Record<string, unknown>): TrailRowDisplay
   const commit = isRecord(trail.git_commit_info) ? textOf(trail.git_commit_info.sha1) : '';
   return {
     name,
-    status: textOf(trail.compliance_state),
+    status: trailVerdict(trail.compliance_state),
     description: textOf(trail.description),
     createdAt: timeOf(trail.created_at),
     lastModifiedAt: timeOf(trail.last_modified_at),
@@ -80,7 +82,7 @@ function trailRow(flow: string, trail: Record<string, unknown>): TrailRowDisplay
 export interface FlowRowDisplay {
   name: string;
   description: string;
-  latestState: string;
+  latestState: Verdict | null;
   latestActivityAt: string | null;
   ref: ViewRef;
   problem: string | null;
@@ -100,7 +102,7 @@ export function flowListDisplay(list: unknown): FlowListDisplay {
       return {
         name,
         description: textOf(flow.description),
-        latestState: textOf(flow.latest_state),
+        latestState: latestStateOf(flow.latest_state),
         latestActivityAt: timeOf(flow.latest_activity_at),
         ref: { kind: 'flow', flow: name },
         problem: flow.placeholder === true ? textOf(flow.message) : null,
@@ -108,6 +110,10 @@ export function flowListDisplay(list: unknown): FlowListDisplay {
     }),
     paging,
   };
+}
+
+function latestStateOf(state: unknown): Verdict | null {
+  return state === null || state === undefined || state === '' ? null : trailVerdict(state);
 }
 
 /** The items and paging of a `{data, pagination}` list, or of a plain array as one page. */

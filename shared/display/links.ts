@@ -53,13 +53,6 @@ export function pagingOf(page: number, perPage: number, total: number): PagingDi
   };
 }
 
-/** A compliance verdict that may be unknown (no policy applied, nothing reported). */
-export type Compliance = 'COMPLIANT' | 'NON-COMPLIANT' | 'UNKNOWN';
-
-export function complianceOf(value: unknown): Compliance {
-  return value === true ? 'COMPLIANT' : value === false ? 'NON-COMPLIANT' : 'UNKNOWN';
-}
-
 /** A user-supplied URL as a link target, or null when it is not an absolute http(s) URL. */
 export function externalRef(url: unknown): ViewRef | null {
   if (typeof url !== 'string') return null;

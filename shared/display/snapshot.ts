@@ -5,17 +5,13 @@
 
 import { ruleFailure, type RuleEvaluation } from '../compliance/policies.ts';
 import {
-  complianceOf,
-  isRecord,
-  listOf,
-  numberOf,
-  textOf,
-  timeOf,
-  urlDisplay,
-  type Compliance,
-  type ViewRef,
-  type ViewUrl,
-} from './links.ts';
+  countsText,
+  runningArtifactVerdict,
+  snapshotVerdict,
+  type ComplianceCounts,
+  type Verdict,
+} from '../compliance/vocabulary.ts';
+import { isRecord, listOf, numberOf, textOf, timeOf, urlDisplay, type ViewRef, type ViewUrl } from './links.ts';
 
 export interface FailedRuleDisplay {
   policy: string;
@@ -40,7 +36,7 @@ export interface SnapshotProvenanceDisplay {
 export interface SnapshotArtifactDisplay {
   name: string;
   fingerprint: string | null;
-  compliance: Compliance;
+  compliance: Verdict;
   /** started, changed, unchanged or exited, relative to the snapshot before. */
   change: string;
   instances: { was: number; now: number };
@@ -60,8 +56,12 @@ export interface SnapshotDisplay {
   title: string;
   isLatest: boolean;
   time: string | null;
-  compliance: Compliance;
+  compliance: Verdict;
+  /** Whether any policy judged the snapshot: without one, no artifact has a verdict. */
+  judged: boolean;
   counts: ComplianceCounts;
+  /** The counts in words: how many artifacts are compliant, or that none was judged. */
+  countsText: string;
   policies: { name: string; version: number; failingArtifacts: string[] }[];
   /** What runs in this snapshot. */
   running: SnapshotArtifactDisplay[];
@@ -74,13 +74,7 @@ export interface SnapshotDisplay {
   comparedWithPrevious: ViewRef | null;
 }
 
-/** Artifacts by compliance: `artifact_compliance_count` as display numbers. */
-export interface ComplianceCounts {
-  compliant: number;
-  nonCompliant: number;
-  unknown: number;
-}
-
+/** `artifact_compliance_count` as display numbers. */
 export function complianceCountsOf(value: unknown): ComplianceCounts {
   const count = isRecord(value) ? value : {};
   return { compliant: numberOf(count.true), nonCompliant: numberOf(count.false), unknown: numberOf(count.null) };
@@ -89,16 +83,21 @@ export function complianceCountsOf(value: unknown): ComplianceCounts {
 export function snapshotDisplay(environment: string, snapshot: Record<string, unknown>): SnapshotDisplay {
   const index = numberOf(snapshot.index);
   const isLatest = snapshot.is_latest === true;
-  const artifacts = listOf(snapshot.artifacts).map(snapshotArtifactDisplay);
+  const applied = listOf(snapshot.applied_policies);
+  const judged = applied.length > 0;
+  const counts = complianceCountsOf(snapshot.artifact_compliance_count);
+  const artifacts = listOf(snapshot.artifacts).map((artifact) => snapshotArtifactDisplay(artifact, judged));
   return {
     environment,
     index,
     title: `${environment}#${index}`,
     isLatest,
     time: timeOf(snapshot.timestamp ?? snapshot.from),
-    compliance: complianceOf(snapshot.compliant),
-    counts: complianceCountsOf(snapshot.artifact_compliance_count),
-    policies: listOf(snapshot.applied_policies).map((policy) => ({
+    compliance: snapshotVerdict(snapshot.compliant, applied.length, counts),
+    judged,
+    counts,
+    countsText: countsText(counts, judged),
+    policies: applied.map((policy) => ({
       name: textOf(policy.name),
       version: numberOf(policy.version),
       failingArtifacts: Array.isArray(policy.failing_artifacts) ? policy.failing_artifacts.map(textOf) : [],
@@ -113,16 +112,17 @@ export function snapshotDisplay(environment: string, snapshot: Record<string, un
   };
 }
 
-function snapshotArtifactDisplay(artifact: Record<string, unknown>): SnapshotArtifactDisplay {
+function snapshotArtifactDisplay(artifact: Record<string, unknown>, judged: boolean): SnapshotArtifactDisplay {
   const annotation = isRecord(artifact.annotation) ? artifact.annotation : {};
   const fingerprint =
     typeof artifact.fingerprint === 'string' && artifact.fingerprint !== '' ? artifact.fingerprint : null;
   const provenance = listOf(artifact.flows).map(provenanceDisplay);
   const firstFlow = provenance[0]?.flow ?? textOf(artifact.flow_name);
+  const reasons = Array.isArray(artifact.reasons_for_incompliance) ? artifact.reasons_for_incompliance.map(textOf) : [];
   return {
     name: textOf(artifact.name),
     fingerprint,
-    compliance: complianceOf(artifact.compliant),
+    compliance: runningArtifactVerdict(artifact.compliant, judged, reasons),
     change: textOf(annotation.type) || 'unchanged',
     instances: { was: numberOf(annotation.was), now: numberOf(annotation.now) },
     pods: isRecord(artifact.pods)
@@ -134,7 +134,7 @@ function snapshotArtifactDisplay(artifact: Record<string, unknown>): SnapshotArt
       : [],
     provenance,
     failedRules: listOf(artifact.policy_decisions).flatMap(failedRulesOf),
-    reasons: Array.isArray(artifact.reasons_for_incompliance) ? artifact.reasons_for_incompliance.map(textOf) : [],
+    reasons,
     ref: fingerprint === null || firstFlow === '' ? null : { kind: 'artifact', flow: firstFlow, fingerprint },
   };
 }

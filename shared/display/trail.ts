@@ -2,6 +2,7 @@
 // it, the artifacts, the commit, origin, user data and events. Input is the API's Trail object
 // (and optionally the trail's attestations, for names of what made a slot non-compliant).
 
+import { trailVerdict, verdictOf, type Verdict } from '../compliance/vocabulary.ts';
 import {
   externalUrlsOf,
   isRecord,
@@ -14,17 +15,13 @@ import {
   type ViewUrl,
 } from './links.ts';
 
-/** What a slot shows: MISSING, or the verdict of the attestation that fills it. */
-export type SlotStatus = 'COMPLIANT' | 'NON-COMPLIANT' | 'MISSING' | 'INCOMPLETE';
-
 export interface SlotDisplay {
   /** The template artifact the slot belongs to, or null for a trail-level slot. */
   artifact: string | null;
   name: string;
   type: string;
-  status: SlotStatus;
-  /** Why the slot has its status, as a sentence. */
-  why: string;
+  /** MISSING, or the verdict of the attestation that fills it; its reason says why in words. */
+  status: Verdict;
   unexpected: boolean;
   attestation: ViewRef | null;
   overridden: ViewRef | null;
@@ -32,8 +29,8 @@ export interface SlotDisplay {
 
 export interface ArtifactSlotDisplay {
   name: string;
-  status: SlotStatus;
-  why: string;
+  /** MISSING, or the artifact's verdict in the trail; its reason says why. */
+  status: Verdict;
   fingerprint: string | null;
   unexpected: boolean;
   ref: ViewRef | null;
@@ -50,7 +47,7 @@ export interface TrailDisplay {
   title: string;
   flow: string;
   description: string;
-  status: string;
+  status: Verdict;
   isCompliant: boolean;
   createdAt: string | null;
   createdBy: string;
@@ -94,7 +91,7 @@ export function trailDisplay(
     title: name,
     flow,
     description: textOf(trail.description),
-    status: textOf(trail.compliance_state ?? status.status),
+    status: trailVerdict(trail.compliance_state ?? status.status),
     isCompliant: trail.is_compliant === true,
     createdAt: timeOf(trail.created_at),
     createdBy: textOf(trail.created_by),
@@ -120,14 +117,13 @@ function slotDisplay(
   const name = textOf(entry.attestation_name);
   const type = textOf(entry.attestation_type);
   const unexpected = entry.unexpected === true;
-  const status: SlotStatus =
+  const state =
     entry.status === 'MISSING' || id === null ? 'MISSING' : entry.is_compliant === true ? 'COMPLIANT' : 'NON-COMPLIANT';
   return {
     artifact,
     name,
     type,
-    status,
-    why: slotReason(status, name, type, id, overriddenId, unexpected, byId),
+    status: verdictOf(state, slotReason(state, name, type, id, overriddenId, unexpected, byId)),
     unexpected,
     attestation: id === null ? null : { kind: 'attestation', flow, trail, attestationId: id },
     overridden: overriddenId === null ? null : { kind: 'attestation', flow, trail, attestationId: overriddenId },
@@ -135,7 +131,7 @@ function slotDisplay(
 }
 
 function slotReason(
-  status: SlotStatus,
+  status: 'MISSING' | 'COMPLIANT' | 'NON-COMPLIANT',
   name: string,
   type: string,
   id: string | null,
@@ -162,7 +158,7 @@ function artifactSlotDisplay(
   trail: string,
 ): ArtifactSlotDisplay {
   const fingerprint = typeof entry.artifact_fingerprint === 'string' ? entry.artifact_fingerprint : null;
-  const status: SlotStatus =
+  const status =
     entry.status === 'MISSING' || fingerprint === null
       ? 'MISSING'
       : entry.status === 'NON-COMPLIANT'
@@ -181,8 +177,7 @@ function artifactSlotDisplay(
           : 'an attestation of the artifact is non-compliant';
   return {
     name,
-    status,
-    why: unexpected ? `Not in the template; ${why}` : why,
+    status: verdictOf(status, unexpected ? `Not in the template; ${why}` : why),
     fingerprint,
     unexpected,
     ref: fingerprint === null ? null : { kind: 'artifact', flow, fingerprint, trail },

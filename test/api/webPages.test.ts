@@ -512,15 +512,17 @@ describe('web pages behind every html_url', function () {
       await page.goBack();
       await page.getByRole('link', { name: 'prod#1' }).click();
       await page.getByRole('heading', { name: 'Snapshot prod#1' }).waitFor({ timeout: 15_000 });
-      // Before any policy: no verdicts; the stray's pod is named namespace/pod, as text.
+      // Before any policy: nothing judged them (NO POLICY, never NON-COMPLIANT); the stray's pod is named namespace/pod, as text.
       const running = await page
         .getByRole('table', { name: 'Artifacts running in the snapshot' })
         .locator('tbody tr')
         .allInnerTexts();
       assert.deepEqual(
         running.map((row) => row.split('\t')[1]),
-        ['UNKNOWN', 'UNKNOWN'],
+        ['NO POLICY', 'NO POLICY'],
       );
+      assert.match(await page.locator('p.verdict').innerText(), /^NO POLICY No policy is attached/);
+      assert.equal(await page.locator('p.counts').innerText(), '2 running artifacts, not judged (no policy)');
       await assertInert([STRAY_IMAGE, `${HOSTILE_SHORT}/stray-${HOSTILE_SHORT}`]);
       await shot('snapshot-1');
     });
@@ -534,7 +536,7 @@ describe('web pages behind every html_url', function () {
         rows.map((row) => row.split('\t').slice(0, 4)),
         [
           ['prod', 'K8S', 'NON-COMPLIANT', '3'],
-          ['staging', 'server', 'UNKNOWN', '0'],
+          ['staging', 'server', 'NO POLICY', '0'],
         ],
       );
       await shot('environments');

@@ -95,7 +95,7 @@ describe('audit-log CSV', () => {
     const line = auditLogLine(row());
     assert.equal(
       line,
-      `2023-11-14T22:13:20.500Z,1700000000.5,started,prod,3,reg/web:1,${'a'.repeat(64)},web,t1,${'b'.repeat(40)},acme/web,true,false,Started running with 1 instance\r\n`,
+      `2023-11-14T22:13:20.500Z,1700000000.5,started,prod,3,reg/web:1,${'a'.repeat(64)},web,t1,${'b'.repeat(40)},acme/web,true,false,Started running with 1 instance,NON-COMPLIANT,COMPLIANT\r\n`,
     );
     assert.equal(parseCsv(line)[0].length, AUDIT_LOG_COLUMNS.length);
     const none = parseCsv(
@@ -104,6 +104,18 @@ describe('audit-log CSV', () => {
     assert.deepEqual([none[7], none[8], none[9], none[10], none[11]], ['', '', '', '', '']);
     const two = parseCsv(auditLogLine(row({ flow_names: ['a', 'b'] })))[0];
     assert.equal(two[7], 'a;b');
+  });
+
+  it("says each row's compliance in the shared words: NO POLICY where no policy judged the snapshot", () => {
+    const words = (artifact: boolean | null, snapshot: boolean | null) =>
+      parseCsv(auditLogLine(row({ artifact_compliant: artifact, snapshot_compliant: snapshot })))[0].slice(-2);
+    assert.deepEqual(words(true, true), ['COMPLIANT', 'COMPLIANT']);
+    assert.deepEqual(words(false, false), ['NON-COMPLIANT', 'NON-COMPLIANT']);
+    assert.deepEqual(words(true, false), ['NON-COMPLIANT', 'COMPLIANT']);
+    // The wire keeps the spec's `false` for a snapshot no policy judged; the words do not say NON-COMPLIANT.
+    const unjudged = parseCsv(auditLogLine(row({ artifact_compliant: null, snapshot_compliant: false })))[0];
+    assert.deepEqual([unjudged[11], unjudged[12], ...unjudged.slice(-2)], ['', 'false', 'NO POLICY', 'NO POLICY']);
+    assert.deepEqual(AUDIT_LOG_COLUMNS.slice(-2), ['snapshot_compliance', 'artifact_compliance']);
   });
 
   it('reads back what it wrote, whatever the names hold, a formula start behind a quote (property)', () => {

@@ -53,7 +53,7 @@ describe('artifact display model', () => {
 
   it('shows its attestations, provenance, and user links only for http(s)', () => {
     assert.deepEqual(
-      display.attestations.map((entry) => [entry.name, entry.status, entry.ref]),
+      display.attestations.map((entry) => [entry.name, entry.status.state, entry.ref]),
       [
         ['sbom', 'COMPLIANT', { kind: 'attestation', flow: 'backend', trail: 'release-1', attestationId: 'a1' }],
         ['scan', 'NON-COMPLIANT', { kind: 'attestation', flow: 'backend', trail: 'release-1', attestationId: 'a2' }],
@@ -104,10 +104,10 @@ describe('flow display models', () => {
       },
     );
     assert.deepEqual(
-      display.trails.map((row) => [row.name, row.status, row.commit, row.problem]),
+      display.trails.map((row) => [row.name, row.status.state, row.commit, row.problem]),
       [
         ['release-2', 'NON-COMPLIANT', 'def', null],
-        ['release-1', '', '', 'This trail could not be shown'],
+        ['release-1', 'UNKNOWN', '', 'This trail could not be shown'],
       ],
     );
     assert.deepEqual(display.trails[0].ref, { kind: 'trail', flow: 'backend', trail: 'release-2' });
@@ -122,10 +122,10 @@ describe('flow display models', () => {
       { name: 'b', latest_state: null },
     ]);
     assert.deepEqual(
-      list.flows.map((row) => [row.name, row.latestState, row.ref]),
+      list.flows.map((row) => [row.name, row.latestState?.state ?? null, row.ref]),
       [
         ['a', 'COMPLIANT', { kind: 'flow', flow: 'a' }],
-        ['b', '', { kind: 'flow', flow: 'b' }],
+        ['b', null, { kind: 'flow', flow: 'b' }],
       ],
     );
     assert.deepEqual(list.paging, { page: 1, perPage: 2, total: 2, pageCount: 1, previous: null, next: null });

@@ -94,10 +94,10 @@ describe('snapshot display model', () => {
 
   it('shows what runs, each artifact with its compliance and the rule that failed', () => {
     assert.equal(display.title, 'prod#3');
-    assert.equal(display.compliance, 'NON-COMPLIANT');
+    assert.equal(display.compliance.state, 'NON-COMPLIANT');
     assert.deepEqual(display.counts, { compliant: 0, nonCompliant: 2, unknown: 0 });
     assert.deepEqual(
-      display.running.map((artifact) => [artifact.name, artifact.compliance, artifact.change]),
+      display.running.map((artifact) => [artifact.name, artifact.compliance.state, artifact.change]),
       [
         ['registry.test/app:1', 'NON-COMPLIANT', 'started'],
         ['registry.test/stray:9', 'NON-COMPLIANT', 'unchanged'],
@@ -284,7 +284,7 @@ describe('environment display model and chart', () => {
       { name: 'prod-rules', version: 3, description: 'what runs in prod', yaml: '# v3' },
       { name: 'detached-later', version: null, description: '', yaml: null },
     ]);
-    assert.equal(display.compliance, 'NON-COMPLIANT');
+    assert.equal(display.compliance.state, 'NON-COMPLIANT');
     assert.deepEqual(display.latest, { kind: 'snapshot', environment: 'prod', index: 3 });
     assert.deepEqual(display.snapshots[0].comparedWithPrevious, {
       kind: 'comparison',
@@ -341,7 +341,7 @@ describe('environment display model and chart', () => {
       _links: {},
     });
     assert.deepEqual(
-      paged.environments.map((row) => [row.name, row.compliance, row.problem]),
+      paged.environments.map((row) => [row.name, row.compliance.state, row.problem]),
       [
         ['prod', 'NON-COMPLIANT', null],
         ['broken', 'UNKNOWN', 'could not be read'],

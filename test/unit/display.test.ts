@@ -58,9 +58,9 @@ describe('trail display model', () => {
 
   it('shows every template slot with its status and why', () => {
     const slot = (name: string) => display.slots.find((entry) => entry.name === name)!;
-    assert.equal(display.status, 'NON-COMPLIANT');
+    assert.equal(display.status.state, 'NON-COMPLIANT');
     assert.deepEqual(
-      display.slots.map((entry) => [entry.artifact, entry.name, entry.status, entry.unexpected]),
+      display.slots.map((entry) => [entry.artifact, entry.name, entry.status.state, entry.unexpected]),
       [
         [null, 'tests', 'NON-COMPLIANT', false],
         [null, 'review', 'MISSING', false],
@@ -69,25 +69,28 @@ describe('trail display model', () => {
         ['cli', 'sbom', 'MISSING', false],
       ],
     );
-    assert.equal(slot('tests').why, 'non-compliant by junit attestation tests (a-tests)');
+    assert.equal(slot('tests').status.reason, 'non-compliant by junit attestation tests (a-tests)');
     assert.deepEqual(slot('tests').attestation, {
       kind: 'attestation',
       flow: 'backend',
       trail: 'release-1',
       attestationId: 'a-tests',
     });
-    assert.equal(slot('review').why, 'no pull_request attestation named review has been reported');
+    assert.equal(slot('review').status.reason, 'no pull_request attestation named review has been reported');
     assert.equal(slot('review').attestation, null);
-    assert.match(slot('scan').why, /^compliant by attestation a-scan-2, overriding attestation a-scan$/);
-    assert.match(slot('extra').why, /^Not in the template; /);
+    assert.match(slot('scan').status.reason, /^compliant by attestation a-scan-2, overriding attestation a-scan$/);
+    assert.match(slot('extra').status.reason, /^Not in the template; /);
   });
 
   it('shows the artifacts, commit, links only for http(s), user data and events as text', () => {
     assert.deepEqual(display.artifacts, [
       {
         name: 'cli',
-        status: 'INCOMPLETE',
-        why: 'an attestation the template asks of the artifact is missing',
+        status: {
+          state: 'INCOMPLETE',
+          colour: 'pending',
+          reason: 'an attestation the template asks of the artifact is missing',
+        },
         fingerprint: FP,
         unexpected: false,
         ref: { kind: 'artifact', flow: 'backend', fingerprint: FP, trail: 'release-1' },
@@ -142,7 +145,7 @@ describe('attestation display model', () => {
         },
       },
     });
-    assert.equal(display.status, 'NON-COMPLIANT');
+    assert.equal(display.status.state, 'NON-COMPLIANT');
     assert.equal(display.summary, 'Quality gate ERROR');
     assert.deepEqual(display.tables[0].rows, [['coverage', 'ERROR', '41', 'LT', '80']]);
   });

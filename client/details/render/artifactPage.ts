@@ -2,7 +2,17 @@
 // attestations made of it, and its provenance, from the shared display model (shared/display/artifact.ts).
 import { html } from '../../../shared/html.ts';
 import type { ArtifactDisplay, PlacementDisplay } from '../../../shared/display/artifact.ts';
-import { facts, jsonBlock, pagedTable, refLink, status, urlItem, type DetailPage, type Pages } from './parts.ts';
+import {
+  facts,
+  jsonBlock,
+  pagedTable,
+  refLink,
+  status,
+  urlItem,
+  verdictLine,
+  type DetailPage,
+  type Pages,
+} from './parts.ts';
 
 export function artifactPage(artifact: ArtifactDisplay, pages: Pages): DetailPage {
   const lists: Record<string, number> = {};
@@ -20,7 +30,8 @@ export function artifactPage(artifact: ArtifactDisplay, pages: Pages): DetailPag
       lists,
     );
   const body = html`<h1>Artifact ${artifact.title}</h1>
-<p class="subtitle"><code>${artifact.fingerprint}</code> · ${status(artifact.status)}</p>
+${verdictLine(artifact.status)}
+<p class="subtitle"><code>${artifact.fingerprint}</code></p>
 <h2>Runs now</h2>
 ${placements('running', 'Environments where it runs in the latest snapshot', artifact.running)}
 <h2>Ran before</h2>

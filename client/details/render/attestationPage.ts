@@ -1,6 +1,7 @@
 // The attestation view: its data rendered for its type (tables and a one-line summary from the
 // shared display model, shared/display/attestation.ts), annotations, URLs, and its evidence file with
 // Open and Save. A slot nothing has filled yet gets a view that says so instead of an error.
+import { verdictOf } from '../../../shared/compliance/vocabulary.ts';
 import { html } from '../../../shared/html.ts';
 import type { AttestationDisplay } from '../../../shared/display/attestation.ts';
 import type { SlotDisplay } from '../../../shared/display/trail.ts';
@@ -11,8 +12,8 @@ import {
   open,
   pagedTable,
   refLink,
-  status,
   urlItem,
+  verdictLine,
   type DetailPage,
   type Pages,
 } from './parts.ts';
@@ -22,7 +23,8 @@ export function attestationPage(attestation: AttestationDisplay, pages: Pages): 
   const evidence = attestation.evidence;
   const evidenceRef = evidence?.ref.kind === 'evidence' ? evidence.ref : null;
   const body = html`<h1>Attestation ${attestation.title}</h1>
-<p class="subtitle">${attestation.type} · ${status(attestation.status)} · trail ${refLink(attestation.trailRef, attestation.trail)} of flow ${attestation.flow}</p>
+${verdictLine(attestation.status)}
+<p class="subtitle">${attestation.type} · trail ${refLink(attestation.trailRef, attestation.trail)} of flow ${attestation.flow}</p>
 ${attestation.description === '' ? '' : html`<p>${attestation.description}</p>`}
 ${attestation.summary === '' ? '' : html`<p class="summary">${attestation.summary}</p>`}
 ${facts([
@@ -62,7 +64,7 @@ export function missingAttestationPage(
   slot: SlotDisplay | undefined,
 ): DetailPage {
   const body = html`<h1>Attestation ${name}</h1>
-<p class="subtitle">${status('MISSING')} · trail ${open(trail, { kind: 'trail', flow, trail })} of flow ${flow}</p>
-<p>${slot?.why ?? `No attestation named ${name} has been reported in this trail.`}</p>`;
+${verdictLine(slot?.status ?? verdictOf('MISSING', `No attestation named ${name} has been reported in this trail.`))}
+<p class="subtitle">Trail ${open(trail, { kind: 'trail', flow, trail })} of flow ${flow}</p>`;
   return { title: `Attestation ${name}`, body, lists: {} };
 }

@@ -4,7 +4,7 @@
 import { html, SafeHtml } from '../../../shared/html.ts';
 import type { EnvironmentDisplay } from '../../../shared/display/environment.ts';
 import { textOf, timeOf } from '../../../shared/display/links.ts';
-import { facts, open, pagedTable, refLink, status, type DetailPage, type Pages } from './parts.ts';
+import { facts, open, pagedTable, refLink, status, verdictLine, type DetailPage, type Pages } from './parts.ts';
 
 /** One audit log entry, read from `GET /environments/{org}/{env}/events` (reference §5.6). */
 export interface AuditEntry {
@@ -34,7 +34,8 @@ export function environmentPage(environment: EnvironmentDisplay, audit: AuditEnt
   const lists: Record<string, number> = {};
   const shown = environment.snapshots.length;
   const body = html`<h1>Environment ${environment.name}</h1>
-<p class="subtitle">${environment.type} · ${status(environment.compliance)}</p>
+${verdictLine(environment.compliance)}
+<p class="subtitle">${environment.type}</p>
 ${environment.description === '' ? '' : html`<p>${environment.description}</p>`}
 ${facts([
   ['Last report', environment.lastReportedAt ?? ''],

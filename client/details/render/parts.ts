@@ -4,6 +4,7 @@
 // only a colour. There are no anchors: the webview host would open an anchor's href itself, and
 // every opening must go through the extension's checks.
 import { html, type HtmlValue, type SafeHtml } from '../../../shared/html.ts';
+import type { Verdict } from '../../../shared/compliance/vocabulary.ts';
 import type { ViewRef, ViewUrl } from '../../../shared/display/links.ts';
 import { messageFrom, type DetailMessage, type DetailTarget } from '../messages.ts';
 
@@ -80,17 +81,14 @@ export function urlItem(url: ViewUrl): SafeHtml {
   return html`<li>${url.label}: ${refLink(url.ref, url.url)}</li>`;
 }
 
-const STATUS_CLASS: Record<string, string> = {
-  COMPLIANT: 'ok',
-  'NON-COMPLIANT': 'bad',
-  INCOMPLETE: 'unknown',
-  MISSING: 'unknown',
-  UNKNOWN: 'unknown',
-};
+/** A state's word (shared/compliance/vocabulary.ts), coloured by the theme colour of its token (details.css), its reason on hover. */
+export function status(verdict: Verdict): SafeHtml {
+  return html`<strong class="status ${verdict.colour}" title="${verdict.reason}">${verdict.state}</strong>`;
+}
 
-/** A compliance word, coloured by the theme's test colours. */
-export function status(word: string): SafeHtml {
-  return html`<strong class="status ${STATUS_CLASS[word] ?? 'unknown'}">${word === '' ? 'no verdict' : word}</strong>`;
+/** The verdict of the view's subject and its reason, at the top of the view. */
+export function verdictLine(verdict: Verdict): SafeHtml {
+  return html`<p class="verdict ${verdict.colour}">${status(verdict)} ${verdict.reason}</p>`;
 }
 
 export function table(caption: string, columns: readonly string[], rows: readonly (readonly HtmlValue[])[]): SafeHtml {

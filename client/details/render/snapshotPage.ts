@@ -4,7 +4,7 @@
 import { html, type SafeHtml } from '../../../shared/html.ts';
 import type { ComparedArtifactDisplay, SnapshotComparisonDisplay } from '../../../shared/display/snapshotComparison.ts';
 import type { SnapshotArtifactDisplay, SnapshotDisplay } from '../../../shared/display/snapshot.ts';
-import { facts, pagedTable, refLink, status, type DetailPage, type Pages } from './parts.ts';
+import { facts, pagedTable, refLink, status, verdictLine, type DetailPage, type Pages } from './parts.ts';
 
 function whyCell(artifact: SnapshotArtifactDisplay): SafeHtml {
   const rules = artifact.failedRules.map(
@@ -34,7 +34,8 @@ export function snapshotPage(snapshot: SnapshotDisplay, pages: Pages): DetailPag
   const lists: Record<string, number> = {};
   const columns = ['Artifact', 'Compliance', 'Change (instances)', 'Pods', 'Provenance', 'Why not compliant'];
   const body = html`<h1>Snapshot ${snapshot.title}</h1>
-<p class="subtitle">${refLink(snapshot.environmentRef, snapshot.environment)} · ${status(snapshot.compliance)}${snapshot.isLatest ? ' · latest' : ''}</p>
+${verdictLine(snapshot.compliance)}
+<p class="subtitle">${refLink(snapshot.environmentRef, snapshot.environment)}${snapshot.isLatest ? ' · latest' : ''}</p>
 <nav class="pager" aria-label="Snapshots">
 ${snapshot.previous === null ? '' : refLink(snapshot.previous, 'Previous snapshot')}
 ${snapshot.comparedWithPrevious === null ? '' : refLink(snapshot.comparedWithPrevious, 'Compare with the previous snapshot')}
@@ -42,10 +43,7 @@ ${snapshot.next === null ? '' : refLink(snapshot.next, 'Next snapshot')}
 </nav>
 ${facts([
   ['Taken', snapshot.time ?? ''],
-  [
-    'Artifacts',
-    `${snapshot.counts.compliant} compliant, ${snapshot.counts.nonCompliant} non-compliant, ${snapshot.counts.unknown} unknown`,
-  ],
+  ['Artifacts', snapshot.countsText],
 ])}
 <h2>Running</h2>
 ${pagedTable('running', 'What runs in this snapshot', columns, artifactRows(snapshot.running), pages, lists)}

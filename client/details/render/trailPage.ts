@@ -3,13 +3,24 @@
 // server's trail page renders too.
 import { html } from '../../../shared/html.ts';
 import type { TrailDisplay } from '../../../shared/display/trail.ts';
-import { facts, jsonBlock, pagedTable, refLink, status, urlItem, type DetailPage, type Pages } from './parts.ts';
+import {
+  facts,
+  jsonBlock,
+  pagedTable,
+  refLink,
+  status,
+  urlItem,
+  verdictLine,
+  type DetailPage,
+  type Pages,
+} from './parts.ts';
 
 export function trailPage(trail: TrailDisplay, pages: Pages): DetailPage {
   const lists: Record<string, number> = {};
   const commit = trail.commit;
   const body = html`<h1>Trail ${trail.title}</h1>
-<p class="subtitle">Flow ${trail.flow} · ${status(trail.status)}</p>
+${verdictLine(trail.status)}
+<p class="subtitle">Flow ${trail.flow}</p>
 ${trail.description === '' ? '' : html`<p>${trail.description}</p>`}
 ${facts([
   ['Created', trail.createdAt ?? ''],
@@ -34,7 +45,7 @@ ${pagedTable(
     slot.attestation === null ? slot.name : refLink(slot.attestation, slot.name),
     slot.type,
     status(slot.status),
-    html`${slot.why}${slot.overridden === null ? '' : html` (${refLink(slot.overridden, 'the overridden attestation')})`}`,
+    html`${slot.status.reason}${slot.overridden === null ? '' : html` (${refLink(slot.overridden, 'the overridden attestation')})`}`,
   ]),
   pages,
   lists,
@@ -48,7 +59,7 @@ ${pagedTable(
     artifact.ref === null ? artifact.name : refLink(artifact.ref, artifact.name),
     status(artifact.status),
     artifact.fingerprint === null ? '' : html`<code>${artifact.fingerprint}</code>`,
-    artifact.why,
+    artifact.status.reason,
   ]),
   pages,
   lists,

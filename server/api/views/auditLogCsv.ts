@@ -1,6 +1,9 @@
 // The environment audit log as CSV (spec endpoint 12), produced row batch by row batch so that an
 // export of any size holds only one batch in memory. RFC 4180: CRLF line ends, a field is quoted
-// when it holds a comma, a double quote, CR or LF, and quotes inside it are doubled.
+// when it holds a comma, a double quote, CR or LF, and quotes inside it are doubled. The last two
+// columns say the compliance in the words every other face shows (shared/compliance/vocabulary.ts),
+// so a row of a snapshot no policy judged reads NO POLICY, not a bare `false`.
+import { listedSnapshotVerdict, runningArtifactVerdict } from '../../../shared/compliance/vocabulary.ts';
 
 /** One environment event as the audit log shows it. */
 export interface AuditLogRow {
@@ -36,6 +39,8 @@ export const AUDIT_LOG_COLUMNS = [
   'artifact_compliant',
   'snapshot_compliant',
   'description',
+  'snapshot_compliance',
+  'artifact_compliance',
 ] as const;
 
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -61,8 +66,24 @@ function listField(values: readonly string[]): string {
   return csvField(values.join(';'));
 }
 
+/**
+ * The snapshot's and the artifact's compliance as words. Every artifact of a snapshot that a
+ * policy judged has a verdict, so an artifact without one tells a snapshot no policy judged.
+ */
+export function complianceWordsOf(row: Pick<AuditLogRow, 'artifact_compliant' | 'snapshot_compliant'>): {
+  snapshot: string;
+  artifact: string;
+} {
+  const judged = row.artifact_compliant !== null;
+  return {
+    snapshot: listedSnapshotVerdict(row.snapshot_compliant, judged).state,
+    artifact: runningArtifactVerdict(row.artifact_compliant, judged, []).state,
+  };
+}
+
 /** One data line of the audit log, CRLF included. */
 export function auditLogLine(row: AuditLogRow): string {
+  const words = complianceWordsOf(row);
   return (
     [
       new Date(row.reported_at * 1000).toISOString(),
@@ -79,6 +100,8 @@ export function auditLogLine(row: AuditLogRow): string {
       booleanField(row.artifact_compliant),
       booleanField(row.snapshot_compliant),
       csvField(row.description),
+      words.snapshot,
+      words.artifact,
     ].join(',') + '\r\n'
   );
 }

@@ -5,18 +5,29 @@ const fp1 = '1'.repeat(64);
 const fp2 = '2'.repeat(64);
 
 describe('environments tree model', () => {
-  it('lists environments with type and compliance; only K8S ones offer a K8S report', () => {
+  it('lists environments with type and compliance in the shared words; only K8S ones offer a K8S report', () => {
     const nodes = environmentNodes([
-      { name: 'prod', type: 'K8S', state: false, html_url: 'http://h/acme/environments/prod' },
-      { name: 'lambda-eu', type: 'lambda', state: null },
+      {
+        name: 'prod',
+        type: 'K8S',
+        state: false,
+        policies: ['rules'],
+        snapshot_count: 2,
+        html_url: 'http://h/acme/environments/prod',
+      },
+      { name: 'lambda-eu', type: 'lambda', state: null, policies: [], snapshot_count: 4 },
+      { name: 'new', type: 'server', state: null, policies: ['rules'], snapshot_count: 0 },
     ]);
     assert.deepEqual(
       nodes.map((n) => [n.label, n.description, n.compliance]),
       [
-        ['lambda-eu', 'lambda · no verdict', undefined],
-        ['prod', 'K8S · non-compliant', 'NON-COMPLIANT'],
+        ['lambda-eu', 'lambda · NO POLICY', 'NO POLICY'],
+        ['new', 'server · NOT REPORTED', 'NOT REPORTED'],
+        ['prod', 'K8S · NON-COMPLIANT', 'NON-COMPLIANT'],
       ],
     );
+    assert.match(nodes[0].tooltip ?? '', /No policy is attached/);
+    nodes.splice(1, 1);
     assert.deepEqual(nodes[1].capabilities, ['environment', 'auditLog', 'reportK8s', 'openInBrowser']);
     assert.ok(!nodes[0].capabilities.includes('reportK8s'));
   });
@@ -50,7 +61,7 @@ describe('environments tree model', () => {
     );
   });
 
-  it('gives snapshots no verdict where the environment has none (no policy attached)', () => {
+  it('says NO POLICY, not NON-COMPLIANT, of snapshots where no policy is attached', () => {
     const [environment] = environmentNodes([{ name: 'dev', type: 'K8S', state: null }]);
     assert.equal(environment.ref.judged, false);
     const [snapshot] = snapshotPageNodes(
@@ -61,14 +72,15 @@ describe('environments tree model', () => {
       15,
       false,
     );
-    assert.equal(snapshot.compliance, undefined);
-    assert.equal(snapshot.icon, 'history');
-    assert.match(snapshot.tooltip ?? '', /no verdict/);
+    assert.equal(snapshot.compliance, 'NO POLICY');
+    assert.match(snapshot.tooltip ?? '', /NO POLICY/);
+    assert.doesNotMatch(snapshot.tooltip ?? '', /NON/);
   });
 
   it('annotates snapshot artifacts with started/exited, instance counts and provenance', () => {
     const nodes = snapshotArtifactNodes('prod', {
       index: 3,
+      applied_policies: [{ id: 'p', name: 'rules', version: 1, policy_dump: {}, failing_artifacts: [] }],
       artifacts: [
         {
           name: 'registry/app:1',

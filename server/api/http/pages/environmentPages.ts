@@ -25,7 +25,7 @@ import {
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { ENVIRONMENT_NAME_PART } from '../../../../shared/names.ts';
 import { page, sendPage } from './layout.ts';
-import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';
+import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem, verdictLine } from './markup.ts';
 import { bodyOf, downloadDisposition, pageNumberOf, pageRoute, PageRefused, PER_PAGE } from './reading.ts';
 import type { Sessions } from './sessions.ts';
 
@@ -166,7 +166,8 @@ function environmentPage(org: string, environment: EnvironmentDisplay, paging: P
     `${environment.name} — environments of ${org}`,
     html`${orgNav(org)}
 <h1>Environment ${environment.name}</h1>
-<p>${environment.type} · latest snapshot ${status(environment.compliance)} · ${environment.snapshotCount} snapshots · last reported ${environment.lastReportedAt ?? 'never'}</p>
+${verdictLine(environment.compliance)}
+<p>${environment.type} · ${environment.snapshotCount} snapshots · last reported ${environment.lastReportedAt ?? 'never'}</p>
 ${environment.description === '' ? '' : html`<p>${environment.description}</p>`}
 <ul class="inline">
 ${environment.latest === null ? '' : html`<li>${refLink(org, environment.latest, 'Latest snapshot')}</li>`}
@@ -226,7 +227,7 @@ function artifactRows(org: string, artifacts: SnapshotArtifactDisplay[]): SafeHt
         )}</ul>`,
     artifact.failedRules.length > 0
       ? html`<ul>${artifact.failedRules.map((rule) => html`<li>Policy ${rule.policy} (version ${rule.version}), rule ${rule.rule}: ${rule.reason}</li>`)}</ul>`
-      : artifact.compliance === 'NON-COMPLIANT'
+      : artifact.compliance.state === 'NON-COMPLIANT'
         ? html`<ul>${artifact.reasons.map((reason) => html`<li>${reason}</li>`)}</ul>`
         : html``,
   ]);
@@ -240,8 +241,9 @@ function snapshotPage(org: string, snapshot: SnapshotDisplay, pageNumber: number
     `Snapshot ${snapshot.title}`,
     html`${orgNav(org)}
 <h1>Snapshot ${snapshot.title}</h1>
-<p>${status(snapshot.compliance)} · taken ${snapshot.time ?? 'unknown'}${snapshot.isLatest ? ' · the latest' : ''} · environment ${refLink(org, snapshot.environmentRef, snapshot.environment)}</p>
-<p class="counts">${snapshot.counts.compliant} compliant, ${snapshot.counts.nonCompliant} non-compliant, ${snapshot.counts.unknown} unknown artifacts</p>
+${verdictLine(snapshot.compliance)}
+<p>Taken ${snapshot.time ?? 'unknown'}${snapshot.isLatest ? ' · the latest' : ''} · environment ${refLink(org, snapshot.environmentRef, snapshot.environment)}</p>
+<p class="counts">${snapshot.countsText}</p>
 <nav aria-label="Other snapshots"><ul class="inline">
 ${snapshot.previous === null ? '' : html`<li>${refLink(org, snapshot.previous, 'Previous snapshot')}</li>`}
 ${snapshot.next === null ? '' : html`<li>${refLink(org, snapshot.next, 'Next snapshot')}</li>`}

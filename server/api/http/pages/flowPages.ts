@@ -13,7 +13,7 @@ import {
 import { isRecord } from '../../../../shared/display/links.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
-import { brief, jsonBlock, orgNav, pager, refLink, seg, status, table, urlItem } from './markup.ts';
+import { brief, jsonBlock, orgNav, pager, refLink, seg, status, table, urlItem, verdictLine } from './markup.ts';
 import { bodyOf, pageNumberOf, pageRoute, PER_PAGE } from './reading.ts';
 import type { Sessions } from './sessions.ts';
 
@@ -72,7 +72,7 @@ ${table(
   ['Flow', 'Latest state', 'Latest activity', 'Description'],
   list.flows.map((flow) => [
     refLink(org, flow.ref, flow.name),
-    flow.problem ?? status(flow.latestState),
+    flow.problem ?? (flow.latestState === null ? 'no trails yet' : status(flow.latestState)),
     flow.latestActivityAt ?? '',
     brief(flow.description),
   ]),
@@ -87,7 +87,8 @@ function flowPage(org: string, flow: FlowDisplay): SafeHtml {
     `${flow.name} — flows of ${org}`,
     html`${orgNav(org)}
 <h1>Flow ${flow.name}</h1>
-<p>${flow.latestState === '' ? '' : html`Latest trail ${status(flow.latestState)} · `}${flow.visibility} · created ${flow.createdAt ?? 'unknown'} by ${flow.createdBy}</p>
+${flow.latestState === null ? '' : verdictLine({ ...flow.latestState, reason: `Latest trail: ${flow.latestState.reason}` })}
+<p>${flow.visibility} · created ${flow.createdAt ?? 'unknown'} by ${flow.createdBy}</p>
 ${flow.description === '' ? '' : html`<p>${flow.description}</p>`}
 ${flow.repo === null && flow.tags.length === 0 ? '' : html`<ul>${flow.repo === null ? '' : urlItem(org, flow.repo)}${flow.tags.map((tag) => html`<li>Tag ${tag.name}: ${tag.value}</li>`)}</ul>`}
 <h2>Trails</h2>
@@ -126,7 +127,8 @@ function artifactPage(org: string, artifact: ArtifactDisplay): SafeHtml {
     `${artifact.title} — artifact`,
     html`${orgNav(org)}
 <h1>Artifact ${artifact.title}</h1>
-<p>${status(artifact.status)} · fingerprint <code>${artifact.fingerprint}</code> · created ${artifact.createdAt ?? 'unknown'}</p>
+${verdictLine(artifact.status)}
+<p>Fingerprint <code>${artifact.fingerprint}</code> · created ${artifact.createdAt ?? 'unknown'}</p>
 <h2>Where it runs</h2>
 ${placements(org, 'Running now', artifact.running, 'Not running in any environment.')}
 ${placements(org, 'Ran before', artifact.exited, 'Has not stopped running anywhere.')}

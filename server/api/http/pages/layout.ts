@@ -35,7 +35,8 @@ export function sendPage(reply: FastifyReply, status: number, markup: SafeHtml):
 }
 
 /** One small stylesheet, served by the server itself (the policy allows no inline style). */
-export const STYLESHEET = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
+export const STYLESHEET = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5;
+  --passed: #1b5e20; --failed: #b00020; --pending: #7a4f00; --neutral: #555; }
 main { max-width: 64rem; margin: 2rem auto; padding: 0 1rem; }
 h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
 .version { margin-top: 0; }
@@ -57,11 +58,17 @@ nav.site { margin-bottom: 0.5rem; }
 nav.pager { display: flex; gap: 1rem; margin: 0.3rem 0 1rem; }
 ul.inline { list-style: none; padding: 0; display: flex; gap: 1rem; flex-wrap: wrap; }
 .status { white-space: nowrap; }
-.status.ok { color: #1b5e20; }
-.status.bad { color: #b00020; }
+.status.passed { color: var(--passed); }
+.status.failed { color: var(--failed); }
+.status.pending { color: var(--pending); }
+.status.neutral { color: var(--neutral); }
+p.verdict { border-left: 0.3rem solid var(--neutral); padding: 0.3rem 0.7rem; margin: 0.5rem 0 1rem; }
+p.verdict.passed { border-color: var(--passed); }
+p.verdict.failed { border-color: var(--failed); }
+p.verdict.pending { border-color: var(--pending); }
 figure.chart { margin: 0.5rem 0; overflow-x: auto; }
 figure.chart svg { max-width: none; }
 input[inputmode=numeric] { width: 7rem; padding: 0.35rem; font: inherit; }
 details { margin: 0.5rem 0; }
-@media (prefers-color-scheme: dark) { .status.ok { color: #81c784; } .status.bad, .error { color: #ff8a80; } }
+@media (prefers-color-scheme: dark) { :root { --passed: #81c784; --failed: #ff8a80; --pending: #ffd54f; --neutral: #bdbdbd; } .error { color: #ff8a80; } }
 `;

@@ -1,6 +1,7 @@
 // The pieces every page is built from, all through the one escaping template: links for the view
 // models' typed references (a page of ours, or a user URL only when it is http(s)), tables with
 // header cells, pretty-printed JSON as text, status words, pagers and the org's navigation.
+import type { Verdict } from '../../../../shared/compliance/vocabulary.ts';
 import type { PagingDisplay, ViewRef, ViewUrl } from '../../../../shared/display/links.ts';
 import { html, link, SafeHtml, type HtmlValue } from '../../../../shared/html.ts';
 
@@ -61,10 +62,14 @@ export function jsonBlock(heading: string, text: string | null): SafeHtml {
   return text === null ? html`` : html`<h3>${heading}</h3><pre>${text}</pre>`;
 }
 
-/** A status word (COMPLIANT, NON-COMPLIANT or another state the API answers) with a class per verdict, so colour is an addition to the word, never instead of it. */
-export function status(word: string): SafeHtml {
-  const kind = word === 'COMPLIANT' ? 'ok' : word === 'NON-COMPLIANT' ? 'bad' : 'unknown';
-  return html`<strong class="status ${kind}">${word === '' ? 'UNKNOWN' : word}</strong>`;
+/** A state's word (shared/compliance/vocabulary.ts) coloured by its colour token, so colour is an addition to the word, never instead of it; its reason on hover. */
+export function status(verdict: Verdict): SafeHtml {
+  return html`<strong class="status ${verdict.colour}" title="${verdict.reason}">${verdict.state}</strong>`;
+}
+
+/** The verdict of the page's subject and its reason, at the top of the page. */
+export function verdictLine(verdict: Verdict): SafeHtml {
+  return html`<p class="verdict ${verdict.colour}">${status(verdict)} <span>${verdict.reason}</span></p>`;
 }
 
 /** Previous / next links of a long list; `hrefOfPage` keeps the page's other parameters. */

@@ -12,7 +12,7 @@ import { isRecord } from '../../../../shared/display/links.ts';
 import { trailDisplay, type TrailDisplay } from '../../../../shared/display/trail.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
-import { jsonBlock, orgNav, refLink, seg, status, table, urlItem } from './markup.ts';
+import { jsonBlock, orgNav, refLink, seg, status, table, urlItem, verdictLine } from './markup.ts';
 import { bodyOf, downloadDisposition, pageRoute, PageRefused } from './reading.ts';
 import type { Sessions } from './sessions.ts';
 
@@ -79,7 +79,8 @@ function trailPage(org: string, trail: TrailDisplay, attestation: AttestationDis
     `${trail.title} — ${trail.flow}`,
     html`${orgNav(org)}
 <h1>Trail ${trail.title}</h1>
-<p>Flow ${refLink(org, { kind: 'flow', flow: trail.flow }, trail.flow)} · ${status(trail.status)} · created ${trail.createdAt ?? 'unknown'} by ${trail.createdBy}</p>
+${verdictLine(trail.status)}
+<p>Flow ${refLink(org, { kind: 'flow', flow: trail.flow }, trail.flow)} · created ${trail.createdAt ?? 'unknown'} by ${trail.createdBy}</p>
 ${trail.description === '' ? '' : html`<p>${trail.description}</p>`}
 ${attestation === undefined ? '' : attestationSection(org, attestation)}
 <h2>Template slots</h2>
@@ -91,7 +92,7 @@ ${table(
     refLink(org, slot.attestation, slot.name),
     slot.type,
     status(slot.status),
-    slot.why,
+    slot.status.reason,
   ]),
 )}
 <h2>Artifacts</h2>
@@ -102,7 +103,7 @@ ${table(
     refLink(org, artifact.ref, artifact.name),
     status(artifact.status),
     html`<code>${artifact.fingerprint ?? ''}</code>`,
-    artifact.why,
+    artifact.status.reason,
   ]),
 )}
 <h2>Source</h2>

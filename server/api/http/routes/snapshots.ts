@@ -291,7 +291,8 @@ export const snapshotRoutes: FastifyPluginCallback<RouteOptions> = (app, { conte
           'timestamp (ISO 8601 UTC), reported_at (epoch seconds), event_type (started, exited or changed), environment, ' +
           'snapshot_index, artifact_name, fingerprint, flow_names, trail_names, git_commit, repo_names ' +
           '(lists separated by ";", empty when the artifact has no provenance), artifact_compliant and snapshot_compliant ' +
-          '(true, false, or empty when not evaluated), description.',
+          '(true, false, or empty when not evaluated), description, snapshot_compliance and artifact_compliance (the ' +
+          'same in words: COMPLIANT, NON-COMPLIANT, or NO POLICY where no policy judged the snapshot).',
       },
     },
     async (request, reply) => {
