@@ -23,7 +23,7 @@ import type {
   templateAttestation,
   trail,
 } from './flows.ts';
-import type { action, control, controlDecision, policy } from './governance.ts';
+import type { action, control, controlDecision, customType, policy, systemType } from './governance.ts';
 import type { pagination } from './pagination.ts';
 import type { policyDryRun, slotChange, templateImpact } from './preview.ts';
 
@@ -60,3 +60,5 @@ export type ControlDecision = FromSchema<typeof controlDecision>;
 export type Policy = FromSchema<typeof policy>;
 export type AssertResult = FromSchema<typeof assertResult>;
 export type Action = FromSchema<typeof action>;
+export type CustomAttestationType = FromSchema<typeof customType>;
+export type SystemAttestationType = FromSchema<typeof systemType>;

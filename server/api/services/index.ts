@@ -11,6 +11,7 @@ import { assertService } from './asserts.ts';
 import { attestationService } from './attestations.ts';
 import { auditPackageService } from './auditPackages.ts';
 import { controlService } from './controls.ts';
+import { customTypeService } from './customTypes.ts';
 import { environmentService } from './environments.ts';
 import { flowService } from './flows.ts';
 import { policyService } from './policies.ts';
@@ -49,6 +50,7 @@ export function servicesOf(deps: ServiceDeps) {
     attestations: attestationService(deps),
     auditPackages: auditPackageService(deps),
     controls: controlService(deps),
+    customTypes: customTypeService(deps),
     environments: environmentService(deps),
     flows: flowService(deps),
     policies: policyService(deps),

@@ -1,0 +1,105 @@
+// Custom attestation types (reference §2.15): versions by name, each a JSON Schema for the data and
+// jq rules for compliance, checked when created; and the built-in system types (§2.18).
+import type { CustomAttestationType, SystemAttestationType } from '../../../shared/contract/types.ts';
+import type { BodyOf } from '../../../shared/schemas/index.ts';
+import { nowSeconds } from '../clock.ts';
+import { invalid, notFound, withInput } from '../errors.ts';
+import { schemaProblem } from '../rules/customTypeSchemas.ts';
+import { ruleErrors, summaryErrors } from '../rules/customTypes.ts';
+import type { Org } from '../store/orgs.ts';
+import { customTypeVersionView, customTypeView, type CustomTypeVersion } from '../views/customTypeView.ts';
+import type { ServiceDeps } from './index.ts';
+
+/** The types an attestation of type `system` names in type_name. */
+const SYSTEM_TYPES: SystemAttestationType[] = [
+  {
+    name: 'decision',
+    description:
+      "A decision on a control: attest it with type_name 'decision' and the control's identifier in control.",
+    attestation_type: 'system:decision',
+  },
+];
+
+function typeNotFound(org: Org, name: string) {
+  return notFound(`Custom attestation type '${name}' does not exist for org '${org.name}'`);
+}
+
+/** The type's JSON Schema from its text; 400 naming `type_schema` when missing, not JSON or not a schema. */
+function schemaOf(schemaText: string | undefined): Record<string, unknown> {
+  if (schemaText === undefined) throw invalid({ type_schema: withInput('Field required', undefined) });
+  let schema: unknown;
+  try {
+    schema = JSON.parse(schemaText);
+  } catch (error) {
+    throw invalid({
+      type_schema: withInput(
+        `Invalid JSON: ${error instanceof Error ? error.message : String(error)}`,
+        schemaText.slice(0, 200),
+      ),
+    });
+  }
+  const problem = schemaProblem(schema, schemaText);
+  if (problem !== undefined) throw invalid({ type_schema: withInput(problem, schemaText.slice(0, 200)) });
+  return schema as Record<string, unknown>;
+}
+
+export function customTypeService({ store }: Pick<ServiceDeps, 'store'>) {
+  return {
+    /** A new version of the type (the first for a new name), once its schema, rules and summary check. */
+    async created(
+      org: Org,
+      input: BodyOf<'custom-type-create'>,
+      schemaText: string | undefined,
+      createdBy: string,
+    ): Promise<CustomAttestationType> {
+      const schema = schemaOf(schemaText);
+      const badRules = { ...ruleErrors(input.evaluator?.rules ?? []), ...summaryErrors(input.summary ?? []) };
+      if (Object.keys(badRules).length > 0) throw invalid(badRules);
+      const created = await store.transaction(
+        async () =>
+          await store.customTypes.createVersion({
+            orgId: org.id,
+            name: input.name,
+            description: input.description ?? null,
+            schema,
+            evaluator: input.evaluator ?? null,
+            summary: input.summary ?? null,
+            createdBy,
+            createdAt: nowSeconds(),
+          }),
+      );
+      return customTypeView(created);
+    },
+
+    /** The org's live types, each its latest version. */
+    async listOf(org: Org): Promise<CustomAttestationType[]> {
+      return (await store.customTypes.list(org.id)).map(customTypeView);
+    },
+
+    /** The type's latest version, or the version asked for; 404 for either that does not exist. */
+    async named(
+      org: Org,
+      name: string,
+      version: number | undefined,
+    ): Promise<CustomAttestationType | CustomTypeVersion> {
+      const latest = await store.customTypes.latest(org.id, name);
+      if (latest === undefined) throw typeNotFound(org, name);
+      if (version === undefined) return customTypeView(latest);
+      const versioned = await store.customTypes.version(org.id, name, version);
+      if (versioned === undefined)
+        throw notFound(`version ${version} does not exist for custom attestation type '${name}'`);
+      return customTypeVersionView(versioned);
+    },
+
+    async archive(org: Org, name: string): Promise<void> {
+      await store.transaction(async () => {
+        if ((await store.customTypes.latest(org.id, name)) === undefined) throw typeNotFound(org, name);
+        await store.customTypes.archive(org.id, name, nowSeconds());
+      });
+    },
+
+    systemTypes(): SystemAttestationType[] {
+      return SYSTEM_TYPES;
+    },
+  };
+}
