@@ -12,7 +12,8 @@ import {
   summaryOf,
   type SummaryValue,
 } from '../../../shared/customTypes/index.ts';
-import { badRequest, notFound, withInput } from '../errors.ts';
+import { badRequest, withInput } from '../errors.ts';
+import { customTypeNotFound, customTypeVersionNotFound } from '../notFound.ts';
 import { SchemaBudgetExceeded, schemaValidator, validateWithinBudget } from './customTypeSchemas.ts';
 import type { CustomType } from '../store/customTypes.ts';
 import type { Store } from '../store/index.ts';
@@ -93,10 +94,9 @@ export async function customTypeNamed(store: Store, org: Org, typeName: string):
   const versioned = /^(.+)@v(\d+)$/.exec(typeName);
   const name = versioned?.[1] ?? typeName;
   const latest = await store.customTypes.latest(org.id, name);
-  if (latest === undefined) throw notFound(`Custom attestation type '${name}' does not exist for org '${org.name}'`);
+  if (latest === undefined) throw customTypeNotFound(org.name, name);
   if (versioned === null) return latest;
   const type = await store.customTypes.version(org.id, name, Number(versioned[2]));
-  if (type === undefined)
-    throw notFound(`version ${versioned[2]} does not exist for custom attestation type '${name}'`);
+  if (type === undefined) throw customTypeVersionNotFound(name, versioned[2]);
   return type;
 }

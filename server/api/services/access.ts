@@ -3,7 +3,8 @@
 // the role table's verdict on the operation. The auth hook (http/auth.ts) asks this service before
 // a request's body is read; the pages ask it who a session's key stands for.
 import { accountPrincipalId, configuredKeyId, keyHash, SERVER_ADMIN_ID } from '../apiKeys.ts';
-import { ApiError, forbidden, notFound } from '../errors.ts';
+import { ApiError, forbidden } from '../errors.ts';
+import { orgNotFound } from '../notFound.ts';
 import type { Principal } from '../principal.ts';
 import { mayUse, operationRuleOf } from '../rules/roles.ts';
 import type { Org } from '../store/orgs.ts';
@@ -68,7 +69,7 @@ export function accessService({ store, configuredKeys }: Pick<ServiceDeps, 'stor
       let org: Org | null = null;
       if (orgName !== undefined) {
         const found = await store.orgs.byName(orgName);
-        if (found === undefined) throw notFound('Organization not found');
+        if (found === undefined) throw orgNotFound();
         if (principal.orgs !== 'all' && !principal.orgs.has(orgName)) throw forbidden();
         org = found;
       }

@@ -5,7 +5,7 @@ import type { Artifact as ArtifactAnswer } from '../../../shared/contract/types.
 import type { BodyOf } from '../../../shared/schemas/index.ts';
 import { nowSeconds } from '../clock.ts';
 import { artifactAttestedDeliveries, deliverSoon } from '../delivery/notifications.ts';
-import { notFound } from '../errors.ts';
+import { artifactNotFound, repoNotFound } from '../notFound.ts';
 import { newId } from '../ids.ts';
 import type { Artifact } from '../store/artifacts.ts';
 import { isUnreadable } from '../store/db.ts';
@@ -36,12 +36,6 @@ const BODY_FIELDS = [
 export interface ArtifactFilter {
   flow_name?: string;
   repo_name?: string;
-}
-
-function artifactNotInFlow(org: Org, flow: Flow, fingerprint: string) {
-  return notFound(
-    `Artifact with fingerprint '${fingerprint}' does not exist in flow '${flow.name}' belonging to organization '${org.name}'`,
-  );
 }
 
 export function artifactService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 'deliverer'>) {
@@ -146,7 +140,7 @@ export function artifactService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 
         (artifact) => trail === undefined || artifact.trailName === trail,
       );
       const artifact = matches[0];
-      if (artifact === undefined) throw artifactNotInFlow(org, flow, prefix);
+      if (artifact === undefined) throw artifactNotFound(org.name, prefix, flow.name);
       return artifactView(publicUrl(), org.name, artifact, await artifactFactsReader(store)(artifact));
     },
 
@@ -184,7 +178,7 @@ export function artifactService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 
     ): Promise<Array<ArtifactAnswer | Placeholder>> {
       const flowId = filter.flow_name === undefined ? undefined : (await flowOr404(store, org, filter.flow_name)).id;
       if (filter.repo_name !== undefined && !(await store.artifacts.repoExists(org.id, filter.repo_name)))
-        throw notFound(`Repo '${filter.repo_name}' not found`);
+        throw repoNotFound(filter.repo_name);
       const host = publicUrl();
       const artifacts = await store.artifacts.page(org.id, { flowId, repoName: filter.repo_name }, limit, offset);
       const facts = artifactFactsReader(

@@ -9,12 +9,12 @@ import {
 } from '../../../shared/compliance/index.ts';
 import type { AssertResult } from '../../../shared/contract/types.ts';
 import { nowSeconds } from '../clock.ts';
-import { notFound } from '../errors.ts';
 import { assertedFlowView } from '../views/policies.ts';
 import type { Org } from '../store/orgs.ts';
 import type { CurrentPolicy } from '../store/policies.ts';
 import type { ServiceDeps } from './index.ts';
-import { environmentOr404, policyNotFound } from './lookups.ts';
+import { artifactNotFound, policyNotFound } from '../notFound.ts';
+import { environmentOr404 } from './lookups.ts';
 import { appliedPoliciesOf } from './policyVerdicts.ts';
 
 /** What to assert the artifact against; nothing named: the flows that attested it. */
@@ -31,11 +31,7 @@ export function assertService({ store, publicUrl }: Pick<ServiceDeps, 'store' | 
       let origins = (await store.provenance.originsOf(org.id, [fingerprint])).get(fingerprint) ?? [];
       if (scope.flow_name !== undefined) origins = origins.filter((origin) => origin.flowName === scope.flow_name);
       if (origins.length === 0) {
-        throw notFound(
-          scope.flow_name === undefined
-            ? `Artifact with fingerprint '${fingerprint}' does not exist in organization '${org.name}'`
-            : `Artifact with fingerprint '${fingerprint}' does not exist in flow '${scope.flow_name}' belonging to organization '${org.name}'`,
-        );
+        throw artifactNotFound(org.name, fingerprint, scope.flow_name);
       }
       // One entry per flow: the trail the fingerprint was last attested in there.
       const evaluations = new Map(

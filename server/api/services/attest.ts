@@ -9,7 +9,8 @@ import {
   type AttestationKind,
 } from '../../../shared/payloads/index.ts';
 import { fieldErrorsOf } from '../fieldErrors.ts';
-import { invalid, notFound } from '../errors.ts';
+import { invalid } from '../errors.ts';
+import { artifactNotInTrail } from '../notFound.ts';
 import { nowSeconds } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { UploadedFile } from '../uploads.ts';
@@ -110,9 +111,7 @@ export async function recordAttestation(
   if (fingerprint !== null) {
     const artifact = (await store.artifacts.inTrail(place.trailId)).find((found) => found.fingerprint === fingerprint);
     if (artifact === undefined)
-      throw notFound(
-        `Artifact with fingerprint ${fingerprint} does not exist in trail "${place.trailName}" of flow "${place.flowName}" belonging to organization "${request.org.name}"`,
-      );
+      throw artifactNotInTrail(request.org.name, place.flowName, place.trailName, fingerprint);
     slot ??= artifact.templateReferenceName;
   }
 

@@ -5,7 +5,8 @@ import type { Readable } from 'node:stream';
 import type { Attestation as AttestationAnswer, FlowAttestationRecord } from '../../../shared/contract/types.ts';
 import { regexProblem } from '../../../shared/regex/index.ts';
 import { deliverSoon } from '../delivery/notifications.ts';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+import { ApiError, badRequest } from '../errors.ts';
+import { attestationNotFound, evidenceNotFound } from '../notFound.ts';
 import type { Org } from '../store/orgs.ts';
 import type { UploadedFile } from '../uploads.ts';
 import { attestationsOf } from '../views/artifactView.ts';
@@ -100,9 +101,8 @@ export function attestationService(deps: Pick<ServiceDeps, 'store' | 'publicUrl'
       const flow = await flowOr404(store, org, flowName);
       const trail = await trailOr404(store, org, flow, trailName);
       const attestation = await store.attestations.byId(org.id, id);
-      if (attestation === undefined || attestation.trailId !== trail.id)
-        throw notFound(`Attestation '${id}' does not exist in trail '${trail.name}'`);
-      if (attestation.evidence === null) throw notFound(`Attestation '${id}' has no evidence`);
+      if (attestation === undefined || attestation.trailId !== trail.id) throw attestationNotFound(trail.name, id);
+      if (attestation.evidence === null) throw evidenceNotFound(id);
       const file = await store.evidence.open(attestation.evidence.sha256);
       if (file === undefined) {
         throw new ApiError(

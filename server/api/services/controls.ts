@@ -1,7 +1,8 @@
 // Controls and their decisions (beta; reference §2.11, spec endpoints 7 and 8): each control is
 // answered with the live policies that name it, read at the time it is rendered.
 import type { Control as ControlView, ControlDecision } from '../../../shared/contract/types.ts';
-import { conflict, notFound } from '../errors.ts';
+import { conflict } from '../errors.ts';
+import { controlNotFound } from '../notFound.ts';
 import { nowSeconds } from '../clock.ts';
 import { controlDecisionView, controlView } from '../views/controls.ts';
 import { renderEach, type Placeholder } from '../views/placeholders.ts';
@@ -9,8 +10,6 @@ import type { Control, ControlChanges, ControlQuery } from '../store/controls.ts
 import type { Org } from '../store/orgs.ts';
 import type { ServiceDeps } from './index.ts';
 import { controlOr404 } from './lookups.ts';
-
-const CONTROL_OR_DECISION_NOT_FOUND = 'Control or decision not found';
 
 export function controlService({ store, publicUrl }: Pick<ServiceDeps, 'store' | 'publicUrl'>) {
   const rendered = async (org: Org, control: Control): Promise<ControlView> =>
@@ -85,7 +84,7 @@ export function controlService({ store, publicUrl }: Pick<ServiceDeps, 'store' |
       const control = await store.transaction(async () => {
         // Archiving an unknown control has the spec's short message (endpoint 8); unarchiving the long one.
         const existing = archived
-          ? await controlOr404(store, org, identifier, 'Control not found')
+          ? await controlOr404(store, org, identifier, 'short')
           : await controlOr404(store, org, identifier);
         await store.controls.setArchived(existing.id, archived, nowSeconds());
         return (await store.controls.byIdentifier(org.id, existing.identifier))!;
@@ -103,7 +102,7 @@ export function controlService({ store, publicUrl }: Pick<ServiceDeps, 'store' |
         decision.type !== 'system:decision' ||
         decision.body.control !== control.identifier
       ) {
-        throw notFound(CONTROL_OR_DECISION_NOT_FOUND);
+        throw controlNotFound(org.name, identifier, 'control or decision');
       }
       const fingerprint = decision.artifactFingerprint ?? '';
       const artifact =

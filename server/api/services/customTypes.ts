@@ -3,7 +3,8 @@
 import type { CustomAttestationType, SystemAttestationType } from '../../../shared/contract/types.ts';
 import type { BodyOf } from '../../../shared/schemas/index.ts';
 import { nowSeconds } from '../clock.ts';
-import { invalid, notFound, withInput } from '../errors.ts';
+import { invalid, withInput } from '../errors.ts';
+import { customTypeNotFound, customTypeVersionNotFound } from '../notFound.ts';
 import { schemaProblem } from '../rules/customTypeSchemas.ts';
 import { ruleErrors, summaryErrors } from '../rules/customTypes.ts';
 import type { Org } from '../store/orgs.ts';
@@ -19,10 +20,6 @@ const SYSTEM_TYPES: SystemAttestationType[] = [
     attestation_type: 'system:decision',
   },
 ];
-
-function typeNotFound(org: Org, name: string) {
-  return notFound(`Custom attestation type '${name}' does not exist for org '${org.name}'`);
-}
 
 /** The type's JSON Schema from its text; 400 naming `type_schema` when missing, not JSON or not a schema. */
 function schemaOf(schemaText: string | undefined): Record<string, unknown> {
@@ -83,17 +80,16 @@ export function customTypeService({ store }: Pick<ServiceDeps, 'store'>) {
       version: number | undefined,
     ): Promise<CustomAttestationType | CustomTypeVersion> {
       const latest = await store.customTypes.latest(org.id, name);
-      if (latest === undefined) throw typeNotFound(org, name);
+      if (latest === undefined) throw customTypeNotFound(org.name, name);
       if (version === undefined) return customTypeView(latest);
       const versioned = await store.customTypes.version(org.id, name, version);
-      if (versioned === undefined)
-        throw notFound(`version ${version} does not exist for custom attestation type '${name}'`);
+      if (versioned === undefined) throw customTypeVersionNotFound(name, version);
       return customTypeVersionView(versioned);
     },
 
     async archive(org: Org, name: string): Promise<void> {
       await store.transaction(async () => {
-        if ((await store.customTypes.latest(org.id, name)) === undefined) throw typeNotFound(org, name);
+        if ((await store.customTypes.latest(org.id, name)) === undefined) throw customTypeNotFound(org.name, name);
         await store.customTypes.archive(org.id, name, nowSeconds());
       });
     },

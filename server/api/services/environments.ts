@@ -9,7 +9,8 @@ import type { AllowlistEntry, Environment, EnvironmentPage, EnvironmentQuery } f
 import type { Org } from '../store/orgs.ts';
 import type { OutboxDelivery } from '../store/outbox.ts';
 import type { ServiceDeps } from './index.ts';
-import { environmentNotFound, environmentOr404, policyNotFound } from './lookups.ts';
+import { environmentNotFound, policyNotFound } from '../notFound.ts';
+import { environmentOr404 } from './lookups.ts';
 import { allowArtifact, changePolicies, recordCombinedSnapshot } from './snapshotting.ts';
 
 /** An environment as PUT /environments/{org} sends it. */

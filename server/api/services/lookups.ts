@@ -1,7 +1,6 @@
-// The not-found rules the routes share, each failing with the hosted service's exact message
-// (reference §1.2).
+// The lookups the services share, each failing with the hosted service's exact 404 (notFound.ts).
 import type { Trigger } from '../delivery/notifications.ts';
-import { notFound, type ApiError } from '../errors.ts';
+import { actionNotFound, controlNotFound, environmentNotFound, flowNotFound, trailNotFound } from '../notFound.ts';
 import type { Action } from '../store/actions.ts';
 import type { Control } from '../store/controls.ts';
 import type { Environment } from '../store/environments.ts';
@@ -10,23 +9,13 @@ import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
 import type { Trail } from '../store/trails.ts';
 
-/** The 404 of a flow the org has not (or no longer live): every flow lookup answers with it. */
-export function flowNotFound(orgName: string, flowName: string): ApiError {
-  return notFound(`Flow named '${flowName}' does not exist for organization '${orgName}'`);
-}
-
-/** The 404 of a trail the flow has not. */
-export function trailNotFound(orgName: string, flowName: string, trailName: string): ApiError {
-  return notFound(`Trail with name '${trailName}' does not exist for Organization '${orgName}' and Flow '${flowName}'`);
-}
-
 /**
  * A live flow whose attestations are listed, or the spec's own 404 for that list (`Flow not
  * found`, api-v2's errors of spec endpoint 5), shorter than every other lookup's.
  */
 export async function listedFlowOr404(store: Store, org: Org, flowName: string): Promise<Flow> {
   const flow = await store.flows.byName(org.id, flowName);
-  if (flow === undefined) throw notFound('Flow not found');
+  if (flow === undefined) throw flowNotFound(org.name, flowName, 'short');
   return flow;
 }
 
@@ -76,18 +65,6 @@ export async function trailPlaceOr404(
   };
 }
 
-/**
- * An environment that is not there: the long message names it and its org; the short one is what
- * the report and audit-log operations answer (spec endpoints 2 and 12).
- */
-export function environmentNotFound(org: string, env: string, wording: 'long' | 'short' = 'long'): ApiError {
-  return notFound(
-    wording === 'short'
-      ? 'Environment not found'
-      : `Environment named '${env}' does not exist for organization '${org}'`,
-  );
-}
-
 /** A live environment, or 404 (get, archive, rename, snapshots, events…; reports and the audit log say it short). */
 export async function environmentOr404(
   store: Store,
@@ -100,25 +77,21 @@ export async function environmentOr404(
   return environment;
 }
 
-/** A control (archived ones too), or 404 with the long message, or the one given. */
+/** A control (archived ones too), or 404 with the long message or the short one. */
 export async function controlOr404(
   store: Store,
   org: Org,
   identifier: string,
-  message = `Control '${identifier}' does not exist in organization '${org.name}'`,
+  wording: 'long' | 'short' = 'long',
 ): Promise<Control> {
   const control = await store.controls.byIdentifier(org.id, identifier);
-  if (control === undefined) throw notFound(message);
+  if (control === undefined) throw controlNotFound(org.name, identifier, wording);
   return control;
-}
-
-export function policyNotFound(): ApiError {
-  return notFound('Policy not found');
 }
 
 /** A live action by number, or 404. */
 export async function actionOr404(store: Store, org: Org, number: number): Promise<Action> {
   const action = await store.actions.byNumber(org.id, number);
-  if (action === undefined) throw notFound(`Action ${number} does not exist in organization '${org.name}'`);
+  if (action === undefined) throw actionNotFound(org.name, number);
   return action;
 }

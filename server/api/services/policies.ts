@@ -11,7 +11,7 @@ import type { OutboxDelivery } from '../store/outbox.ts';
 import type { Policy } from '../store/policies.ts';
 import { policyValueOf } from './documents.ts';
 import type { ServiceDeps } from './index.ts';
-import { policyNotFound } from './lookups.ts';
+import { policyNotFound } from '../notFound.ts';
 import { reevaluateEnvironment } from './snapshotting.ts';
 
 /** Control identifiers the policy's attestation rules name in `for_control`. */

@@ -1,6 +1,7 @@
 // Repositories (reference §2.14): not created on their own, they are the repo_info objects sent with
 // trails, attestations and artifacts; listed and found by name, each with the tags set on it.
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest } from '../errors.ts';
+import { repoNotFound } from '../notFound.ts';
 import type { Org } from '../store/orgs.ts';
 import type { RepoInfo } from '../store/repos.ts';
 import type { ServiceDeps } from './index.ts';
@@ -52,7 +53,7 @@ export function repoService({ store }: Pick<ServiceDeps, 'store'>) {
         .filter((repo) => repo.name === name)
         .filter((repo) => narrowing.provider === undefined || repo.provider === narrowing.provider)
         .filter((repo) => narrowing.id === undefined || repo.id === narrowing.id);
-      if (matches.length === 0) throw notFound(`Repo '${name}' not found`);
+      if (matches.length === 0) throw repoNotFound(name);
       if (matches.length > 1) {
         const providers = [
           ...new Set(matches.map((repo) => (typeof repo.provider === 'string' ? repo.provider : 'unknown'))),

@@ -1,7 +1,8 @@
 // Search by fingerprint or commit, full or prefix (spec endpoint 10, reference §2.8): what one
 // value resolves to across the org, and the artifacts it names.
 import type { SearchArtifact, SearchResult } from '../../../shared/contract/types.ts';
-import { ApiError, notFound } from '../errors.ts';
+import { ApiError } from '../errors.ts';
+import { noMatches } from '../notFound.ts';
 import type { Artifact } from '../store/artifacts.ts';
 import type { Org } from '../store/orgs.ts';
 import { searchItemView } from '../views/artifactView.ts';
@@ -21,7 +22,7 @@ export function searchService({ store, publicUrl }: Pick<ServiceDeps, 'store' | 
       const byCommit = await store.artifacts.byCommitPrefix(org.id, prefix);
       const fingerprints = distinct(byFingerprint.map((artifact) => artifact.fingerprint));
       const commits = distinct(byCommit.map((artifact) => artifact.gitCommit));
-      if (fingerprints.length === 0 && commits.length === 0) throw notFound(`No matches for '${value}'.`);
+      if (fingerprints.length === 0 && commits.length === 0) throw noMatches(value);
       if (fingerprints.length + commits.length > 1) {
         throw new ApiError(
           400,

@@ -4,7 +4,8 @@
 // the check and the change. Every change is written to the membership audit log (§2.18).
 import { keyHash, newApiKey } from '../apiKeys.ts';
 import { nowSeconds } from '../clock.ts';
-import { ApiError, conflict, forbidden, notFound } from '../errors.ts';
+import { ApiError, conflict, forbidden } from '../errors.ts';
+import { apiKeyNotFound, serviceAccountNotFound } from '../notFound.ts';
 import { newId } from '../ids.ts';
 import { reaches } from '../rules/roles.ts';
 import type { Store } from '../store/index.ts';
@@ -32,7 +33,7 @@ function mustGrant(caller: AccountCaller, privilege: Role): void {
 
 async function accountOr404(store: Store, org: Org, name: string): Promise<ServiceAccount> {
   const account = await store.serviceAccounts.byName(org.id, name);
-  if (account === undefined) throw notFound('Service account not found');
+  if (account === undefined) throw serviceAccountNotFound();
   return account;
 }
 
@@ -45,7 +46,7 @@ async function managedAccount(store: Store, org: Org, name: string, caller: Acco
 
 async function keyOr404(store: Store, account: ServiceAccount, keyId: string): Promise<ServiceAccountKey> {
   const key = await store.serviceAccounts.keyById(account.id, keyId);
-  if (key === undefined) throw notFound('API key not found');
+  if (key === undefined) throw apiKeyNotFound();
   return key;
 }
 

@@ -1,6 +1,7 @@
 // Tags of flows, environments, controls and repos (reference §2.13): keys set and removed in one
 // transaction with the record they belong to.
-import { forbidden, notFound } from '../errors.ts';
+import { forbidden } from '../errors.ts';
+import { repoNotFound } from '../notFound.ts';
 import { nowSeconds } from '../clock.ts';
 import type { Org } from '../store/orgs.ts';
 import type { ServiceDeps } from './index.ts';
@@ -37,7 +38,7 @@ export function tagService({ store }: Pick<ServiceDeps, 'store'>) {
           const flow = await flowOr404(store, org, id);
           await store.flows.setTags(flow.id, retagged(flow.tags, changes), now);
         } else {
-          if (!(await store.repos.all(org.id)).some((repo) => repo.id === id)) throw notFound(`Repo '${id}' not found`);
+          if (!(await store.repos.all(org.id)).some((repo) => repo.id === id)) throw repoNotFound(id);
           await store.repos.setTags(org.id, id, retagged(await store.repos.tags(org.id, id), changes), now);
         }
       });

@@ -5,7 +5,8 @@ import type { FastifyPluginCallback } from 'fastify';
 import { orgOf } from '../auth.ts';
 import { sendDownload } from '../downloads.ts';
 import type { AppContext, RouteOptions } from '../context.ts';
-import { ApiError, badRequest, invalid, notFound, withInput } from '../../errors.ts';
+import { ApiError, badRequest, invalid, withInput } from '../../errors.ts';
+import { environmentNotFound } from '../../notFound.ts';
 import { nowSeconds } from '../../clock.ts';
 import { auditLogChunks } from '../../views/auditLogCsv.ts';
 import type { SnapshotArtifact } from '../../rules/snapshotArtifacts.ts';
@@ -299,7 +300,7 @@ export const snapshotRoutes: FastifyPluginCallback<RouteOptions> = (app, { conte
       const org = orgOf(request);
       const query = request.query;
       const environment = await store.environments.byName(org.id, request.params.env);
-      if (environment === undefined) throw notFound('Environment not found');
+      if (environment === undefined) throw environmentNotFound(org.name, request.params.env, 'short');
       const eventTypes = commaList(query.event_types);
       const unknown = eventTypes?.find((type) => !AUDIT_EVENT_TYPES.includes(type));
       if (unknown !== undefined)
