@@ -85,6 +85,39 @@ function hasNoFindings(result: unknown): boolean {
   });
 }
 
+/** A snyk attestation's findings counted per result, as its answer shows them (`processed_snyk_results`). */
+export interface SnykSummary {
+  schema_version: number;
+  tool: Record<string, unknown> | null;
+  results: Array<{ high_count: number; medium_count: number; low_count: number }>;
+}
+
+/**
+ * The counts of a snyk attestation's `snyk_results`: per result and level, the reported count or,
+ * when the findings are listed, as many as are listed (the larger of the two). Null for data that
+ * holds no snyk results.
+ */
+export function snykSummaryOf(data: unknown): SnykSummary | null {
+  const results = objectOrEmpty(data).snyk_results;
+  if (!isObject(results)) return null;
+  const levelCount = (result: Record<string, unknown>, level: 'high' | 'medium' | 'low'): number => {
+    const listed = result[level];
+    return Math.max(count(result[`${level}_count`]), Array.isArray(listed) ? listed.length : 0);
+  };
+  return {
+    schema_version: typeof results.schema_version === 'number' ? results.schema_version : 1,
+    tool: isObject(results.tool) ? results.tool : null,
+    results: (listOf(results.results) ?? []).map((item) => {
+      const result = objectOrEmpty(item);
+      return {
+        high_count: levelCount(result, 'high'),
+        medium_count: levelCount(result, 'medium'),
+        low_count: levelCount(result, 'low'),
+      };
+    }),
+  };
+}
+
 /** The list as sent, `[]` for null (a Go client's empty list); undefined when it is no list at all. */
 function listOf(value: unknown): unknown[] | undefined {
   if (value === null) return [];

@@ -13,6 +13,8 @@ export {
   type ComplianceOptions,
   describeCompliance,
   isAttestationCompliant,
+  type SnykSummary,
+  snykSummaryOf,
 } from './attestations.ts';
 export {
   type ArtifactStatus,

@@ -234,6 +234,35 @@ export const attestation = {
     annotations: anyObject,
     external_urls: anyObject,
     evidence_archive_path: nullableString,
+    evidence_archive_fingerprint: {
+      ...nullableString,
+      description: 'The sha256 of the evidence file kept with the attestation; null without one.',
+    },
+    has_audit_package: { ...boolean, description: 'Whether evidence is kept with the attestation.' },
+    processed_snyk_results: {
+      description: "A snyk attestation's findings counted per result and level; null for other types.",
+      anyOf: [
+        {
+          type: 'object',
+          properties: {
+            schema_version: integer,
+            tool: { type: ['object', 'null'] },
+            results: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { high_count: integer, medium_count: integer, low_count: integer },
+                required: ['high_count', 'medium_count', 'low_count'],
+                additionalProperties: false,
+              },
+            },
+          },
+          required: ['schema_version', 'tool', 'results'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    },
     created_at: number,
     reported_by: string,
     flow_name: string,
@@ -246,6 +275,10 @@ export const attestation = {
     'attestation_type',
     'attestation_id',
     'is_compliant',
+    'evidence_archive_path',
+    'evidence_archive_fingerprint',
+    'has_audit_package',
+    'processed_snyk_results',
     'created_at',
     'flow_name',
     'trail_name',

@@ -1,4 +1,5 @@
 // Attestation objects (reference §2.3) and the flow-level record of spec endpoint 5.
+import { snykSummaryOf } from '../../../shared/compliance/index.ts';
 import type { Attestation as AttestationAnswer, FlowAttestationRecord } from '../../../shared/contract/types.ts';
 import type { Attestation } from '../store/attestations.ts';
 import { apiUrl, htmlUrl } from './urls.ts';
@@ -50,6 +51,9 @@ export function attestationView(host: string, orgName: string, attestation: Atte
     external_urls: body.external_urls ?? {},
     evidence_archive_path:
       attestation.evidence === null ? null : `evidence/${attestation.evidence.sha256}/${attestation.evidence.filename}`,
+    evidence_archive_fingerprint: attestation.evidence?.sha256 ?? null,
+    has_audit_package: attestation.evidence !== null,
+    processed_snyk_results: attestation.type === 'snyk' ? snykSummaryOf(body) : null,
     created_at: attestation.createdAt,
     reported_by: attestation.reportedBy,
     flow_name: attestation.flowName,
