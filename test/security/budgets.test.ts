@@ -55,7 +55,7 @@ describe('evaluation budgets: previews and policy evaluations are bounded (issue
   let server: TestServer;
 
   before(async () => {
-    server = await startServer({ config: CONFIG });
+    server = await startServer({ process: true, config: CONFIG });
     await createFlow(server, 'acme', 'backend', 'version: 1\n');
     for (const name of ['first', 'second', 'third']) await beginTrail(server, 'acme', 'backend', name);
     await createEnvironment(server, 'acme', 'prod');
@@ -158,7 +158,7 @@ describe('evaluation budgets: previews and policy evaluations are bounded (issue
     });
 
     it('stops an evaluation over its time budget with 422 and ends its thread', async () => {
-      tight = await startServer({ config: CONFIG, args: ['--evaluation-timeout', '0.01'] });
+      tight = await startServer({ process: true, config: CONFIG, args: ['--evaluation-timeout', '0.01'] });
       await createEnvironment(tight, 'acme', 'prod');
       assert.ok([200, 201].includes((await reportPods(tight, 'prod', PODS)).status));
       const threads = threadsOf(tight.pid);
@@ -178,7 +178,7 @@ describe('evaluation budgets: previews and policy evaluations are bounded (issue
     });
 
     it('stops an evaluation over its memory budget with 422', async () => {
-      tight = await startServer({ config: CONFIG, args: ['--evaluation-memory', '32'] });
+      tight = await startServer({ process: true, config: CONFIG, args: ['--evaluation-memory', '32'] });
       await createFlow(tight, 'acme', 'backend', 'version: 1\n');
       // 256 KB of one flow list: some 60,000 nodes, tokens and values held at once.
       const items = 'x, '.repeat(80_000);

@@ -33,7 +33,9 @@ describe('document limits: the server refuses what is over them at once (issue 2
   const figures: string[] = [];
 
   before(async () => {
+    // The server's own RSS and PID are measured: it runs in a process of its own.
     server = await startServer({
+      process: true,
       config: ['orgs: [{name: acme}]', 'api_keys:', `  - {key: ${READER}, orgs: [acme], role: reader}`],
     });
     await createFlow(server, 'acme', 'backend', 'version: 1\n');
