@@ -8,6 +8,7 @@ import packageJson from '../../../../package.json' with { type: 'json' };
 import type { Principal } from '../../principal.ts';
 import type { RouteOptions } from '../context.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
+import { FAVICON } from './favicon.ts';
 import { page, sendPage, STYLESHEET } from './layout.ts';
 import { foreignSourceOf } from './sameOrigin.ts';
 import { Sessions } from './sessions.ts';
@@ -115,6 +116,14 @@ ${who}
       .header('x-content-type-options', 'nosniff')
       .header('cache-control', 'max-age=3600')
       .send(STYLESHEET),
+  );
+
+  app.get('/favicon.ico', publicRoute, async (_request, reply) =>
+    reply
+      .type('image/x-icon')
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'max-age=86400')
+      .send(FAVICON),
   );
   done();
 };

@@ -19,6 +19,7 @@ export function page(title: string, body: SafeHtml): SafeHtml {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
+<link rel="icon" href="/favicon.ico" sizes="32x32">
 <link rel="stylesheet" href="/assets/site.css">
 </head>
 <body>

@@ -1,0 +1,81 @@
+// How every page looks and behaves, whatever it shows, in headless Chromium against a real server
+// holding a small org (webStory.ts): the icon, times, tables on a phone and the dark theme.
+// Screenshots land in test-output/web-pages/.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../support/browser.ts';
+import { startServer, type TestServer } from './harness.ts';
+import { DESKTOP, SHOTS, signIn } from './webKit.ts';
+import { plantStory, READER, STORY_CONFIG } from './webStory.ts';
+
+/** Pages of every kind, signed in as the org's reader. */
+const PAGES = [
+  '/acme/flows',
+  '/acme/flows/backend',
+  '/acme/flows/backend/trails/release-42',
+  '/acme/environments',
+  '/acme/environments/production',
+  '/acme/environments/production/snapshots/3',
+];
+
+describe('how every page looks', function () {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startServer({ config: STORY_CONFIG });
+    await plantStory(server);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('answers /favicon.ico with the product mark as an icon, and every page links it', async () => {
+    const icon = await fetch(`${server.url}/favicon.ico`);
+    assert.equal(icon.status, 200);
+    assert.equal(icon.headers.get('content-type'), 'image/x-icon');
+    const bytes = Buffer.from(await icon.arrayBuffer());
+    // An ICO directory of one 32 x 32, 32-bit image.
+    assert.deepEqual([bytes.readUInt16LE(0), bytes.readUInt16LE(2), bytes.readUInt16LE(4)], [0, 1, 1]);
+    assert.deepEqual([bytes[6], bytes[7], bytes.readUInt16LE(12)], [32, 32, 32]);
+    // Its pixels, [red, green, blue, alpha] at (x, y) from the top left, stored bottom-up as BGRA.
+    const at = (x: number, y: number) => {
+      const offset = bytes.readUInt32LE(18) + 40 + ((31 - y) * 32 + x) * 4;
+      return [bytes[offset + 2], bytes[offset + 1], bytes[offset], bytes[offset + 3]];
+    };
+    assert.deepEqual(at(0, 0), [0, 0, 0, 0], 'a clear corner');
+    assert.deepEqual(at(4, 16), [0x1b, 0x5e, 0x20, 255], 'the green of COMPLIANT');
+    assert.deepEqual(at(13, 21), [255, 255, 255, 255], 'the check');
+    const signedIn = await server.raw('POST', '/sign-in', `key=${READER}`, {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0];
+    for (const path of ['/', '/sign-in', ...PAGES, '/acme/flows/nope']) {
+      const shown = await server.raw('GET', path, undefined, { cookie });
+      assert.match(shown.text, /<link rel="icon" href="\/favicon\.ico"/, path);
+    }
+  });
+
+  describe('in Chromium', function () {
+    let browser: Browser;
+    let page: Page;
+
+    before(async function () {
+      if (!hasChromium()) this.skip();
+      browser = await launchChromium();
+      page = await browser.newPage({ viewport: DESKTOP });
+      await signIn(page, server, READER);
+    });
+    after(async () => {
+      await browser?.close();
+    });
+
+    it('shows the icon as a browser draws it', async () => {
+      await page.setViewportSize({ width: 64, height: 64 });
+      const response = await page.goto(`${server.url}/favicon.ico`);
+      assert.equal(response?.status(), 200);
+      await page.locator('img').screenshot({ path: join(SHOTS, 'favicon.png') });
+      await page.setViewportSize(DESKTOP);
+    });
+  });
+});
