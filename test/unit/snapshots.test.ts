@@ -145,7 +145,11 @@ describe('nextSnapshotOf', () => {
   });
 
   it('makes a snapshot when compliance changes, with a changed event, and computes snapshot compliance', () => {
-    const compliant = { compliant: true, reasons: [], policyDecisions: [{ policy_name: 'p', status: 'COMPLIANT' }] };
+    const compliant = {
+      compliant: true,
+      reasons: [],
+      policyDecisions: [{ policy_name: 'p', policy_version: 1, status: 'COMPLIANT' as const, rule_evaluations: [] }],
+    };
     const first = nextSnapshotOf(null, evaluate(pods([['p1', 'a', 1]]), compliant), 1)!;
     assert.equal(first.compliant, true);
     assert.deepEqual(first.complianceCount, { true: 1, false: 0, null: 0 });

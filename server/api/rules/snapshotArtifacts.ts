@@ -1,6 +1,7 @@
 // The artifact objects of a snapshot (reference §5.3): what runs (from the report), where it comes
 // from (provenance from the store), what the policies say (from the shared evaluator), and how it
 // compares with the previous snapshot (annotation from the diff).
+import type { PolicyDecision } from '../../../shared/compliance/index.ts';
 import type { RunningArtifact } from './runningArtifacts.ts';
 import type { Annotation, ArtifactState } from './snapshotDiff.ts';
 
@@ -21,7 +22,7 @@ export interface ArtifactProvenance {
 export interface ArtifactVerdict {
   compliant: boolean | null;
   reasons: string[];
-  policyDecisions: unknown[];
+  policyDecisions: PolicyDecision[];
 }
 
 /** A running artifact with everything a snapshot records about it. */
@@ -62,7 +63,7 @@ export interface SnapshotArtifact {
   fingerprint: string;
   compliant: boolean | null;
   reasons_for_incompliance: string[];
-  policy_decisions: unknown[];
+  policy_decisions: PolicyDecision[];
   creationTimestamp: number[];
   pods: RunningArtifact['pods'];
   ecs_context: RunningArtifact['ecsContext'];

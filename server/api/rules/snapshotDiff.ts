@@ -20,11 +20,12 @@ export interface ArtifactState {
 export type AnnotationType = 'started' | 'unchanged' | 'changed' | 'exited';
 export type EnvironmentEventType = 'started' | 'changed' | 'exited';
 
-export interface Annotation {
+// A type alias, not an interface, so that it is the contract's open annotation object as it is.
+export type Annotation = {
   type: AnnotationType;
   was: number;
   now: number;
-}
+};
 
 export interface ArtifactEvent {
   type: EnvironmentEventType;

@@ -20,6 +20,7 @@ import { reportService } from './reports.ts';
 import { repoService } from './repos.ts';
 import { searchService } from './search.ts';
 import { serviceAccountService } from './serviceAccounts.ts';
+import { snapshotService } from './snapshots.ts';
 import { tagService } from './tags.ts';
 import { trailService } from './trails.ts';
 import { userService } from './users.ts';
@@ -59,6 +60,7 @@ export function servicesOf(deps: ServiceDeps) {
     repos: repoService(deps),
     search: searchService(deps),
     serviceAccounts: serviceAccountService(deps),
+    snapshots: snapshotService(deps),
     tags: tagService(deps),
     trails: trailService(deps),
     users: userService(deps),

@@ -6,6 +6,7 @@ import type { DryRunArtifact } from '../rules/policyDryRun.ts';
 import type { Environment } from '../store/environments.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
+import { latestSnapshotOf } from './snapshotDocuments.ts';
 
 export interface PolicyDryRun {
   environment: string;
@@ -28,7 +29,7 @@ export async function policyDryRunOf(
   now: number,
   listLimit: number,
 ): Promise<PolicyDryRun> {
-  const latest = await store.snapshots.latest(environment.id);
+  const latest = await latestSnapshotOf(store, environment.id);
   const running =
     latest?.artifactsAt(latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : []))) ?? [];
   const allowed = latest === undefined ? new Set<string>() : await store.environments.allowedIn(environment.id);

@@ -2,7 +2,6 @@
 // request's one transaction: what runs → where it comes from → what the policies say → whether
 // the rules call for a snapshot → the snapshot, environment events, trail events and the webhook
 // deliveries it stores for the deliverer to make once the transaction has committed.
-import type { PolicyDecision } from '../../../shared/compliance/index.ts';
 import type { ReportType } from '../../../shared/reports/check.ts';
 import { runningArtifactsOf, type RunningArtifact } from '../rules/runningArtifacts.ts';
 import type { SnapshotArtifact } from '../rules/snapshotArtifacts.ts';
@@ -14,6 +13,7 @@ import type { Environment } from '../store/environments.ts';
 import type { Org } from '../store/orgs.ts';
 import type { ServiceDeps } from './index.ts';
 import { evaluatedArtifactsOf, policiesOf, type Policies } from './policyVerdicts.ts';
+import { latestSnapshotOf, newSnapshotOf } from './snapshotDocuments.ts';
 
 /** What a snapshot is made from: the store of the request's transaction and the base of html_url values. */
 export type SnapshotDeps = Pick<ServiceDeps, 'store' | 'publicUrl'>;
@@ -30,7 +30,7 @@ function appliedPoliciesView(policies: Policies, artifacts: readonly SnapshotArt
         (artifact) =>
           artifact.annotation.now > 0 &&
           !policies.allowed.has(artifact.fingerprint) &&
-          (artifact.policy_decisions as PolicyDecision[]).some(
+          artifact.policy_decisions.some(
             (decision) => decision.policy_name === policy.name && decision.status !== 'COMPLIANT',
           ),
       )
@@ -89,7 +89,11 @@ async function recordSnapshot(
   now: number,
 ): Promise<OutboxDelivery[]> {
   const { store } = deps;
-  const index = await store.snapshots.record(environment.id, next, appliedPoliciesView(policies, next.artifacts), now);
+  const index = await store.snapshots.record(
+    environment.id,
+    newSnapshotOf(next, appliedPoliciesView(policies, next.artifacts)),
+    now,
+  );
   const environmentPayload = {
     name: environment.name,
     type: environment.type,
@@ -166,7 +170,7 @@ export async function ingestReport(
   await store.environments.markReported(environment.id, now);
   const policies = await policiesOf(deps, environment.id);
   const evaluated = await evaluatedArtifactsOf(deps, org, runningArtifactsOf(type, body), policies, now);
-  const latest = await store.snapshots.latest(environment.id);
+  const latest = await latestSnapshotOf(store, environment.id);
   const next = nextSnapshotOf(latest ?? null, evaluated, policies.applied.length);
   if (next === null) return [];
   const deliveries = await recordSnapshot(deps, org, environment, next, policies, latest?.compliant, now);
@@ -177,7 +181,7 @@ export async function ingestReport(
 
 /** The artifacts running now in an environment, by its latest snapshot. */
 async function runningNowIn(deps: SnapshotDeps, environmentId: number): Promise<RunningArtifact[]> {
-  const latest = await deps.store.snapshots.latest(environmentId);
+  const latest = await latestSnapshotOf(deps.store, environmentId);
   if (latest === undefined) return [];
   const positions = latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : []));
   return latest.artifactsAt(positions).map(runningOf);
@@ -231,7 +235,7 @@ export async function recordCombinedSnapshot(
   }
   const policies = await policiesOf(deps, logical.id);
   const evaluated = await evaluatedArtifactsOf(deps, org, mergedRunning(groups), policies, now);
-  const latest = await store.snapshots.latest(logical.id);
+  const latest = await latestSnapshotOf(store, logical.id);
   const next = nextSnapshotOf(latest ?? null, evaluated, policies.applied.length);
   if (next === null) return [];
   await store.environments.markReported(logical.id, now);
@@ -290,7 +294,7 @@ async function reevaluateLatest(
   now: number,
 ): Promise<{ deliveries: OutboxDelivery[]; next: NextSnapshot | undefined; policies: Policies | undefined }> {
   const { store } = deps;
-  const latest = await store.snapshots.latest(environment.id);
+  const latest = await latestSnapshotOf(store, environment.id);
   if (latest === undefined) return { deliveries: [], next: undefined, policies: undefined };
   const runningPositions = latest.states.flatMap((state, position) => (state.instances > 0 ? [position] : []));
   const running = latest.artifactsAt(runningPositions).map(runningOf);

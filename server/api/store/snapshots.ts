@@ -1,8 +1,14 @@
-import type { AuditLogRow } from '../views/auditLogCsv.ts';
-import type { SnapshotArtifact } from '../rules/snapshotArtifacts.ts';
-import type { ArtifactState } from '../rules/snapshotDiff.ts';
-import type { NextSnapshot } from '../rules/snapshots.ts';
+// Snapshots and environment events (reference §2.7, §5.5, §5.6). A snapshot's artifacts, its
+// compact states and its applied policies are JSON documents the store keeps whole and gives back
+// parsed: their shapes are the snapshot rules' (services/snapshots.ts reads them as such), and the
+// store knows nothing of them but that they are JSON.
 import type { Param, Statements } from './db.ts';
+
+export interface ComplianceCount {
+  true: number;
+  false: number;
+  null: number;
+}
 
 export interface StoredSnapshot {
   index: number;
@@ -10,9 +16,9 @@ export interface StoredSnapshot {
   /** 0 while the snapshot is the current one. */
   endedAt: number;
   compliant: boolean;
-  complianceCount: { true: number; false: number; null: number };
+  complianceCount: ComplianceCount;
   appliedPolicies: unknown[];
-  artifacts: SnapshotArtifact[];
+  artifacts: unknown[];
   eventCounts: EventCounts;
 }
 
@@ -26,9 +32,33 @@ export interface SnapshotSummary {
 export interface LatestStates {
   index: number;
   compliant: boolean;
-  states: ArtifactState[];
-  /** Artifact objects at these positions of `states`. */
-  artifactsAt(positions: readonly number[]): SnapshotArtifact[];
+  /** One document per artifact, in the order of the artifacts. */
+  states: unknown[];
+  /** The artifact documents at these positions, each parsed alone. */
+  artifactsAt(positions: readonly number[]): unknown[];
+}
+
+/** What recording a snapshot writes: its row, and one event row per event. */
+export interface NewSnapshot {
+  compliant: boolean;
+  complianceCount: ComplianceCount;
+  appliedPolicies: readonly unknown[];
+  states: readonly unknown[];
+  artifacts: readonly unknown[];
+  events: readonly NewEnvironmentEvent[];
+}
+
+export interface NewEnvironmentEvent {
+  type: string;
+  artifactName: string;
+  fingerprint: string;
+  description: string;
+  flowNames: readonly string[];
+  trailNames: readonly string[];
+  gitCommit: string;
+  repoNames: readonly string[];
+  pipeline: string;
+  artifactCompliance: boolean | null;
 }
 
 export interface EventCounts {
@@ -90,17 +120,16 @@ export interface SnapshotStore {
     reverse: boolean,
     page?: { limit: number; offset: number },
   ): Promise<SnapshotSummary[]>;
-  /** Writes the next snapshot, closes the previous one and records its events. */
-  record(environmentId: number, snapshot: NextSnapshot, appliedPolicies: unknown[], now: number): Promise<number>;
+  /** Writes the next snapshot, closes the previous one and records its events; the snapshot's index. */
+  record(environmentId: number, snapshot: NewSnapshot, now: number): Promise<number>;
   events(environmentId: number, query: EventQuery): Promise<{ events: EnvironmentEvent[]; total: number }>;
-  /** One batch of the audit log, oldest first, after event id `after`. */
+  /** One batch of the events of the audit log, oldest first, after event id `after`, and the id to go on after. */
   auditLogBatch(
     environmentId: number,
-    environmentName: string,
     filter: AuditLogFilter,
     after: number,
     limit: number,
-  ): Promise<{ rows: AuditLogRow[]; cursor: number }>;
+  ): Promise<{ events: EnvironmentEvent[]; cursor: number }>;
 }
 
 interface SnapshotRow {
@@ -166,8 +195,8 @@ function toEvent(row: EventRow): EnvironmentEvent {
 
 // A snapshot's artifacts are stored one JSON document per line, in the order of its states, so
 // that one artifact can be read without parsing the others.
-function artifactsOf(lines: string): SnapshotArtifact[] {
-  return lines === '' ? [] : lines.split('\n').map((line) => JSON.parse(line) as SnapshotArtifact);
+function artifactsOf(lines: string): unknown[] {
+  return lines === '' ? [] : lines.split('\n').map((line): unknown => JSON.parse(line));
 }
 
 /** Adds the optional `reported_at` bounds (inclusive) of a query to its conditions. */
@@ -188,10 +217,6 @@ function reportedWithin(
 
 function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
-}
-
-function distinct(values: readonly string[]): string[] {
-  return [...new Set(values.filter((value) => value !== ''))];
 }
 
 export function snapshotStore(sql: Statements): SnapshotStore {
@@ -221,10 +246,10 @@ export function snapshotStore(sql: Statements): SnapshotStore {
       return {
         index: row.idx,
         compliant: row.compliant === 1,
-        states: JSON.parse(row.states) as ArtifactState[],
+        states: JSON.parse(row.states) as unknown[],
         artifactsAt: (positions) => {
           const lines = row.artifacts.split('\n');
-          return positions.map((position) => JSON.parse(lines[position]) as SnapshotArtifact);
+          return positions.map((position): unknown => JSON.parse(lines[position]));
         },
       };
     },
@@ -248,7 +273,7 @@ export function snapshotStore(sql: Statements): SnapshotStore {
         startedAt: row.started_at,
         endedAt: row.ended_at,
         compliant: row.compliant === 1,
-        complianceCount: JSON.parse(row.compliance_count) as StoredSnapshot['complianceCount'],
+        complianceCount: JSON.parse(row.compliance_count) as ComplianceCount,
         appliedPolicies: JSON.parse(row.applied_policies) as unknown[],
         artifacts: artifactsOf(row.artifacts),
         eventCounts: await eventCounts(environmentId, index),
@@ -274,7 +299,7 @@ export function snapshotStore(sql: Statements): SnapshotStore {
         compliant: row.compliant === 1,
       }));
     },
-    async record(environmentId, snapshot, appliedPolicies, now) {
+    async record(environmentId, snapshot, now) {
       // Events are numbered on from the environment's last (migration 244).
       const { snapshot_count: previous, events_through: eventsBefore } = (await sql.get<{
         snapshot_count: number;
@@ -299,7 +324,7 @@ export function snapshotStore(sql: Statements): SnapshotStore {
         now,
         snapshot.compliant ? 1 : 0,
         JSON.stringify(snapshot.complianceCount),
-        JSON.stringify(appliedPolicies),
+        JSON.stringify(snapshot.appliedPolicies),
         JSON.stringify(snapshot.states),
         snapshot.artifacts.map((artifact) => JSON.stringify(artifact)).join('\n'),
         Number(eventsBefore) + snapshot.events.length,
@@ -311,7 +336,6 @@ export function snapshotStore(sql: Statements): SnapshotStore {
         environmentId,
       );
       for (const [position, event] of snapshot.events.entries()) {
-        const flows = event.artifact.flows;
         await sql.run(
           `INSERT INTO environment_events (environment_id, snapshot_idx, type, reported_at, artifact_name, fingerprint, description,
              flow_names, trail_names, git_commit, repo_names, pipeline, artifact_compliance, snapshot_compliance, env_pos)
@@ -320,15 +344,15 @@ export function snapshotStore(sql: Statements): SnapshotStore {
           index,
           event.type,
           now,
-          event.artifact.name,
-          event.artifact.fingerprint,
+          event.artifactName,
+          event.fingerprint,
           event.description,
-          JSON.stringify(flows.map((flow) => flow.flow_name)),
-          JSON.stringify(flows.map((flow) => flow.trail_name)),
-          event.artifact.git_commit,
-          JSON.stringify(distinct(flows.map((flow) => flow.repo_name))),
-          event.artifact.flow_name,
-          booleanColumn(event.artifact.compliant),
+          JSON.stringify(event.flowNames),
+          JSON.stringify(event.trailNames),
+          event.gitCommit,
+          JSON.stringify(event.repoNames),
+          event.pipeline,
+          booleanColumn(event.artifactCompliance),
           snapshot.compliant ? 1 : 0,
           Number(eventsBefore) + position + 1,
         );
@@ -386,7 +410,7 @@ export function snapshotStore(sql: Statements): SnapshotStore {
       );
       return { events: rows.map(toEvent), total };
     },
-    async auditLogBatch(environmentId, environmentName, filter, after, limit) {
+    async auditLogBatch(environmentId, filter, after, limit) {
       const where = ['environment_id = ?', 'id > ?'];
       const params: Param[] = [environmentId, after];
       reportedWithin(where, params, filter);
@@ -412,29 +436,12 @@ export function snapshotStore(sql: Statements): SnapshotStore {
       }
       const rows = await sql.all<EventRow>(
         `SELECT id, snapshot_idx, type, reported_at, artifact_name, fingerprint, description, flow_names, trail_names, git_commit,
-                repo_names, artifact_compliance, snapshot_compliance
+                repo_names, pipeline, artifact_compliance, snapshot_compliance
          FROM environment_events WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`,
         ...params,
         limit,
       );
-      return {
-        rows: rows.map((row) => ({
-          reported_at: row.reported_at,
-          event_type: row.type,
-          environment: environmentName,
-          snapshot_index: row.snapshot_idx,
-          artifact_name: row.artifact_name,
-          fingerprint: row.fingerprint,
-          flow_names: distinct(namesOf(row.flow_names)),
-          trail_names: namesOf(row.trail_names),
-          git_commit: row.git_commit,
-          repo_names: namesOf(row.repo_names),
-          artifact_compliant: booleanOf(row.artifact_compliance),
-          snapshot_compliant: booleanOf(row.snapshot_compliance),
-          description: row.description,
-        })),
-        cursor: rows.at(-1)?.id ?? after,
-      };
+      return { events: rows.map(toEvent), cursor: rows.at(-1)?.id ?? after };
     },
   };
 }

@@ -4,6 +4,7 @@
 // columns say the compliance in the words every other face shows (shared/compliance/vocabulary.ts),
 // so a row of a snapshot no policy judged reads NO POLICY, not a bare `false`.
 import { listedSnapshotVerdict, runningArtifactVerdict } from '../../../shared/compliance/vocabulary.ts';
+import type { EnvironmentEvent } from '../store/snapshots.ts';
 
 /** One environment event as the audit log shows it. */
 export interface AuditLogRow {
@@ -126,4 +127,23 @@ export async function* auditLogChunks<Cursor>(nextBatch: AuditLogBatches<Cursor>
     yield chunk;
     cursor = batch.cursor;
   }
+}
+
+/** An environment event as the audit log shows it: each flow named once. */
+export function auditLogRowOf(environmentName: string, event: EnvironmentEvent): AuditLogRow {
+  return {
+    reported_at: event.reportedAt,
+    event_type: event.type,
+    environment: environmentName,
+    snapshot_index: event.snapshotIndex,
+    artifact_name: event.artifactName,
+    fingerprint: event.fingerprint,
+    flow_names: [...new Set(event.flowNames.filter((name) => name !== ''))],
+    trail_names: event.trailNames,
+    git_commit: event.gitCommit,
+    repo_names: event.repoNames,
+    artifact_compliant: event.artifactCompliance,
+    snapshot_compliant: event.snapshotCompliance,
+    description: event.description,
+  };
 }
