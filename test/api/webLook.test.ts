@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../support/browser.ts';
 import { startServer, type TestServer } from './harness.ts';
-import { DESKTOP, SHOTS, signIn } from './webKit.ts';
+import { DESKTOP, PHONE, screenshots, SHOTS, signIn, type PageElement, type PageWindow } from './webKit.ts';
 import { plantStory, READER, STORY_CONFIG } from './webStory.ts';
 
 /** Pages of every kind, signed in as the org's reader. */
@@ -17,7 +17,13 @@ const PAGES = [
   '/acme/environments',
   '/acme/environments/production',
   '/acme/environments/production/snapshots/3',
+  '/acme/environments/production/compare?from=2&to=3',
 ];
+
+/** A file name for a page's screenshots. */
+function shotName(path: string): string {
+  return path.slice(1).replace(/[/?=&]+/g, '-');
+}
 
 describe('how every page looks', function () {
   let server: TestServer;
@@ -76,6 +82,38 @@ describe('how every page looks', function () {
       assert.equal(response?.status(), 200);
       await page.locator('img').screenshot({ path: join(SHOTS, 'favicon.png') });
       await page.setViewportSize(DESKTOP);
+    });
+
+    it('keeps every page within the width of a phone: a wide table scrolls inside its own box, which a keyboard can reach', async () => {
+      await page.setViewportSize(PHONE);
+      for (const path of PAGES) {
+        await page.goto(`${server.url}${path}`);
+        const [pageWidth, screenWidth] = await page.evaluate(() => {
+          const window = globalThis as unknown as PageWindow;
+          return [window.document.documentElement.scrollWidth, window.innerWidth];
+        });
+        assert.ok(pageWidth <= screenWidth, `${path}: the page is ${pageWidth}px wide on a ${screenWidth}px screen`);
+        for (const box of await page.locator('div.table').all()) {
+          assert.equal(await box.getAttribute('tabindex'), '0', path);
+          assert.equal(await box.getAttribute('role'), 'region', path);
+        }
+      }
+      await page.goto(`${server.url}/acme/flows/backend/trails/release-42`);
+      const slots = page.getByRole('region', { name: /Attestations the template asks for/ });
+      const [inner, outer] = await slots.evaluate((box: unknown) => [
+        (box as PageElement).scrollWidth,
+        (box as PageElement).clientWidth,
+      ]);
+      assert.ok(inner > outer, `the slots' table (${inner}px) scrolls inside its ${outer}px box`);
+      // Its header cells keep their words whole: a table read sideways, not a column of letters.
+      const narrowest = Math.min(
+        ...(await slots
+          .locator('th')
+          .evaluateAll((cells: unknown[]) => cells.map((cell) => (cell as PageElement).clientWidth))),
+      );
+      assert.ok(narrowest >= 5 * 16, `every column at least 5rem wide: ${narrowest}px`);
+      await page.setViewportSize(DESKTOP);
+      for (const path of PAGES) await screenshots(page, server, path, shotName(path));
     });
   });
 });

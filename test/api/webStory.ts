@@ -276,14 +276,14 @@ export async function plantStory(server: TestServer): Promise<void> {
     ['web-7-a', WEB_IMAGE, FP.web],
   ]);
   await report(server, 'production', [
-    ['api-41-a', API_IMAGE(41), FP.api41],
-    ['api-41-b', API_IMAGE(41), FP.api41],
-    ['web-7-a', WEB_IMAGE, FP.web],
-  ]);
-  await report(server, 'production', [
     ['api-42-a', API_IMAGE(42), FP.api42],
     ['web-7-a', WEB_IMAGE, FP.web],
     ['sidecar-a', SIDECAR_IMAGE, FP.sidecar],
+  ]);
+  await report(server, 'production', [
+    ['api-42-a', API_IMAGE(42), FP.api42],
+    ['api-42-b', API_IMAGE(42), FP.api42],
+    ['web-7-a', WEB_IMAGE, FP.web],
   ]);
   await report(server, 'staging', [['api-42-a', API_IMAGE(42), FP.api42]]);
 }

@@ -22,7 +22,7 @@ import {
 import { environmentDisplay } from '../../shared/display/environment.ts';
 import { snapshotDisplay } from '../../shared/display/snapshot.ts';
 import { status as pageStatus, verdictLine as pageVerdictLine } from '../../server/api/http/pages/markup.ts';
-import { STYLESHEET } from '../../server/api/http/pages/layout.ts';
+import { STYLESHEET } from '../../server/api/http/pages/stylesheet.ts';
 import { complianceWordsOf } from '../../server/api/views/auditLogCsv.ts';
 import { snapshotPage } from '../../client/details/render/snapshotPage.ts';
 import { environmentPage } from '../../client/details/render/environmentPage.ts';

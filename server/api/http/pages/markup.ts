@@ -48,14 +48,18 @@ export function urlItem(org: string, url: ViewUrl): SafeHtml {
   return html`<li>${url.label}: ${refLink(org, url.ref, url.url)}</li>`;
 }
 
-/** A table with a caption and column headers; an empty body says so in one row. */
+/**
+ * A table with a caption and column headers; an empty body says so in one row. It sits in a box
+ * of its own that scrolls sideways on a narrow screen (a region named by the caption, which a
+ * keyboard can focus and scroll), so the page itself never does.
+ */
 export function table(caption: string, columns: string[], rows: HtmlValue[][], empty = 'None.'): SafeHtml {
   const body =
     rows.length === 0
       ? html`<tr><td colspan="${columns.length}">${empty}</td></tr>`
       : rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell}</td>`)}</tr>`);
-  return html`<table><caption>${caption}</caption><thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
-<tbody>${body}</tbody></table>`;
+  return html`<div class="table" role="region" aria-label="${caption}" tabindex="0"><table><caption>${caption}</caption><thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
+<tbody>${body}</tbody></table></div>`;
 }
 
 export function jsonBlock(heading: string, text: string | null): SafeHtml {
