@@ -4,6 +4,7 @@
 // Paths are relative to /api/v2, with `{param}` placeholders as in the OpenAPI document.
 import { reportTypes } from '../reports/check.ts';
 import { accounts } from './accountsOperations.ts';
+import { catalogue } from './catalogueOperations.ts';
 import {
   allowlistEntry,
   environment,
@@ -32,6 +33,8 @@ export interface Operation {
   deprecated?: boolean;
   /** The project's own addition to the API v2 (not in the hosted service); documented as such. */
   extension?: boolean;
+  /** The hosted answer's shape is not known: built from the request and the spec's resources (`x-shape: inferred`). */
+  inferred?: boolean;
 }
 
 const listOf = (item: object) => ({ type: 'array', items: item }) as const;
@@ -76,6 +79,7 @@ const reportOperations = Object.fromEntries(
 
 const operationList = {
   ...accounts,
+  ...catalogue,
   ...reportOperations,
 
   'PUT /flows/{org}/template_file': {

@@ -5,6 +5,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { apiKey, defaultOrg, issuedApiKey, membershipEvent, repo, serviceAccount } from './accounts.ts';
 import type { artifact, assertResult, searchArtifact, searchResult } from './artifacts.ts';
+import type { attestationsByCommit, criteriaAttestation, repoFilterOptions, tagOptions } from './catalogue.ts';
 import type {
   allowlistEntry,
   environment,
@@ -62,3 +63,7 @@ export type AssertResult = FromSchema<typeof assertResult>;
 export type Action = FromSchema<typeof action>;
 export type CustomAttestationType = FromSchema<typeof customType>;
 export type SystemAttestationType = FromSchema<typeof systemType>;
+export type CriteriaAttestation = FromSchema<typeof criteriaAttestation>;
+export type AttestationsByCommit = FromSchema<typeof attestationsByCommit>;
+export type TagOptions = FromSchema<typeof tagOptions>;
+export type RepoFilterOptions = FromSchema<typeof repoFilterOptions>;

@@ -46,7 +46,12 @@ import {
   UNEXPECTED,
 } from '../faults.ts';
 import { validationFailure } from './parameterErrors.ts';
-import { applyWireContract, documentOptionalBodies, PROJECT_EXTENSION } from './wireContract.ts';
+import {
+  applyWireContract,
+  documentInferredShapes,
+  documentOptionalBodies,
+  PROJECT_EXTENSION,
+} from './wireContract.ts';
 import { limits } from '../../../shared/limits.ts';
 
 /** Resource plugins mounted under /api/v2. */
@@ -210,7 +215,9 @@ export async function buildApp({ context, configuredKeys }: AppOptions): Promise
       url: url.startsWith('/api/v2') ? url.slice('/api/v2'.length) || '/' : url,
     }),
     transformObject: (document) =>
-      'openapiObject' in document ? documentOptionalBodies(document.openapiObject) : document.swaggerObject,
+      'openapiObject' in document
+        ? documentInferredShapes(documentOptionalBodies(document.openapiObject))
+        : document.swaggerObject,
   });
 
   // Before any schema check walks a JSON body (multipart JSON parts are checked where they are read).

@@ -51,3 +51,18 @@ export function documentOptionalBodies<D extends { paths?: object }>(document: D
   }
   return document;
 }
+
+/**
+ * Marks each operation whose answer's hosted shape is not known (the contract's `inferred`) with
+ * `x-shape: inferred`, so that a client generated from the document knows which shapes were built
+ * here from the request and the spec's resources.
+ */
+export function documentInferredShapes<D extends { paths?: object }>(document: D): D {
+  for (const [path, item] of Object.entries(document.paths ?? {}) as Array<[string, Operations | undefined]>) {
+    for (const [method, operation] of Object.entries(item ?? {})) {
+      if (operation !== undefined && operations[`${method.toUpperCase()} ${path}`]?.inferred === true)
+        Object.assign(operation, { 'x-shape': 'inferred' });
+    }
+  }
+  return document;
+}

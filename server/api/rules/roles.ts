@@ -65,6 +65,8 @@ export const OPERATIONS: Readonly<Record<string, OperationRule>> = {
 
   'GET /attestations/{org}': read,
   'GET /attestations/{org}/{flow}': read,
+  'GET /attestations/{org}/list_attestations_for_criteria': read,
+  'GET /attestations/system-attestation-types': read,
   'GET /attestations/{org}/{flow}/trail/{trail}/{name}': read,
   'GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}': read,
   'GET /attestations/{org}/{flow}/trail/{trail}/attestation/{id}/evidence': read,
@@ -89,6 +91,8 @@ export const OPERATIONS: Readonly<Record<string, OperationRule>> = {
   'GET /search/{org}/sha/{value}': read,
   'GET /repos/{org}': read,
   'GET /repos/{org}/{name}': read,
+  'GET /repos/{org}/tags': read,
+  'GET /repos/{org}/filter-options': read,
 
   'GET /environments/{org}': read,
   'GET /environments/{org}/{env}': read,
@@ -127,6 +131,7 @@ export const OPERATIONS: Readonly<Record<string, OperationRule>> = {
 
   'GET /controls/{org}': read,
   'GET /controls/{org}/{identifier}': read,
+  'GET /controls/{org}/tags': read,
   'GET /controls/{org}/{identifier}/decisions/{decision_id}': read,
   'POST /controls/{org}': write,
   'PUT /controls/{org}/{identifier}': write,

@@ -2,7 +2,11 @@
 // name in a trail or on an artifact, listed per flow (paged) and per org (a cursor), and their
 // evidence files opened for download.
 import type { Readable } from 'node:stream';
-import type { Attestation as AttestationAnswer, FlowAttestationRecord } from '../../../shared/contract/types.ts';
+import type {
+  Attestation as AttestationAnswer,
+  AttestationsByCommit,
+  FlowAttestationRecord,
+} from '../../../shared/contract/types.ts';
 import { regexProblem } from '../../../shared/regex/index.ts';
 import { deliverSoon } from '../delivery/notifications.ts';
 import { ApiError, badRequest } from '../errors.ts';
@@ -10,7 +14,7 @@ import { attestationNotFound, evidenceNotFound } from '../notFound.ts';
 import type { Org } from '../store/orgs.ts';
 import type { UploadedFile } from '../uploads.ts';
 import { attestationsOf } from '../views/artifactView.ts';
-import { attestationView, flowAttestationRecord } from '../views/attestationView.ts';
+import { attestationsByCommit, attestationView, flowAttestationRecord } from '../views/attestationView.ts';
 import { pageLinks, paginationOf, type Pagination } from '../views/paging.ts';
 import { renderEach, type Placeholder } from '../views/placeholders.ts';
 import { recordAttestation, type UrlKind } from './attest.ts';
@@ -29,6 +33,22 @@ export interface OrgAttestationQuery {
   is_compliant?: boolean;
   from_timestamp?: number;
   to_timestamp?: number;
+}
+
+/** What the attestations by commit are selected by (reference §8.4), as the client sends it. */
+export interface CriteriaFilter {
+  flow_name?: string;
+  attestation_type?: string;
+  /** An attestation's name, or `slot.name` for one about the template's artifact slot. */
+  attestation_name?: string;
+  commit_list?: readonly string[];
+}
+
+/** `slot.name` as the template slot and the name (attestation names hold no dot); a plain name names no slot. */
+function slotAndName(qualified: string | undefined): { slot?: string; name?: string } {
+  const dot = qualified?.lastIndexOf('.') ?? -1;
+  if (qualified === undefined || dot === -1) return { name: qualified };
+  return { slot: qualified.slice(0, dot), name: qualified.slice(dot + 1) };
 }
 
 /** An attestation's evidence file, to download. */
@@ -181,6 +201,20 @@ export function attestationService(deps: Pick<ServiceDeps, 'store' | 'publicUrl'
         links.next = { href: `${base}?${params.toString()}` };
       }
       return { data: page.map((attestation) => attestationView(host, org.name, attestation)), _links: links };
+    },
+
+    /** The attestations the filter selects, under the commit each speaks about, oldest first. */
+    async byCommit(org: Org, filter: CriteriaFilter): Promise<AttestationsByCommit> {
+      const flowId = filter.flow_name === undefined ? undefined : (await flowOr404(store, org, filter.flow_name)).id;
+      const { slot, name } = slotAndName(filter.attestation_name);
+      const selected = await store.attestations.forCriteria(org.id, {
+        flowId,
+        type: filter.attestation_type,
+        name,
+        targetArtifact: slot,
+        commits: filter.commit_list,
+      });
+      return attestationsByCommit(selected);
     },
   };
 }

@@ -1,11 +1,12 @@
 // Controls and their decisions (beta; reference §2.11, spec endpoints 7 and 8): each control is
 // answered with the live policies that name it, read at the time it is rendered.
-import type { Control as ControlView, ControlDecision } from '../../../shared/contract/types.ts';
+import type { Control as ControlView, ControlDecision, TagOptions } from '../../../shared/contract/types.ts';
 import { conflict } from '../errors.ts';
 import { controlNotFound } from '../notFound.ts';
 import { nowSeconds } from '../clock.ts';
 import { controlDecisionView, controlView } from '../views/controls.ts';
 import { renderEach, type Placeholder } from '../views/placeholders.ts';
+import { tagOptionsOf } from '../views/tagOptions.ts';
 import type { Control, ControlChanges, ControlQuery } from '../store/controls.ts';
 import type { Org } from '../store/orgs.ts';
 import type { ServiceDeps } from './index.ts';
@@ -63,6 +64,11 @@ export function controlService({ store, publicUrl }: Pick<ServiceDeps, 'store' |
           (control) => rendered(org, control),
         ),
       };
+    },
+
+    /** The tags on the org's live controls, each key with its values. */
+    async tagOptions(org: Org): Promise<TagOptions> {
+      return tagOptionsOf(await store.controls.tagSets(org.id));
     },
 
     async named(org: Org, identifier: string): Promise<ControlView> {

@@ -1,9 +1,11 @@
 // Repositories (reference §2.14): not created on their own, they are the repo_info objects sent with
 // trails, attestations and artifacts; listed and found by name, each with the tags set on it.
+import type { RepoFilterOptions, TagOptions } from '../../../shared/contract/types.ts';
 import { badRequest } from '../errors.ts';
 import { repoNotFound } from '../notFound.ts';
 import type { Org } from '../store/orgs.ts';
 import type { RepoInfo } from '../store/repos.ts';
+import { tagOptionsOf } from '../views/tagOptions.ts';
 import type { ServiceDeps } from './index.ts';
 
 export interface RepoFilter {
@@ -44,6 +46,23 @@ export function repoService({ store }: Pick<ServiceDeps, 'store'>) {
       return {
         total: matching.length,
         repos: await Promise.all(matching.slice(offset, offset + limit).map((repo) => tagged(org, repo))),
+      };
+    },
+
+    /** The tags on the org's repos, each key with its values. */
+    async tagOptions(org: Org): Promise<TagOptions> {
+      return tagOptionsOf(await store.repos.tagSets(org.id));
+    },
+
+    /** What the repo list filters by: the names, providers and tags in use, each sorted. */
+    async filterOptions(org: Org): Promise<RepoFilterOptions> {
+      const repos = await store.repos.all(org.id);
+      const distinct = (values: unknown[]) =>
+        [...new Set(values.filter((value): value is string => typeof value === 'string'))].sort();
+      return {
+        names: distinct(repos.map((repo) => repo.name)),
+        providers: distinct(repos.map((repo) => repo.provider)),
+        tags: tagOptionsOf(await store.repos.tagSets(org.id)),
       };
     },
 

@@ -55,6 +55,20 @@ export interface AttestationQuery {
   afterId?: string;
 }
 
+/** What `GET /attestations/{org}/list_attestations_for_criteria` selects by (reference §8.4). */
+export interface CriteriaQuery {
+  flowId?: string;
+  type?: string;
+  name?: string;
+  /** The template slot of an artifact attestation's name (`slot.name`). */
+  targetArtifact?: string;
+  /** Only attestations of these commits. */
+  commits?: readonly string[];
+}
+
+/** An attestation with the commit it speaks about ('' when it names none) and its template slot (null when none). */
+export type CommitAttestation = Attestation & { commit: string; slot: string | null };
+
 export interface AttestationStore {
   create(attestation: NewAttestation): Promise<void>;
   byId(orgId: number, id: string): Promise<Attestation | undefined>;
@@ -75,6 +89,11 @@ export interface AttestationStore {
   ): Promise<{ total: number; attestations: Array<Attestation | Unreadable> }>;
   /** The org's attestations matching `query`, oldest first, at most `limit`. */
   query(orgId: number, query: AttestationQuery, limit: number): Promise<Attestation[]>;
+  /**
+   * The attestations of live flows that a criteria query selects, oldest first, each with its
+   * commit: its own git_commit_info's, else that of the artifact it names in its trail, else its trail's.
+   */
+  forCriteria(orgId: number, query: CriteriaQuery): Promise<CommitAttestation[]>;
 }
 
 export interface AttestationRow {
@@ -127,8 +146,8 @@ function toAttestation(row: AttestationRow): Attestation {
  * Rows with their flow's and trail's names, each looked up by key: a join lets the planner go
  * through every flow of the org first, which grows with the store.
  */
-const SELECT = `SELECT a.*, (SELECT name FROM flows WHERE id = a.flow_id) AS flow_name, (SELECT name FROM trails WHERE id = a.trail_id) AS trail_name
-                  FROM attestations a`;
+const NAMED = `a.*, (SELECT name FROM flows WHERE id = a.flow_id) AS flow_name, (SELECT name FROM trails WHERE id = a.trail_id) AS trail_name`;
+const SELECT = `SELECT ${NAMED} FROM attestations a`;
 
 /** A flow's attestations, numbered in list order (migration 243). */
 function ofFlow(flowId: string): NumberedPartition {
@@ -274,6 +293,44 @@ export function attestationStore(sql: Statements): AttestationStore {
           ...seqs,
         )
       ).map(toAttestation);
+    },
+    async forCriteria(orgId, query) {
+      const conditions = ['a.org_id = ?', inLiveFlow('a')];
+      const params: Param[] = [orgId];
+      for (const [condition, value] of [
+        ['a.flow_id = ?', query.flowId],
+        ['a.type = ?', query.type],
+        ['a.name = ?', query.name],
+      ] as const) {
+        if (value === undefined) continue;
+        conditions.push(condition);
+        params.push(value);
+      }
+      const sha = (column: string) =>
+        `CASE WHEN json_valid(${column}) THEN json_extract(${column}, '$.git_commit_info.sha1') END`;
+      const commit = `coalesce(${sha('a.body')},
+          (SELECT x.git_commit FROM artifacts x WHERE x.trail_id = a.trail_id AND x.fingerprint = a.artifact_fingerprint ORDER BY x.seq DESC LIMIT 1),
+          (SELECT ${sha('t.body')} FROM trails t WHERE t.id = a.trail_id), '')`;
+      // The slot: named by the attestation, or that of the artifact it names in its trail.
+      const slot = `coalesce(a.target_artifact, (SELECT x.template_reference_name FROM artifacts x
+          WHERE x.trail_id = a.trail_id AND x.fingerprint = a.artifact_fingerprint ORDER BY x.seq DESC LIMIT 1))`;
+      const outer: string[] = [];
+      const outerParams: Param[] = [];
+      if (query.commits !== undefined && query.commits.length > 0) {
+        outer.push(`c.commit_sha IN (${placeholderList(query.commits.length)})`);
+        outerParams.push(...query.commits);
+      }
+      if (query.targetArtifact !== undefined) {
+        outer.push('c.slot = ?');
+        outerParams.push(query.targetArtifact);
+      }
+      const rows = await sql.all<AttestationRow & { commit_sha: string; slot: string | null }>(
+        `SELECT * FROM (SELECT ${NAMED}, ${commit} AS commit_sha, ${slot} AS slot FROM attestations a WHERE ${conditions.join(' AND ')}) c
+         ${outer.length === 0 ? '' : `WHERE ${outer.join(' AND ')}`} ORDER BY c.seq`,
+        ...params,
+        ...outerParams,
+      );
+      return rows.map((row) => ({ ...toAttestation(row), commit: String(row.commit_sha), slot: row.slot }));
     },
   };
 }

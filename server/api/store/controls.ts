@@ -62,6 +62,8 @@ export interface ControlStore {
   update(id: number, changes: ControlChanges, now: number): Promise<void>;
   setArchived(id: number, archived: boolean, now: number): Promise<void>;
   setTags(id: number, tags: Record<string, string>, now: number): Promise<void>;
+  /** The tags of every live control of the org that has some (a row that cannot be read has none). */
+  tagSets(orgId: number): Promise<Array<Record<string, string>>>;
 }
 
 interface ControlRow {
@@ -188,6 +190,13 @@ export function controlStore(sql: Statements): ControlStore {
     },
     async setTags(id, tags, now) {
       await sql.run('UPDATE controls SET tags = ?, last_modified_at = ? WHERE id = ?', JSON.stringify(tags), now, id);
+    },
+    async tagSets(orgId) {
+      const rows = await sql.all<{ tags: string }>(
+        `SELECT tags FROM controls WHERE org_id = ? AND archived = 0 AND json_valid(tags) AND tags <> '{}'`,
+        orgId,
+      );
+      return rows.map((row) => JSON.parse(row.tags) as Record<string, string>);
     },
   };
 }

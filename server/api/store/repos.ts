@@ -11,6 +11,8 @@ export interface RepoStore {
   /** The tags of a repo by its id; `{}` when none were set. */
   tags(orgId: number, repoId: string): Promise<Record<string, string>>;
   setTags(orgId: number, repoId: string, tags: Record<string, string>, now: number): Promise<void>;
+  /** The tags of every repo of the org that has some. */
+  tagSets(orgId: number): Promise<Array<Record<string, string>>>;
 }
 
 export function repoStore(sql: Statements): RepoStore {
@@ -51,6 +53,13 @@ export function repoStore(sql: Statements): RepoStore {
         JSON.stringify(tags),
         now,
       );
+    },
+    async tagSets(orgId) {
+      const rows = await sql.all<{ tags: string }>(
+        `SELECT tags FROM repo_tags WHERE org_id = ? AND json_valid(tags) AND tags <> '{}' ORDER BY repo_id`,
+        orgId,
+      );
+      return rows.map((row) => JSON.parse(row.tags) as Record<string, string>);
     },
   };
 }

@@ -1,7 +1,11 @@
 // Attestation objects (reference §2.3) and the flow-level record of spec endpoint 5.
 import { snykSummaryOf } from '../../../shared/compliance/index.ts';
-import type { Attestation as AttestationAnswer, FlowAttestationRecord } from '../../../shared/contract/types.ts';
-import type { Attestation } from '../store/attestations.ts';
+import type {
+  Attestation as AttestationAnswer,
+  AttestationsByCommit,
+  FlowAttestationRecord,
+} from '../../../shared/contract/types.ts';
+import type { Attestation, CommitAttestation } from '../store/attestations.ts';
 import { apiUrl, htmlUrl } from './urls.ts';
 
 const SCHEMA_VERSION = 1;
@@ -80,4 +84,23 @@ export function flowAttestationRecord(host: string, orgName: string, attestation
     trail_name: attestation.trailName,
     user_data: body.user_data ?? {},
   };
+}
+
+/** Attestations under the commit each speaks about, in the order given (reference §8.4). */
+export function attestationsByCommit(attestations: readonly CommitAttestation[]): AttestationsByCommit {
+  const byCommit: AttestationsByCommit = {};
+  for (const attestation of attestations) {
+    (byCommit[attestation.commit] ??= []).push({
+      attestation_id: attestation.id,
+      attestation_name: attestation.name,
+      attestation_type: attestationTypeOf(attestation),
+      is_compliant: attestation.isCompliant,
+      ...(attestation.artifactFingerprint === null ? {} : { artifact_fingerprint: attestation.artifactFingerprint }),
+      ...(attestation.slot === null ? {} : { target_artifact: attestation.slot }),
+      created_at: attestation.createdAt,
+      flow_name: attestation.flowName,
+      trail_name: attestation.trailName,
+    });
+  }
+  return byCommit;
 }

@@ -71,6 +71,17 @@ const orgListQuery = {
 
 const orgParams = { type: 'object', required: ['org'], properties: { org: { type: 'string' } } } as const;
 
+/** Reference §8.4: as the client sends it, `commit_list` once per commit. */
+const criteriaQuery = {
+  type: 'object',
+  properties: {
+    flow_name: { type: 'string' },
+    attestation_type: { type: 'string' },
+    attestation_name: { type: 'string' },
+    commit_list: { type: 'array', items: { type: 'string' }, maxItems: 1000 },
+  },
+} as const;
+
 const versionParams = {
   type: 'object',
   required: ['org', 'flow', 'trail', 'name'],
@@ -190,6 +201,13 @@ export const attestationRoutes: RoutePlugin = (app, { services }, done) => {
       pageOf(request.query),
       request.url,
     ),
+  );
+
+  // A literal segment: wins over the flow's list at /attestations/{org}/{flow} (reference §8.4).
+  app.get(
+    '/attestations/:org/list_attestations_for_criteria',
+    { schema: { params: orgParams, querystring: criteriaQuery } },
+    async (request) => services.attestations.byCommit(orgOf(request), request.query),
   );
 
   app.get('/attestations/:org', { schema: { params: orgParams, querystring: orgListQuery } }, async (request) =>

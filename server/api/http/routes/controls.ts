@@ -71,6 +71,11 @@ export const controlRoutes: RoutePlugin = (app, { context, services }, done) => 
     };
   });
 
+  // A literal segment: wins over the control identified `{identifier}` (reference §8.4).
+  app.get('/controls/:org/tags', { schema: { params: orgParams } }, async (request) =>
+    controls.tagOptions(orgOf(request)),
+  );
+
   app.get(
     '/controls/:org/:identifier',
     { schema: { params: controlParams } },

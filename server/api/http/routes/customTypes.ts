@@ -51,6 +51,8 @@ export const customTypeRoutes: RoutePlugin = (app, { services }, done) => {
   app.get('/system-attestation-types/:org', { schema: { params: orgParams } }, () =>
     services.customTypes.systemTypes(),
   );
+  // The hosted path names no org (reference §8.4); a literal segment, so it wins over /attestations/{org}.
+  app.get('/attestations/system-attestation-types', () => services.customTypes.systemTypes());
 
   app.put(
     '/custom-attestation-types/:org/:name/archive',

@@ -40,6 +40,14 @@ export const repoRoutes: RoutePlugin = (app, { context, services }, done) => {
     };
   });
 
+  // Literal segments: they win over the repo named `{name}` (reference §8.4).
+  app.get('/repos/:org/tags', { schema: { params: orgParams } }, async (request) =>
+    services.repos.tagOptions(orgOf(request)),
+  );
+  app.get('/repos/:org/filter-options', { schema: { params: orgParams } }, async (request) =>
+    services.repos.filterOptions(orgOf(request)),
+  );
+
   app.get('/repos/:org/:name', { schema: { params: repoParams, querystring: getQuery } }, async (request) => {
     const { info, tags } = await services.repos.named(orgOf(request), request.params.name, request.query);
     return repoView(info, tags);

@@ -1,0 +1,33 @@
+// The hosted operations of reference §8.4 that this server serves on their own literal paths (a
+// literal segment wins over a `{name}` parameter of ours). `inferred` marks an answer whose hosted
+// shape is not known: it is built from the operation's request and the spec's resources, and
+// openapi.json says so (`x-shape: inferred`).
+import { attestationsByCommit, repoFilterOptions, tagOptions } from './catalogue.ts';
+import { systemType } from './governance.ts';
+
+export const catalogue = {
+  'GET /attestations/{org}/list_attestations_for_criteria': {
+    summary:
+      'Attestations by commit: of a flow, a type, a name (`slot.name` for an artifact slot) and a list of commits (`commit_list`, repeated)',
+    responses: { 200: attestationsByCommit },
+  },
+  'GET /attestations/system-attestation-types': {
+    summary: 'List the system attestation types (also at /system-attestation-types/{org})',
+    responses: { 200: { type: 'array', items: systemType } },
+  },
+  'GET /controls/{org}/tags': {
+    summary: "The tags on the org's live controls: each key with the values it has",
+    responses: { 200: tagOptions },
+    inferred: true,
+  },
+  'GET /repos/{org}/tags': {
+    summary: "The tags on the org's repos: each key with the values it has",
+    responses: { 200: tagOptions },
+    inferred: true,
+  },
+  'GET /repos/{org}/filter-options': {
+    summary: 'What the repo list can be filtered by: the names, providers and tags in use',
+    responses: { 200: repoFilterOptions },
+    inferred: true,
+  },
+};
