@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../support/browser.ts';
 import { startServer, type TestServer } from './harness.ts';
-import { DESKTOP, PHONE, screenshots, SHOTS, signIn, type PageElement, type PageWindow } from './webKit.ts';
+import {
+  DESKTOP,
+  PHONE,
+  screenshots,
+  seriousViolations,
+  SHOTS,
+  signIn,
+  type PageElement,
+  type PageWindow,
+} from './webKit.ts';
 import { plantStory, READER, STORY_CONFIG } from './webStory.ts';
 
 /** Pages of every kind, signed in as the org's reader. */
@@ -19,6 +28,16 @@ const PAGES = [
   '/acme/environments/production/snapshots/3',
   '/acme/environments/production/compare?from=2&to=3',
 ];
+
+/** Relative luminance (WCAG) of a CSS `rgb(r, g, b)` colour. */
+function luminance(colour: string): number {
+  const channels = (colour.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
+  const [r, g, b] = channels.map((value) => {
+    const c = value / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
 
 /** A file name for a page's screenshots. */
 function shotName(path: string): string {
@@ -114,6 +133,33 @@ describe('how every page looks', function () {
       assert.ok(narrowest >= 5 * 16, `every column at least 5rem wide: ${narrowest}px`);
       await page.setViewportSize(DESKTOP);
       for (const path of PAGES) await screenshots(page, server, path, shotName(path));
+    });
+
+    it('follows the system into a dark theme: light text on a dark page, every state word legible (axe-core, both themes)', async () => {
+      const colours = async (scheme: 'light' | 'dark') => {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`${server.url}/acme/environments/production`);
+        return await page.evaluate(() => {
+          const view = globalThis as unknown as {
+            document: { body: unknown; querySelector(selector: string): unknown };
+            getComputedStyle(element: unknown): { backgroundColor: string; color: string };
+          };
+          const body = view.getComputedStyle(view.document.body);
+          const header = view.getComputedStyle(view.document.querySelector('th'));
+          return { page: body.backgroundColor, text: body.color, header: header.backgroundColor };
+        });
+      };
+      const light = await colours('light');
+      const dark = await colours('dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+      assert.ok(luminance(light.page) > 0.9 && luminance(light.text) < 0.05, JSON.stringify(light));
+      assert.ok(luminance(dark.page) < 0.02 && luminance(dark.text) > 0.7, JSON.stringify(dark));
+      assert.ok(luminance(dark.header) > luminance(dark.page), 'table headers stand out in the dark too');
+      // axe-core checks the contrast of every text, the state words in their colours among them.
+      const everywhere = ['/', ...PAGES];
+      assert.deepEqual(await seriousViolations(browser, server, READER, everywhere, 'dark'), []);
+      assert.deepEqual(await seriousViolations(browser, server, READER, everywhere, 'light'), []);
+      for (const path of PAGES) await screenshots(page, server, path, shotName(path), { dark: true });
     });
   });
 });
