@@ -13,8 +13,8 @@ export const ENVIRONMENT_NAME_PATTERN = `^${ENVIRONMENT_NAME_PART}$` as const;
 export const FLOW_NAME_PATTERN = '^[a-zA-Z0-9][a-zA-Z0-9\\.\\-_~]*$';
 
 /**
- * The name fields of artifacts (the artifact list's `flow_name`) and an org's name: the names
- * FLOW_NAME_PATTERN accepts, as the spec writes them.
+ * The name fields of artifacts (the artifact list's `flow_name`), a trail's name (reference §8.1)
+ * and an org's name: the names FLOW_NAME_PATTERN accepts, as the spec writes them.
  */
 export const NAME_PATTERN = '^[a-zA-Z0-9][a-zA-Z0-9._~-]*$';
 

@@ -40,6 +40,7 @@ export const accounts = {
   },
   'GET /repos/{org}': { summary: 'List repos', responses: { 200: namedPage('repos', repo) } },
   'GET /repos/{org}/{name}': { summary: 'Get a repo', responses: { 200: repo } },
+  'GET /repos/{org}/*': { summary: 'Get a repo whose name has slashes, raw in the path', responses: { 200: repo } },
   'GET /user/default-org': { summary: "The caller's default organization", responses: { 200: defaultOrg } },
   'PUT /user/{name}': { summary: "Set the caller's default organization", responses: { 200: messageString } },
 };

@@ -170,6 +170,10 @@ const operationList = {
   'PUT /allowlists/{org}/{env}': { summary: 'Allow an artifact in an environment', responses: upserted(messageString) },
   'GET /allowlists/{org}': { summary: 'List allowlisted artifacts', responses: { 200: listOf(allowlistEntry) } },
   'PATCH /tags/{org}/{resource_type}/{id}': { summary: 'Set and remove tags', responses: { 200: messageString } },
+  'PATCH /tags/{org}/{resource_type}/*': {
+    summary: 'Set and remove tags of a repo whose name has slashes, raw in the path',
+    responses: { 200: messageString },
+  },
   'PUT /environments/{org}/{env}/report/{type}': { summary: 'A report type that does not exist (400)', responses: {} },
   'GET /snapshots/{org}/{env}': {
     summary: "List an environment's snapshots",

@@ -5,15 +5,15 @@ export default {
   type: 'object',
   properties: {
     set_tags: {
-      description: 'Tags to set: key → value.',
-      type: 'object',
+      description: 'Tags to set: key → value; null sets none.',
+      type: ['object', 'null'],
       additionalProperties: {
         type: 'string',
       },
     },
     remove_tags: {
-      description: 'Tag keys to remove.',
-      type: 'array',
+      description: 'Tag keys to remove; null removes none.',
+      type: ['array', 'null'],
       items: {
         type: 'string',
       },

@@ -1,3 +1,5 @@
+import { NAME_PATTERN } from '../names.ts';
+
 export default {
   $id: 'https://compliance-evidence.dev/schemas/trail-create/v1',
   title: 'BeginTrailInput',
@@ -5,9 +7,11 @@ export default {
   type: 'object',
   properties: {
     name: {
-      description: "The trail's name, e.g. the commit SHA.",
+      description:
+        "The trail's name, e.g. the commit SHA: the name pattern of flows and artifacts, at most 255 characters.",
       type: 'string',
-      minLength: 1,
+      pattern: NAME_PATTERN,
+      maxLength: 255,
     },
     description: {
       description: 'What the trail is for.',

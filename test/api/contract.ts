@@ -20,9 +20,10 @@ interface Route {
   method: string;
   pattern: RegExp;
   literals: number;
+  wildcard: boolean;
 }
 
-/** Literal segments win over parameters (`.../override` over `.../{kind}`), as in fastify's router. */
+/** Literal segments win over parameters (`.../override` over `.../{kind}`), and parameters over a wildcard, as in fastify's router. */
 const routes: Route[] = Object.keys(operations)
   .map((key) => {
     const [method, path] = key.split(' ') as [string, string];
@@ -34,10 +35,12 @@ const routes: Route[] = Object.keys(operations)
       key,
       method,
       pattern: new RegExp(`^/api/v2/${source}/?$`),
-      literals: segments.filter((segment) => !segment.startsWith('{')).length,
+      literals: segments.filter((segment) => !segment.startsWith('{') && segment !== '*').length,
+      wildcard: segments.includes('*'),
     };
   })
-  .sort((a, b) => b.literals - a.literals);
+  // A wildcard (the rest of the path, slashes and all) loses to every route without one.
+  .sort((a, b) => b.literals - a.literals || Number(a.wildcard) - Number(b.wildcard));
 
 export function operationOf(method: string, path: string): string | undefined {
   const bare = path.split('?')[0];

@@ -93,6 +93,8 @@ export const OPERATIONS: Readonly<Record<string, OperationRule>> = {
   'GET /repos/{org}/{name}': read,
   'GET /repos/{org}/tags': read,
   'GET /repos/{org}/filter-options': read,
+  // Undocumented: a repo name with its slashes raw in the path (`/repos/acme/owner/name`).
+  'GET /repos/{org}/*': read,
 
   'GET /environments/{org}': read,
   'GET /environments/{org}/{env}': read,
@@ -122,6 +124,8 @@ export const OPERATIONS: Readonly<Record<string, OperationRule>> = {
   'GET /allowlists/{org}': read,
   'PUT /allowlists/{org}/{env}': write,
   'PATCH /tags/{org}/{resource_type}/{id}': write,
+  // Undocumented: a repo addressed by its name with the slashes raw (`/tags/acme/repo/owner/name`).
+  'PATCH /tags/{org}/{resource_type}/*': write,
 
   'GET /policies/{org}': read,
   'GET /policies/{org}/{name}': read,

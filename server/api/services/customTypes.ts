@@ -21,9 +21,12 @@ const SYSTEM_TYPES: SystemAttestationType[] = [
   },
 ];
 
-/** The type's JSON Schema from its text; 400 naming `type_schema` when missing, not JSON or not a schema. */
+/** What a type created without `type_schema` holds its data to: any JSON object (reference §8.1). */
+const ANY_OBJECT = { type: 'object' };
+
+/** The type's JSON Schema from its text (any object without one); 400 naming `type_schema` when not JSON or not a schema. */
 function schemaOf(schemaText: string | undefined): Record<string, unknown> {
-  if (schemaText === undefined) throw invalid({ type_schema: withInput('Field required', undefined) });
+  if (schemaText === undefined) return ANY_OBJECT;
   let schema: unknown;
   try {
     schema = JSON.parse(schemaText);

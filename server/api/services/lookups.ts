@@ -1,12 +1,21 @@
 // The lookups the services share, each failing with the hosted service's exact 404 (notFound.ts).
 import type { Trigger } from '../delivery/notifications.ts';
-import { actionNotFound, controlNotFound, environmentNotFound, flowNotFound, trailNotFound } from '../notFound.ts';
+import { badRequest } from '../errors.ts';
+import {
+  actionNotFound,
+  controlNotFound,
+  environmentNotFound,
+  flowNotFound,
+  repoNotFound,
+  trailNotFound,
+} from '../notFound.ts';
 import type { Action } from '../store/actions.ts';
 import type { Control } from '../store/controls.ts';
 import type { Environment } from '../store/environments.ts';
 import type { Flow } from '../store/flows.ts';
 import type { Store } from '../store/index.ts';
 import type { Org } from '../store/orgs.ts';
+import type { RepoInfo } from '../store/repos.ts';
 import type { Trail } from '../store/trails.ts';
 
 /**
@@ -87,6 +96,30 @@ export async function controlOr404(
   const control = await store.controls.byIdentifier(org.id, identifier);
   if (control === undefined) throw controlNotFound(org.name, identifier, wording);
   return control;
+}
+
+/** What narrows a repo name that several providers share. */
+export interface RepoNarrowing {
+  provider?: string;
+  id?: string;
+}
+
+/** The one repo of `repos` with that name (narrowed by provider or id), or 404; 400 when the name alone is ambiguous. */
+export function repoNamed(repos: readonly RepoInfo[], name: string, narrowing: RepoNarrowing): RepoInfo {
+  const matches = repos
+    .filter((repo) => repo.name === name)
+    .filter((repo) => narrowing.provider === undefined || repo.provider === narrowing.provider)
+    .filter((repo) => narrowing.id === undefined || repo.id === narrowing.id);
+  if (matches.length === 0) throw repoNotFound(name);
+  if (matches.length > 1) {
+    const providers = [
+      ...new Set(matches.map((repo) => (typeof repo.provider === 'string' ? repo.provider : 'unknown'))),
+    ].join(', ');
+    throw badRequest(
+      `Multiple repos named '${name}' exist (${providers}). Specify the 'provider' (or the 'id') to choose one.`,
+    );
+  }
+  return matches[0];
 }
 
 /** A live action by number, or 404. */

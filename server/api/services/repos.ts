@@ -1,12 +1,11 @@
 // Repositories (reference §2.14): not created on their own, they are the repo_info objects sent with
 // trails, attestations and artifacts; listed and found by name, each with the tags set on it.
 import type { RepoFilterOptions, TagOptions } from '../../../shared/contract/types.ts';
-import { badRequest } from '../errors.ts';
-import { repoNotFound } from '../notFound.ts';
 import type { Org } from '../store/orgs.ts';
 import type { RepoInfo } from '../store/repos.ts';
 import { tagOptionsOf } from '../views/tagOptions.ts';
 import type { ServiceDeps } from './index.ts';
+import { repoNamed, type RepoNarrowing } from './lookups.ts';
 
 export interface RepoFilter {
   name?: string;
@@ -67,21 +66,8 @@ export function repoService({ store }: Pick<ServiceDeps, 'store'>) {
     },
 
     /** The one repo of that name (narrowed by provider or id), or 404; 400 when the name alone is ambiguous. */
-    async named(org: Org, name: string, narrowing: { provider?: string; id?: string }): Promise<TaggedRepo> {
-      const matches = (await store.repos.all(org.id))
-        .filter((repo) => repo.name === name)
-        .filter((repo) => narrowing.provider === undefined || repo.provider === narrowing.provider)
-        .filter((repo) => narrowing.id === undefined || repo.id === narrowing.id);
-      if (matches.length === 0) throw repoNotFound(name);
-      if (matches.length > 1) {
-        const providers = [
-          ...new Set(matches.map((repo) => (typeof repo.provider === 'string' ? repo.provider : 'unknown'))),
-        ].join(', ');
-        throw badRequest(
-          `Multiple repos named '${name}' exist (${providers}). Specify the 'provider' (or the 'id') to choose one.`,
-        );
-      }
-      return await tagged(org, matches[0]);
+    async named(org: Org, name: string, narrowing: RepoNarrowing): Promise<TaggedRepo> {
+      return await tagged(org, repoNamed(await store.repos.all(org.id), name, narrowing));
     },
   };
 }

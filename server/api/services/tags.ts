@@ -1,11 +1,12 @@
-// Tags of flows, environments, controls and repos (reference §2.13): keys set and removed in one
+// Tags of flows, environments, controls and repos (reference §2.13, §8.1): keys set and removed in one
 // transaction with the record they belong to.
 import { forbidden } from '../errors.ts';
 import { repoNotFound } from '../notFound.ts';
 import { nowSeconds } from '../clock.ts';
 import type { Org } from '../store/orgs.ts';
 import type { ServiceDeps } from './index.ts';
-import { controlOr404, environmentOr404, flowOr404 } from './lookups.ts';
+import type { RepoInfo } from '../store/repos.ts';
+import { controlOr404, environmentOr404, flowOr404, repoNamed } from './lookups.ts';
 
 export type TaggedKind = 'flow' | 'environment' | 'control' | 'repo';
 
@@ -19,6 +20,18 @@ function retagged(tags: Record<string, string>, changes: TagChanges): Record<str
   for (const [key, value] of Object.entries(changes.set)) next[key] = value;
   for (const key of changes.remove) delete next[key];
   return next;
+}
+
+/**
+ * The id of the repo a tag request addresses: by its id (reference §2.13), or by its name, slashes
+ * and all, as clients address it (§8.1); 404 for neither, and for a repo sent without an id, whose
+ * tags have nothing to be kept under.
+ */
+function repoIdOf(repos: readonly RepoInfo[], idOrName: string): string {
+  if (repos.some((repo) => repo.id === idOrName)) return idOrName;
+  const named = repoNamed(repos, idOrName, {});
+  if (typeof named.id !== 'string') throw repoNotFound(idOrName);
+  return named.id;
 }
 
 export function tagService({ store }: Pick<ServiceDeps, 'store'>) {
@@ -38,8 +51,8 @@ export function tagService({ store }: Pick<ServiceDeps, 'store'>) {
           const flow = await flowOr404(store, org, id);
           await store.flows.setTags(flow.id, retagged(flow.tags, changes), now);
         } else {
-          if (!(await store.repos.all(org.id)).some((repo) => repo.id === id)) throw repoNotFound(id);
-          await store.repos.setTags(org.id, id, retagged(await store.repos.tags(org.id, id), changes), now);
+          const repoId = repoIdOf(await store.repos.all(org.id), id);
+          await store.repos.setTags(org.id, repoId, retagged(await store.repos.tags(org.id, repoId), changes), now);
         }
       });
     },

@@ -7,9 +7,9 @@ import { jsonPart, multipartBody, partText, readMultipart } from '../multipart.t
 import { sendJsonString } from '../replies.ts';
 
 const createBody = multipartBody(
-  '`data_json` (the `custom-type-create` schema) and `type_schema`, the JSON Schema of the attestation data (file or text).',
+  '`data_json` (the `custom-type-create` schema) and an optional `type_schema`, the JSON Schema of the attestation data (file or text); without one, the data may be any JSON object.',
   { data_json: { type: 'string' }, type_schema: { type: 'string', format: 'binary' } },
-  ['data_json', 'type_schema'],
+  ['data_json'],
 );
 
 const orgParams = { type: 'object', required: ['org'], properties: { org: { type: 'string' } } } as const;

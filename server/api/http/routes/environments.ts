@@ -1,4 +1,6 @@
 // Environments (reference §2.5), their allowlists (§2.17) and the tags route (§2.13).
+import type { FastifyRequest } from 'fastify';
+import type { BodyOf } from '../../../../shared/schemas/index.ts';
 import { bodySchema } from '../requestBodies.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import type { RoutePlugin } from '../context.ts';
@@ -31,6 +33,13 @@ const tagParams = {
   properties: { org: { type: 'string' }, resource_type: { type: 'string' }, id: { type: 'string' } },
 } as const;
 
+/** The tagged record with slashes raw in the path: a repo named `owner/name` (reference §8.1); undocumented, as `/repos/{org}/*` is. */
+const tagPathParams = {
+  type: 'object',
+  required: ['org', 'resource_type', '*'],
+  properties: { org: { type: 'string' }, resource_type: { type: 'string' }, '*': { type: 'string' } },
+} as const;
+
 const TAG_RESOURCES: Record<string, TaggedKind> = {
   flow: 'flow',
   flows: 'flow',
@@ -58,6 +67,17 @@ function taggedKindOf(resourceType: string): TaggedKind {
 
 export const environmentRoutes: RoutePlugin = (app, { context, services }, done) => {
   const { environments } = services;
+
+  /** Sets and removes the tags of the record `id` of `resourceType`; a null list or map changes nothing (reference §8.1). */
+  const retag = async (
+    request: FastifyRequest,
+    resourceType: string,
+    id: string,
+    body: BodyOf<'tags-update'>,
+  ): Promise<void> => {
+    const kind = taggedKindOf(resourceType);
+    await services.tags.retag(orgOf(request), kind, id, { set: body.set_tags ?? {}, remove: body.remove_tags ?? [] });
+  };
 
   app.put(
     '/environments/:org',
@@ -183,9 +203,16 @@ export const environmentRoutes: RoutePlugin = (app, { context, services }, done)
     '/tags/:org/:resource_type/:id',
     { schema: { params: tagParams, body: bodySchema('tags-update') } },
     async (request, reply) => {
-      const kind = taggedKindOf(request.params.resource_type);
-      const { set_tags: set = {}, remove_tags: remove = [] } = request.body;
-      await services.tags.retag(orgOf(request), kind, request.params.id, { set, remove });
+      await retag(request, request.params.resource_type, request.params.id, request.body);
+      return sendJsonString(reply, 200, 'OK');
+    },
+  );
+
+  app.patch(
+    '/tags/:org/:resource_type/*',
+    { schema: { hide: true, params: tagPathParams, body: bodySchema('tags-update') } },
+    async (request, reply) => {
+      await retag(request, request.params.resource_type, request.params['*'], request.body);
       return sendJsonString(reply, 200, 'OK');
     },
   );

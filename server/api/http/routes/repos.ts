@@ -25,6 +25,17 @@ const listQuery = {
 
 const getQuery = { type: 'object', properties: { provider: { type: 'string' }, id: { type: 'string' } } } as const;
 
+/**
+ * A repo name with its slashes raw (`owner/name`, `group/subgroup/name`), as clients put it in the
+ * path (reference §8.1): the rest of the path after the org. Undocumented beside `{name}`, which
+ * OpenAPI cannot give a slash and which takes the percent-encoded form.
+ */
+const repoPathParams = {
+  type: 'object',
+  required: ['org', '*'],
+  properties: { org: { type: 'string' }, '*': { type: 'string' } },
+} as const;
+
 export const repoRoutes: RoutePlugin = (app, { context, services }, done) => {
   app.get('/repos/:org', { schema: { params: orgParams, querystring: listQuery } }, async (request) => {
     const { page, perPage, offset } = pageOf(request.query);
@@ -52,5 +63,14 @@ export const repoRoutes: RoutePlugin = (app, { context, services }, done) => {
     const { info, tags } = await services.repos.named(orgOf(request), request.params.name, request.query);
     return repoView(info, tags);
   });
+
+  app.get(
+    '/repos/:org/*',
+    { schema: { hide: true, params: repoPathParams, querystring: getQuery } },
+    async (request) => {
+      const { info, tags } = await services.repos.named(orgOf(request), request.params['*'], request.query);
+      return repoView(info, tags);
+    },
+  );
   done();
 };
