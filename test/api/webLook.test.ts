@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../support/browser.ts';
+import { exactTime } from '../../shared/display/time.ts';
+import type { Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import {
   DESKTOP,
@@ -95,6 +97,28 @@ describe('how every page looks', function () {
       await browser?.close();
     });
 
+    it('shows each time as how long ago it was, with the exact time on hover', async () => {
+      const trail = (await server.get<Trail>('/api/v2/trails/acme/backend/release-42')).body;
+      await page.goto(`${server.url}/acme/flows/backend/trails/release-42`);
+      const created = page.locator('p', { hasText: 'created' }).locator('time');
+      assert.equal(await created.getAttribute('datetime'), new Date(trail.created_at * 1000).toISOString());
+      assert.equal(await created.getAttribute('title'), exactTime(new Date(trail.created_at * 1000).toISOString()));
+      assert.match(await created.innerText(), /^(just now|\d+ (second|minute)s? ago)$/);
+      for (const path of PAGES) {
+        await page.goto(`${server.url}${path}`);
+        const times = await page.locator('main time').all();
+        // Every page but the comparison, which names two snapshots, shows a time.
+        assert.ok(times.length > 0 || path.includes('/compare'), `${path} shows times`);
+        for (const time of times) {
+          const iso = (await time.getAttribute('datetime'))!;
+          assert.equal(await time.getAttribute('title'), exactTime(iso), path);
+          assert.match(await time.innerText(), /^(just now|\d+ (second|minute)s? ago)$/, path);
+        }
+        // No raw ISO time is left in the text of a page.
+        assert.doesNotMatch(await page.locator('main').innerText(), /\d{4}-\d\d-\d\dT\d\d:/, path);
+      }
+    });
+
     it('shows the icon as a browser draws it', async () => {
       await page.setViewportSize({ width: 64, height: 64 });
       const response = await page.goto(`${server.url}/favicon.ico`);
@@ -135,7 +159,8 @@ describe('how every page looks', function () {
       for (const path of PAGES) await screenshots(page, server, path, shotName(path));
     });
 
-    it('follows the system into a dark theme: light text on a dark page, every state word legible (axe-core, both themes)', async () => {
+    it('follows the system into a dark theme: light text on a dark page, every state word legible (axe-core, both themes)', async function () {
+      this.timeout(180_000);
       const colours = async (scheme: 'light' | 'dark') => {
         await page.emulateMedia({ colorScheme: scheme });
         await page.goto(`${server.url}/acme/environments/production`);

@@ -25,7 +25,7 @@ import {
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { ENVIRONMENT_NAME_PART } from '../../../../shared/names.ts';
 import { page, sendPage } from './layout.ts';
-import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem, verdictLine } from './markup.ts';
+import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem, verdictLine, when } from './markup.ts';
 import { bodyOf, downloadDisposition, pageNumberOf, pageRoute, PageRefused, PER_PAGE } from './reading.ts';
 import type { Sessions } from './sessions.ts';
 
@@ -151,7 +151,7 @@ ${table(
     environment.type,
     environment.problem ?? status(environment.compliance),
     String(environment.snapshotCount),
-    environment.lastReportedAt ?? '',
+    when(environment.lastReportedAt, 'never'),
     environment.policies.join(', '),
   ]),
   'No environments yet.',
@@ -167,7 +167,7 @@ function environmentPage(org: string, environment: EnvironmentDisplay, paging: P
     html`${orgNav(org)}
 <h1>Environment ${environment.name}</h1>
 ${verdictLine(environment.compliance)}
-<p>${environment.type} · ${environment.snapshotCount} snapshots · last reported ${environment.lastReportedAt ?? 'never'}</p>
+<p>${environment.type} · ${environment.snapshotCount} snapshots · last reported ${when(environment.lastReportedAt, 'never')}</p>
 ${environment.description === '' ? '' : html`<p>${environment.description}</p>`}
 <ul class="inline">
 ${environment.latest === null ? '' : html`<li>${refLink(org, environment.latest, 'Latest snapshot')}</li>`}
@@ -181,7 +181,7 @@ ${table(
   ['Snapshot', 'Time', 'Compliance', 'Compliant', 'Non-compliant', 'Unknown', 'Changes'],
   environment.snapshots.map((snapshot) => [
     refLink(org, snapshot.ref, snapshot.title),
-    snapshot.time ?? '',
+    when(snapshot.time),
     status(snapshot.compliance),
     String(snapshot.counts.compliant),
     String(snapshot.counts.nonCompliant),
@@ -242,7 +242,7 @@ function snapshotPage(org: string, snapshot: SnapshotDisplay, pageNumber: number
     html`${orgNav(org)}
 <h1>Snapshot ${snapshot.title}</h1>
 ${verdictLine(snapshot.compliance)}
-<p>Taken ${snapshot.time ?? 'unknown'}${snapshot.isLatest ? ' · the latest' : ''} · environment ${refLink(org, snapshot.environmentRef, snapshot.environment)}</p>
+<p>Taken ${when(snapshot.time, 'at an unknown time')}${snapshot.isLatest ? ' · the latest' : ''} · environment ${refLink(org, snapshot.environmentRef, snapshot.environment)}</p>
 <p class="counts">${snapshot.countsText}</p>
 <nav aria-label="Other snapshots"><ul class="inline">
 ${snapshot.previous === null ? '' : html`<li>${refLink(org, snapshot.previous, 'Previous snapshot')}</li>`}

@@ -13,7 +13,7 @@ import {
 import { isRecord } from '../../../../shared/display/links.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
-import { brief, jsonBlock, orgNav, pager, refLink, seg, status, table, urlItem, verdictLine } from './markup.ts';
+import { brief, jsonBlock, orgNav, pager, refLink, seg, status, table, urlItem, verdictLine, when } from './markup.ts';
 import { bodyOf, pageNumberOf, pageRoute, PER_PAGE } from './reading.ts';
 import type { Sessions } from './sessions.ts';
 
@@ -73,7 +73,7 @@ ${table(
   list.flows.map((flow) => [
     refLink(org, flow.ref, flow.name),
     flow.problem ?? (flow.latestState === null ? 'no trails yet' : status(flow.latestState)),
-    flow.latestActivityAt ?? '',
+    when(flow.latestActivityAt),
     brief(flow.description),
   ]),
   'No flows yet.',
@@ -88,7 +88,7 @@ function flowPage(org: string, flow: FlowDisplay): SafeHtml {
     html`${orgNav(org)}
 <h1>Flow ${flow.name}</h1>
 ${flow.latestState === null ? '' : verdictLine({ ...flow.latestState, reason: `Latest trail: ${flow.latestState.reason}` })}
-<p>${flow.visibility} · created ${flow.createdAt ?? 'unknown'} by ${flow.createdBy}</p>
+<p>${flow.visibility} · created ${when(flow.createdAt, 'at an unknown time')} by ${flow.createdBy}</p>
 ${flow.description === '' ? '' : html`<p>${flow.description}</p>`}
 ${flow.repo === null && flow.tags.length === 0 ? '' : html`<ul>${flow.repo === null ? '' : urlItem(org, flow.repo)}${flow.tags.map((tag) => html`<li>Tag ${tag.name}: ${tag.value}</li>`)}</ul>`}
 <h2>Trails</h2>
@@ -99,7 +99,7 @@ ${table(
     refLink(org, trail.ref, trail.name),
     trail.problem ?? status(trail.status),
     html`<code>${trail.commit}</code>`,
-    trail.lastModifiedAt ?? '',
+    when(trail.lastModifiedAt),
     brief(trail.description),
   ]),
   'No trails yet.',
@@ -128,7 +128,7 @@ function artifactPage(org: string, artifact: ArtifactDisplay): SafeHtml {
     html`${orgNav(org)}
 <h1>Artifact ${artifact.title}</h1>
 ${verdictLine(artifact.status)}
-<p>Fingerprint <code>${artifact.fingerprint}</code> · created ${artifact.createdAt ?? 'unknown'}</p>
+<p>Fingerprint <code>${artifact.fingerprint}</code> · created ${when(artifact.createdAt, 'at an unknown time')}</p>
 <h2>Where it runs</h2>
 ${placements(org, 'Running now', artifact.running, 'Not running in any environment.')}
 ${placements(org, 'Ran before', artifact.exited, 'Has not stopped running anywhere.')}
@@ -151,7 +151,7 @@ ${jsonBlock('User data', artifact.userData)}
 ${table(
   'What happened to the artifact',
   ['Time', 'Event'],
-  artifact.history.map((entry) => [entry.time ?? '', entry.event]),
+  artifact.history.map((entry) => [when(entry.time), entry.event]),
 )}`,
   );
 }

@@ -3,6 +3,7 @@
 // header cells, pretty-printed JSON as text, status words, pagers and the org's navigation.
 import type { Verdict } from '../../../../shared/compliance/vocabulary.ts';
 import type { PagingDisplay, ViewRef, ViewUrl } from '../../../../shared/display/links.ts';
+import { exactTime, relativeTime } from '../../../../shared/display/time.ts';
 import { html, link, SafeHtml, type HtmlValue } from '../../../../shared/html.ts';
 
 export const seg = encodeURIComponent;
@@ -95,6 +96,12 @@ export function orgNav(org: string): SafeHtml {
 export function brief(text: string, length = 160): string {
   const characters = [...text];
   return characters.length <= length ? text : `${characters.slice(0, length).join('')}…`;
+}
+
+/** A time as how long ago it was, the exact time on hover (and for machines in `datetime`); `otherwise` when there is none. */
+export function when(iso: string | null, otherwise = ''): SafeHtml {
+  if (iso === null) return html`${otherwise}`;
+  return html`<time datetime="${iso}" title="${exactTime(iso)}">${relativeTime(iso, Date.now())}</time>`;
 }
 
 /** Markup made by our own pure renderers outside this template (the chart's SVG), passed through as is. */

@@ -44,7 +44,7 @@ td code, td a { overflow-wrap: anywhere; }
 nav.site { margin-bottom: 0.5rem; }
 nav.pager { display: flex; gap: 1rem; margin: 0.3rem 0 1rem; }
 ul.inline { list-style: none; padding: 0; display: flex; gap: 1rem; flex-wrap: wrap; }
-.status { white-space: nowrap; }
+.status, time { white-space: nowrap; }
 .status.passed { color: var(--passed); }
 .status.failed { color: var(--failed); }
 .status.pending { color: var(--pending); }

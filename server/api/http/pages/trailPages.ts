@@ -12,7 +12,7 @@ import { isRecord } from '../../../../shared/display/links.ts';
 import { trailDisplay, type TrailDisplay } from '../../../../shared/display/trail.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
-import { jsonBlock, orgNav, refLink, seg, status, table, urlItem, verdictLine } from './markup.ts';
+import { jsonBlock, orgNav, refLink, seg, status, table, urlItem, verdictLine, when } from './markup.ts';
 import { bodyOf, downloadDisposition, pageRoute, PageRefused } from './reading.ts';
 import type { Sessions } from './sessions.ts';
 
@@ -80,7 +80,7 @@ function trailPage(org: string, trail: TrailDisplay, attestation: AttestationDis
     html`${orgNav(org)}
 <h1>Trail ${trail.title}</h1>
 ${verdictLine(trail.status)}
-<p>Flow ${refLink(org, { kind: 'flow', flow: trail.flow }, trail.flow)} · created ${trail.createdAt ?? 'unknown'} by ${trail.createdBy}</p>
+<p>Flow ${refLink(org, { kind: 'flow', flow: trail.flow }, trail.flow)} · created ${when(trail.createdAt, 'at an unknown time')} by ${trail.createdBy}</p>
 ${trail.description === '' ? '' : html`<p>${trail.description}</p>`}
 ${attestation === undefined ? '' : attestationSection(org, attestation)}
 <h2>Template slots</h2>
@@ -117,7 +117,7 @@ ${jsonBlock('User data', trail.userData)}
 ${table(
   'Events of the trail',
   ['Time', 'Event', 'Details'],
-  trail.events.map((event) => [event.time ?? '', event.type, html`<pre>${event.details ?? ''}</pre>`]),
+  trail.events.map((event) => [when(event.time), event.type, html`<pre>${event.details ?? ''}</pre>`]),
 )}`,
   );
 }
@@ -125,7 +125,7 @@ ${table(
 function attestationSection(org: string, attestation: AttestationDisplay): SafeHtml {
   return html`<section aria-labelledby="attestation-heading">
 <h2 id="attestation-heading">Attestation ${attestation.title}</h2>
-<p>${attestation.type} · ${status(attestation.status)} · reported ${attestation.createdAt ?? 'unknown'} by ${attestation.reportedBy}</p>
+<p>${attestation.type} · ${status(attestation.status)} · reported ${when(attestation.createdAt, 'at an unknown time')} by ${attestation.reportedBy}</p>
 ${attestation.description === '' ? '' : html`<p>${attestation.description}</p>`}
 ${attestation.summary === '' ? '' : html`<p>${attestation.summary}</p>`}
 ${attestation.tables.map((entry: TableDisplay) => table(entry.caption, entry.columns, entry.rows))}
