@@ -1,10 +1,13 @@
 // `cev`: the command line face of the product. Each command lives in server/commands/ and
-// describes itself for the help; this file dispatches, and answers help and version.
+// describes itself for the help; this file dispatches, and answers help and version. It runs on
+// any maintained Node: only `serve` needs a newer one (its storage is node:sqlite), so the server
+// is loaded when it is asked for, after the Node running it has been checked.
 import { version } from '../package.json';
 import { suggestionsFor } from '../shared/text/suggest.ts';
-import { commandHelpText, overviewText, unknownOptionMessage, type CommandHelp } from './commands/help.ts';
-import { runServe, serveHelp } from './commands/serve.ts';
+import { asksForHelp, commandHelpText, overviewText, unknownOptionMessage, type CommandHelp } from './commands/help.ts';
+import { serveHelp } from './commands/serveHelp.ts';
 import { runValidate, validateHelp } from './commands/validate.ts';
+import { olderNodeMessage } from './commands/nodeVersion.ts';
 
 interface Command {
   help: CommandHelp;
@@ -12,7 +15,22 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
-  serve: { help: serveHelp, run: (args) => runServe(args, { guide: true }) },
+  serve: {
+    help: serveHelp,
+    run: async (args) => {
+      if (asksForHelp(args)) {
+        console.log(commandHelpText(serveHelp));
+        return 0;
+      }
+      const older = olderNodeMessage(process.versions.node, process.argv[1], args);
+      if (older !== undefined) {
+        console.error(`cev serve: ${older}`);
+        return 2;
+      }
+      const { runServe } = await import('./commands/serve.ts');
+      return runServe(args, { guide: true });
+    },
+  },
   validate: { help: validateHelp, run: runValidate },
 };
 

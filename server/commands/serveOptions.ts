@@ -12,7 +12,7 @@ import { DEFAULT_MIN_FREE_MB } from '../api/freeSpace.ts';
 import type { ConfiguredKey, OrgConfig, ServeOptions } from '../api/options.ts';
 import type { Role } from '../api/principal.ts';
 
-/** The flags of `cev serve`, as node:util parseArgs reads them (its help lists each: server/commands/serve.ts). */
+/** The flags of `cev serve`, as node:util parseArgs reads them (its help lists each: server/commands/serveHelp.ts). */
 export const serveFlags = {
   host: { type: 'string', default: '127.0.0.1' },
   port: { type: 'string', default: '8001' },
