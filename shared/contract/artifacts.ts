@@ -10,7 +10,7 @@ import {
   string,
   stringList,
 } from './values.ts';
-import { gitCommitInfo } from './flows.ts';
+import { nullableGitCommitInfo } from './flows.ts';
 
 /** Where an artifact runs or ran: the environment and the snapshot that saw it. */
 const placement = {
@@ -40,7 +40,7 @@ export const artifact = {
     created_at: { type: 'string', description: 'Epoch seconds, as a string (spec).' },
     last_modified_at: string,
     git_commit: nullableString,
-    git_commit_info: { anyOf: [gitCommitInfo, { type: 'null' }] },
+    git_commit_info: nullableGitCommitInfo,
     repo_info: { type: ['object', 'null'] },
     commit_url: nullableString,
     build_url: nullableString,

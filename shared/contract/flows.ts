@@ -79,9 +79,10 @@ export const artifactStatus = {
     is_compliant: nullableBoolean,
     unexpected: boolean,
     evaluated_at: number,
+    flow_template_id: { ...string, description: 'The template the slot was evaluated against.' },
     attestations_statuses: { type: 'array', items: attestationStatus },
   },
-  required: ['status'],
+  required: ['status', 'flow_template_id'],
   additionalProperties: false,
 } as const;
 
@@ -95,14 +96,73 @@ export const complianceStatus = {
     attestations_statuses: { type: 'array', items: attestationStatus },
     artifacts_statuses: { type: 'object', additionalProperties: artifactStatus },
   },
-  required: ['status', 'is_compliant', 'attestations_statuses', 'artifacts_statuses'],
+  required: [
+    'status',
+    'is_compliant',
+    'evaluated_at',
+    'flow_template_id',
+    'attestations_statuses',
+    'artifacts_statuses',
+  ],
   additionalProperties: false,
 } as const;
 
+/**
+ * A commit as answers show it: the fields the reporter sent, with the four clients read always
+ * there (reference §1.11): a sha1 of at least 7 characters, author and message ("" when not
+ * sent) and timestamp (0 when not sent).
+ */
 export const gitCommitInfo = {
   type: 'object',
-  description: 'sha1, message, author, branch, timestamp, url, ... as the reporter sent them.',
-  properties: { sha1: string, message: string, author: string, branch: string, timestamp: anyValue, url: string },
+  description:
+    'sha1, message, author, branch, timestamp, url, ... as the reporter sent them; author and message "" and timestamp 0 when not sent.',
+  properties: {
+    sha1: { type: 'string', minLength: 7 },
+    message: string,
+    author: string,
+    branch: nullableString,
+    timestamp: number,
+    url: nullableString,
+  },
+  required: ['sha1', 'message', 'author', 'timestamp'],
+} as const;
+
+/** git_commit_info of an answer: the commit, or null when none was reported. */
+export const nullableGitCommitInfo = { anyOf: [gitCommitInfo, { type: 'null' }] } as const;
+
+/**
+ * One entry of a trail's `events`, oldest first (reference §3.4): what happened, when, to which
+ * trail, with the commit and repository the report that made it carried (null for an event no
+ * report with a commit made, such as an artifact starting to run). The other fields depend on the
+ * type: `trail_data_json` (the trail's data as reported) on trail_reported and trail_updated, the
+ * attestation's ids on attestation events, the artifact's on artifact_creation_reported, the
+ * environment's on artifact_started_running and artifact_stopped_running.
+ */
+export const trailEvent = {
+  type: 'object',
+  properties: {
+    org_id: string,
+    flow_id: string,
+    trail_id: string,
+    timestamp: number,
+    type: string,
+    git_commit_info: nullableGitCommitInfo,
+    repo_info: { type: ['object', 'null'] },
+    trail_data_json: anyObject,
+    attestation_id: string,
+    attestation_type: string,
+    is_compliant: nullableBoolean,
+    template_reference_name: string,
+    target_artifact: string,
+    artifact_id: string,
+    artifact_name: string,
+    artifact_fingerprint: string,
+    git_commit: string,
+    environment_id: string,
+    environment_name: string,
+    snapshot_index: integer,
+  },
+  required: ['org_id', 'flow_id', 'trail_id', 'timestamp', 'type', 'git_commit_info', 'repo_info'],
 } as const;
 
 export const trail = {
@@ -152,12 +212,9 @@ export const trail = {
     user_data: anyValue,
     repo_ids: stringList,
     external_urls: anyObject,
-    events: {
-      type: 'array',
-      items: { type: 'object', properties: { type: string, timestamp: number }, required: ['type', 'timestamp'] },
-    },
-    git_commit_info: gitCommitInfo,
-    repo_info: anyObject,
+    events: { type: 'array', items: trailEvent },
+    git_commit_info: nullableGitCommitInfo,
+    repo_info: { type: ['object', 'null'] },
   },
   required: [
     'name',
@@ -176,6 +233,8 @@ export const trail = {
     'repo_ids',
     'external_urls',
     'events',
+    'git_commit_info',
+    'repo_info',
   ],
   additionalProperties: false,
 } as const;
@@ -228,7 +287,7 @@ export const attestation = {
     description: nullableString,
     artifact_fingerprint: nullableString,
     target_artifacts: { type: 'array' },
-    git_commit_info: { anyOf: [gitCommitInfo, { type: 'null' }] },
+    git_commit_info: nullableGitCommitInfo,
     repo_info: { type: ['object', 'null'] },
     user_data: anyValue,
     annotations: anyObject,

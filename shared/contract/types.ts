@@ -21,8 +21,10 @@ import type {
   attestationStatus,
   flow,
   flowAttestationRecord,
+  gitCommitInfo,
   templateAttestation,
   trail,
+  trailEvent,
 } from './flows.ts';
 import type { action, control, controlDecision, customType, policy, systemType } from './governance.ts';
 import type { pagination } from './pagination.ts';
@@ -41,6 +43,8 @@ export type TemplateAttestation = FromSchema<typeof templateAttestation>;
 export type AttestationStatus = FromSchema<typeof attestationStatus>;
 export type ArtifactStatus = FromSchema<typeof artifactStatus>;
 export type Trail = FromSchema<typeof trail>;
+export type TrailEventAnswer = FromSchema<typeof trailEvent>;
+export type GitCommitInfo = FromSchema<typeof gitCommitInfo>;
 export type Attestation = FromSchema<typeof attestation>;
 export type FlowAttestationRecord = FromSchema<typeof flowAttestationRecord>;
 export type Environment = FromSchema<typeof environment>;

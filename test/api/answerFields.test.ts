@@ -3,9 +3,50 @@
 // harness also holds every answer to the contract, where these fields are required.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { Attestation } from './answers.ts';
-import { attest, beginTrail, createFlow } from './fixtures.ts';
-import { startServer, type TestServer } from './harness.ts';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import type { Artifact, Attestation, Flow, Trail } from './answers.ts';
+import {
+  attest,
+  attestArtifact,
+  beginTrail,
+  commit,
+  createEnvironment,
+  createFlow,
+  fingerprint,
+  WORKED_TEMPLATE,
+} from './fixtures.ts';
+import { ENGINE, sharedPostgres, startServer, type TestServer } from './harness.ts';
+
+type TrailEvent = Trail['events'][number];
+
+/** A commit as a CI client reports it. */
+function commitInfo(label: string, timestamp: number): Record<string, unknown> {
+  const sha1 = commit(label);
+  return {
+    sha1,
+    message: `${label}: the change`,
+    author: 'Dev <dev@example.test>',
+    branch: 'main',
+    timestamp,
+    url: `https://git.example.test/acme/app/commit/${sha1}`,
+  };
+}
+
+const REPO = { name: 'acme/app', url: 'https://git.example.test/acme/app', id: 'repo-1', provider: 'git' };
+
+/** One K8S report running each of `digests` in one pod started at `started`. */
+function podsRunning(digests: Record<string, string>, started: number) {
+  return {
+    artifacts: Object.entries(digests).map(([name, digest], i) => ({
+      podName: `pod-${i}`,
+      namespace: 'prod',
+      creationTimestamp: started,
+      digests: { [name]: digest },
+    })),
+  };
+}
 
 describe('fields of hosted answers (reference §8.5)', () => {
   let server: TestServer;
@@ -75,5 +116,245 @@ describe('fields of hosted answers (reference §8.5)', () => {
       assert.equal(bare.evidence_archive_fingerprint, null);
       assert.equal(bare.has_audit_package, false);
     });
+  });
+
+  describe('trail', () => {
+    const begun = commitInfo('begun', 1_700_000_000);
+    const attested = commitInfo('attested', 1_700_000_100);
+    const built = commitInfo('built', 1_700_000_200);
+    let trail: Trail;
+    let flow: Flow;
+    let artifact: Artifact;
+    const eventOf = (type: string): TrailEvent => {
+      const event = trail.events.find((candidate) => candidate.type === type);
+      assert.ok(event, `no ${type} event in ${trail.events.map((e) => e.type).join(', ')}`);
+      return event;
+    };
+    before(async () => {
+      await createFlow(server, 'acme', 'app', WORKED_TEMPLATE);
+      await beginTrail(server, 'acme', 'app', 'main-1', {
+        description: 'the first build',
+        git_commit_info: begun,
+        repo_info: REPO,
+        user_data: { ticket: 7 },
+        origin_url: 'https://ci.example.test/runs/1',
+      });
+      assert.equal(
+        (
+          await attest(server, 'acme', 'app', 'main-1', 'generic', {
+            attestation_name: 'bar',
+            git_commit_info: attested,
+          })
+        ).status,
+        201,
+      );
+      await attestArtifact(server, 'acme', 'app', {
+        fingerprint: fingerprint('cli-1'),
+        filename: 'cli',
+        git_commit: built.sha1,
+        git_commit_info: built,
+        repo_info: REPO,
+        trail_name: 'main-1',
+        template_reference_name: 'cli',
+      });
+      await createEnvironment(server, 'acme', 'prod');
+      for (const running of [{ cli: fingerprint('cli-1') }, {}] as Array<Record<string, string>>) {
+        const report = await server.json('PUT', '/api/v2/environments/acme/prod/report/K8S', podsRunning(running, 1));
+        assert.equal(report.status, 200, report.text);
+      }
+      await beginTrail(server, 'acme', 'app', 'main-1', { description: 'built again', origin_url: 'https://ci/2' });
+      trail = (await server.get<Trail>('/api/v2/trails/acme/app/main-1')).body;
+      flow = (await server.get<Flow>('/api/v2/flows/acme/app')).body;
+      artifact = (await server.get<Artifact>(`/api/v2/artifacts/acme/app/fingerprint/${fingerprint('cli-1')}`)).body;
+    });
+
+    it('names the org, flow and trail of every event', async () => {
+      assert.equal(trail.events.length, 6, trail.events.map((event) => event.type).join(', '));
+      for (const event of trail.events) {
+        assert.equal(event.flow_id, flow.id, event.type);
+        assert.equal(event.trail_id, trail.events[0].trail_id, event.type);
+        assert.equal(event.org_id, trail.events[0].org_id, event.type);
+      }
+      await beginTrail(server, 'acme', 'app', 'main-2');
+      const other = (await server.get<Trail>('/api/v2/trails/acme/app/main-2')).body.events[0];
+      assert.equal(other.org_id, trail.events[0].org_id);
+      assert.notEqual(other.trail_id, trail.events[0].trail_id);
+    });
+
+    it('keeps on trail_reported and trail_updated the commit, repository and trail data each reported', () => {
+      const reported = eventOf('trail_reported');
+      assert.deepEqual(reported.git_commit_info, begun);
+      assert.deepEqual(reported.repo_info, REPO);
+      assert.deepEqual(reported.trail_data_json, {
+        name: 'main-1',
+        description: 'the first build',
+        git_commit_info: begun,
+        repo_info: REPO,
+        user_data: { ticket: 7 },
+        origin_url: 'https://ci.example.test/runs/1',
+        repo_ids: ['repo-1'],
+        template_id: trail.compliance_status.flow_template_id,
+      });
+      const updated = eventOf('trail_updated');
+      assert.equal(updated.git_commit_info, null);
+      assert.equal(updated.repo_info, null);
+      assert.deepEqual(updated.trail_data_json, {
+        name: 'main-1',
+        description: 'built again',
+        origin_url: 'https://ci/2',
+        template_id: trail.compliance_status.flow_template_id,
+      });
+      assert.deepEqual(trail.git_commit_info, begun, 'the trail keeps the commit it was begun with');
+      assert.deepEqual(trail.repo_info, REPO);
+    });
+
+    it("gives an attestation event the attestation's commit and an artifact event the artifact's id and commit", async () => {
+      const attestation = (await server.get<Attestation[]>('/api/v2/attestations/acme/app/trail/main-1/bar')).body[0];
+      const reported = eventOf('trail_attestation_reported');
+      assert.equal(reported.attestation_id, attestation.attestation_id);
+      assert.deepEqual(reported.git_commit_info, attested);
+      assert.equal(reported.repo_info, null);
+      const created = eventOf('artifact_creation_reported');
+      assert.equal(created.artifact_id, artifact.id);
+      assert.equal(created.artifact_fingerprint, fingerprint('cli-1'));
+      assert.equal(created.git_commit, built.sha1);
+      assert.deepEqual(created.git_commit_info, built);
+      assert.deepEqual(created.repo_info, REPO);
+    });
+
+    it('names the environment of the running events by id, with no commit', () => {
+      const started = eventOf('artifact_started_running');
+      const stopped = eventOf('artifact_stopped_running');
+      assert.equal(typeof started.environment_id, 'string');
+      assert.equal(stopped.environment_id, started.environment_id);
+      assert.deepEqual([started.environment_name, started.snapshot_index, stopped.snapshot_index], ['prod', 1, 2]);
+      for (const event of [started, stopped]) {
+        assert.equal(event.git_commit_info, null);
+        assert.equal(event.repo_info, null);
+      }
+    });
+
+    it('says which template each artifact slot was evaluated against', () => {
+      const templateId = trail.compliance_status.flow_template_id;
+      assert.equal(typeof templateId, 'string');
+      assert.deepEqual(
+        Object.values(trail.compliance_status.artifacts_statuses).map((status) => status.flow_template_id),
+        [templateId],
+      );
+    });
+
+    it('answers git_commit_info and repo_info null without a commit, and fills what a client reads of a partial one', async () => {
+      const bare = (await server.get<Trail>('/api/v2/trails/acme/app/main-2')).body;
+      assert.equal(bare.git_commit_info, null);
+      assert.equal(bare.repo_info, null);
+      await beginTrail(server, 'acme', 'app', 'partial', { git_commit_info: { sha1: 'abcdef1', url: null } });
+      assert.deepEqual((await server.get<Trail>('/api/v2/trails/acme/app/partial')).body.git_commit_info, {
+        sha1: 'abcdef1',
+        message: '',
+        author: '',
+        branch: null,
+        timestamp: 0,
+        url: null,
+      });
+      await beginTrail(server, 'acme', 'app', 'short', { git_commit_info: { sha1: 'abc' } });
+      assert.equal(
+        (await server.get<Trail>('/api/v2/trails/acme/app/short')).body.git_commit_info,
+        null,
+        'a sha1 shorter than 7 characters names no commit a client can read',
+      );
+    });
+  });
+});
+
+/** Runs statements on the database behind a stopped server: its SQLite file, or its PostgreSQL database. */
+async function onDatabase(dataDir: string, databaseUrl: string | undefined, statements: string[]): Promise<void> {
+  if (databaseUrl === undefined) {
+    const db = new DatabaseSync(join(dataDir, 'cev.sqlite'));
+    try {
+      for (const statement of statements) db.exec(statement);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('trail events written before migration 290', () => {
+  let server: TestServer | undefined;
+  after(async () => {
+    await server?.stop();
+  });
+
+  it('get the commit, repository, ids and trail data of the rows they came from', async () => {
+    const databaseUrl =
+      ENGINE === 'postgres' ? await (await sharedPostgres()).createDatabase(`events290_${process.pid}`) : undefined;
+    server = await startServer({
+      args: ['--org', 'acme', ...(databaseUrl === undefined ? [] : ['--database', databaseUrl])],
+    });
+    await createFlow(server, 'acme', 'app', WORKED_TEMPLATE);
+    await beginTrail(server, 'acme', 'app', 'old', {
+      description: 'begun before',
+      git_commit_info: commitInfo('old', 1_600_000_000),
+      repo_info: REPO,
+    });
+    await attest(server, 'acme', 'app', 'old', 'generic', {
+      attestation_name: 'bar',
+      git_commit_info: commitInfo('old', 1_600_000_000),
+    });
+    await attestArtifact(server, 'acme', 'app', {
+      fingerprint: fingerprint('old-cli'),
+      filename: 'cli',
+      git_commit: commit('old'),
+      git_commit_info: commitInfo('old', 1_600_000_000),
+      trail_name: 'old',
+      template_reference_name: 'cli',
+    });
+    await attest(server, 'acme', 'app', 'old', 'generic', {
+      attestation_name: 'foo',
+      artifact_fingerprint: fingerprint('old-cli'),
+      repo_info: REPO,
+    });
+    await createEnvironment(server, 'acme', 'prod');
+    const report = await server.json(
+      'PUT',
+      '/api/v2/environments/acme/prod/report/K8S',
+      podsRunning({ cli: fingerprint('old-cli') }, 1),
+    );
+    assert.equal(report.status, 200, report.text);
+    const written = (await server.get<Trail>('/api/v2/trails/acme/app/old')).body.events;
+    assert.deepEqual(
+      written.map((event) => event.type),
+      [
+        'trail_reported',
+        'trail_attestation_reported',
+        'artifact_creation_reported',
+        'artifact_attestation_reported',
+        'artifact_started_running',
+      ],
+    );
+
+    const dataDir = server.dataDir;
+    await server.stop({ keepData: true });
+    // The events as they were stored before: none of what the migration gives them.
+    const added = ['git_commit_info', 'repo_info', 'trail_data_json', 'artifact_id', 'git_commit', 'environment_id'];
+    await onDatabase(dataDir, databaseUrl, [
+      databaseUrl === undefined
+        ? `UPDATE trail_events SET data = json_remove(data, ${added.map((field) => `'$.${field}'`).join(', ')})`
+        : `UPDATE trail_events SET data = (data::jsonb ${added.map((field) => `- '${field}'`).join(' ')})::text`,
+      "DELETE FROM schema_migrations WHERE id = '290-trail-event-reports'",
+    ]);
+    server = await startServer({
+      args: ['--org', 'acme', ...(databaseUrl === undefined ? [] : ['--database', databaseUrl])],
+      dataDir,
+    });
+    const migrated = (await server.get<Trail>('/api/v2/trails/acme/app/old')).body.events;
+    assert.deepEqual(migrated, written);
   });
 });

@@ -11,7 +11,7 @@ import type { Artifact } from '../store/artifacts.ts';
 import { isUnreadable } from '../store/db.ts';
 import type { Flow } from '../store/flows.ts';
 import type { Org } from '../store/orgs.ts';
-import type { Trail } from '../store/trails.ts';
+import type { Trail, TrailEvent } from '../store/trails.ts';
 import { artifactView } from '../views/artifactView.ts';
 import { renderEach, type Placeholder } from '../views/placeholders.ts';
 import { artifactFactsReader } from './artifactFacts.ts';
@@ -41,8 +41,18 @@ export interface ArtifactFilter {
 export function artifactService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 'deliverer'>) {
   const { store, publicUrl } = deps;
 
-  /** The id of the named trail, begun now when missing (the legacy form names it after the commit). */
-  const trailFor = async (org: Org, flow: Flow, name: string, createdBy: string, now: number): Promise<string> => {
+  /**
+   * The id of the named trail, begun now when missing (the legacy form names it after the commit),
+   * its event carrying the artifact's commit and repository.
+   */
+  const trailFor = async (
+    org: Org,
+    flow: Flow,
+    name: string,
+    reported: Pick<TrailEvent, 'git_commit_info' | 'repo_info'>,
+    createdBy: string,
+    now: number,
+  ): Promise<string> => {
     const existing = await store.trails.byName(flow.id, name);
     if (existing !== undefined) return existing.id;
     const trail: Omit<Trail, 'version'> = {
@@ -58,7 +68,12 @@ export function artifactService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 
       lastModifiedAt: now,
     };
     await store.trails.create(trail);
-    await store.trails.appendEvent(trail.id, { type: 'trail_reported', timestamp: now });
+    await store.trails.appendEvent(trail.id, {
+      type: 'trail_reported',
+      timestamp: now,
+      ...reported,
+      trail_data_json: { name, description: '', template_id: flow.template.id },
+    });
     return trail.id;
   };
 
@@ -75,7 +90,8 @@ export function artifactService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 
       const { created, deliveries } = await store.transaction(async () => {
         const flow = await flowOr404(store, org, flowName);
         const now = nowSeconds();
-        const trailId = await trailFor(org, flow, trailName, createdBy, now);
+        const reported = { git_commit_info: input.git_commit_info ?? null, repo_info: input.repo_info ?? null };
+        const trailId = await trailFor(org, flow, trailName, reported, createdBy, now);
         const body: Record<string, unknown> = {};
         for (const key of BODY_FIELDS) if (input[key] !== undefined && input[key] !== null) body[key] = input[key];
         const repoName = input.repo_info?.name ?? null;
@@ -93,8 +109,9 @@ export function artifactService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 
           );
           return { created: false, deliveries: [] };
         }
+        const id = newId();
         await store.artifacts.create({
-          id: newId(),
+          id,
           orgId: org.id,
           flowId: flow.id,
           trailId,
@@ -110,9 +127,12 @@ export function artifactService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 
         await store.trails.appendEvent(trailId, {
           type: 'artifact_creation_reported',
           timestamp: now,
-          artifact_name: input.filename,
-          template_reference_name: slot,
+          ...reported,
           artifact_fingerprint: input.fingerprint,
+          artifact_name: input.filename,
+          artifact_id: id,
+          template_reference_name: slot,
+          git_commit: gitCommit,
         });
         const attested = {
           flowName,

@@ -152,6 +152,8 @@ export async function recordAttestation(
         await store.attestations.create(attestation);
         const attestationType = request.kind === 'override' ? 'override' : type;
         const common = {
+          git_commit_info: data.git_commit_info ?? null,
+          repo_info: data.repo_info ?? null,
           attestation_type: attestationType,
           template_reference_name: attestation.name,
           attestation_id: attestation.id,

@@ -113,10 +113,11 @@ async function recordSnapshot(
           flow.trail_name,
           type,
           {
-            template_reference_name: flow.template_reference_name,
             artifact_fingerprint: event.artifact.fingerprint,
+            environment_id: String(environment.id),
             environment_name: environment.name,
             snapshot_index: index,
+            template_reference_name: flow.template_reference_name,
           },
           now,
         );

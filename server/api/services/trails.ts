@@ -9,7 +9,7 @@ import { newId } from '../ids.ts';
 import { templateErrorText } from '../rules/templateErrors.ts';
 import type { Flow, StoredTemplate } from '../store/flows.ts';
 import type { Org } from '../store/orgs.ts';
-import type { Trail } from '../store/trails.ts';
+import type { Trail, TrailEvent } from '../store/trails.ts';
 import { paginationOf } from '../views/paging.ts';
 import { placeholderOf } from '../views/placeholders.ts';
 import { jsonArray, pageJson } from '../views/trailView.ts';
@@ -49,6 +49,30 @@ function storedBodyOf(input: BodyOf<'trail-create'>): Record<string, unknown> {
   for (const key of BODY_FIELDS) if (input[key] !== undefined) body[key] = input[key];
   if (isObject(input.repo_info) && typeof input.repo_info.id === 'string') body.repo_ids = [input.repo_info.id];
   return body;
+}
+
+/**
+ * What a trail_reported or trail_updated event keeps of its report: the commit and repository it
+ * carried, and the trail's data as reported (`trail_data_json`) with the template it uses.
+ */
+function reportedTrailEvent(
+  type: 'trail_reported' | 'trail_updated',
+  input: BodyOf<'trail-create'>,
+  templateId: string,
+  now: number,
+): TrailEvent {
+  return {
+    type,
+    timestamp: now,
+    git_commit_info: input.git_commit_info ?? null,
+    repo_info: input.repo_info ?? null,
+    trail_data_json: {
+      name: input.name,
+      description: input.description ?? '',
+      ...storedBodyOf(input),
+      template_id: templateId,
+    },
+  };
 }
 
 export function trailService(deps: Pick<ServiceDeps, 'store' | 'evaluations' | 'publicUrl' | 'deliverer'>) {
@@ -100,7 +124,10 @@ export function trailService(deps: Pick<ServiceDeps, 'store' | 'evaluations' | '
         const existing = await store.trails.byName(flow.id, input.name);
         if (existing !== undefined) {
           await store.trails.update(existing.id, { description, body: { ...existing.body, ...body } }, now);
-          await store.trails.appendEvent(existing.id, { type: 'trail_updated', timestamp: now });
+          await store.trails.appendEvent(
+            existing.id,
+            reportedTrailEvent('trail_updated', input, existing.template.id, now),
+          );
           return { created: false, deliveries: [] };
         }
         const trail: Omit<Trail, 'version'> = {
@@ -116,7 +143,7 @@ export function trailService(deps: Pick<ServiceDeps, 'store' | 'evaluations' | '
           lastModifiedAt: now,
         };
         await store.trails.create(trail);
-        await store.trails.appendEvent(trail.id, { type: 'trail_reported', timestamp: now });
+        await store.trails.appendEvent(trail.id, reportedTrailEvent('trail_reported', input, trail.template.id, now));
         return { created: true, deliveries: await trailStartedDeliveries(deps, org, flow.name, input.name) };
       });
       deliverSoon(deps, deliveries);

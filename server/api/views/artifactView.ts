@@ -6,6 +6,7 @@ import type { Artifact as ArtifactAnswer, SearchArtifact } from '../../../shared
 import type { Artifact } from '../store/artifacts.ts';
 import type { Attestation } from '../store/attestations.ts';
 import type { TrailEvent } from '../store/trails.ts';
+import { commitInfoView } from './commitInfo.ts';
 import { apiUrl, htmlUrl } from './urls.ts';
 
 export interface Placement {
@@ -105,7 +106,7 @@ export function artifactView(host: string, orgName: string, artifact: Artifact, 
     created_at: seconds(artifact.createdAt),
     last_modified_at: seconds(artifact.lastModifiedAt),
     git_commit: artifact.gitCommit,
-    git_commit_info: body.git_commit_info ?? null,
+    git_commit_info: commitInfoView(body.git_commit_info),
     repo_info: body.repo_info ?? null,
     commit_url: body.commit_url ?? '',
     build_url: body.build_url ?? '',

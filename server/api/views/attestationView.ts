@@ -6,6 +6,7 @@ import type {
   FlowAttestationRecord,
 } from '../../../shared/contract/types.ts';
 import type { Attestation, CommitAttestation } from '../store/attestations.ts';
+import { commitInfoView } from './commitInfo.ts';
 import { apiUrl, htmlUrl } from './urls.ts';
 
 const SCHEMA_VERSION = 1;
@@ -48,7 +49,7 @@ export function attestationView(host: string, orgName: string, attestation: Atte
     description: body.description ?? null,
     artifact_fingerprint: attestation.artifactFingerprint,
     target_artifacts: body.target_artifacts ?? [],
-    git_commit_info: body.git_commit_info ?? null,
+    git_commit_info: commitInfoView(body.git_commit_info),
     repo_info: body.repo_info ?? null,
     user_data: body.user_data ?? {},
     annotations: body.annotations ?? {},

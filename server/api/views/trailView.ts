@@ -1,16 +1,35 @@
 // The Trail object of the spec's table and reference §3.4, and the JSON of lists and pages of them.
 import type { TrailEvaluation } from '../../../shared/compliance/index.ts';
-import type { Trail as TrailAnswer } from '../../../shared/contract/types.ts';
+import type { Trail as TrailAnswer, TrailEventAnswer } from '../../../shared/contract/types.ts';
 import type { Flow } from '../store/flows.ts';
 import type { Trail, TrailEvent } from '../store/trails.ts';
 import type { Pagination } from './paging.ts';
+import { commitInfoView, repoInfoView } from './commitInfo.ts';
 import { htmlUrl } from './urls.ts';
 
 /** The fields of data_json a trail keeps as they were sent (checked by the trail-create schema). */
 type SentFields = {
-  [Field in 'origin_url' | 'user_data' | 'repo_ids' | 'external_urls' | 'git_commit_info' | 'repo_info']?:
-    TrailAnswer[Field] | null;
-};
+  [Field in 'origin_url' | 'user_data' | 'repo_ids' | 'external_urls']?: TrailAnswer[Field] | null;
+} & { git_commit_info?: unknown; repo_info?: unknown };
+
+/**
+ * One event as answered: the ids of where it happened first (the trail's, which every event of it
+ * shares), then what the event stored, with the commit and repository it carried (null for an
+ * event stored without them).
+ */
+function eventView(trail: Trail, event: TrailEvent): TrailEventAnswer {
+  const { type, timestamp, git_commit_info, repo_info, ...fields } = event;
+  return {
+    org_id: String(trail.orgId),
+    flow_id: trail.flowId,
+    trail_id: trail.id,
+    timestamp,
+    type,
+    git_commit_info: commitInfoView(git_commit_info),
+    repo_info: repoInfoView(repo_info),
+    ...fields,
+  };
+}
 
 /**
  * The trail as the API answers it, with its `evaluation` (the stored compliance_state of
@@ -25,14 +44,25 @@ export function trailView(
   events: readonly TrailEvent[],
 ): TrailAnswer {
   const body = trail.body as SentFields;
-  const view: TrailAnswer = {
+  // Evaluated against the trail's own template, whose id is never null here.
+  const templateId = trail.template.id;
+  const artifactsStatuses = Object.fromEntries(
+    Object.entries(evaluation.compliance_status.artifacts_statuses).map(([name, status]) => [
+      name,
+      { ...status, flow_template_id: templateId },
+    ]),
+  );
+  return {
     name: trail.name,
     description: trail.description,
     created_at: trail.createdAt,
     last_modified_at: trail.lastModifiedAt,
     created_by: trail.createdBy,
-    // Evaluated against the trail's own template, whose id is never null here.
-    compliance_status: { ...evaluation.compliance_status, flow_template_id: trail.template.id },
+    compliance_status: {
+      ...evaluation.compliance_status,
+      flow_template_id: templateId,
+      artifacts_statuses: artifactsStatuses,
+    },
     compliance_state: evaluation.compliance_state,
     is_compliant: evaluation.is_compliant,
     template: { ...trail.template.parsed, content: trail.template.content },
@@ -42,11 +72,10 @@ export function trailView(
     user_data: body.user_data ?? {},
     repo_ids: body.repo_ids ?? [],
     external_urls: body.external_urls ?? {},
-    events: [...events],
+    events: events.map((event) => eventView(trail, event)),
+    git_commit_info: commitInfoView(body.git_commit_info),
+    repo_info: repoInfoView(body.repo_info),
   };
-  if (body.git_commit_info !== undefined && body.git_commit_info !== null) view.git_commit_info = body.git_commit_info;
-  if (body.repo_info !== undefined && body.repo_info !== null) view.repo_info = body.repo_info;
-  return view;
 }
 
 /** A JSON array of already-encoded items. */
