@@ -1,8 +1,10 @@
 // A trail as display data (design §10): every template slot with its status and the reason for
 // it, the artifacts, the commit, origin, user data and events. Input is the API's Trail object
-// (and optionally the trail's attestations, for names of what made a slot non-compliant).
+// (and optionally the trail's attestations, for names of what made a slot non-compliant); its
+// events read as events.ts tells them.
 
 import { trailVerdict, verdictOf, type Verdict } from '../compliance/vocabulary.ts';
+import { eventDisplay, type EventDisplay } from './events.ts';
 import {
   externalUrlsOf,
   isRecord,
@@ -34,13 +36,6 @@ export interface ArtifactSlotDisplay {
   fingerprint: string | null;
   unexpected: boolean;
   ref: ViewRef | null;
-}
-
-export interface EventDisplay {
-  time: string | null;
-  type: string;
-  /** The event's other fields as pretty-printed JSON. */
-  details: string | null;
 }
 
 export interface TrailDisplay {
@@ -101,7 +96,7 @@ export function trailDisplay(
     origin: urlDisplay('origin', trail.origin_url),
     externalUrls: externalUrlsOf(trail.external_urls),
     userData: prettyJson(trail.user_data),
-    events: listOf(trail.events).map(eventDisplay),
+    events: listOf(trail.events).map((event) => eventDisplay(event, { flow, trail: name })),
   };
 }
 
@@ -193,9 +188,4 @@ function commitDisplay(value: unknown): TrailDisplay['commit'] {
     branch: textOf(value.branch),
     url: urlDisplay('commit', value.url),
   };
-}
-
-function eventDisplay(entry: Record<string, unknown>): EventDisplay {
-  const { type, timestamp, ...rest } = entry;
-  return { time: timeOf(timestamp), type: textOf(type), details: prettyJson(rest) };
 }

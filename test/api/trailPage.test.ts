@@ -133,7 +133,10 @@ describe('trail page', function () {
       );
       await page.screenshot({ path: join(outputDir, 'trail.png'), fullPage: true });
 
-      await page.getByRole('link', { name: 'scan', exact: true }).click();
+      await page
+        .getByRole('table', { name: /Attestations the template asks for/ })
+        .getByRole('link', { name: 'scan', exact: true })
+        .click();
       await page.getByRole('heading', { name: 'Attestation scan' }).waitFor({ timeout: 15_000 });
       assert.ok(page.url().includes(`attestation_id=${attestationId}`));
       const conditions = await page

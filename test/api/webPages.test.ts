@@ -456,7 +456,10 @@ describe('web pages behind every html_url', function () {
       );
       assert.ok(source.includes(`on ${HOSTILE_SHORT} by ${HOSTILE_SHORT}: `), source.slice(0, 200));
       assert.ok(source.includes('(javascript:window.pwned=1)'), 'the commit URL as text');
-      await page.getByRole('link', { name: 'scan', exact: true }).click();
+      await page
+        .getByRole('table', { name: /Attestations the template asks for/ })
+        .getByRole('link', { name: 'scan', exact: true })
+        .click();
       await page.getByRole('heading', { name: 'Attestation scan' }).waitFor({ timeout: 15_000 });
       assert.ok(page.url().includes(`attestation_id=${scanId}`));
       await assertInert(HOSTILE_PARTS);

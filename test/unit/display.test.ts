@@ -108,7 +108,13 @@ describe('trail display model', () => {
     );
     assert.equal(display.userData, '{\n  "ticket": "<b>1</b>"\n}');
     assert.deepEqual(display.events, [
-      { time: '1970-01-01T00:00:01.000Z', type: 'trail_started', details: '{\n  "user": "ci"\n}' },
+      {
+        time: '1970-01-01T00:00:01.000Z',
+        type: 'trail_started',
+        title: 'Trail started',
+        subject: null,
+        details: 'user: ci',
+      },
     ]);
   });
 

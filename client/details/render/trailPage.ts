@@ -71,7 +71,11 @@ ${pagedTable(
   'events',
   'Events of the trail',
   ['Time', 'Event', 'Details'],
-  trail.events.map((event) => [event.time ?? '', event.type, html`<pre>${event.details ?? ''}</pre>`]),
+  trail.events.map((event) => [
+    event.time ?? '',
+    event.title,
+    html`${event.subject === null ? '' : html`${refLink(event.subject.ref, event.subject.label)}${event.details === '' ? '' : ' · '}`}${event.details}`,
+  ]),
   pages,
   lists,
 )}`;

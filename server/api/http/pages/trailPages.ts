@@ -117,7 +117,11 @@ ${jsonBlock('User data', trail.userData)}
 ${table(
   'Events of the trail',
   ['Time', 'Event', 'Details'],
-  trail.events.map((event) => [when(event.time), event.type, html`<pre>${event.details ?? ''}</pre>`]),
+  trail.events.map((event) => [
+    when(event.time),
+    event.title,
+    html`${event.subject === null ? '' : html`${refLink(org, event.subject.ref, event.subject.label)}${event.details === '' ? '' : ' · '}`}${event.details}`,
+  ]),
 )}`,
   );
 }
