@@ -58,6 +58,11 @@ export function customTypeVersionNotFound(name: string, version: number | string
   return notFound(`version ${version} does not exist for custom attestation type '${name}'`);
 }
 
+/** A version a control never had, or one made before its versions were kept (reference §8.4). */
+export function controlVersionNotFound(identifier: string, version: number): ApiError {
+  return notFound(`version ${version} does not exist for control '${identifier}'`);
+}
+
 export function repoNotFound(name: string): ApiError {
   return notFound(`Repo '${name}' not found`);
 }

@@ -3,7 +3,8 @@
 // coverage. Where the hosted answer's shape is not known, the operation says so (`inferred`, shown
 // as `x-shape: inferred` in openapi.json) and the shape is built from its request and the spec's
 // resources.
-import { boolean, number, string, stringList } from './values.ts';
+import { controlDecision } from './governance.ts';
+import { anyObject, boolean, integer, number, string, stringList } from './values.ts';
 
 /** One attestation of a commit, as `GET /attestations/{org}/list_attestations_for_criteria` lists it. */
 export const criteriaAttestation = {
@@ -52,5 +53,63 @@ export const repoFilterOptions = {
   type: 'object',
   properties: { names: stringList, providers: stringList, tags: tagOptions },
   required: ['names', 'providers', 'tags'],
+  additionalProperties: false,
+} as const;
+
+/** A control as one of its versions read. */
+export const controlVersion = {
+  title: 'ControlVersion',
+  type: 'object',
+  properties: {
+    identifier: string,
+    version: integer,
+    name: string,
+    description: string,
+    links: anyObject,
+    created_by: string,
+    created_at: number,
+  },
+  required: ['identifier', 'version', 'name', 'description', 'links', 'created_by', 'created_at'],
+  additionalProperties: false,
+} as const;
+
+/** A decision in a control's list: the decision with its id (the attestation's). */
+export const listedDecision = {
+  ...controlDecision,
+  title: 'ListedControlDecision',
+  properties: { ...controlDecision.properties, decision_id: string },
+  required: [...controlDecision.required, 'decision_id'],
+} as const;
+
+const coverageCounts = {
+  running: { ...integer, description: 'Artifacts running under a policy that asks for a decision on the control.' },
+  covered: { ...integer, description: 'Of those, the ones whose decision the policy accepts.' },
+  not_covered: integer,
+} as const;
+
+/** Where a control is asked for (policies, environments) and how the running artifacts stand. */
+export const controlCoverage = {
+  title: 'ControlCoverage',
+  type: 'object',
+  properties: {
+    identifier: string,
+    policies: stringList,
+    environments: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          environment_name: string,
+          policies: stringList,
+          snapshot_index: { type: ['integer', 'null'] },
+          ...coverageCounts,
+        },
+        required: ['environment_name', 'policies', 'snapshot_index', 'running', 'covered', 'not_covered'],
+        additionalProperties: false,
+      },
+    },
+    ...coverageCounts,
+  },
+  required: ['identifier', 'policies', 'environments', 'running', 'covered', 'not_covered'],
   additionalProperties: false,
 } as const;

@@ -2,7 +2,15 @@
 // literal segment wins over a `{name}` parameter of ours). `inferred` marks an answer whose hosted
 // shape is not known: it is built from the operation's request and the spec's resources, and
 // openapi.json says so (`x-shape: inferred`).
-import { attestationsByCommit, repoFilterOptions, tagOptions } from './catalogue.ts';
+import {
+  attestationsByCommit,
+  controlCoverage,
+  controlVersion,
+  listedDecision,
+  repoFilterOptions,
+  tagOptions,
+} from './catalogue.ts';
+import { dataPage } from './pagination.ts';
 import { systemType } from './governance.ts';
 
 export const catalogue = {
@@ -28,6 +36,27 @@ export const catalogue = {
   'GET /repos/{org}/filter-options': {
     summary: 'What the repo list can be filtered by: the names, providers and tags in use',
     responses: { 200: repoFilterOptions },
+    inferred: true,
+  },
+  'GET /controls/{org}/{identifier}/versions': {
+    summary: "A control's versions, oldest first (those made before versions were kept are not listed)",
+    responses: { 200: { type: 'array', items: controlVersion } },
+    inferred: true,
+  },
+  'GET /controls/{org}/{identifier}/versions/{version_number}': {
+    summary: 'A control as one of its versions read',
+    responses: { 200: controlVersion },
+    inferred: true,
+  },
+  'GET /controls/{org}/{identifier}/decisions': {
+    summary: 'The decisions on a control, newest first, paged',
+    responses: { 200: dataPage(listedDecision) },
+    inferred: true,
+  },
+  'GET /controls/{org}/{identifier}/coverage': {
+    summary:
+      "Where a control is asked for (policies, environments) and how the artifacts running there stand, by each environment's latest snapshot",
+    responses: { 200: controlCoverage },
     inferred: true,
   },
 };

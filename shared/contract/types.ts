@@ -5,7 +5,15 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { apiKey, defaultOrg, issuedApiKey, membershipEvent, repo, serviceAccount } from './accounts.ts';
 import type { artifact, assertResult, searchArtifact, searchResult } from './artifacts.ts';
-import type { attestationsByCommit, criteriaAttestation, repoFilterOptions, tagOptions } from './catalogue.ts';
+import type {
+  attestationsByCommit,
+  controlCoverage,
+  controlVersion,
+  criteriaAttestation,
+  listedDecision,
+  repoFilterOptions,
+  tagOptions,
+} from './catalogue.ts';
 import type {
   allowlistEntry,
   environment,
@@ -71,3 +79,6 @@ export type CriteriaAttestation = FromSchema<typeof criteriaAttestation>;
 export type AttestationsByCommit = FromSchema<typeof attestationsByCommit>;
 export type TagOptions = FromSchema<typeof tagOptions>;
 export type RepoFilterOptions = FromSchema<typeof repoFilterOptions>;
+export type ControlVersion = FromSchema<typeof controlVersion>;
+export type ListedControlDecision = FromSchema<typeof listedDecision>;
+export type ControlCoverage = FromSchema<typeof controlCoverage>;

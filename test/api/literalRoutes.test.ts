@@ -20,6 +20,10 @@ const CATALOGUE: Record<string, boolean> = {
   'GET /controls/{org}/tags': true,
   'GET /repos/{org}/tags': true,
   'GET /repos/{org}/filter-options': true,
+  'GET /controls/{org}/{identifier}/versions': true,
+  'GET /controls/{org}/{identifier}/versions/{version_number}': true,
+  'GET /controls/{org}/{identifier}/decisions': true,
+  'GET /controls/{org}/{identifier}/coverage': true,
 };
 
 describe('literal paths of the hosted catalogue win over our {name} routes (reference §8.4)', () => {

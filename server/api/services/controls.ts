@@ -1,15 +1,32 @@
 // Controls and their decisions (beta; reference §2.11, spec endpoints 7 and 8): each control is
 // answered with the live policies that name it, read at the time it is rendered.
-import type { Control as ControlView, ControlDecision, TagOptions } from '../../../shared/contract/types.ts';
+import type {
+  Control as ControlView,
+  ControlCoverage,
+  ControlDecision,
+  ControlVersion,
+  ListedControlDecision,
+  TagOptions,
+} from '../../../shared/contract/types.ts';
 import { conflict } from '../errors.ts';
-import { controlNotFound } from '../notFound.ts';
+import { controlNotFound, controlVersionNotFound } from '../notFound.ts';
 import { nowSeconds } from '../clock.ts';
-import { controlDecisionView, controlView } from '../views/controls.ts';
+import { coverageCounts } from '../rules/controlCoverage.ts';
+import { isUnreadable } from '../store/db.ts';
+import {
+  controlCoverageView,
+  controlDecisionView,
+  controlVersionView,
+  controlView,
+  listedDecisionView,
+} from '../views/controls.ts';
+import { pageLinks, paginationOf, type Pagination } from '../views/paging.ts';
 import { renderEach, type Placeholder } from '../views/placeholders.ts';
 import { tagOptionsOf } from '../views/tagOptions.ts';
 import type { Control, ControlChanges, ControlQuery } from '../store/controls.ts';
 import type { Org } from '../store/orgs.ts';
 import type { ServiceDeps } from './index.ts';
+import { latestSnapshotOf } from './snapshotDocuments.ts';
 import { controlOr404 } from './lookups.ts';
 
 export function controlService({ store, publicUrl }: Pick<ServiceDeps, 'store' | 'publicUrl'>) {
@@ -75,11 +92,11 @@ export function controlService({ store, publicUrl }: Pick<ServiceDeps, 'store' |
       return await rendered(org, await controlOr404(store, org, identifier));
     },
 
-    /** The control as changed. */
-    async update(org: Org, identifier: string, changes: ControlChanges): Promise<ControlView> {
+    /** The control as changed by `user`, whose change is its next version. */
+    async update(org: Org, identifier: string, changes: ControlChanges, user: string): Promise<ControlView> {
       const control = await store.transaction(async () => {
         const existing = await controlOr404(store, org, identifier);
-        await store.controls.update(existing.id, changes, nowSeconds());
+        await store.controls.update(existing.id, changes, user, nowSeconds());
         return (await store.controls.byIdentifier(org.id, existing.identifier))!;
       });
       return await rendered(org, control);
@@ -118,6 +135,72 @@ export function controlService({ store, publicUrl }: Pick<ServiceDeps, 'store' |
               (candidate) => candidate.fingerprint === fingerprint,
             );
       return controlDecisionView(publicUrl(), org.name, control, decision, artifact?.filename ?? '');
+    },
+
+    /** The versions of the control kept, oldest first (reference §8.4). */
+    async versionsOf(org: Org, identifier: string): Promise<ControlVersion[]> {
+      const control = await controlOr404(store, org, identifier);
+      return (await store.controls.versions(control.id)).map((version) =>
+        controlVersionView(control.identifier, version),
+      );
+    },
+
+    async versionOf(org: Org, identifier: string, number: number): Promise<ControlVersion> {
+      const control = await controlOr404(store, org, identifier);
+      const version = await store.controls.version(control.id, number);
+      if (version === undefined) throw controlVersionNotFound(control.identifier, number);
+      return controlVersionView(control.identifier, version);
+    },
+
+    /** A page of the decisions on the control, newest first, each with its id (reference §8.4). */
+    async decisionsOf(
+      org: Org,
+      identifier: string,
+      page: { page: number; perPage: number; offset: number },
+      requestUrl: string,
+    ): Promise<{ data: ListedControlDecision[]; pagination: Pagination; _links: Record<string, { href: string }> }> {
+      const control = await controlOr404(store, org, identifier);
+      const listed = await store.controls.decisionPage(org.id, control.identifier, page.perPage, page.offset);
+      const decisions = await store.attestations.byIds(org.id, listed.attestationIds);
+      const artifacts = await store.artifacts.inTrails([...new Set(decisions.map((decision) => decision.trailId))]);
+      const host = publicUrl();
+      const data = decisions.map((decision) => {
+        const inTrail = artifacts.get(decision.trailId);
+        const artifact = Array.isArray(inTrail)
+          ? inTrail.find((candidate) => candidate.fingerprint === decision.artifactFingerprint)
+          : undefined;
+        return listedDecisionView(
+          controlDecisionView(host, org.name, control, decision, artifact?.filename ?? ''),
+          decision.id,
+        );
+      });
+      const pagination = paginationOf(listed.total, page.page, page.perPage);
+      return { data, pagination, _links: pageLinks(host, requestUrl, pagination) };
+    },
+
+    /**
+     * Where the control is asked for: the live policies naming it, the environments they are
+     * attached to, and how the artifacts running there (by each one's latest snapshot) stand.
+     */
+    async coverageOf(org: Org, identifier: string): Promise<ControlCoverage> {
+      const control = await controlOr404(store, org, identifier);
+      const policies = await store.policies.referencingControl(org.id, control.identifier);
+      const { environments } = await store.environments.page(org.id, { descending: false }, -1, 0);
+      const covered = [];
+      for (const environment of environments) {
+        if (isUnreadable(environment)) continue;
+        const asking = environment.policies.filter((name) => policies.includes(name));
+        if (asking.length === 0) continue;
+        const latest = await latestSnapshotOf(store, environment.id);
+        const running = latest?.states.flatMap((state, position) => (state.instances > 0 ? [position] : [])) ?? [];
+        covered.push({
+          name: environment.name,
+          policies: asking,
+          snapshotIndex: latest?.index ?? null,
+          counts: coverageCounts(control.identifier, latest?.artifactsAt(running) ?? []),
+        });
+      }
+      return controlCoverageView(control.identifier, policies, covered);
     },
   };
 }

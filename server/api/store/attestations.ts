@@ -72,6 +72,8 @@ export type CommitAttestation = Attestation & { commit: string; slot: string | n
 export interface AttestationStore {
   create(attestation: NewAttestation): Promise<void>;
   byId(orgId: number, id: string): Promise<Attestation | undefined>;
+  /** The org's attestations with these ids, in the order of the ids (those not found left out). */
+  byIds(orgId: number, ids: readonly string[]): Promise<Attestation[]>;
   /** Every attestation of the trail, oldest first. */
   inTrail(trailId: string): Promise<Attestation[]>;
   /** inTrail for several trails in a few statements. */
@@ -189,6 +191,16 @@ export function attestationStore(sql: Statements): AttestationStore {
     async byId(orgId, id) {
       const row = await sql.get<AttestationRow>(`${SELECT} WHERE a.org_id = ? AND a.id = ?`, orgId, id);
       return row === undefined ? undefined : toAttestation(row);
+    },
+    async byIds(orgId, ids) {
+      if (ids.length === 0) return [];
+      const rows = await sql.all<AttestationRow>(
+        `${SELECT} WHERE a.org_id = ? AND a.id IN (${placeholderList(ids.length)})`,
+        orgId,
+        ...ids,
+      );
+      const byId = new Map(rows.map((row) => [row.id, toAttestation(row)]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
     },
     async inTrails(trailIds) {
       return rowsByKey(

@@ -1,4 +1,4 @@
-import { decodeEach, type Param, type Statements, type Unreadable } from './db.ts';
+import { decodeEach, parseJson, type Param, type Statements, type Unreadable } from './db.ts';
 import { tagCondition } from './tagFilter.ts';
 
 export interface Control {
@@ -39,6 +39,22 @@ export interface ControlPage {
   controls: Array<Control | Unreadable>;
 }
 
+/** A control as one of its versions read (migration 280). */
+export interface ControlVersion {
+  version: number;
+  name: string;
+  description: string;
+  links: Record<string, string>;
+  createdBy: string;
+  createdAt: number;
+}
+
+/** A page of a control's decisions, newest first: the attestations' ids, and how many there are. */
+export interface DecisionPage {
+  total: number;
+  attestationIds: string[];
+}
+
 export interface ControlStore {
   /** Archived controls included: an identifier stays taken. */
   byIdentifier(orgId: number, identifier: string): Promise<Control | undefined>;
@@ -58,8 +74,13 @@ export interface ControlStore {
     },
     now: number,
   ): Promise<void>;
-  /** Applies the changes as version + 1. */
-  update(id: number, changes: ControlChanges, now: number): Promise<void>;
+  /** Applies the changes as version + 1, made by `user`. */
+  update(id: number, changes: ControlChanges, user: string, now: number): Promise<void>;
+  /** The versions kept, oldest first. */
+  versions(id: number): Promise<ControlVersion[]>;
+  version(id: number, version: number): Promise<ControlVersion | undefined>;
+  /** A newest-first page of the decisions on the control `identifier`: a seek on their numbers. */
+  decisionPage(orgId: number, identifier: string, limit: number, offset: number): Promise<DecisionPage>;
   setArchived(id: number, archived: boolean, now: number): Promise<void>;
   setTags(id: number, tags: Record<string, string>, now: number): Promise<void>;
   /** The tags of every live control of the org that has some (a row that cannot be read has none). */
@@ -79,6 +100,27 @@ interface ControlRow {
   last_modified_at: number;
   archived: number;
   [column: string]: unknown;
+}
+
+interface VersionRow {
+  version: number;
+  name: string;
+  description: string;
+  links: string;
+  created_by: string;
+  created_at: number;
+  [column: string]: unknown;
+}
+
+function toVersion(row: VersionRow): ControlVersion {
+  return {
+    version: Number(row.version),
+    name: row.name,
+    description: row.description,
+    links: parseJson(row.links, {}),
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+  };
 }
 
 function toControl(row: ControlRow): Control {
@@ -170,8 +212,9 @@ export function controlStore(sql: Statements): ControlStore {
         now,
         now,
       );
+      await versionWritten(sql, 'org_id = ? AND identifier = ?', [orgId, control.identifier], control.createdBy, now);
     },
-    async update(id, changes, now) {
+    async update(id, changes, user, now) {
       if (changes.name !== undefined)
         await sql.run(
           'UPDATE controls SET name = ?, name_folded = ? WHERE id = ?',
@@ -184,6 +227,39 @@ export function controlStore(sql: Statements): ControlStore {
       if (changes.links !== undefined)
         await sql.run('UPDATE controls SET links = ? WHERE id = ?', JSON.stringify(changes.links), id);
       await sql.run('UPDATE controls SET version = version + 1, last_modified_at = ? WHERE id = ?', now, id);
+      await versionWritten(sql, 'id = ?', [id], user, now);
+    },
+    async versions(id) {
+      const rows = await sql.all<VersionRow>(
+        'SELECT * FROM control_versions WHERE control_id = ? ORDER BY version',
+        id,
+      );
+      return rows.map(toVersion);
+    },
+    async version(id, version) {
+      const row = await sql.get<VersionRow>(
+        'SELECT * FROM control_versions WHERE control_id = ? AND version = ?',
+        id,
+        version,
+      );
+      return row === undefined ? undefined : toVersion(row);
+    },
+    async decisionPage(orgId, identifier, limit, offset) {
+      // Numbers run 1..n without gaps (migration 280): the page below the newest `offset` is a range.
+      const counted = await sql.get<{ n: number }>(
+        'SELECT n FROM control_decision_counts WHERE org_id = ? AND control = ?',
+        orgId,
+        identifier,
+      );
+      const total = Number(counted?.n ?? 0);
+      const rows = await sql.all<{ attestation_id: string }>(
+        'SELECT attestation_id FROM control_decisions WHERE org_id = ? AND control = ? AND pos <= ? ORDER BY pos DESC LIMIT ?',
+        orgId,
+        identifier,
+        total - offset,
+        limit,
+      );
+      return { total, attestationIds: rows.map((row) => row.attestation_id) };
     },
     async setArchived(id, archived, now) {
       await sql.run('UPDATE controls SET archived = ?, last_modified_at = ? WHERE id = ?', archived ? 1 : 0, now, id);
@@ -199,4 +275,21 @@ export function controlStore(sql: Statements): ControlStore {
       return rows.map((row) => JSON.parse(row.tags) as Record<string, string>);
     },
   };
+}
+
+/** Writes the version the control `where` selects now has, as made by `user`. */
+async function versionWritten(
+  sql: Statements,
+  where: string,
+  params: Param[],
+  user: string,
+  now: number,
+): Promise<void> {
+  await sql.run(
+    `INSERT INTO control_versions (control_id, version, name, description, links, created_by, created_at)
+     SELECT id, version, name, description, links, ?, ? FROM controls WHERE ${where}`,
+    user,
+    now,
+    ...params,
+  );
 }

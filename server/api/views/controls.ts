@@ -1,8 +1,15 @@
 // Controls and their decisions as the API answers them (beta; reference §2.11). A decision is a
 // `system:decision` attestation, shown with the control it decides on.
-import type { Control, ControlDecision } from '../../../shared/contract/types.ts';
+import type {
+  Control,
+  ControlCoverage,
+  ControlDecision,
+  ControlVersion,
+  ListedControlDecision,
+} from '../../../shared/contract/types.ts';
+import type { CoverageCounts } from '../rules/controlCoverage.ts';
 import type { Attestation } from '../store/attestations.ts';
-import type { Control as ControlRow } from '../store/controls.ts';
+import type { Control as ControlRow, ControlVersion as ControlVersionRow } from '../store/controls.ts';
 
 /** A control with the names of the live policies whose rules name it (`for_control`). */
 export function controlView(control: ControlRow, policiesReferencing: string[]): Control {
@@ -46,5 +53,53 @@ export function controlDecisionView(
     description: typeof body.description === 'string' ? body.description : '',
     origin_url: typeof body.origin_url === 'string' ? body.origin_url : '',
     user_data: body.user_data !== null && typeof body.user_data === 'object' ? body.user_data : {},
+  };
+}
+
+/** A control as one of its versions read. */
+export function controlVersionView(identifier: string, version: ControlVersionRow): ControlVersion {
+  return {
+    identifier,
+    version: version.version,
+    name: version.name,
+    description: version.description,
+    links: version.links,
+    created_by: version.createdBy,
+    created_at: version.createdAt,
+  };
+}
+
+/** A decision in its control's list: the decision, with its id. */
+export function listedDecisionView(decision: ControlDecision, id: string): ListedControlDecision {
+  return { ...decision, decision_id: id };
+}
+
+/** Where the control is asked for, each environment with its counts, and the counts of them all. */
+export function controlCoverageView(
+  identifier: string,
+  policies: string[],
+  environments: ReadonlyArray<{
+    name: string;
+    policies: string[];
+    snapshotIndex: number | null;
+    counts: CoverageCounts;
+  }>,
+): ControlCoverage {
+  const total: CoverageCounts = { running: 0, covered: 0, not_covered: 0 };
+  for (const { counts } of environments) {
+    total.running += counts.running;
+    total.covered += counts.covered;
+    total.not_covered += counts.not_covered;
+  }
+  return {
+    identifier,
+    policies,
+    environments: environments.map((environment) => ({
+      environment_name: environment.name,
+      policies: environment.policies,
+      snapshot_index: environment.snapshotIndex,
+      ...environment.counts,
+    })),
+    ...total,
   };
 }

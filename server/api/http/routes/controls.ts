@@ -25,6 +25,12 @@ const controlParams = {
   properties: { org: { type: 'string' }, identifier: { type: 'string' } },
 } as const;
 
+const versionParams = {
+  ...controlParams,
+  required: ['org', 'identifier', 'version_number'],
+  properties: { ...controlParams.properties, version_number: { type: 'integer', minimum: 1 } },
+} as const;
+
 const decisionParams = {
   ...controlParams,
   required: ['org', 'identifier', 'decision_id'],
@@ -85,7 +91,8 @@ export const controlRoutes: RoutePlugin = (app, { context, services }, done) => 
   app.put(
     '/controls/:org/:identifier',
     { schema: { params: controlParams, body: bodySchema('control-update') } },
-    async (request) => await controls.update(orgOf(request), request.params.identifier, request.body),
+    async (request) =>
+      await controls.update(orgOf(request), request.params.identifier, request.body, principalOf(request).name),
   );
 
   for (const [action, archived] of [
@@ -98,6 +105,27 @@ export const controlRoutes: RoutePlugin = (app, { context, services }, done) => 
       async (request) => await controls.setArchived(orgOf(request), request.params.identifier, archived),
     );
   }
+
+  app.get('/controls/:org/:identifier/versions', { schema: { params: controlParams } }, async (request) =>
+    controls.versionsOf(orgOf(request), request.params.identifier),
+  );
+
+  app.get(
+    '/controls/:org/:identifier/versions/:version_number',
+    { schema: { params: versionParams } },
+    async (request) => controls.versionOf(orgOf(request), request.params.identifier, request.params.version_number),
+  );
+
+  app.get(
+    '/controls/:org/:identifier/decisions',
+    { schema: { params: controlParams, querystring: { type: 'object', properties: pageQueryOf(100) } } },
+    async (request) =>
+      controls.decisionsOf(orgOf(request), request.params.identifier, pageOf(request.query), request.url),
+  );
+
+  app.get('/controls/:org/:identifier/coverage', { schema: { params: controlParams } }, async (request) =>
+    controls.coverageOf(orgOf(request), request.params.identifier),
+  );
 
   app.get(
     '/controls/:org/:identifier/decisions/:decision_id',
