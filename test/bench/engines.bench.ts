@@ -10,6 +10,7 @@
 // if the server instances, not the database or the load generator, are what the cores run.
 // Each write measurement also prints the CPU time per attestation of the server instances and of
 // PostgreSQL, and the load average after them.
+// Deep pages are scale.bench.ts's (`-- --postgres` for PostgreSQL): here each list's first page.
 // `npm run bench engines -- --max 1000` stops at the smaller size; `-- --writes` measures writes only.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -20,17 +21,16 @@ import {
   cpuSeconds,
   cpuSecondsSince,
   machineTicks,
+  labelOf,
   measure,
   requestsAt,
   scanWrites,
-  seedPostgres,
-  seedSqlite,
   treeCpuSeconds,
   uniquePrefix,
   uniquePrefixPostgres,
-  writeTemplates,
   type Measure,
 } from './scaleData.ts';
+import { seedPostgres, seedSqlite, writeTemplates } from './scaleSeeding.ts';
 
 const SIZES = [1_000, 100_000];
 const maxArgument = process.argv.indexOf('--max');
@@ -124,20 +124,20 @@ async function main(): Promise<void> {
         `\n${size.toLocaleString('en')} artifacts; each cell: req/s (ratio to the same engine and instances at 1k)`,
       );
       try {
-        const sqliteRequests = requestsAt(size, prefixes.sqlite);
-        const pgRequests = requestsAt(size, prefixes.postgres);
-        for (let i = 0; i < sqliteRequests.length; i++) {
-          const label = sqliteRequests[i][0];
+        // Each list's first page (deep pages are scale.bench.ts's), on each engine's own seeded values.
+        const firstPages = (prefix: string) => requestsAt(size, prefix).filter((request) => request.page <= 1);
+        const pgRequests = firstPages(prefixes.postgres);
+        for (const [i, request] of firstPages(prefixes.sqlite).entries()) {
           const results: Record<Config, Observed> = {
-            SQLite: await observed([sqlite], undefined, () => measure(sqlite, sqliteRequests[i][1])),
+            SQLite: await observed([sqlite], undefined, () => measure(sqlite, request.path)),
             'PG 1 instance': await observed([instances[0]], postgres.pid, () =>
-              measure(instances[0], pgRequests[i][1]),
+              measure(instances[0], pgRequests[i].path),
             ),
-            'PG 2 instances': await observed(instances, postgres.pid, () => measure(instances, pgRequests[i][1])),
+            'PG 2 instances': await observed(instances, postgres.pid, () => measure(instances, pgRequests[i].path)),
           };
-          console.log(label);
+          console.log(labelOf(request));
           for (const config of CONFIGS) {
-            const id = `${config}\0${label}`;
+            const id = `${config}\0${request.list}`;
             if (!base.has(id)) base.set(id, results[config].rps);
             const ratio = results[config].rps / base.get(id)!;
             const flatTarget = size >= 100_000 ? 0.5 : 0;

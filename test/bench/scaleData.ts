@@ -1,107 +1,23 @@
-// What the scale benchmarks share (issue 9 and 10): seeding a store to a size in batched SQL on
-// either engine (copying rows the API wrote, so seeding takes minutes), the requests measured at
-// each size, and measuring them with autocannon against one or several server instances.
+// What the scale benchmarks share (issues 9, 10 and 27): the requests measured at each size of a
+// store seeded by scaleSeeding.ts, and measuring them with autocannon against one or several
+// server instances.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import type { TestServer } from '../api/harness.ts';
-import {
-  attest,
-  attestArtifact,
-  beginTrail,
-  commit,
-  createFlow,
-  fingerprint,
-  WORKED_TEMPLATE,
-} from '../api/fixtures.ts';
-import { nameSortKey } from '../../server/api/store/sortKey.ts';
+import { beginTrail } from '../api/fixtures.ts';
 import { multipart, scanData } from './scanBody.ts';
+import { median } from './stats.ts';
+import { BIG_FLOW, BIG_REPO, BIG_SHARE, ENVIRONMENT, flowName, TRAILS_PER_FLOW } from './scaleSeeding.ts';
 
 export const SECONDS = Number(process.env.CEV_BENCH_SECONDS ?? 3);
 export const CONNECTIONS = 10;
-export const TRAILS_PER_FLOW = 100;
-/** Rows per seeding transaction: bounds the WAL between checkpoints. */
-const SEED_BATCH = 100_000;
 
 export function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match === null ? NaN : Number(match[1]) / 1024;
-}
-
-export const flowName = (index: number): string => `flow-${String(index).padStart(6, '0')}`;
-
-/** The rows every seeded row copies: a flow, a trail, an artifact and an attestation the API wrote. */
-export async function writeTemplates(server: TestServer): Promise<void> {
-  await createFlow(server, 'acme', 'template-flow', WORKED_TEMPLATE);
-  await beginTrail(server, 'acme', 'template-flow', 'template-trail');
-  await attestArtifact(server, 'acme', 'template-flow', {
-    fingerprint: fingerprint('template'),
-    filename: 'cli',
-    git_commit: commit('template'),
-    trail_name: 'template-trail',
-    template_reference_name: 'cli',
-  });
-  const reply = await attest(server, 'acme', 'template-flow', 'template-trail', 'generic', {
-    attestation_name: 'bar',
-    is_compliant: true,
-  });
-  if (reply.status !== 201) throw new Error(`template attestation: ${reply.status} ${reply.text}`);
-  // On PostgreSQL an attestation leaves its trail's state to the next write that takes the whole
-  // write lock (store/index.ts): this update is one, so the copies take a state, not NULL, which
-  // would have every read of them evaluate their trails instead of reading the stored states.
-  await beginTrail(server, 'acme', 'template-flow', 'template-trail');
-}
-
-/** Trails, artifacts and attestations `from` ≤ i < `to`, and the flows they need, in batches, in a SQLite data directory. */
-export function seedSqlite(dataDir: string, from: number, to: number): void {
-  const db = new DatabaseSync(join(dataDir, 'cev.sqlite'));
-  db.exec('PRAGMA synchronous = OFF');
-  const series = 'WITH RECURSIVE n(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)';
-  const flows = db.prepare(
-    `INSERT INTO flows (id, org_id, name, name_key, description, visibility, template_id, template_content, template, tags, repo_url, created_by, created_at, last_modified_at)
-     SELECT ?, org_id, ?, ?, description, visibility, template_id, template_content, template, tags, repo_url, created_by, created_at, last_modified_at
-       FROM flows WHERE name = 'template-flow'`,
-  );
-  const trails = db.prepare(
-    `${series} INSERT INTO trails (id, org_id, flow_id, name, description, template_id, template_content, template, body, created_by, created_at, last_modified_at,
-                                   compliance_state)
-     SELECT 'trail-' || i, s.org_id, 'flow-' || (i / ${TRAILS_PER_FLOW}), 'trail-' || i, s.description, s.template_id, s.template_content, s.template, s.body,
-            s.created_by, s.created_at + i, s.created_at + i, s.compliance_state
-       FROM n, (SELECT * FROM trails WHERE name = 'template-trail') s`,
-  );
-  const artifacts = db.prepare(
-    `${series} INSERT INTO artifacts (id, org_id, flow_id, trail_id, fingerprint, template_reference_name, filename, git_commit, repo_name, body, created_at, last_modified_at)
-     SELECT 'artifact-' || i, s.org_id, 'flow-' || (i / ${TRAILS_PER_FLOW}), 'trail-' || i, lower(hex(randomblob(32))), s.template_reference_name, s.filename,
-            lower(hex(randomblob(20))), s.repo_name, s.body, s.created_at + i, s.created_at + i
-       FROM n, (SELECT * FROM artifacts WHERE filename = 'cli' LIMIT 1) s`,
-  );
-  const attestations = db.prepare(
-    `${series} INSERT INTO attestations (id, org_id, flow_id, trail_id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact,
-                                         evidence_sha256, evidence_filename, body, reported_by, created_at)
-     SELECT 'attestation-' || i, s.org_id, 'flow-' || (i / ${TRAILS_PER_FLOW}), 'trail-' || i, s.name, s.type, s.is_override, s.is_compliant, NULL, NULL,
-            NULL, NULL, s.body, s.reported_by, s.created_at + i
-       FROM n, (SELECT * FROM attestations WHERE name = 'bar' LIMIT 1) s`,
-  );
-  for (let start = from; start < to; start += SEED_BATCH) {
-    const end = Math.min(to, start + SEED_BATCH);
-    db.exec('BEGIN');
-    for (let flow = Math.ceil(start / TRAILS_PER_FLOW); flow * TRAILS_PER_FLOW < end; flow++) {
-      // Flow ids follow the trails' 'flow-' || (i / 100); names are zero-padded so they sort by number.
-      flows.run(`flow-${flow}`, flowName(flow), nameSortKey(flowName(flow)));
-    }
-    trails.run(start, end);
-    artifacts.run(start, end);
-    attestations.run(start, end);
-    // Each copy is evaluated as its original was (same template, artifact and attestation), so it
-    // takes the original's state above instead of the queue's evaluation one trail at a time.
-    db.exec('DELETE FROM trails_to_evaluate');
-    db.exec('COMMIT');
-  }
-  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  db.exec('ANALYZE');
-  db.close();
 }
 
 /** An 8-hex prefix of one seeded fingerprint that no other fingerprint or commit shares. */
@@ -163,98 +79,129 @@ export async function measure(
   return best!;
 }
 
-/** The requests of the table, at a store of `size` trails. */
-export function requestsAt(size: number, prefix: string): Array<[string, string]> {
+/** Rounds of a list's pages, and each round's seconds per page. */
+const ROUNDS = 3;
+export const ROUND_SECONDS = Math.max(1, SECONDS - 1);
+
+/** A page's rate and CPU per request, and their ratios to page 1 of the same list. */
+export interface PageMeasure extends Measure {
+  /** The median over rounds of the page's rate over page 1's in the same round (1 for page 1). */
+  ratio: number;
+  /** CPU milliseconds per request of the server instances (and the database, when given), in the median round. */
+  cpuMs: number;
+  /** The median over rounds of the page's CPU per request over page 1's in the same round. */
+  cpuRatio: number;
+}
+
+/**
+ * The pages of one list, measured in alternating rounds (page 1, then each deeper page, again):
+ * the machine is shared, and another session's load lands on all the pages of a round alike, so
+ * each page's ratios to page 1 are taken per round and the median kept: its rate's, and its CPU
+ * time's per request (the servers', and the database's when its pid is given), which other
+ * sessions' load moves far less than a rate. A page's rate and p99 are those of its median round.
+ * After a one-second warm-up of each page.
+ */
+export async function measurePages(
+  servers: TestServer | TestServer[],
+  paths: readonly string[],
+  database?: number,
+): Promise<PageMeasure[]> {
+  const list = Array.isArray(servers) ? servers : [servers];
+  const cpu = (): number =>
+    list.reduce((sum, server) => sum + cpuSeconds(server.pid), 0) +
+    (database === undefined ? 0 : databaseCpuSeconds(database));
+  const run = async (path: string, duration: number): Promise<Measure & { cpuMs: number }> => {
+    const url = list.map((server) => `${server.url}${path}`);
+    const before = cpu();
+    const result = await autocannon({
+      url: url.length === 1 ? url[0] : url,
+      headers: { authorization: `Bearer ${list[0].key}` },
+      connections: CONNECTIONS,
+      duration,
+    });
+    if (result.non2xx + result.errors > 0)
+      throw new Error(`GET ${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    const cpuMs = ((cpu() - before) * 1000) / Math.max(1, result.requests.total);
+    return { rps: result.requests.average, p99: result.latency.p99, cpuMs };
+  };
+  for (const path of paths) await run(path, 1);
+  const rounds: Array<Array<Measure & { cpuMs: number }>> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const measured = [];
+    for (const path of paths) measured.push(await run(path, ROUND_SECONDS));
+    rounds.push(measured);
+  }
+  return paths.map((_, i) => {
+    const byRate = rounds.map((measured) => measured[i]).sort((a, b) => a.rps - b.rps);
+    return {
+      ...byRate[Math.floor(byRate.length / 2)],
+      ratio: median(rounds.map((measured) => measured[i].rps / measured[0].rps)),
+      cpuRatio: median(rounds.map((measured) => measured[i].cpuMs / measured[0].cpuMs)),
+    };
+  });
+}
+
+/** Per page of every measured page. */
+export const PER_PAGE = 20;
+
+/** The pages measured of a list of `count` rows: 1, 50, 500 and 5,000 where they exist, and the last. */
+function pagesOf(count: number): number[] {
+  const last = Math.max(1, Math.ceil(count / PER_PAGE));
+  const pages = [1, 50, 500, 5_000].filter((page) => page <= last);
+  return pages.includes(last) || last > 5_000 ? pages : [...pages, last];
+}
+
+/** One measured request: a page of a list (`page` 0 for a request that is not one). */
+export interface MeasuredRequest {
+  list: string;
+  page: number;
+  path: string;
+}
+
+/** The requests of the table, at a store of `size` trails (scaleSeeding.ts): every list at its measured pages. */
+export function requestsAt(size: number, prefix: string): MeasuredRequest[] {
   const flows = size / TRAILS_PER_FLOW;
   const flow = flowName(Math.floor(flows / 2));
-  const deepPage = TRAILS_PER_FLOW / 20;
+  const big = size / BIG_SHARE;
+  const everyTrail = size + big + 1;
+  const paged = (list: string, count: number, path: string): MeasuredRequest[] =>
+    pagesOf(count).map((page) => ({
+      list,
+      page,
+      path: `/api/v2/${path}${path.includes('?') ? '&' : '?'}page=${page}&per_page=${PER_PAGE}`,
+    }));
   return [
-    ['GET /flows/{org}', '/api/v2/flows/acme?page=1&per_page=20'],
-    ['GET /artifacts/{org}', '/api/v2/artifacts/acme?page=1&per_page=20'],
-    ['GET /search/{org}/sha/{8 hex}', `/api/v2/search/acme/sha/${prefix}`],
-    ['GET /trails/{org}?flow= page 1', `/api/v2/trails/acme?flow=${flow}&page=1&per_page=20`],
-    [`GET /trails/{org}?flow= page ${deepPage}`, `/api/v2/trails/acme?flow=${flow}&page=${deepPage}&per_page=20`],
-    ['GET /trails/{org}/{flow}', `/api/v2/trails/acme/${flow}?page=1&per_page=20`],
-    [
-      'GET /trails/{org}/{flow}/{trail}',
-      `/api/v2/trails/acme/${flow}/trail-${Math.floor(flows / 2) * TRAILS_PER_FLOW + 7}`,
-    ],
+    ...paged('GET /flows/{org}', flows + 2, 'flows/acme'),
+    ...paged('GET /artifacts/{org}', everyTrail, 'artifacts/acme'),
+    ...paged('GET /artifacts/{org}?flow_name={big}', big, `artifacts/acme?flow_name=${BIG_FLOW}`),
+    ...paged('GET /artifacts/{org}?repo_name={repo}', big, `artifacts/acme?repo_name=${BIG_REPO}`),
+    { list: 'GET /search/{org}/sha/{8 hex}', page: 0, path: `/api/v2/search/acme/sha/${prefix}` },
+    ...paged('GET /trails/{org}', everyTrail, 'trails/acme'),
+    ...paged('GET /trails/{org}?flow=', TRAILS_PER_FLOW, `trails/acme?flow=${flow}`),
+    ...paged('GET /trails/{org}?flow={big}', big, `trails/acme?flow=${BIG_FLOW}`),
+    ...paged('GET /trails/{org}/{flow}', TRAILS_PER_FLOW, `trails/acme/${flow}`),
+    ...paged('GET /trails/{org}/{big}', big, `trails/acme/${BIG_FLOW}`),
+    {
+      list: 'GET /trails/{org}/{flow}/{trail}',
+      page: 0,
+      path: `/api/v2/trails/acme/${flow}/trail-${Math.floor(flows / 2) * TRAILS_PER_FLOW + 7}`,
+    },
+    ...paged('GET /attestations/{org}/{big}', big, `attestations/acme/${BIG_FLOW}`),
+    ...paged('GET /snapshots/{org}/{env}', big + 2, `snapshots/acme/${ENVIRONMENT}`),
+    ...paged('GET /environments/{org}/{env}/events', big + 3, `environments/acme/${ENVIRONMENT}/events`),
   ];
 }
 
-/** The same rows as seedSqlite, in a PostgreSQL database (its dialect: generate_series, md5 for random hex). */
-export async function seedPostgres(url: string, from: number, to: number): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const series = 'generate_series($1::bigint, $2::bigint - 1) AS n(i)';
-  const hex = 'md5(random()::text) || md5(random()::text)';
-  try {
-    for (let start = from; start < to; start += SEED_BATCH) {
-      const end = Math.min(to, start + SEED_BATCH);
-      const ids: string[] = [];
-      const names: string[] = [];
-      for (let flow = Math.ceil(start / TRAILS_PER_FLOW); flow * TRAILS_PER_FLOW < end; flow++) {
-        ids.push(`flow-${flow}`);
-        names.push(flowName(flow));
-      }
-      await client.query('BEGIN');
-      // Without the triggers, which would update the org's and each flow's counts once per row:
-      // PostgreSQL keeps every version of a row a transaction updates, so the 100,000th update of
-      // the org walks 100,000 versions. The counts and latest states are set once per batch below instead.
-      await client.query('SET LOCAL session_replication_role = replica');
-      await client.query(
-        `INSERT INTO flows (id, org_id, name, name_key, description, visibility, template_id, template_content, template, tags, repo_url, created_by, created_at, last_modified_at)
-         SELECT f.id, org_id, f.name, f.name_key, description, visibility, template_id, template_content, template, tags, repo_url, created_by, created_at, last_modified_at
-           FROM unnest($1::text[], $2::text[], $3::text[]) AS f(id, name, name_key), (SELECT * FROM flows WHERE name = 'template-flow') s`,
-        [ids, names, names.map(nameSortKey)],
-      );
-      await client.query(
-        `INSERT INTO trails (id, org_id, flow_id, name, description, template_id, template_content, template, body, created_by, created_at, last_modified_at,
-                             compliance_state)
-         SELECT 'trail-' || i, s.org_id, 'flow-' || (i / ${TRAILS_PER_FLOW}), 'trail-' || i, s.description, s.template_id, s.template_content, s.template, s.body,
-                s.created_by, s.created_at + i, s.created_at + i, s.compliance_state
-           FROM ${series}, (SELECT * FROM trails WHERE name = 'template-trail') s`,
-        [start, end],
-      );
-      await client.query(
-        `INSERT INTO artifacts (id, org_id, flow_id, trail_id, fingerprint, template_reference_name, filename, git_commit, repo_name, body, created_at, last_modified_at)
-         SELECT 'artifact-' || i, s.org_id, 'flow-' || (i / ${TRAILS_PER_FLOW}), 'trail-' || i, ${hex}, s.template_reference_name, s.filename,
-                substr(${hex}, 1, 40), s.repo_name, s.body, s.created_at + i, s.created_at + i
-           FROM ${series}, (SELECT * FROM artifacts WHERE filename = 'cli' LIMIT 1) s`,
-        [start, end],
-      );
-      await client.query(
-        `INSERT INTO attestations (id, org_id, flow_id, trail_id, name, type, is_override, is_compliant, artifact_fingerprint, target_artifact,
-                                   evidence_sha256, evidence_filename, body, reported_by, created_at)
-         SELECT 'attestation-' || i, s.org_id, 'flow-' || (i / ${TRAILS_PER_FLOW}), 'trail-' || i, s.name, s.type, s.is_override, s.is_compliant, NULL, NULL,
-                NULL, NULL, s.body, s.reported_by, s.created_at + i
-           FROM ${series}, (SELECT * FROM attestations WHERE name = 'bar' LIMIT 1) s`,
-        [start, end],
-      );
-      // The trigger that keeps each trail's latest attestation versions is off with the others.
-      await client.query(
-        `INSERT INTO attestation_heads (trail_id, name, type, target_artifact, artifact_fingerprint, created_at, seq)
-         SELECT trail_id, name, type, coalesce(target_artifact, ''), coalesce(artifact_fingerprint, ''), created_at, seq
-           FROM attestations WHERE flow_id = ANY($1::text[])`,
-        [ids],
-      );
-      await client.query(
-        `UPDATE flows f SET trail_count = c.n, latest_activity_at = c.latest,
-                latest_state = (SELECT compliance_state FROM trails WHERE flow_id = f.id ORDER BY last_modified_at DESC, rowid DESC LIMIT 1)
-           FROM (SELECT flow_id, count(*) AS n, max(last_modified_at) AS latest FROM trails WHERE flow_id = ANY($1::text[]) GROUP BY flow_id) c
-          WHERE f.id = c.flow_id`,
-        [ids],
-      );
-      await client.query(
-        `UPDATE orgs SET live_flows = (SELECT count(*) FROM flows WHERE org_id = orgs.id AND archived_at IS NULL),
-                         live_trails = (SELECT coalesce(sum(trail_count), 0) FROM flows WHERE org_id = orgs.id AND archived_at IS NULL)`,
-      );
-      await client.query('COMMIT');
-    }
-    await client.query('VACUUM ANALYZE');
-  } finally {
-    await client.end();
-  }
+/** A request's label in the tables: its list, and its page when it is one. */
+export function labelOf(request: MeasuredRequest): string {
+  return request.page === 0 ? request.list : `${request.list} p${request.page}`;
+}
+
+/** The requests grouped by list, in their order: each list's pages are measured together (measurePages). */
+export function byList(requests: readonly MeasuredRequest[]): MeasuredRequest[][] {
+  const lists = new Map<string, MeasuredRequest[]>();
+  for (const request of requests) lists.set(request.list, [...(lists.get(request.list) ?? []), request]);
+  return [...lists.values()];
 }
 
 /** uniquePrefix for a PostgreSQL database. */
@@ -360,6 +307,16 @@ export function treeCpuSeconds(pid: number): Map<number, number> {
     }
   }
   return seconds;
+}
+
+/**
+ * CPU seconds so far of PostgreSQL, whose backends come and go with the pool's connections: its
+ * server's own, the backends it has reaped (cutime and cstime of its stat) and those alive.
+ */
+export function databaseCpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  const reaped = (Number(fields[13]) + Number(fields[14])) / 100;
+  return reaped + cpuSecondsSince(new Map(), treeCpuSeconds(pid));
 }
 
 /** CPU seconds used between two readings of treeCpuSeconds (a process started in between counts whole; one ended is lost). */
