@@ -8,12 +8,10 @@
 // it began, at least once: rows only ever move back through a newest-first list as others arrive
 // before them, so a client walking pages sees some rows twice, never misses one.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ENGINE, sharedPostgres, startServer, type TestServer } from './harness.ts';
+import type { TestServer } from './harness.ts';
 import { attest, attestArtifact, beginTrail, createEnvironment, createFlow, fingerprint } from './fixtures.ts';
-import { postgresOracle, sqliteOracle, storyLists, type Oracle, type PagedList } from './pageOracle.ts';
+import { storyLists, type Oracle, type PagedList } from './pageOracle.ts';
+import { serversUnderWrites, walkedWhileWriting, type ServersUnderWrites } from './underWrites.ts';
 
 const PER_PAGE = 5;
 
@@ -22,16 +20,21 @@ async function whole(oracle: Oracle, list: PagedList): Promise<string[]> {
   return (await oracle.rows(`${list.sql} LIMIT ? OFFSET ?`, [...(list.params ?? []), -1, 0])).map(list.row);
 }
 
-/** Walks every page of `list` while others write, checking each page against the list before and after it was read. */
-async function walked(server: TestServer, oracle: Oracle, list: PagedList): Promise<void> {
+/**
+ * Walks every page of `list` while others write, checking each page against the list before and
+ * after it was read; answers how many pages were read while the list changed.
+ */
+async function walked(server: TestServer, oracle: Oracle, list: PagedList): Promise<number> {
   const atStart = await whole(oracle, list);
   const seen = new Set<string>();
+  let whileChanging = 0;
   for (let page = 1; ; page++) {
     const a = await whole(oracle, list);
     const separator = list.path.includes('?') ? '&' : '?';
     const reply = await server.get(`${list.path}${separator}page=${page}&per_page=${PER_PAGE}`);
     assert.equal(reply.status, 200, reply.text);
     const b = await whole(oracle, list);
+    if (b.join('\n') !== a.join('\n')) whileChanging += 1;
     const items = list.items(reply.body).map(list.item);
     const where = `${list.path} page ${page}: ${JSON.stringify(items)}`;
     const offset = (page - 1) * PER_PAGE;
@@ -63,6 +66,7 @@ async function walked(server: TestServer, oracle: Oracle, list: PagedList): Prom
   }
   const missed = atStart.filter((row) => !seen.has(row));
   assert.deepEqual(missed, [], `${list.path}: the walk missed rows that existed when it began`);
+  return whileChanging;
 }
 
 /** Writes a trail with an artifact and an attestation, and a report, over and over on `server` until `stopped`. */
@@ -91,36 +95,24 @@ async function writing(server: TestServer, name: string, stopped: () => boolean)
 
 describe('pages read while others write', function () {
   this.timeout(240_000);
-  const servers: TestServer[] = [];
-  let oracle: Oracle;
-  let evidence: string | undefined;
+  let under: ServersUnderWrites | undefined;
 
   before(async () => {
-    if (ENGINE === 'postgres') {
-      const url = await (await sharedPostgres()).createDatabase(`under_writes_${process.pid}`);
-      evidence = mkdtempSync(join(tmpdir(), 'cev-evidence-'));
-      const args = ['--org', 'acme', '--database', url, '--evidence', evidence];
-      servers.push(await startServer({ args }), await startServer({ args, clockShiftSeconds: -3600 }));
-      oracle = postgresOracle(url);
-    } else {
-      servers.push(await startServer({ args: ['--org', 'acme'] }));
-      oracle = sqliteOracle(servers[0].dataDir);
-    }
-    await createFlow(servers[0], 'acme', 'live');
-    await createEnvironment(servers[0], 'acme', 'prod');
+    under = await serversUnderWrites('under_writes');
+    await createFlow(under.servers[0], 'acme', 'live');
+    await createEnvironment(under.servers[0], 'acme', 'prod');
     let stopped = false;
-    const seeded = servers.map((server, i) => writing(server, `seed${i}`, () => stopped));
+    const seeded = under.servers.map((server, i) => writing(server, `seed${i}`, () => stopped));
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     stopped = true;
     await Promise.all(seeded);
   });
   after(async () => {
-    await oracle?.close();
-    for (const server of servers) await server.stop();
-    if (evidence !== undefined) rmSync(evidence, { recursive: true, force: true });
+    await under?.stop();
   });
 
   it('answers each page as a window of one state, and a walk sees every row that existed when it began', async () => {
+    const { servers, oracle } = under!;
     const story = storyLists({ midway: 0, shared: '' });
     const listed = (path: string): PagedList => story.find((list) => list.path === path)!;
     // The story's lists of flow alpha, of flow live here.
@@ -138,17 +130,6 @@ describe('pages read while others write', function () {
       ofLive('/api/v2/trails/acme/live'),
       ofLive('/api/v2/attestations/acme/live'),
     ];
-    let stopped = false;
-    const writers = servers.flatMap((server, i) => [0, 1].map((j) => writing(server, `w${i}${j}`, () => stopped)));
-    try {
-      for (const list of lists) await walked(servers[0], oracle, list);
-    } finally {
-      stopped = true;
-    }
-    const written = await Promise.all(writers);
-    assert.ok(
-      written.every((count) => count > 0),
-      `every writer wrote while the pages were read: ${JSON.stringify(written)}`,
-    );
+    await walkedWhileWriting(servers, writing, lists, (list) => walked(servers[0], oracle, list));
   });
 });
