@@ -17,6 +17,8 @@ export interface ConfiguredKey {
 export interface ServeOptions {
   host: string;
   port: number;
+  /** Set when the port came from the environment variable PORT (no --port), for messages. */
+  portFrom?: 'PORT';
   /** Absolute data directory; undefined with `--memory`. */
   dataDir: string | undefined;
   orgs: OrgConfig[];

@@ -11,7 +11,7 @@ import { watchFreeSpace, type FreeSpaceWatch } from './freeSpace.ts';
 import { newApiKey } from './apiKeys.ts';
 import { nowSeconds } from './clock.ts';
 import { lockDataDir } from './lock.ts';
-import { UsageError } from './usageError.ts';
+import { PortInUseError, UsageError } from './usageError.ts';
 import type { ConfiguredKey, ServeOptions } from './options.ts';
 import { openStore, type Store } from './store/index.ts';
 
@@ -33,25 +33,30 @@ function prepareDataDir(dataDir: string): void {
   }
 }
 
-/** The admin key: --api-key, else the one kept in the data directory, else a new one (printed once). */
-function adminKeyOf(options: ServeOptions, say: (line: string) => void): string {
-  if (options.apiKey !== undefined) return options.apiKey;
-  if (options.dataDir === undefined) {
-    const key = newApiKey();
-    say(`Admin API key for this in-memory server: ${key}`);
-    return key;
-  }
+/**
+ * The admin key: --api-key, else the one kept in the data directory, else a new one. A new key is
+ * kept and printed by `announce`, once the server listens: a start that fails (a port in use)
+ * leaves no key behind that was shown "only this once" and never served.
+ */
+function adminKeyOf(options: ServeOptions, say: (line: string) => void): { key: string; announce(): void } {
+  if (options.apiKey !== undefined) return { key: options.apiKey, announce() {} };
+  const key = newApiKey();
+  if (options.dataDir === undefined)
+    return { key, announce: () => say(`Admin API key for this in-memory server: ${key}`) };
   const file = join(options.dataDir, 'admin-key');
   try {
     const kept = readFileSync(file, 'utf8').trim();
-    if (kept !== '') return kept;
+    if (kept !== '') return { key: kept, announce() {} };
   } catch {
-    // No key kept yet: generate one below.
+    // No key kept yet: the new one.
   }
-  const key = newApiKey();
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  say(`Generated an admin API key (kept in ${file}; shown only this once): ${key}`);
-  return key;
+  return {
+    key,
+    announce() {
+      writeFileSync(file, `${key}\n`, { mode: 0o600 });
+      say(`Generated an admin API key (kept in ${file}; shown only this once): ${key}`);
+    },
+  };
 }
 
 /** The database URL without its password, for messages. */
@@ -107,7 +112,8 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
           if (!orgNames.has(name)) await openedStore.orgs.ensure(name, { controls: true }, now);
       }
     });
-    const adminKey: ConfiguredKey = { key: adminKeyOf(options, say), orgs: 'all', role: 'admin' };
+    const admin = adminKeyOf(options, say);
+    const adminKey: ConfiguredKey = { key: admin.key, orgs: 'all', role: 'admin' };
     let publicUrl = options.publicUrl ?? '';
     const written = [options.dataDir, options.evidenceDir].filter((dir) => dir !== undefined);
     space =
@@ -130,10 +136,12 @@ export async function startServer(options: ServeOptions, say: (line: string) => 
     } catch (error) {
       await app.close();
       const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new PortInUseError(options.host, options.port, options.portFrom);
       throw new UsageError(
         `cannot listen on ${options.host}:${options.port} (${code ?? (error instanceof Error ? error.message : String(error))})`,
       );
     }
+    admin.announce();
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : options.port;
     const url = listenUrl(options.host, port);

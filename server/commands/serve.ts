@@ -6,7 +6,14 @@ import { startServer } from '../api/start.ts';
 import { asksForHelp, commandHelpText } from './help.ts';
 import { serveHelp } from './serveHelp.ts';
 import { nextStepsOf } from './nextSteps.ts';
-import { UsageError } from '../api/usageError.ts';
+import { PortInUseError, UsageError } from '../api/usageError.ts';
+
+/** How to start on another port, in the words of the command that started this one (`npm start` passes flags after `--`). */
+function anotherPort(busy: number): string {
+  const next = busy === 65535 ? busy - 1 : busy + 1;
+  const flag = process.env.npm_lifecycle_event === 'start' ? `npm start -- --port ${next}` : `--port ${next}`;
+  return `Start on another port with ${flag} (--port 0 picks a free one)`;
+}
 
 /** `guide` prints the next steps after the ready line: for people at a terminal, not for the extension's child. */
 export async function runServe(args: string[], { guide = false } = {}): Promise<number> {
@@ -32,6 +39,10 @@ export async function runServe(args: string[], { guide = false } = {}): Promise<
     });
     return 0;
   } catch (error) {
+    if (error instanceof PortInUseError) {
+      console.error(`cev serve: ${error.message}. ${anotherPort(error.port)}`);
+      return 2;
+    }
     if (error instanceof UsageError) {
       console.error(`cev serve: ${error.message}`);
       return 2;

@@ -3,6 +3,7 @@
 import { DEFAULT_EVALUATION_BUDGET } from '../api/evaluation/pool.ts';
 import { DEFAULT_MIN_FREE_MB } from '../api/freeSpace.ts';
 import type { CommandHelp } from './help.ts';
+import { DEFAULT_PORT } from './serveOptions.ts';
 
 /** One line per flag of serveFlags (server/commands/serveOptions.ts); a test keeps the two lists equal. */
 export const serveHelp: CommandHelp = {
@@ -11,7 +12,7 @@ export const serveHelp: CommandHelp = {
   usage: 'cev serve [options]',
   options: [
     ['--host <address>', 'the address to listen on (default 127.0.0.1)'],
-    ['--port <number>', 'the port to listen on; 0 picks a free one (default 8001)'],
+    ['--port <number>', `the port to listen on; 0 picks a free one (default: $PORT, else ${DEFAULT_PORT})`],
     ['--data <dir>', 'where the database and evidence files are kept (default ./.cev-data)'],
     ['--memory', 'keep everything in memory instead, gone when the server stops'],
     ['--org <name>', 'an organization to serve; repeat for more (default: default)'],

@@ -15,7 +15,7 @@ import type { Role } from '../api/principal.ts';
 /** The flags of `cev serve`, as node:util parseArgs reads them (its help lists each: server/commands/serveHelp.ts). */
 export const serveFlags = {
   host: { type: 'string', default: '127.0.0.1' },
-  port: { type: 'string', default: '8001' },
+  port: { type: 'string' },
   data: { type: 'string' },
   memory: { type: 'boolean', default: false },
   org: { type: 'string', multiple: true },
@@ -40,9 +40,12 @@ function checkOrgName(name: unknown, where: string): string {
   return name;
 }
 
-function parsePort(text: string): number {
+/** The port to listen on when no --port says it. */
+export const DEFAULT_PORT = 8001;
+
+function parsePort(text: string, where: '--port' | 'PORT'): number {
   if (!/^\d+$/.test(text) || Number(text) > 65535)
-    throw new UsageError(`--port must be an integer from 0 to 65535, not '${text}'`);
+    throw new UsageError(`${where} must be an integer from 0 to 65535, not '${text}'`);
   return Number(text);
 }
 
@@ -183,6 +186,9 @@ export function parseServeArgs(
   if (apiKey !== undefined && apiKey.length < 8)
     throw new UsageError(`${keyFromEnv ? 'CEV_API_KEY' : '--api-key'} must be at least 8 characters long`);
 
+  // As most servers do, the environment's PORT when no --port says otherwise.
+  const portFromEnv = values.port === undefined && env.PORT !== undefined && env.PORT !== '';
+
   let config: ConfigFile = { orgs: [], apiKeys: [] };
   if (values.config !== undefined) {
     const file = resolve(cwd, values.config);
@@ -205,7 +211,8 @@ export function parseServeArgs(
 
   return {
     host: values.host,
-    port: parsePort(values.port),
+    port: portFromEnv ? parsePort(env.PORT!, 'PORT') : parsePort(values.port ?? String(DEFAULT_PORT), '--port'),
+    ...(portFromEnv ? { portFrom: 'PORT' as const } : {}),
     dataDir: values.memory ? undefined : resolve(cwd, values.data ?? '.cev-data'),
     orgs: [...orgs.values()],
     apiKey,

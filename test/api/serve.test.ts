@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'node:net';
+import { spawn } from 'node:child_process';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import { waitFor } from '../support/wait.ts';
 import type { Attestation, ServiceAccount } from './answers.ts';
-import { ADMIN_KEY, runServerCommand, startServer, type TestServer } from './harness.ts';
+import { ADMIN_KEY, runServerCommand, startServer, tempDataDir, type TestServer } from './harness.ts';
 import { beginTrail, createFlow } from './fixtures.ts';
 
 function assertOneLineError(result: { code: number | null; stderr: string; stdout: string }, pattern: RegExp): void {
@@ -215,6 +217,152 @@ describe('cev serve: start contract', () => {
       assert.deepEqual((await again.get('/api/v2/service-accounts/default')).body, []);
     } finally {
       await again.stop();
+    }
+  });
+});
+
+/** A port another process listens on: a plain TCP listener on 127.0.0.1, closed by `close`. */
+async function busyPort(): Promise<{ port: number; close(): Promise<void> }> {
+  const listener: Server = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (listener.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => listener.close(() => resolve())),
+  };
+}
+
+/** A free port: one the system picked and gave back. */
+async function freePort(): Promise<number> {
+  const probe = await busyPort();
+  await probe.close();
+  return probe.port;
+}
+
+/**
+ * Runs a command (in its own process group) until it prints the ready line or exits, and answers
+ * its output, exit code (undefined while it runs) and stop(): SIGTERM to the group, waiting until
+ * its last process has gone.
+ */
+async function launch(command: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(command, args, {
+    cwd: join(import.meta.dirname, '..', '..'),
+    env: { ...process.env, CEV_API_KEY: undefined, PORT: undefined, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  let exitCode: number | null | undefined;
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.once('exit', (code) => (exitCode = code));
+  const groupAlive = (): boolean => {
+    try {
+      process.kill(-child.pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  await waitFor(
+    () => exitCode !== undefined || /listening on http/.test(output),
+    `${command} ${args.join(' ')} ready or exited (output: ${output})`,
+    90_000,
+  );
+  return {
+    output: () => output,
+    exitCode: () => exitCode,
+    url: () => /listening on (http:\/\/\S+)/.exec(output)?.[1],
+    async stop() {
+      if (groupAlive()) process.kill(-child.pid!, 'SIGTERM');
+      await waitFor(() => !groupAlive(), `the end of ${command} ${args.join(' ')}`, 15_000);
+    },
+  };
+}
+
+const cli = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
+
+describe('cev serve: the port', function () {
+  this.timeout(120_000);
+
+  it('a port in use: one line naming it and how to choose another, exit 2, and no admin key generated; the start that serves shows it', async () => {
+    const busy = await busyPort();
+    const dataDir = tempDataDir();
+    try {
+      const refused = await runServerCommand(['--port', String(busy.port), '--data', dataDir]);
+      assertOneLineError(
+        refused,
+        new RegExp(
+          `^cev serve: cannot listen on 127\\.0\\.0\\.1:${busy.port}: another process is listening there \\(EADDRINUSE\\)\\. ` +
+            `Start on another port with --port ${busy.port + 1} \\(--port 0 picks a free one\\)$`,
+        ),
+      );
+      assert.equal(refused.stdout, '', 'nothing printed before the refusal: no key "shown only this once"');
+      assert.ok(!existsSync(join(dataDir, 'admin-key')), 'no key kept for a server that never served');
+      const served = await startServer({ process: true, dataDir, noApiKey: true });
+      try {
+        assert.match(
+          served.output(),
+          /Generated an admin API key \(kept in .*; shown only this once\): [0-9a-f]{64}\n/,
+        );
+        assert.equal(readFileSync(join(dataDir, 'admin-key'), 'utf8').trim(), served.key);
+        assert.equal((await served.get('/api/v2/service-accounts/default')).status, 200);
+      } finally {
+        await served.stop();
+      }
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('honours PORT when no --port is given, says so when that port is in use, and --port wins over it', async () => {
+    const port = await freePort();
+    const fromEnv = await launch(process.execPath, [cli, 'serve', '--memory'], { PORT: String(port) });
+    try {
+      assert.equal(fromEnv.url(), `http://127.0.0.1:${port}`, fromEnv.output());
+      assert.equal(await (await fetch(`${fromEnv.url()}/ready`)).text(), 'OK');
+      const busy = await launch(process.execPath, [cli, 'serve', '--memory'], { PORT: String(port) });
+      assert.equal(busy.exitCode(), 2);
+      assert.match(
+        busy.output(),
+        new RegExp(
+          `^cev serve: cannot listen on 127\\.0\\.0\\.1:${port} \\(the port \\$PORT sets\\): another process is listening there \\(EADDRINUSE\\)\\. Start on another port with --port ${port + 1}`,
+        ),
+      );
+      const flagWins = await launch(process.execPath, [cli, 'serve', '--memory', '--port', '0'], {
+        PORT: String(port),
+      });
+      try {
+        assert.notEqual(flagWins.url(), undefined, flagWins.output());
+        assert.notEqual(flagWins.url(), fromEnv.url());
+      } finally {
+        await flagWins.stop();
+      }
+    } finally {
+      await fromEnv.stop();
+    }
+    const badPort = await launch(process.execPath, [cli, 'serve', '--memory'], { PORT: 'eighty' });
+    assert.equal(badPort.exitCode(), 2);
+    assert.equal(badPort.output(), "cev serve: PORT must be an integer from 0 to 65535, not 'eighty'\n");
+  });
+
+  it('`npm start -- --port N` serves on N, and on a port in use says `npm start -- --port N+1`', async () => {
+    const port = await freePort();
+    const dataDir = tempDataDir();
+    const started = await launch('npm', ['start', '--', '--port', String(port), '--data', dataDir], {});
+    try {
+      assert.equal(started.url(), `http://127.0.0.1:${port}`, started.output());
+      const busy = await launch('npm', ['start', '--', '--port', String(port), '--memory'], {});
+      assert.notEqual(busy.exitCode(), 0);
+      assert.match(
+        busy.output(),
+        new RegExp(
+          `^cev serve: cannot listen on 127\\.0\\.0\\.1:${port}: .*Start on another port with npm start -- --port ${port + 1} \\(--port 0 picks a free one\\)$`,
+          'm',
+        ),
+      );
+    } finally {
+      await started.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
