@@ -1,7 +1,21 @@
 // The options a server starts with (`cev serve` reads them from its flags and the --config YAML:
 // server/commands/serveOptions.ts).
-import type { EvaluationBudget } from './evaluation/pool.ts';
 import type { Role } from './principal.ts';
+
+export interface EvaluationBudget {
+  /** Wall-clock seconds one request's evaluation may take (`--evaluation-timeout`). */
+  seconds: number;
+  /** MB of heap one worker may use (`--evaluation-memory`). */
+  memoryMb: number;
+}
+
+/**
+ * Far above what any evaluation within the shared limits takes (a template impact on a flow of
+ * 10,000 trails: under 1 s; a policy at its rule-check limit: well under 1 s), so only a flow of
+ * hundreds of thousands of trails or a runaway reaches them.
+ */
+export const DEFAULT_EVALUATION_BUDGET: EvaluationBudget = { seconds: 30, memoryMb: 128 };
+
 export interface OrgConfig {
   name: string;
   features: { controls: boolean };

@@ -1,6 +1,6 @@
 // The help of `cev serve`, apart from the server itself, so `cev --help` and `cev help serve` run
 // on any Node without loading what serving needs (node:sqlite, undici).
-import { DEFAULT_EVALUATION_BUDGET } from '../api/evaluation/pool.ts';
+import { DEFAULT_EVALUATION_BUDGET } from '../api/options.ts';
 import { DEFAULT_MIN_FREE_MB } from '../api/freeSpace.ts';
 import type { CommandHelp } from './help.ts';
 import { DEFAULT_PORT } from './serveOptions.ts';

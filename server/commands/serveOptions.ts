@@ -7,9 +7,8 @@ import { parse as parseYaml } from 'yaml';
 import { NAME_PATTERN } from '../../shared/names.ts';
 import { unknownOptionMessage } from './help.ts';
 import { UsageError } from '../api/usageError.ts';
-import { DEFAULT_EVALUATION_BUDGET } from '../api/evaluation/pool.ts';
 import { DEFAULT_MIN_FREE_MB } from '../api/freeSpace.ts';
-import type { ConfiguredKey, OrgConfig, ServeOptions } from '../api/options.ts';
+import { DEFAULT_EVALUATION_BUDGET, type ConfiguredKey, type OrgConfig, type ServeOptions } from '../api/options.ts';
 import type { Role } from '../api/principal.ts';
 
 /** The flags of `cev serve`, as node:util parseArgs reads them (its help lists each: server/commands/serveHelp.ts). */

@@ -77,23 +77,12 @@ function storeUsesInHttp(): string[] {
   );
 }
 
-/**
- * The work of issue 24 still to do, which shrinks to nothing: the imports against the order that
- * are left, and the files of http/ that still reach the store. Fixing one means taking it off
- * here; a new one fails the test.
- */
-const IMPORTS_LEFT: readonly string[] = ['server/api/options.ts -> server/api/evaluation/pool.ts'];
-const STORE_USERS_LEFT: readonly string[] = ['server/api/http/routes/preview.ts'];
-
 describe('the layers of the API server', () => {
   it('import only the layers below them (start > http > services > evaluation > delivery > views > rules > store > base)', () => {
-    assert.deepEqual(importsAgainstTheOrder().sort(), [...IMPORTS_LEFT].sort());
+    assert.deepEqual(importsAgainstTheOrder(), []);
   });
 
   it('leave the store and transactions to the services: http/ names neither', () => {
-    assert.deepEqual(
-      [...new Set(storeUsesInHttp().map((place) => place.split(':')[0]))].sort(),
-      [...STORE_USERS_LEFT].sort(),
-    );
+    assert.deepEqual(storeUsesInHttp(), []);
   });
 });

@@ -9,20 +9,7 @@ import { ApiError } from '../errors.ts';
 import type { Request, RequestKind, Requests } from './requests.ts';
 import type { Reply } from './worker.ts';
 import { distDir } from '../distDir.ts';
-
-export interface EvaluationBudget {
-  /** Wall-clock seconds one request's evaluation may take (`--evaluation-timeout`). */
-  seconds: number;
-  /** MB of heap one worker may use (`--evaluation-memory`). */
-  memoryMb: number;
-}
-
-/**
- * Far above what any evaluation within the shared limits takes (a template impact on a flow of
- * 10,000 trails: under 1 s; a policy at its rule-check limit: well under 1 s), so only a flow of
- * hundreds of thousands of trails or a runaway reaches them.
- */
-export const DEFAULT_EVALUATION_BUDGET: EvaluationBudget = { seconds: 30, memoryMb: 128 };
+import type { EvaluationBudget } from '../options.ts';
 
 /** Workers at once: the machine's other requests keep a core while two evaluations run. */
 const POOL_SIZE = 2;

@@ -15,6 +15,7 @@ import { customTypeService } from './customTypes.ts';
 import { environmentService } from './environments.ts';
 import { flowService } from './flows.ts';
 import { policyService } from './policies.ts';
+import { previewService } from './previews.ts';
 import { readinessService } from './readiness.ts';
 import { reportService } from './reports.ts';
 import { repoService } from './repos.ts';
@@ -55,6 +56,7 @@ export function servicesOf(deps: ServiceDeps) {
     environments: environmentService(deps),
     flows: flowService(deps),
     policies: policyService(deps),
+    previews: previewService(deps),
     readiness: readinessService(deps),
     reports: reportService(deps),
     repos: repoService(deps),

@@ -2,7 +2,7 @@
 // document): a flow template's impact on the flow's trails and a policy's dry-run on an
 // environment's latest snapshot. POST only because the text travels as a body; they need the
 // access of reading trails and snapshots, and store nothing.
-import type { FastifyError, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   policyDryRunInput,
   policyDryRunQuery,
@@ -10,11 +10,7 @@ import {
   templateImpactQuery,
 } from '../../../../shared/contract/index.ts';
 import { orgOf } from '../auth.ts';
-import type { RouteOptions } from '../context.ts';
-import { nowSeconds } from '../../clock.ts';
-import { environmentOr404, flowOr404 } from '../../services/lookups.ts';
-import { policyDryRunOf } from '../../services/policyDryRun.ts';
-import { templateImpactOf } from '../../services/templateImpact.ts';
+import type { RoutePlugin } from '../context.ts';
 import { envParams, flowParams } from './params.ts';
 import { limits, sizeText } from '../../../../shared/limits.ts';
 
@@ -25,8 +21,8 @@ import { limits, sizeText } from '../../../../shared/limits.ts';
  */
 const BODY_LIMIT = 6 * limits.documentChars + 1024;
 
-export const previewRoutes: FastifyPluginCallback<RouteOptions> = (app, { context }, done) => {
-  const { store, evaluations } = context;
+export const previewRoutes: RoutePlugin = (app, { services }, done) => {
+  const { previews } = services;
   // The app's handler, for every error but a body over BODY_LIMIT, which says what the limit is.
   const appErrorHandler = app.errorHandler;
   const errorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
@@ -39,40 +35,31 @@ export const previewRoutes: FastifyPluginCallback<RouteOptions> = (app, { contex
     });
   };
 
-  app.post<{ Params: { org: string; flow: string }; Body: { template: string }; Querystring: { limit?: number } }>(
+  app.post(
     '/flows/:org/:flow/template-impact',
     {
       bodyLimit: BODY_LIMIT,
       errorHandler,
       schema: { params: flowParams, body: templateImpactInput, querystring: templateImpactQuery },
     },
-    async (request) => {
-      const flow = await flowOr404(store, orgOf(request), request.params.flow);
-      return await templateImpactOf(store, evaluations, flow, request.body.template, request.query.limit ?? 100);
-    },
+    async (request) =>
+      await previews.templateImpact(
+        orgOf(request),
+        request.params.flow,
+        request.body.template,
+        request.query.limit ?? 100,
+      ),
   );
 
-  app.post<{ Params: { org: string; env: string }; Body: { policy: string }; Querystring: { limit?: number } }>(
+  app.post(
     '/environments/:org/:env/policy-dry-run',
     {
       bodyLimit: BODY_LIMIT,
       errorHandler,
       schema: { params: envParams, body: policyDryRunInput, querystring: policyDryRunQuery },
     },
-    async (request) => {
-      const org = orgOf(request);
-      const environment = await environmentOr404(store, org, request.params.env);
-      const { policy } = request.body;
-      return await policyDryRunOf(
-        store,
-        evaluations,
-        org,
-        environment,
-        policy,
-        nowSeconds(),
-        request.query.limit ?? 100,
-      );
-    },
+    async (request) =>
+      await previews.policyDryRun(orgOf(request), request.params.env, request.body.policy, request.query.limit ?? 100),
   );
   done();
 };
