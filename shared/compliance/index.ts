@@ -48,3 +48,4 @@ export {
   snapshotCompliance,
 } from './policies.ts';
 export { type SlotChange, type TrailImpact, trailImpact } from './impact.ts';
+export { nonComplianceReasons, type ReasonOptions } from './reasons.ts';

@@ -61,6 +61,24 @@ export interface AttestationSummary {
   attestation_name: string;
   attestation_type?: string;
   is_compliant?: boolean;
+  /** Why it fails its type's rule, in words (shared/compliance/reasons.ts), when it was read. */
+  reasons?: string[];
+  /** An override's own reason for the verdict it sets. */
+  override_reason?: string;
+}
+
+/** The attestations a trail's compliance status names: the ones whose verdicts its slots show. */
+export function slotAttestationIds(trail: Record<string, unknown>): Set<string> {
+  const status = isRecord(trail.compliance_status) ? trail.compliance_status : {};
+  const artifacts = isRecord(status.artifacts_statuses)
+    ? Object.values(status.artifacts_statuses).filter(isRecord)
+    : [];
+  return new Set(
+    [status, ...artifacts]
+      .flatMap((entry) => listOf(entry.attestations_statuses))
+      .map((entry) => entry.attestation_id)
+      .filter((id): id is string => typeof id === 'string'),
+  );
 }
 
 export function trailDisplay(
@@ -76,17 +94,20 @@ export function trailDisplay(
   if (isRecord(status.artifacts_statuses)) {
     for (const [artifactName, entry] of Object.entries(status.artifacts_statuses)) {
       if (!isRecord(entry)) continue;
-      artifacts.push(artifactSlotDisplay(artifactName, entry, flow, name));
-      slots.push(
-        ...listOf(entry.attestations_statuses).map((slot) => slotDisplay(slot, artifactName, flow, name, byId)),
-      );
+      const own = listOf(entry.attestations_statuses).map((slot) => slotDisplay(slot, artifactName, flow, name, byId));
+      artifacts.push(artifactSlotDisplay(artifactName, entry, own, flow, name));
+      slots.push(...own);
     }
   }
+  const verdict = trailVerdict(trail.compliance_state ?? status.status);
   return {
     title: name,
     flow,
     description: textOf(trail.description),
-    status: trailVerdict(trail.compliance_state ?? status.status),
+    status:
+      verdict.state === 'COMPLIANT' || verdict.state === 'UNKNOWN'
+        ? verdict
+        : { ...verdict, reason: failingSlots(slots) || verdict.reason },
     isCompliant: trail.is_compliant === true,
     createdAt: timeOf(trail.created_at),
     createdBy: textOf(trail.created_by),
@@ -125,6 +146,30 @@ function slotDisplay(
   };
 }
 
+/** Names in a sentence: "a", "a and b", "a, b and c". */
+function named(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** The slots that keep a trail (or an artifact) from being compliant, counted and named. */
+function failingSlots(slots: readonly SlotDisplay[]): string {
+  const of = (state: string) => slots.filter((slot) => slot.status.state === state).map((slot) => slot.name);
+  const failing = of('NON-COMPLIANT');
+  const missing = of('MISSING');
+  const attestations = (count: number) => (count === 1 ? '1 attestation' : `${count} attestations`);
+  return [
+    failing.length === 0
+      ? ''
+      : `${attestations(failing.length)} ${failing.length === 1 ? 'fails' : 'fail'}: ${named(failing)}.`,
+    missing.length === 0
+      ? ''
+      : `${failing.length === 0 ? attestations(missing.length) : missing.length} ${missing.length === 1 ? 'is' : 'are'} not reported yet: ${named(missing)}.`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** Why a slot has its state, in words: what is missing, the failing condition, the override's reason. */
 function slotReason(
   status: 'MISSING' | 'COMPLIANT' | 'NON-COMPLIANT',
   name: string,
@@ -138,17 +183,22 @@ function slotReason(
   if (status === 'MISSING')
     return `${prefix}no ${type === '*' || type === '' ? '' : `${type} `}attestation named ${name} has been reported`;
   const reported = byId.get(id!);
-  const what =
-    reported === undefined
-      ? `attestation ${id}`
-      : `${reported.attestation_type ?? type} attestation ${reported.attestation_name} (${id})`;
-  const override = overriddenId === null ? '' : `, overriding attestation ${overriddenId}`;
-  return `${prefix}${status === 'COMPLIANT' ? 'compliant' : 'non-compliant'} by ${what}${override}`;
+  const verdict = status === 'COMPLIANT' ? 'compliant' : 'non-compliant';
+  if (overriddenId !== null) {
+    const why =
+      reported?.override_reason === undefined || reported.override_reason === '' ? '' : `: ${reported.override_reason}`;
+    return `${prefix}overridden as ${verdict}${why}`;
+  }
+  const kind = reported?.attestation_type ?? type;
+  if (status === 'NON-COMPLIANT' && reported?.reasons !== undefined && reported.reasons.length > 0)
+    return `${prefix}${reported.reasons.join('; ')}`;
+  return `${prefix}the ${kind} attestation ${reported?.attestation_name ?? name} is ${verdict}`;
 }
 
 function artifactSlotDisplay(
   name: string,
   entry: Record<string, unknown>,
+  own: readonly SlotDisplay[],
   flow: string,
   trail: string,
 ): ArtifactSlotDisplay {
@@ -167,9 +217,10 @@ function artifactSlotDisplay(
       ? `no artifact has been attested as ${name}`
       : status === 'COMPLIANT'
         ? 'every attestation of the artifact is in place and compliant'
-        : status === 'INCOMPLETE'
-          ? 'an attestation the template asks of the artifact is missing'
-          : 'an attestation of the artifact is non-compliant';
+        : failingSlots(own) ||
+          (status === 'INCOMPLETE'
+            ? 'an attestation the template asks of the artifact is missing'
+            : 'an attestation of the artifact is non-compliant');
   return {
     name,
     status: verdictOf(status, unexpected ? `Not in the template; ${why}` : why),

@@ -35,6 +35,43 @@ describe('the trail page', function () {
     );
   }
 
+  it('says why in words: the failing condition of each slot, the missing one, the override, and never an attestation id', async () => {
+    await page.goto(`${server.url}${RELEASE_42}`);
+    assert.equal(
+      await page.locator('p.verdict').innerText(),
+      'NON-COMPLIANT 4 attestations fail: change-board, unit-tests, coverage and quality. 1 is not reported yet: review.',
+    );
+    const why = Object.fromEntries(
+      (await rows(/Attestations the template asks for/)).map(([, name, , state, reason]) => [
+        name,
+        `${state}: ${reason}`,
+      ]),
+    );
+    assert.deepEqual(why, {
+      review: 'MISSING: no generic attestation named review has been reported',
+      'change-board':
+        'NON-COMPLIANT: Not in the template; the decision is non-compliant: Change board rejected release 42: coverage below the bar',
+      'unit-tests': 'NON-COMPLIANT: api unit tests: 1 failure',
+      coverage: 'NON-COMPLIANT: line_coverage 62 < 80',
+      quality: 'NON-COMPLIANT: coverage 62 < 80',
+    });
+    assert.deepEqual(await rows('Artifacts of the trail').then((found) => found.map((row) => row[3])), [
+      '3 attestations fail: unit-tests, coverage and quality.',
+    ]);
+    assert.doesNotMatch(await page.locator('main').innerText(), /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/);
+
+    await page.goto(`${server.url}/acme/flows/backend/trails/release-40`);
+    const review = (await rows(/Attestations the template asks for/)).find((row) => row[1] === 'review')!;
+    assert.deepEqual(review.slice(3), [
+      'COMPLIANT',
+      'overridden as compliant: Emergency fix, reviewed after the merge (the overridden attestation)',
+    ]);
+    await screenshots(page, server, '/acme/flows/backend/trails/release-40', 'trail-release-40');
+    await page.getByRole('link', { name: 'the overridden attestation' }).click();
+    await page.getByRole('heading', { name: 'Attestation review' }).waitFor({ timeout: 15_000 });
+    assert.match(await page.locator('section').innerText(), /Merged before review/);
+  });
+
   it('tells its events in words, each linked to what it happened to, with no JSON', async () => {
     await page.goto(`${server.url}${RELEASE_42}`);
     const events = await rows('Events of the trail');

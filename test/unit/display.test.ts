@@ -54,6 +54,13 @@ function trailObject(): Record<string, unknown> {
 describe('trail display model', () => {
   const display = trailDisplay(trailObject(), [
     { attestation_id: 'a-tests', attestation_name: 'tests', attestation_type: 'junit', is_compliant: false },
+    {
+      attestation_id: 'a-scan-2',
+      attestation_name: 'scan',
+      attestation_type: 'scan',
+      is_compliant: true,
+      override_reason: 'accepted risk',
+    },
   ]);
 
   it('shows every template slot with its status and why', () => {
@@ -69,7 +76,7 @@ describe('trail display model', () => {
         ['cli', 'sbom', 'MISSING', false],
       ],
     );
-    assert.equal(slot('tests').status.reason, 'non-compliant by junit attestation tests (a-tests)');
+    assert.equal(slot('tests').status.reason, 'the junit attestation tests is non-compliant');
     assert.deepEqual(slot('tests').attestation, {
       kind: 'attestation',
       flow: 'backend',
@@ -78,8 +85,33 @@ describe('trail display model', () => {
     });
     assert.equal(slot('review').status.reason, 'no pull_request attestation named review has been reported');
     assert.equal(slot('review').attestation, null);
-    assert.match(slot('scan').status.reason, /^compliant by attestation a-scan-2, overriding attestation a-scan$/);
-    assert.match(slot('extra').status.reason, /^Not in the template; /);
+    assert.equal(slot('scan').status.reason, 'overridden as compliant: accepted risk');
+    assert.deepEqual(slot('scan').overridden, {
+      kind: 'attestation',
+      flow: 'backend',
+      trail: 'release-1',
+      attestationId: 'a-scan',
+    });
+    assert.equal(slot('extra').status.reason, 'Not in the template; the generic attestation extra is compliant');
+    // No attestation id is a reason: the slot's link goes to the attestation.
+    assert.doesNotMatch(display.slots.map((entry) => entry.status.reason).join(' '), /a-tests|a-scan|a-extra/);
+    assert.equal(display.status.reason, '1 attestation fails: tests. 2 are not reported yet: review and sbom.');
+  });
+
+  it('says why a slot fails in the words its attestation gives, when they were read', () => {
+    const withReasons = trailDisplay(trailObject(), [
+      {
+        attestation_id: 'a-tests',
+        attestation_name: 'tests',
+        attestation_type: 'junit',
+        is_compliant: false,
+        reasons: ['api unit tests: 1 failure', 'smoke: 2 errors'],
+      },
+    ]);
+    assert.equal(
+      withReasons.slots.find((entry) => entry.name === 'tests')?.status.reason,
+      'api unit tests: 1 failure; smoke: 2 errors',
+    );
   });
 
   it('shows the artifacts, commit, links only for http(s), user data and events as text', () => {
@@ -89,7 +121,7 @@ describe('trail display model', () => {
         status: {
           state: 'INCOMPLETE',
           colour: 'pending',
-          reason: 'an attestation the template asks of the artifact is missing',
+          reason: '1 attestation is not reported yet: sbom.',
         },
         fingerprint: FP,
         unexpected: false,

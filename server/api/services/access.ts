@@ -77,6 +77,18 @@ export function accessService({ store, configuredKeys }: Pick<ServiceDeps, 'stor
       return { principal, org };
     },
 
+    /**
+     * The org named `orgName` when the key may read it, for a page that reads through a service
+     * (the API's access rule: an org of the key's, any org for a key of all; every role reads);
+     * undefined otherwise, which a page shows as not found, whether the org exists or not.
+     */
+    async readableOrg(key: string, orgName: string): Promise<Org | undefined> {
+      const principal = await principalOf(key);
+      if (principal === undefined || !mayUse(principal.role, 'read')) return undefined;
+      if (principal.orgs !== 'all' && !principal.orgs.has(orgName)) return undefined;
+      return await store.orgs.byName(orgName);
+    },
+
     /** The names of the orgs a principal may use, sorted (the landing page lists them). */
     async orgNamesOf(principal: Principal): Promise<string[]> {
       return principal.orgs === 'all' ? (await store.orgs.all()).map((org) => org.name) : [...principal.orgs].sort();

@@ -16,6 +16,7 @@ import { jsonArray, pageJson } from '../views/trailView.ts';
 import { templateVerdictOf } from './documents.ts';
 import type { ServiceDeps } from './index.ts';
 import { flowOr404, trailOr404 } from './lookups.ts';
+import { attestationSummariesOf } from './trailReasons.ts';
 import { trailJsonCache, type ListedTrail } from './trailRendering.ts';
 
 /** Fields of data_json stored with the trail as they were sent. */
@@ -156,6 +157,11 @@ export function trailService(deps: Pick<ServiceDeps, 'store' | 'evaluations' | '
       const [json] = await renderedTrails(org.name, [{ flow, trail: await trailOr404(store, org, flow, trailName) }]);
       if (json instanceof Error) throw json;
       return json;
+    },
+
+    /** The attestations `ids` of a trail with why each has its verdict in words, for the trail page. */
+    async attestationSummaries(org: Org, flowName: string, trailName: string, ids: ReadonlySet<string>) {
+      return await attestationSummariesOf(store, org, flowName, trailName, ids);
     },
 
     /** A page of the flow's trails as JSON (all of them, unpaged, when paging was not asked for). */

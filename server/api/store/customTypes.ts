@@ -19,6 +19,8 @@ export interface CustomTypeStore {
   /** The latest version of a live type. */
   latest(orgId: number, name: string): Promise<CustomType | undefined>;
   version(orgId: number, name: string, version: number): Promise<CustomType | undefined>;
+  /** The version that was the latest at `time`, archived or not: the one an attestation then was checked with. */
+  versionAt(orgId: number, name: string, time: number): Promise<CustomType | undefined>;
   /** Latest versions of live types, by name. */
   list(orgId: number): Promise<CustomType[]>;
   archive(orgId: number, name: string, now: number): Promise<void>;
@@ -95,6 +97,15 @@ export function customTypeStore(sql: Statements): CustomTypeStore {
         orgId,
         name,
         version,
+      );
+      return row === undefined ? undefined : toType(row);
+    },
+    async versionAt(orgId, name, time) {
+      const row = await sql.get<CustomTypeRow>(
+        'SELECT * FROM custom_attestation_types WHERE org_id = ? AND name = ? AND created_at <= ? ORDER BY version DESC LIMIT 1',
+        orgId,
+        name,
+        time,
       );
       return row === undefined ? undefined : toType(row);
     },

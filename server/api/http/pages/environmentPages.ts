@@ -26,8 +26,15 @@ import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { ENVIRONMENT_NAME_PART } from '../../../../shared/names.ts';
 import { page, sendPage } from './layout.ts';
 import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem, verdictLine, when } from './markup.ts';
-import { bodyOf, downloadDisposition, pageNumberOf, pageRoute, PageRefused, PER_PAGE } from './reading.ts';
-import type { Sessions } from './sessions.ts';
+import {
+  bodyOf,
+  downloadDisposition,
+  pageNumberOf,
+  pageRoute,
+  PageRefused,
+  PER_PAGE,
+  type PageSite,
+} from './reading.ts';
 
 interface EnvironmentParams {
   org: string;
@@ -37,8 +44,8 @@ interface EnvironmentParams {
 /** A snapshot as the diff endpoint takes it: a bare index of this environment, or `env#N`. */
 const SNAPPISH = new RegExp(`^(\\d{1,9}|${ENVIRONMENT_NAME_PART}#\\d{1,9})$`);
 
-export function registerEnvironmentPages(app: FastifyInstance, sessions: Sessions): void {
-  pageRoute<{ org: string }, { page?: string }>(app, sessions, '/:org/environments', async (reader, request, reply) => {
+export function registerEnvironmentPages(app: FastifyInstance, site: PageSite): void {
+  pageRoute<{ org: string }, { page?: string }>(app, site, '/:org/environments', async (reader, request, reply) => {
     const { org } = request.params;
     const number = pageNumberOf(request.query.page);
     const list = bodyOf(
@@ -50,7 +57,7 @@ export function registerEnvironmentPages(app: FastifyInstance, sessions: Session
 
   pageRoute<EnvironmentParams, { page?: string }>(
     app,
-    sessions,
+    site,
     '/:org/environments/:env',
     async (reader, request, reply) => {
       const { org, env } = request.params;
@@ -79,7 +86,7 @@ export function registerEnvironmentPages(app: FastifyInstance, sessions: Session
 
   pageRoute<EnvironmentParams, unknown>(
     app,
-    sessions,
+    site,
     '/:org/environments/:env/auditlog',
     async (reader, request, reply) => {
       const { org, env } = request.params;
@@ -104,7 +111,7 @@ export function registerEnvironmentPages(app: FastifyInstance, sessions: Session
 
   pageRoute<EnvironmentParams & { index: string }, { page?: string }>(
     app,
-    sessions,
+    site,
     '/:org/environments/:env/snapshots/:index',
     async (reader, request, reply) => {
       const { org, env, index } = request.params;
@@ -117,7 +124,7 @@ export function registerEnvironmentPages(app: FastifyInstance, sessions: Session
 
   pageRoute<EnvironmentParams, { from?: string; to?: string }>(
     app,
-    sessions,
+    site,
     '/:org/environments/:env/compare',
     async (reader, request, reply) => {
       const { org, env } = request.params;

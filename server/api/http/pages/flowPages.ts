@@ -14,11 +14,10 @@ import { isRecord } from '../../../../shared/display/links.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import { brief, jsonBlock, orgNav, pager, refLink, seg, status, table, urlItem, verdictLine, when } from './markup.ts';
-import { bodyOf, pageNumberOf, pageRoute, PER_PAGE } from './reading.ts';
-import type { Sessions } from './sessions.ts';
+import { bodyOf, pageNumberOf, pageRoute, PER_PAGE, type PageSite } from './reading.ts';
 
-export function registerFlowPages(app: FastifyInstance, sessions: Sessions): void {
-  pageRoute<{ org: string }, { page?: string }>(app, sessions, '/:org/flows', async (reader, request, reply) => {
+export function registerFlowPages(app: FastifyInstance, site: PageSite): void {
+  pageRoute<{ org: string }, { page?: string }>(app, site, '/:org/flows', async (reader, request, reply) => {
     const { org } = request.params;
     const number = pageNumberOf(request.query.page);
     const list = bodyOf(await reader.get(`/flows/${seg(org)}?page=${number}&per_page=${PER_PAGE}`), 'organization');
@@ -27,7 +26,7 @@ export function registerFlowPages(app: FastifyInstance, sessions: Sessions): voi
 
   pageRoute<{ org: string; flow: string }, { page?: string }>(
     app,
-    sessions,
+    site,
     '/:org/flows/:flow',
     async (reader, request, reply) => {
       const { org, flow } = request.params;
@@ -45,7 +44,7 @@ export function registerFlowPages(app: FastifyInstance, sessions: Sessions): voi
   // resolve it by, so the page shows the record the API answers first.
   pageRoute<{ org: string; flow: string; fingerprint: string }, { trail?: string }>(
     app,
-    sessions,
+    site,
     '/:org/flows/:flow/artifacts/:fingerprint',
     async (reader, request, reply) => {
       const { org, flow, fingerprint } = request.params;

@@ -31,9 +31,10 @@ ${problem === undefined ? '' : html`<p class="error" role="alert">${problem}</p>
 
 export const landingRoutes: FastifyPluginCallback<RouteOptions> = (app, { context, services }, done) => {
   const sessions = new Sessions();
-  registerTrailPages(app, sessions);
-  registerFlowPages(app, sessions);
-  registerEnvironmentPages(app, sessions);
+  const site = { sessions, services };
+  registerTrailPages(app, site);
+  registerFlowPages(app, site);
+  registerEnvironmentPages(app, site);
   const publicRoute = { config: { public: true }, schema: { hide: true } };
   // Every page route of this plugin that changes state, before its body is read.
   app.addHook('onRequest', async (request, reply) => {

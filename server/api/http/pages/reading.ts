@@ -1,10 +1,14 @@
 // How a page reads: with the session's key, from the JSON API in-process, so the API's own org
-// access rules decide what a page may show. A signed-out visitor is sent to sign in; whatever the
-// API refuses (another org's key, an unknown name, a bad index) is one "not found" page, which
-// does not tell whether the thing exists.
+// access rules decide what a page may show; what the API does not answer (why a trail's
+// attestations fail, searches by name, summaries) from a service, for an org the access service
+// says the key may read. A signed-out visitor is sent to sign in; whatever the API refuses
+// (another org's key, an unknown name, a bad index) is one "not found" page, which does not tell
+// whether the thing exists.
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../../../../shared/html.ts';
+import type { Services } from '../../services/index.ts';
+import type { Org } from '../../store/orgs.ts';
 import { page, sendPage } from './layout.ts';
 import type { Sessions } from './sessions.ts';
 
@@ -23,6 +27,14 @@ export interface Reader {
   get(path: string): Promise<Answer>;
   /** The raw answer, for downloads: its body a stream read as the page's client reads it. */
   raw(path: string): Promise<Download>;
+  /** The org `name` for a service to read, when this key may read it; the page is refused as not found otherwise. */
+  org(name: string): Promise<Org>;
+}
+
+/** What the pages are served with: the browser sessions, and the services they read through. */
+export interface PageSite {
+  sessions: Sessions;
+  services: Services;
 }
 
 export interface Download {
@@ -59,7 +71,7 @@ export function bodyOf(answer: Answer, what: string): unknown {
  */
 export function pageRoute<Params, Query>(
   app: FastifyInstance,
-  sessions: Sessions,
+  { sessions, services }: PageSite,
   path: string,
   handler: (
     reader: Reader,
@@ -89,6 +101,11 @@ export function pageRoute<Params, Query>(
         // went away): it then destroys its own stream, closing the file it reads.
         body.once('close', () => answer.raw.res.destroy());
         return { status: answer.statusCode, headers: answer.headers, body };
+      },
+      org: async (name) => {
+        const org = await services.access.readableOrg(key, name);
+        if (org === undefined) throw new PageRefused(404, 'No such organization for your key.');
+        return org;
       },
     };
     try {

@@ -9,12 +9,11 @@ import {
   type TableDisplay,
 } from '../../../../shared/display/attestation.ts';
 import { isRecord } from '../../../../shared/display/links.ts';
-import { trailDisplay, type TrailDisplay } from '../../../../shared/display/trail.ts';
+import { slotAttestationIds, trailDisplay, type TrailDisplay } from '../../../../shared/display/trail.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
 import { jsonBlock, orgNav, refLink, seg, status, table, urlItem, verdictLine, when } from './markup.ts';
-import { bodyOf, downloadDisposition, pageRoute, PageRefused } from './reading.ts';
-import type { Sessions } from './sessions.ts';
+import { bodyOf, downloadDisposition, pageRoute, PageRefused, type PageSite } from './reading.ts';
 
 interface TrailParams {
   org: string;
@@ -22,15 +21,23 @@ interface TrailParams {
   trail: string;
 }
 
-export function registerTrailPages(app: FastifyInstance, sessions: Sessions): void {
+export function registerTrailPages(app: FastifyInstance, site: PageSite): void {
   pageRoute<TrailParams, { attestation_id?: string }>(
     app,
-    sessions,
+    site,
     '/:org/flows/:flow/trails/:trail',
     async (reader, request, reply) => {
       const { org, flow, trail } = request.params;
       const found = bodyOf(await reader.get(`/trails/${seg(org)}/${seg(flow)}/${seg(trail)}`), 'trail');
-      const display = trailDisplay(isRecord(found) ? found : {});
+      const record = isRecord(found) ? found : {};
+      // Why each slot has its verdict, in words: the API answers the verdicts, a service the reasons.
+      const summaries = await site.services.trails.attestationSummaries(
+        await reader.org(org),
+        flow,
+        trail,
+        slotAttestationIds(record),
+      );
+      const display = trailDisplay(record, summaries);
       let attestation: AttestationDisplay | undefined;
       const attestationId = request.query.attestation_id;
       if (typeof attestationId === 'string' && attestationId !== '') {
@@ -47,7 +54,7 @@ export function registerTrailPages(app: FastifyInstance, sessions: Sessions): vo
 
   pageRoute<TrailParams & { id: string }, unknown>(
     app,
-    sessions,
+    site,
     '/:org/flows/:flow/trails/:trail/evidence/:id',
     async (reader, request, reply) => {
       const { org, flow, trail, id } = request.params;
@@ -92,7 +99,7 @@ ${table(
     refLink(org, slot.attestation, slot.name),
     slot.type,
     status(slot.status),
-    slot.status.reason,
+    html`${slot.status.reason}${slot.overridden === null ? '' : html` (${refLink(org, slot.overridden, 'the overridden attestation')})`}`,
   ]),
 )}
 <h2>Artifacts</h2>
