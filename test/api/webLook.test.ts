@@ -18,7 +18,7 @@ import {
   type PageElement,
   type PageWindow,
 } from './webKit.ts';
-import { plantStory, READER, STORY_CONFIG } from './webStory.ts';
+import { FP, plantStory, READER, STORY_CONFIG } from './webStory.ts';
 
 /** Pages of every kind, signed in as the org's reader. */
 const PAGES = [
@@ -117,6 +117,33 @@ describe('how every page looks', function () {
         // No raw ISO time is left in the text of a page.
         assert.doesNotMatch(await page.locator('main').innerText(), /\d{4}-\d\d-\d\dT\d\d:/, path);
       }
+    });
+
+    it('shows no heading with nothing under it: a section with nothing to show is left out', async () => {
+      const headings = async (path: string) => {
+        await page.goto(`${server.url}${path}`);
+        return await page.getByRole('heading', { level: 2 }).allInnerTexts();
+      };
+      // A trail reported without a commit or links has no Source; one with a commit has.
+      assert.deepEqual(await headings('/acme/flows/frontend/trails/main-7'), ['Template slots', 'Artifacts', 'Events']);
+      assert.ok((await headings('/acme/flows/backend/trails/release-42')).includes('Source'));
+      // The first snapshot, with nothing before it, has nothing that stopped running; the third has.
+      assert.ok(!(await headings('/acme/environments/production/snapshots/1')).includes('Stopped running'));
+      assert.ok((await headings('/acme/environments/production/snapshots/3')).includes('Stopped running'));
+      // Nothing started between #2 and #3: the comparison says 0 started and shows no Started section.
+      assert.deepEqual(await headings('/acme/environments/production/compare?from=2&to=3'), [
+        'Exited',
+        'Changed',
+        'Unchanged',
+      ]);
+      assert.match(await page.locator('p.counts').innerText(), /^0 started, 1 exited, 1 changed, 1 unchanged$/);
+      // An artifact that never stopped running anywhere has no "Ran before".
+      await page.goto(`${server.url}/acme/flows/frontend/artifacts/${FP.web}`);
+      assert.deepEqual(await page.getByRole('table', { name: 'Ran before' }).count(), 0);
+      assert.deepEqual(await page.getByRole('table', { name: 'Running now' }).count(), 1);
+      assert.equal(await page.locator('main ul:empty').count(), 0);
+      await screenshots(page, server, '/acme/flows/frontend/trails/main-7', 'trail-main-7');
+      await screenshots(page, server, `/acme/flows/frontend/artifacts/${FP.web}`, 'artifact-web');
     });
 
     it('shows the icon as a browser draws it', async () => {

@@ -25,7 +25,19 @@ import {
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { ENVIRONMENT_NAME_PART } from '../../../../shared/names.ts';
 import { page, sendPage } from './layout.ts';
-import { generatedMarkup, orgNav, pager, refLink, seg, status, table, urlItem, verdictLine, when } from './markup.ts';
+import {
+  generatedMarkup,
+  orgNav,
+  pager,
+  refLink,
+  seg,
+  status,
+  table,
+  urlItem,
+  verdictLine,
+  when,
+  section,
+} from './markup.ts';
 import {
   bodyOf,
   downloadDisposition,
@@ -259,8 +271,12 @@ ${snapshot.comparedWithPrevious === null ? '' : html`<li>${refLink(org, snapshot
 <h2>What runs</h2>
 ${table('Artifacts running in the snapshot', columns, artifactRows(org, shown), 'Nothing runs.')}
 ${pager('Pages of running artifacts', paging, (number) => `/${seg(org)}/environments/${seg(snapshot.environment)}/snapshots/${snapshot.index}?page=${number}`)}
-<h2>Stopped running</h2>
-${table('Artifacts that ran in the snapshot before and stopped', columns, artifactRows(org, snapshot.exited), 'Nothing stopped running.')}
+${section(
+  'Stopped running',
+  snapshot.exited.length === 0
+    ? []
+    : [table('Artifacts that ran in the snapshot before and stopped', columns, artifactRows(org, snapshot.exited))],
+)}
 <h2>Policies applied</h2>
 ${table(
   'Policies applied to the snapshot',
@@ -292,13 +308,15 @@ function comparisonPage(org: string, environment: string, comparison: SnapshotCo
 <h1>Snapshot ${comparison.from} compared with ${comparison.to}</h1>
 <p>From ${refLink(org, comparison.fromRef, comparison.from)} to ${refLink(org, comparison.toRef, comparison.to)} · environment ${refLink(org, { kind: 'environment', environment }, environment)}</p>
 <p class="counts">${comparison.started.length} started, ${comparison.exited.length} exited, ${comparison.changed.length} changed, ${comparison.unchanged.length} unchanged</p>
-<h2>Started</h2>
-${table('Artifacts that started running', columns, comparedRows(org, comparison.started), 'Nothing started.')}
-<h2>Exited</h2>
-${table('Artifacts that stopped running', columns, comparedRows(org, comparison.exited), 'Nothing exited.')}
-<h2>Changed</h2>
-${table('Artifacts whose instance count changed', columns, comparedRows(org, comparison.changed), 'Nothing changed.')}
-<h2>Unchanged</h2>
-${table('Artifacts running in both, unchanged', columns, comparedRows(org, comparison.unchanged), 'Nothing ran in both.')}`,
+${(
+  [
+    ['Started', 'Artifacts that started running', comparison.started],
+    ['Exited', 'Artifacts that stopped running', comparison.exited],
+    ['Changed', 'Artifacts whose instance count changed', comparison.changed],
+    ['Unchanged', 'Artifacts running in both, unchanged', comparison.unchanged],
+  ] as const
+).map(([heading, caption, artifacts]) =>
+  section(heading, artifacts.length === 0 ? [] : [table(caption, columns, comparedRows(org, artifacts))]),
+)}`,
   );
 }

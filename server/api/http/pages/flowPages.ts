@@ -13,7 +13,20 @@ import {
 import { isRecord } from '../../../../shared/display/links.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
-import { brief, jsonBlock, orgNav, pager, refLink, seg, status, table, urlItem, verdictLine, when } from './markup.ts';
+import {
+  brief,
+  jsonBlock,
+  orgNav,
+  pager,
+  refLink,
+  seg,
+  status,
+  table,
+  urlItem,
+  verdictLine,
+  when,
+  section,
+} from './markup.ts';
 import { bodyOf, pageNumberOf, pageRoute, PER_PAGE, type PageSite } from './reading.ts';
 
 export function registerFlowPages(app: FastifyInstance, site: PageSite): void {
@@ -130,7 +143,7 @@ ${verdictLine(artifact.status)}
 <p>Fingerprint <code>${artifact.fingerprint}</code> · created ${when(artifact.createdAt, 'at an unknown time')}</p>
 <h2>Where it runs</h2>
 ${placements(org, 'Running now', artifact.running, 'Not running in any environment.')}
-${placements(org, 'Ran before', artifact.exited, 'Has not stopped running anywhere.')}
+${artifact.exited.length === 0 ? '' : placements(org, 'Ran before', artifact.exited, '')}
 <h2>Attestations</h2>
 ${table(
   'Attestations of the artifact',
@@ -146,11 +159,17 @@ ${[provenance.commitUrl, provenance.buildUrl, provenance.repoUrl, ...artifact.ex
 </ul>
 ${jsonBlock('Annotations', artifact.annotations)}
 ${jsonBlock('User data', artifact.userData)}
-<h2>History</h2>
-${table(
-  'What happened to the artifact',
-  ['Time', 'Event'],
-  artifact.history.map((entry) => [when(entry.time), entry.event]),
+${section(
+  'History',
+  artifact.history.length === 0
+    ? []
+    : [
+        table(
+          'What happened to the artifact',
+          ['Time', 'Event'],
+          artifact.history.map((entry) => [when(entry.time), entry.event]),
+        ),
+      ],
 )}`,
   );
 }

@@ -63,6 +63,16 @@ export function table(caption: string, columns: string[], rows: HtmlValue[][], e
 <tbody>${body}</tbody></table></div>`;
 }
 
+/** A heading and what it heads, or nothing when there is nothing under it: no page shows an empty section. */
+export function section(heading: string, content: readonly HtmlValue[]): SafeHtml {
+  return content.length === 0 ? html`` : html`<h2>${heading}</h2>${content}`;
+}
+
+/** A list of the items, or nothing when there are none. */
+export function list(items: readonly HtmlValue[]): SafeHtml {
+  return items.length === 0 ? html`` : html`<ul>${items}</ul>`;
+}
+
 export function jsonBlock(heading: string, text: string | null): SafeHtml {
   return text === null ? html`` : html`<h3>${heading}</h3><pre>${text}</pre>`;
 }

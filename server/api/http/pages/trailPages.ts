@@ -12,7 +12,7 @@ import { isRecord } from '../../../../shared/display/links.ts';
 import { slotAttestationIds, trailDisplay, type TrailDisplay } from '../../../../shared/display/trail.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
-import { jsonBlock, orgNav, refLink, seg, status, table, urlItem, verdictLine, when } from './markup.ts';
+import { jsonBlock, orgNav, refLink, seg, status, table, urlItem, verdictLine, when, list, section } from './markup.ts';
 import { bodyOf, downloadDisposition, pageRoute, PageRefused, type PageSite } from './reading.ts';
 
 interface TrailParams {
@@ -82,6 +82,7 @@ export function registerTrailPages(app: FastifyInstance, site: PageSite): void {
 }
 
 function trailPage(org: string, trail: TrailDisplay, attestation: AttestationDisplay | undefined): SafeHtml {
+  const source = sourceItems(org, trail);
   return page(
     `${trail.title} — ${trail.flow}`,
     html`${orgNav(org)}
@@ -90,35 +91,42 @@ ${verdictLine(trail.status)}
 <p>Flow ${refLink(org, { kind: 'flow', flow: trail.flow }, trail.flow)} · created ${when(trail.createdAt, 'at an unknown time')} by ${trail.createdBy}</p>
 ${trail.description === '' ? '' : html`<p>${trail.description}</p>`}
 ${attestation === undefined ? '' : attestationSection(org, attestation)}
-<h2>Template slots</h2>
-${table(
-  'Attestations the template asks for, and any others reported',
-  ['Artifact', 'Attestation', 'Type', 'Status', 'Why'],
-  trail.slots.map((slot) => [
-    slot.artifact ?? '(trail)',
-    refLink(org, slot.attestation, slot.name),
-    slot.type,
-    status(slot.status),
-    html`${slot.status.reason}${slot.overridden === null ? '' : html` (${refLink(org, slot.overridden, 'the overridden attestation')})`}`,
-  ]),
+${section(
+  'Template slots',
+  trail.slots.length === 0
+    ? []
+    : [
+        table(
+          'Attestations the template asks for, and any others reported',
+          ['Artifact', 'Attestation', 'Type', 'Status', 'Why'],
+          trail.slots.map((slot) => [
+            slot.artifact ?? '(trail)',
+            refLink(org, slot.attestation, slot.name),
+            slot.type,
+            status(slot.status),
+            html`${slot.status.reason}${slot.overridden === null ? '' : html` (${refLink(org, slot.overridden, 'the overridden attestation')})`}`,
+          ]),
+        ),
+      ],
 )}
-<h2>Artifacts</h2>
-${table(
-  'Artifacts of the trail',
-  ['Name', 'Status', 'Fingerprint', 'Why'],
-  trail.artifacts.map((artifact) => [
-    refLink(org, artifact.ref, artifact.name),
-    status(artifact.status),
-    html`<code>${artifact.fingerprint ?? ''}</code>`,
-    artifact.status.reason,
-  ]),
+${section(
+  'Artifacts',
+  trail.artifacts.length === 0
+    ? []
+    : [
+        table(
+          'Artifacts of the trail',
+          ['Name', 'Status', 'Fingerprint', 'Why'],
+          trail.artifacts.map((artifact) => [
+            refLink(org, artifact.ref, artifact.name),
+            status(artifact.status),
+            html`<code>${artifact.fingerprint ?? ''}</code>`,
+            artifact.status.reason,
+          ]),
+        ),
+      ],
 )}
-<h2>Source</h2>
-<ul>
-${trail.commit === null ? '' : html`<li>Commit ${trail.commit.sha} on ${trail.commit.branch} by ${trail.commit.author}: ${trail.commit.message}${trail.commit.url === null ? '' : html` (${refLink(org, trail.commit.url.ref, trail.commit.url.url)})`}</li>`}
-${trail.origin === null ? '' : urlItem(org, trail.origin)}
-${trail.externalUrls.map((url) => urlItem(org, url))}
-</ul>
+${section('Source', source.length === 0 ? [] : [list(source)])}
 ${jsonBlock('User data', trail.userData)}
 <h2>Events</h2>
 ${table(
@@ -133,6 +141,20 @@ ${table(
   );
 }
 
+/** Where the trail's change came from: its commit, origin and links. */
+function sourceItems(org: string, trail: TrailDisplay): SafeHtml[] {
+  const commit = trail.commit;
+  return [
+    ...(commit === null
+      ? []
+      : [
+          html`<li>Commit ${commit.sha} on ${commit.branch} by ${commit.author}: ${commit.message}${commit.url === null ? '' : html` (${refLink(org, commit.url.ref, commit.url.url)})`}</li>`,
+        ]),
+    ...(trail.origin === null ? [] : [urlItem(org, trail.origin)]),
+    ...trail.externalUrls.map((url) => urlItem(org, url)),
+  ];
+}
+
 function attestationSection(org: string, attestation: AttestationDisplay): SafeHtml {
   return html`<section aria-labelledby="attestation-heading">
 <h2 id="attestation-heading">Attestation ${attestation.title}</h2>
@@ -141,12 +163,18 @@ ${attestation.description === '' ? '' : html`<p>${attestation.description}</p>`}
 ${attestation.summary === '' ? '' : html`<p>${attestation.summary}</p>`}
 ${attestation.tables.map((entry: TableDisplay) => table(entry.caption, entry.columns, entry.rows))}
 ${jsonBlock('Data', attestation.data)}
-<ul>
-${attestation.origin === null ? '' : urlItem(org, attestation.origin)}
-${attestation.externalUrls.map((url) => urlItem(org, url))}
-${attestation.artifact === null ? '' : html`<li>Artifact: ${refLink(org, attestation.artifact, attestation.artifact.kind === 'artifact' ? attestation.artifact.fingerprint : '')}</li>`}
-${attestation.evidence === null ? '' : html`<li>Evidence: ${refLink(org, attestation.evidence.ref, attestation.evidence.name)}</li>`}
-</ul>
+${list([
+  ...(attestation.origin === null ? [] : [urlItem(org, attestation.origin)]),
+  ...attestation.externalUrls.map((url) => urlItem(org, url)),
+  ...(attestation.artifact === null
+    ? []
+    : [
+        html`<li>Artifact: ${refLink(org, attestation.artifact, attestation.artifact.kind === 'artifact' ? attestation.artifact.fingerprint : '')}</li>`,
+      ]),
+  ...(attestation.evidence === null
+    ? []
+    : [html`<li>Evidence: ${refLink(org, attestation.evidence.ref, attestation.evidence.name)}</li>`]),
+])}
 ${jsonBlock('Annotations', attestation.annotations)}
 ${jsonBlock('User data', attestation.userData)}
 </section>`;
