@@ -84,19 +84,25 @@ export function environmentNotFound(org: string, env: string, wording: 'long' | 
   );
 }
 
-/** A control by identifier: the long message, or the short one of a control's own operations, or of a decision's. */
+/**
+ * A control by identifier, on every operation of the control itself (get, update, archive,
+ * unarchive: reference §8.2 item 8), or the spec's message of a decision's read.
+ */
 export function controlNotFound(
   orgName: string,
   identifier: string,
-  wording: 'long' | 'short' | 'control or decision' = 'long',
+  wording: 'control' | 'control or decision' = 'control',
 ): ApiError {
-  if (wording === 'short') return notFound('Control not found');
   if (wording === 'control or decision') return notFound('Control or decision not found');
   return notFound(`Control '${identifier}' does not exist in organization '${orgName}'`);
 }
 
-export function policyNotFound(): ApiError {
-  return notFound('Policy not found');
+/**
+ * A policy by name, wherever one is named (get, archive, unarchive, attach, assert), as clients
+ * print it (reference §8.2 item 8, where the hosted service was seen to answer so).
+ */
+export function policyNotFound(orgName: string, name: string): ApiError {
+  return notFound(`Policy '${name}' does not exist in organization '${orgName}'`);
 }
 
 export function actionNotFound(orgName: string, number: number): ApiError {

@@ -135,6 +135,22 @@ export const action = {
   additionalProperties: false,
 } as const;
 
+/** One version of a custom type, as `versions` lists them (reference §8.2 item 5). */
+export const customTypeVersion = {
+  title: 'CustomAttestationTypeVersion',
+  type: 'object',
+  properties: {
+    version: integer,
+    type_schema: anyObject,
+    jq_rules: stringList,
+    summary: { type: 'array' },
+    created_at: number,
+    created_by: string,
+  },
+  required: ['version', 'type_schema', 'jq_rules', 'summary', 'created_at', 'created_by'],
+  additionalProperties: false,
+} as const;
+
 export const customType = {
   title: 'CustomAttestationType',
   type: 'object',
@@ -149,9 +165,14 @@ export const customType = {
     created_at: number,
     last_modified_at: number,
     archived: boolean,
-    versions: { type: 'array' },
+    versions: {
+      description:
+        'Every version, oldest first: clients take the number of entries as the latest version (reference §8.2 item 5).',
+      type: 'array',
+      items: customTypeVersion,
+    },
   },
-  required: ['name', 'version', 'schema', 'created_at'],
+  required: ['name', 'version', 'schema', 'archived', 'versions'],
   additionalProperties: false,
 } as const;
 

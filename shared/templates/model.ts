@@ -25,7 +25,7 @@ export interface FlowTemplate {
 export const attestationTypes = ['generic', 'junit', 'snyk', 'scan', 'jira', 'pull_request', 'decision', '*'] as const;
 
 /** The service's own rule for a custom type reference: `custom:` and a non-empty name (reference §3.1 names no pattern for it). */
-const customTypePattern = /^custom:.+$/;
+export const customTypePattern = /^custom:.+$/;
 
 /** Attestation names and `target_artifacts` items (spec endpoint 1, reference §1.7). */
 export const attestationNamePattern = new RegExp(ATTESTATION_NAME_PATTERN);

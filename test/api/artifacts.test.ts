@@ -147,7 +147,7 @@ describe('artifacts and search', () => {
     assert.equal(artifact.state, 'INCOMPLETE');
     assert.deepEqual(artifact.running, []);
     assert.deepEqual(artifact.exited, []);
-    assert.equal(artifact.history?.[0].event, 'Artifact created');
+    assert.equal(artifact.history?.[0].event, 'other reported');
     assert.match(
       artifact.html_url,
       new RegExp(

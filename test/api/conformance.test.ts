@@ -850,7 +850,7 @@ describe('conformance with the hosted service (reference §6)', () => {
       assert.equal(found.status, 200, found.text);
       assert.equal(typeof found.body.resolved_to, 'object');
       assert.ok(found.body.artifacts.length >= 1);
-      assert.ok(found.body.artifacts[0].history?.some((h) => h.event === 'Artifact created'));
+      assert.ok(found.body.artifacts[0].history?.some((h) => h.event.endsWith(' reported')));
     }
   });
 
@@ -916,7 +916,7 @@ describe('conformance with the hosted service (reference §6)', () => {
 
   // Policies and controls
 
-  it('48: create policy: 201; an unknown policy: 404 Policy not found; an empty org lists []', async () => {
+  it('48: create policy: 201; an unknown policy: 404 naming it (reference §8.2 item 8); an empty org lists []', async () => {
     const reply = await server.multipart('PUT', '/api/v2/policies/acme', {
       payload: JSON.stringify({ name: 'created-48' }),
       policy_file: { filename: 'p.yml', content: PROVENANCE_AND_TRAIL },
@@ -928,7 +928,7 @@ describe('conformance with the hosted service (reference §6)', () => {
     assert.equal(typeof policy.created_at, 'number');
     const unknown = await server.get('/api/v2/policies/acme/non-existing');
     assert.equal(unknown.status, 404);
-    assert.deepEqual(unknown.body, { message: 'Policy not found' });
+    assert.deepEqual(unknown.body, { message: "Policy 'non-existing' does not exist in organization 'acme'" });
     assert.deepEqual((await server.get('/api/v2/policies/acme-empty')).body, []);
   });
 

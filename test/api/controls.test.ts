@@ -88,7 +88,7 @@ describe('controls', () => {
     assert.equal(archived.body.identifier, 'my-control');
     const unknown = await server.json('POST', '/api/v2/controls/acme/nope/archive', null);
     assert.equal(unknown.status, 404);
-    assert.deepEqual(unknown.body, { message: 'Control not found' });
+    assert.deepEqual(unknown.body, { message: "Control 'nope' does not exist in organization 'acme'" });
     const list = (await server.get<ControlPage>('/api/v2/controls/acme')).body;
     assert.deepEqual(Object.keys(list).sort(), [
       '_links',

@@ -76,7 +76,8 @@ describe('custom attestation types', () => {
     assert.equal((await createType('short-lived', ['.age > 21'])).status, 201);
     const archived = await server.json('PUT', '/api/v2/custom-attestation-types/acme/short-lived/archive');
     assert.equal(archived.status, 200);
-    assert.equal((await server.get('/api/v2/custom-attestation-types/acme/short-lived')).status, 404);
+    const stillRead = await server.get<CustomType>('/api/v2/custom-attestation-types/acme/short-lived');
+    assert.deepEqual([stillRead.status, stillRead.body.archived], [200, true], 'read by name (reference §8.2 item 6)');
   });
 
   it('a compliant custom attestation makes the trail COMPLIANT; a later non-compliant one of the same name makes it NON-COMPLIANT', async () => {

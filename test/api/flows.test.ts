@@ -171,10 +171,11 @@ describe('flows', () => {
     assert.equal(byActivity[0].name, 'active-flow');
     assert.equal(byActivity[0].latest_state, 'COMPLIANT');
     assert.equal(typeof byActivity[0].latest_activity_at, 'number');
-    const found = (await server.get<Flow[]>('/api/v2/flows/acme?search_by_name=ACTIVE')).body.map(
+    const found = (await server.get<Flow[]>('/api/v2/flows/acme?search_by_name=ACTIVE&case_sensitive=false')).body.map(
       (flow: { name: string }) => flow.name,
     );
     assert.deepEqual(found, ['active-flow']);
+    assert.deepEqual((await server.get('/api/v2/flows/acme?search_by_name=ACTIVE')).body, []);
     assert.deepEqual((await server.get('/api/v2/flows/acme?search_by_name=ACTIVE&case_sensitive=true')).body, []);
     const empty = await server.get('/api/v2/flows/acme?search_by_name=');
     assert.equal(empty.status, 400);

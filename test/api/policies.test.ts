@@ -71,10 +71,10 @@ describe('policies', () => {
     );
   });
 
-  it('answers Policy not found for an unknown policy', async () => {
+  it('answers 404 naming an unknown policy and its org', async () => {
     const reply = await server.get('/api/v2/policies/acme/nope');
     assert.equal(reply.status, 404);
-    assert.deepEqual(reply.body, { message: 'Policy not found' });
+    assert.deepEqual(reply.body, { message: "Policy 'nope' does not exist in organization 'acme'" });
   });
 
   it('rejects a missing payload, a bad name, YAML syntax errors and schema errors with 400 and field paths, storing nothing', async () => {
@@ -196,7 +196,7 @@ describe('policies', () => {
 
     const unknown = await server.json('POST', '/api/v2/environments/acme/prod/policies', { policy_names: ['nope'] });
     assert.equal(unknown.status, 404);
-    assert.deepEqual(unknown.body, { message: 'Policy not found' });
+    assert.deepEqual(unknown.body, { message: "Policy 'nope' does not exist in organization 'acme'" });
     const noEnv = await server.json('POST', '/api/v2/environments/acme/nope/policies', { policy_names: ['prov'] });
     assert.equal(noEnv.status, 404);
   });

@@ -49,13 +49,15 @@ describe('policy archive and unarchive', () => {
     assert.equal(before.compliant, false);
     assert.equal((await server.json('PUT', '/api/v2/policies/default/strict/archive', null)).status, 200);
     assert.deepEqual((await server.get('/api/v2/policies/default')).body, []);
-    assert.deepEqual((await server.get('/api/v2/policies/default/strict')).body, { message: 'Policy not found' });
+    assert.deepEqual((await server.get('/api/v2/policies/default/strict')).body, {
+      message: "Policy 'strict' does not exist in organization 'default'",
+    });
     const after = await latest();
     assert.equal(after.index, before.index + 1);
     assert.deepEqual(after.applied_policies, []);
     assert.equal((await server.get<Environment>('/api/v2/environments/default/prod')).body.policies.length, 0);
     assert.deepEqual((await server.json('PUT', '/api/v2/policies/default/strict/archive', null)).body, {
-      message: 'Policy not found',
+      message: "Policy 'strict' does not exist in organization 'default'",
     });
   });
 
@@ -72,7 +74,7 @@ describe('policy archive and unarchive', () => {
       ['policy_created', 'policy_archived', 'policy_unarchived'],
     );
     assert.deepEqual((await server.json('PUT', '/api/v2/policies/default/nope/unarchive', null)).body, {
-      message: 'Policy not found',
+      message: "Policy 'nope' does not exist in organization 'default'",
     });
   });
 });

@@ -36,7 +36,7 @@ describe('artifact display model', () => {
     state: 'NON-COMPLIANT',
     running: [{ environment_name: 'prod', snapshot_index: 4 }],
     exited: [{ environment_name: 'staging', snapshot_index: 2 }],
-    history: [{ event: 'Artifact created', timestamp: 1_700_000_000 }],
+    history: [{ event: 'cli reported', timestamp: 1_700_000_000 }],
   });
 
   it('shows where it runs now and where it ran, linked to those snapshots', () => {
@@ -70,7 +70,7 @@ describe('artifact display model', () => {
     assert.equal(provenance.buildUrl?.ref?.kind, 'external');
     assert.deepEqual(provenance.repoUrl, { label: 'repository', url: 'javascript:alert(1)', ref: null });
     assert.deepEqual([display.annotations, display.userData], [null, '{\n  "owner": "<i>team</i>"\n}']);
-    assert.deepEqual(display.history, [{ time: '2023-11-14T22:13:20.000Z', event: 'Artifact created' }]);
+    assert.deepEqual(display.history, [{ time: '2023-11-14T22:13:20.000Z', event: 'cli reported' }]);
   });
 });
 

@@ -6,12 +6,14 @@ import { stringify } from 'yaml';
 import { refused, type FieldErrors } from '../errors.ts';
 import { fieldErrorsOf, refusalStatusOf } from '../fieldErrors.ts';
 import { newId } from '../ids.ts';
+import { failedUnionsOf, type FailedUnions } from './templateErrors.ts';
 import type { StoredTemplate } from '../store/flows.ts';
 
 export const EMPTY_TEMPLATE = 'version: 1\n';
 
 export type TemplateVerdict =
-  { template: StoredTemplate; errors?: undefined } | { template?: undefined; errors: FieldErrors; status: 400 | 413 };
+  | { template: StoredTemplate; errors?: undefined }
+  | { template?: undefined; errors: FieldErrors; unions: FailedUnions; status: 400 | 413 };
 
 /**
  * Parses and checks a template text; errors are keyed by field path (`trail.attestations[0].name`),
@@ -20,7 +22,8 @@ export type TemplateVerdict =
 export function templateFromText(text: string, emptyKey = 'template_file'): TemplateVerdict {
   const { value, findings } = validateText('flow-template', text);
   const errors = fieldErrorsOf(findings, value, emptyKey, text);
-  if (Object.keys(errors).length > 0) return { errors, status: refusalStatusOf(findings) };
+  if (Object.keys(errors).length > 0)
+    return { errors, unions: failedUnionsOf(findings), status: refusalStatusOf(findings) };
   return { template: { id: newId(), content: text, parsed: templateOf(value) } };
 }
 

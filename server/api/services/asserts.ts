@@ -13,8 +13,8 @@ import { assertedFlowView } from '../views/policies.ts';
 import type { Org } from '../store/orgs.ts';
 import type { CurrentPolicy } from '../store/policies.ts';
 import type { ServiceDeps } from './index.ts';
-import { artifactNotFound, policyNotFound } from '../notFound.ts';
-import { environmentOr404 } from './lookups.ts';
+import { artifactNotFound } from '../notFound.ts';
+import { environmentOr404, namedPoliciesOr404 } from './lookups.ts';
 import { appliedPoliciesOf } from './policyVerdicts.ts';
 
 /** What to assert the artifact against; nothing named: the flows that attested it. */
@@ -68,9 +68,7 @@ export function assertService({ store, publicUrl }: Pick<ServiceDeps, 'store' | 
         policies = await store.policies.attachedTo(env.id);
         allowed = (await store.environments.allowedIn(env.id)).has(fingerprint);
       } else {
-        policies = await store.policies.currentByNames(org.id, policyNames);
-        if (policies.length !== new Set(policyNames).size) throw policyNotFound();
-        policies = policyNames.map((name) => policies.find((policy) => policy.name === name)!);
+        policies = namedPoliciesOr404(org, policyNames, await store.policies.currentByNames(org.id, policyNames));
       }
       const provenance: PolicyProvenance[] = origins.map((origin) => ({
         flow_name: origin.flowName,

@@ -105,10 +105,7 @@ export function controlService({ store, publicUrl }: Pick<ServiceDeps, 'store' |
     /** The control archived or unarchived. */
     async setArchived(org: Org, identifier: string, archived: boolean): Promise<ControlView> {
       const control = await store.transaction(async () => {
-        // Archiving an unknown control has the spec's short message (endpoint 8); unarchiving the long one.
-        const existing = archived
-          ? await controlOr404(store, org, identifier, 'short')
-          : await controlOr404(store, org, identifier);
+        const existing = await controlOr404(store, org, identifier);
         await store.controls.setArchived(existing.id, archived, nowSeconds());
         return (await store.controls.byIdentifier(org.id, existing.identifier))!;
       });

@@ -7,6 +7,7 @@ import { invalid, withInput } from '../errors.ts';
 import { customTypeNotFound, customTypeVersionNotFound } from '../notFound.ts';
 import { schemaProblem } from '../rules/customTypeSchemas.ts';
 import { ruleErrors, summaryErrors } from '../rules/customTypes.ts';
+import type { CustomType } from '../store/customTypes.ts';
 import type { Org } from '../store/orgs.ts';
 import { customTypeVersionView, customTypeView, type CustomTypeVersion } from '../views/customTypeView.ts';
 import type { ServiceDeps } from './index.ts';
@@ -55,39 +56,44 @@ export function customTypeService({ store }: Pick<ServiceDeps, 'store'>) {
       const schema = schemaOf(schemaText);
       const badRules = { ...ruleErrors(input.evaluator?.rules ?? []), ...summaryErrors(input.summary ?? []) };
       if (Object.keys(badRules).length > 0) throw invalid(badRules);
-      const created = await store.transaction(
-        async () =>
-          await store.customTypes.createVersion({
-            orgId: org.id,
-            name: input.name,
-            description: input.description ?? null,
-            schema,
-            evaluator: input.evaluator ?? null,
-            summary: input.summary ?? null,
-            createdBy,
-            createdAt: nowSeconds(),
-          }),
-      );
-      return customTypeView(created);
+      return await store.transaction(async () => {
+        const created = await store.customTypes.createVersion({
+          orgId: org.id,
+          name: input.name,
+          description: input.description ?? null,
+          schema,
+          evaluator: input.evaluator ?? null,
+          summary: input.summary ?? null,
+          createdBy,
+          createdAt: nowSeconds(),
+        });
+        return customTypeView(created, await store.customTypes.versions(org.id, input.name));
+      });
     },
 
-    /** The org's live types, each its latest version. */
-    async listOf(org: Org): Promise<CustomAttestationType[]> {
-      return (await store.customTypes.list(org.id)).map(customTypeView);
+    /** The org's types (the archived ones too when asked), each its latest version with every version of it. */
+    async listOf(org: Org, archivedToo: boolean): Promise<CustomAttestationType[]> {
+      const byName = new Map<string, CustomType[]>();
+      for (const version of await store.customTypes.allVersions(org.id, archivedToo))
+        byName.set(version.name, [...(byName.get(version.name) ?? []), version]);
+      return [...byName.values()].map((versions) => customTypeView(versions[versions.length - 1], versions));
     },
 
-    /** The type's latest version, or the version asked for; 404 for either that does not exist. */
+    /**
+     * The type's latest version, or the version asked for, with every version of it; an archived
+     * type too (reference §8.2 item 6). 404 for a name or a version that does not exist.
+     */
     async named(
       org: Org,
       name: string,
       version: number | undefined,
     ): Promise<CustomAttestationType | CustomTypeVersion> {
-      const latest = await store.customTypes.latest(org.id, name);
-      if (latest === undefined) throw customTypeNotFound(org.name, name);
-      if (version === undefined) return customTypeView(latest);
-      const versioned = await store.customTypes.version(org.id, name, version);
+      const versions = await store.customTypes.versions(org.id, name);
+      if (versions.length === 0) throw customTypeNotFound(org.name, name);
+      if (version === undefined) return customTypeView(versions[versions.length - 1], versions);
+      const versioned = versions.find((candidate) => candidate.version === version);
       if (versioned === undefined) throw customTypeVersionNotFound(name, version);
-      return customTypeVersionView(versioned);
+      return customTypeVersionView(versioned, versions);
     },
 
     async archive(org: Org, name: string): Promise<void> {

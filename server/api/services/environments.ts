@@ -9,8 +9,8 @@ import type { AllowlistEntry, Environment, EnvironmentPage, EnvironmentQuery } f
 import type { Org } from '../store/orgs.ts';
 import type { OutboxDelivery } from '../store/outbox.ts';
 import type { ServiceDeps } from './index.ts';
-import { environmentNotFound, policyNotFound } from '../notFound.ts';
-import { environmentOr404 } from './lookups.ts';
+import { environmentNotFound } from '../notFound.ts';
+import { environmentOr404, namedPoliciesOr404 } from './lookups.ts';
 import { allowArtifact, changePolicies, recordCombinedSnapshot } from './snapshotting.ts';
 
 /** An environment as PUT /environments/{org} sends it. */
@@ -50,8 +50,7 @@ export function environmentService(deps: Pick<ServiceDeps, 'store' | 'publicUrl'
 
   const policyIds = async (org: Org, names: readonly string[]): Promise<number[]> => {
     const found = await store.policies.currentByNames(org.id, names);
-    if (found.length !== new Set(names).size) throw policyNotFound();
-    return found.map((policy) => policy.id);
+    return namedPoliciesOr404(org, names, found).map((policy) => policy.id);
   };
 
   /** Runs `change` in one transaction, then wakes the deliverer for the webhooks it stored. */

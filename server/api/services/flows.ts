@@ -140,7 +140,7 @@ export function flowService({
         org.id,
         {
           nameContains: query.search_by_name,
-          caseSensitive: query.case_sensitive === true,
+          caseSensitive: query.case_sensitive !== false,
           tags: query.tag,
           sort,
           descending:

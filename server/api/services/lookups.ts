@@ -6,6 +6,7 @@ import {
   controlNotFound,
   environmentNotFound,
   flowNotFound,
+  policyNotFound,
   repoNotFound,
   trailNotFound,
 } from '../notFound.ts';
@@ -86,15 +87,10 @@ export async function environmentOr404(
   return environment;
 }
 
-/** A control (archived ones too), or 404 with the long message or the short one. */
-export async function controlOr404(
-  store: Store,
-  org: Org,
-  identifier: string,
-  wording: 'long' | 'short' = 'long',
-): Promise<Control> {
+/** A control (archived ones too), or 404. */
+export async function controlOr404(store: Store, org: Org, identifier: string): Promise<Control> {
   const control = await store.controls.byIdentifier(org.id, identifier);
-  if (control === undefined) throw controlNotFound(org.name, identifier, wording);
+  if (control === undefined) throw controlNotFound(org.name, identifier);
   return control;
 }
 
@@ -120,6 +116,19 @@ export function repoNamed(repos: readonly RepoInfo[], name: string, narrowing: R
     );
   }
   return matches[0];
+}
+
+/** The policies `found` for `names`, once each in the order named, or 404 for the first name not found. */
+export function namedPoliciesOr404<P extends { name: string }>(
+  org: Org,
+  names: readonly string[],
+  found: readonly P[],
+): P[] {
+  return [...new Set(names)].map((name) => {
+    const policy = found.find((candidate) => candidate.name === name);
+    if (policy === undefined) throw policyNotFound(org.name, name);
+    return policy;
+  });
 }
 
 /** A live action by number, or 404. */

@@ -67,7 +67,7 @@ export function policyService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 'd
         const live = await store.policies.byName(org.id, name);
         let policy: Policy | undefined;
         if (archive) {
-          if (live === undefined) throw policyNotFound();
+          if (live === undefined) throw policyNotFound(org.name, name);
           policy = live;
           await store.policies.archive(live.id, user, now);
         } else {
@@ -76,7 +76,7 @@ export function policyService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 'd
               `A policy named '${name}' is live in organization '${org.name}'; archive it before unarchiving another`,
             );
           policy = await store.policies.lastArchived(org.id, name);
-          if (policy === undefined) throw policyNotFound();
+          if (policy === undefined) throw policyNotFound(org.name, name);
           await store.policies.unarchive(policy.id, user, now);
         }
         const found: OutboxDelivery[] = [];
@@ -96,7 +96,7 @@ export function policyService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 'd
 
     async named(org: Org, name: string): Promise<Policy> {
       const policy = await store.policies.byName(org.id, name);
-      if (policy === undefined) throw policyNotFound();
+      if (policy === undefined) throw policyNotFound(org.name, name);
       return policy;
     },
   };

@@ -117,7 +117,8 @@ export function trailService(deps: Pick<ServiceDeps, 'store' | 'evaluations' | '
       let ownTemplate: StoredTemplate | undefined;
       if (templateText !== undefined) {
         const verdict = await templateVerdictOf(evaluations, templateText);
-        if (verdict.errors !== undefined) throw new ApiError(verdict.status, templateErrorText(verdict.errors));
+        if (verdict.errors !== undefined)
+          throw new ApiError(verdict.status, templateErrorText(verdict.errors, verdict.unions));
         ownTemplate = verdict.template;
       }
       const { created, deliveries } = await store.transaction(async () => {

@@ -11,18 +11,23 @@ export interface CustomType {
   summary: Array<{ name: string; expression: string }> | null;
   createdBy: string;
   createdAt: number;
+  /** When the type was archived (every version of it at once); null while it is live. */
+  archivedAt: number | null;
 }
 
 export interface CustomTypeStore {
-  /** Stores a new version (1 for a new name) and answers it. */
-  createVersion(type: Omit<CustomType, 'version'>): Promise<CustomType>;
+  /** Stores a new version (1 for a new name), live again if the type was archived, and answers it. */
+  createVersion(type: Omit<CustomType, 'version' | 'archivedAt'>): Promise<CustomType>;
   /** The latest version of a live type. */
   latest(orgId: number, name: string): Promise<CustomType | undefined>;
+  /** One version of a live type. */
   version(orgId: number, name: string, version: number): Promise<CustomType | undefined>;
   /** The version that was the latest at `time`, archived or not: the one an attestation then was checked with. */
   versionAt(orgId: number, name: string, time: number): Promise<CustomType | undefined>;
-  /** Latest versions of live types, by name. */
-  list(orgId: number): Promise<CustomType[]>;
+  /** Every version of the type, live or archived, oldest first; none for a name never created. */
+  versions(orgId: number, name: string): Promise<CustomType[]>;
+  /** Every version of the org's types (the archived ones too when asked), by name, oldest first. */
+  allVersions(orgId: number, archivedToo: boolean): Promise<CustomType[]>;
   archive(orgId: number, name: string, now: number): Promise<void>;
 }
 
@@ -36,6 +41,7 @@ interface CustomTypeRow {
   summary: string | null;
   created_by: string;
   created_at: number;
+  archived_at: number | null;
   [column: string]: unknown;
 }
 
@@ -50,6 +56,7 @@ function toType(row: CustomTypeRow): CustomType {
     summary: parseJson(row.summary, null),
     createdBy: row.created_by,
     createdAt: row.created_at,
+    archivedAt: row.archived_at,
   };
 }
 
@@ -88,7 +95,7 @@ export function customTypeStore(sql: Statements): CustomTypeStore {
         type.createdBy,
         type.createdAt,
       );
-      return { ...type, version };
+      return { ...type, version, archivedAt: null };
     },
     latest: async (orgId, name) => latest(orgId, name),
     async version(orgId, name, version) {
@@ -109,12 +116,20 @@ export function customTypeStore(sql: Statements): CustomTypeStore {
       );
       return row === undefined ? undefined : toType(row);
     },
-    async list(orgId) {
+    async versions(orgId, name) {
       return (
         await sql.all<CustomTypeRow>(
-          `SELECT * FROM custom_attestation_types c WHERE org_id = ? AND archived_at IS NULL
-             AND version = (SELECT max(version) FROM custom_attestation_types WHERE org_id = c.org_id AND name = c.name)
-           ORDER BY name`,
+          'SELECT * FROM custom_attestation_types WHERE org_id = ? AND name = ? ORDER BY version',
+          orgId,
+          name,
+        )
+      ).map(toType);
+    },
+    async allVersions(orgId, archivedToo) {
+      return (
+        await sql.all<CustomTypeRow>(
+          `SELECT * FROM custom_attestation_types WHERE org_id = ? ${archivedToo ? '' : 'AND archived_at IS NULL'}
+           ORDER BY name, version`,
           orgId,
         )
       ).map(toType);

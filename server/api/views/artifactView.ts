@@ -58,8 +58,9 @@ export function attestationsOf(artifact: Artifact, attestations: readonly Attest
   );
 }
 
+/** What happened to the artifact, oldest first: its report under its template name (reference §8.2 item 7), evidence, runs. */
 function historyOf(artifact: Artifact, facts: ArtifactFacts): Array<{ event: string; timestamp: number }> {
-  const history = [{ event: 'Artifact created', timestamp: artifact.createdAt }];
+  const history = [{ event: `${artifact.templateReferenceName} reported`, timestamp: artifact.createdAt }];
   for (const attestation of attestationsOf(artifact, facts.attestations)) {
     history.push({ event: `${attestation.name} evidence received`, timestamp: attestation.createdAt });
   }

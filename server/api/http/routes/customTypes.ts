@@ -18,6 +18,8 @@ const nameParams = {
   required: ['org', 'name'],
   properties: { org: { type: 'string' }, name: { type: 'string' } },
 } as const;
+/** Archived types are left out of the list unless asked for (reference §8.2 item 6), as controls are. */
+const listQuery = { type: 'object', properties: { archived: { type: 'boolean' } } } as const;
 const versionQuery = { type: 'object', properties: { version: { type: 'integer', minimum: 1 } } } as const;
 
 export const customTypeRoutes: RoutePlugin = (app, { services }, done) => {
@@ -38,8 +40,10 @@ export const customTypeRoutes: RoutePlugin = (app, { services }, done) => {
     },
   );
 
-  app.get('/custom-attestation-types/:org', { schema: { params: orgParams } }, async (request) =>
-    services.customTypes.listOf(orgOf(request)),
+  app.get(
+    '/custom-attestation-types/:org',
+    { schema: { params: orgParams, querystring: listQuery } },
+    async (request) => services.customTypes.listOf(orgOf(request), request.query.archived === true),
   );
 
   app.get(
