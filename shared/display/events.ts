@@ -2,7 +2,7 @@
 // happened to with a link to its page (the attestation, the artifact, the snapshot), and the rest as
 // a short sentence instead of the event's JSON. Input is an entry of the API's Trail `events`.
 
-import { isRecord, textOf, timeOf, type ViewRef } from './links.ts';
+import { isRecord, shortFingerprint, textOf, timeOf, type ViewRef } from './links.ts';
 
 export interface EventDisplay {
   time: string | null;
@@ -20,11 +20,6 @@ export interface EventDisplay {
 export interface EventPlace {
   flow: string;
   trail: string;
-}
-
-/** The first characters of a fingerprint, enough to tell it apart on a page. */
-export function shortFingerprint(fingerprint: string): string {
-  return fingerprint.length > 12 ? `${fingerprint.slice(0, 12)}…` : fingerprint;
 }
 
 function verdictWord(value: unknown): string {

@@ -101,6 +101,11 @@ export function urlDisplay(label: string, url: unknown): ViewUrl | null {
   return { label, url, ref: externalRef(url) };
 }
 
+/** The first characters of a fingerprint, enough to tell it apart on a page. */
+export function shortFingerprint(fingerprint: string): string {
+  return fingerprint.length > 12 ? `${fingerprint.slice(0, 12)}…` : fingerprint;
+}
+
 export function listOf(value: unknown): Record<string, unknown>[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];
 }

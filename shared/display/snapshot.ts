@@ -49,6 +49,13 @@ export interface SnapshotArtifactDisplay {
   ref: ViewRef | null;
 }
 
+/** An artifact a policy fails, by the name it runs under in the snapshot (its fingerprint when it has none there). */
+export interface FailingArtifactDisplay {
+  name: string;
+  fingerprint: string;
+  ref: ViewRef | null;
+}
+
 export interface SnapshotDisplay {
   environment: string;
   index: number;
@@ -62,7 +69,7 @@ export interface SnapshotDisplay {
   counts: ComplianceCounts;
   /** The counts in words: how many artifacts are compliant, or that none was judged. */
   countsText: string;
-  policies: { name: string; version: number; failingArtifacts: string[] }[];
+  policies: { name: string; version: number; failingArtifacts: FailingArtifactDisplay[] }[];
   /** What runs in this snapshot. */
   running: SnapshotArtifactDisplay[];
   /** What ran in the snapshot before and stopped. */
@@ -87,6 +94,11 @@ export function snapshotDisplay(environment: string, snapshot: Record<string, un
   const judged = applied.length > 0;
   const counts = complianceCountsOf(snapshot.artifact_compliance_count);
   const artifacts = listOf(snapshot.artifacts).map((artifact) => snapshotArtifactDisplay(artifact, judged));
+  const byFingerprint = new Map(artifacts.map((artifact) => [artifact.fingerprint, artifact]));
+  const failing = (fingerprint: string): FailingArtifactDisplay => {
+    const artifact = byFingerprint.get(fingerprint);
+    return { name: artifact?.name || fingerprint, fingerprint, ref: artifact?.ref ?? null };
+  };
   return {
     environment,
     index,
@@ -100,7 +112,9 @@ export function snapshotDisplay(environment: string, snapshot: Record<string, un
     policies: applied.map((policy) => ({
       name: textOf(policy.name),
       version: numberOf(policy.version),
-      failingArtifacts: Array.isArray(policy.failing_artifacts) ? policy.failing_artifacts.map(textOf) : [],
+      failingArtifacts: Array.isArray(policy.failing_artifacts)
+        ? policy.failing_artifacts.map(textOf).map(failing)
+        : [],
     })),
     running: artifacts.filter((artifact) => artifact.change !== 'exited'),
     exited: artifacts.filter((artifact) => artifact.change === 'exited'),

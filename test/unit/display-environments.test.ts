@@ -171,7 +171,24 @@ describe('snapshot display model', () => {
       display.exited.map((artifact) => [artifact.name, artifact.instances.now]),
       [['registry.test/old:0', 0]],
     );
-    assert.deepEqual(display.policies, [{ name: 'prod-rules', version: 3, failingArtifacts: [FP, FP2] }]);
+    // The artifacts a policy fails, by the names they run under (linked where they have a page).
+    assert.deepEqual(display.policies, [
+      {
+        name: 'prod-rules',
+        version: 3,
+        failingArtifacts: [
+          { name: 'registry.test/app:1', fingerprint: FP, ref: { kind: 'artifact', flow: 'backend', fingerprint: FP } },
+          { name: 'registry.test/stray:9', fingerprint: FP2, ref: null },
+        ],
+      },
+    ]);
+    const unknown = snapshotDisplay('prod', {
+      index: 1,
+      applied_policies: [{ name: 'p', version: 1, failing_artifacts: ['c'.repeat(64)] }],
+    });
+    assert.deepEqual(unknown.policies[0].failingArtifacts, [
+      { name: 'c'.repeat(64), fingerprint: 'c'.repeat(64), ref: null },
+    ]);
     assert.deepEqual(display.previous, { kind: 'snapshot', environment: 'prod', index: 2 });
     assert.deepEqual(display.next, { kind: 'snapshot', environment: 'prod', index: 4 });
     assert.deepEqual(display.comparedWithPrevious, {

@@ -54,7 +54,11 @@ ${pagedTable(
   'policies',
   'Policies this snapshot was judged by',
   ['Policy', 'Version', 'Failing artifacts'],
-  snapshot.policies.map((policy) => [policy.name, String(policy.version), policy.failingArtifacts.join(', ')]),
+  snapshot.policies.map((policy) => [
+    policy.name,
+    String(policy.version),
+    policy.failingArtifacts.map((artifact) => artifact.name).join(', '),
+  ]),
   pages,
   lists,
 )}`;

@@ -11,7 +11,7 @@ import {
   type EnvironmentDisplay,
   type EnvironmentListDisplay,
 } from '../../../../shared/display/environment.ts';
-import { isRecord, pagingOf, type PagingDisplay } from '../../../../shared/display/links.ts';
+import { isRecord, pagingOf, shortFingerprint, type PagingDisplay } from '../../../../shared/display/links.ts';
 import {
   snapshotDisplay,
   type SnapshotArtifactDisplay,
@@ -37,6 +37,7 @@ import {
   verdictLine,
   when,
   section,
+  list,
 } from './markup.ts';
 import {
   bodyOf,
@@ -280,11 +281,16 @@ ${section(
 <h2>Policies applied</h2>
 ${table(
   'Policies applied to the snapshot',
-  ['Policy', 'Version', 'Failing artifacts'],
+  ['Policy', 'Version', 'Artifacts that fail it'],
   snapshot.policies.map((policy) => [
     policy.name,
     String(policy.version),
-    html`${policy.failingArtifacts.map((fingerprint) => html`<code>${fingerprint}</code> `)}`,
+    list(
+      policy.failingArtifacts.map(
+        (artifact) =>
+          html`<li>${refLink(org, artifact.ref, artifact.name)}${artifact.name === artifact.fingerprint ? '' : html` <code title="${artifact.fingerprint}">${shortFingerprint(artifact.fingerprint)}</code>`}</li>`,
+      ),
+    ),
   ]),
   'No policies applied.',
 )}`,
