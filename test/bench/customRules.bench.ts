@@ -59,7 +59,7 @@ const rules = [
 ];
 
 const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
-const serverValidate = schemaValidator({ orgId: 1, name: 'bench', version: 1 }, schema);
+const serverValidate = schemaValidator(schema);
 
 function alternating(
   text: string,

@@ -172,20 +172,21 @@ function compiled(schema: Record<string, unknown>): ValidateFunction {
 }
 
 const CACHE_LIMIT = 128;
-/** Compiled type versions by org, name and version, the least recently used dropped first once full. */
+/**
+ * Compiled schemas by their text, the least recently used dropped first once full. Keyed by the
+ * text, not by org and type version: what a validator does depends on nothing else, and ids of one
+ * database would name other schemas in another (servers sharing a process, as the tests' do).
+ */
 const cache = new Map<string, ValidateFunction>();
 
-/** The validator of one type version's schema, compiled once while it stays among the CACHE_LIMIT last used. */
-export function schemaValidator(
-  key: { orgId: number; name: string; version: number },
-  schema: Record<string, unknown>,
-): ValidateFunction {
-  const id = `${key.orgId}\u0000${key.name}\u0000${key.version}`;
-  let validate = cache.get(id);
+/** The validator of a type version's schema, compiled once while it stays among the CACHE_LIMIT last used. */
+export function schemaValidator(schema: Record<string, unknown>): ValidateFunction {
+  const text = JSON.stringify(schema);
+  let validate = cache.get(text);
   if (validate === undefined) {
     validate = compiled(schema);
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  } else cache.delete(id);
-  cache.set(id, validate);
+  } else cache.delete(text);
+  cache.set(text, validate);
   return validate;
 }

@@ -21,7 +21,7 @@ import type { Org } from '../store/orgs.ts';
 
 /** Issues of `data` against the type's schema, with paths under `attestation_data`; 400 when checking costs more than the budget. */
 export function customDataIssues(type: CustomType, data: unknown): Issue[] {
-  const validate = schemaValidator(type, type.schema);
+  const validate = schemaValidator(type.schema);
   let valid: boolean;
   try {
     valid = validateWithinBudget(validate, data);

@@ -30,12 +30,10 @@ export function artifactFactsReader(
   const readBatch = async (): Promise<(artifact: Artifact) => Promise<ArtifactFacts>> => {
     const ids = listed.map((artifact) => artifact.trailId);
     const unevaluated = listed.filter((artifact) => artifact.trailState === null).map((artifact) => artifact.trailId);
-    const [attestations, events, trails, artifacts] = await Promise.all([
-      store.attestations.inTrails(ids),
-      store.trails.eventsOf(ids),
-      store.trails.byIds(unevaluated),
-      store.artifacts.inTrails(unevaluated),
-    ]);
+    const attestations = await store.attestations.inTrails(ids);
+    const events = await store.trails.eventsOf(ids);
+    const trails = await store.trails.byIds(unevaluated);
+    const artifacts = await store.artifacts.inTrails(unevaluated);
     return async (artifact) => {
       const trailId = artifact.trailId;
       const inTrail = ok(attestations.get(trailId), `attestations of trail ${trailId}`);

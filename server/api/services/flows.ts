@@ -87,10 +87,8 @@ export function flowService({
         ? new Map<string, Trail | Error>()
         : await store.trails.latestActiveOf(unknown.map((flow) => flow.id));
     const trailIds = [...latest.values()].flatMap((trail) => (trail instanceof Error ? [] : [trail.id]));
-    const [attestations, artifacts] = await Promise.all([
-      store.attestations.inTrails(trailIds),
-      store.artifacts.inTrails(trailIds),
-    ]);
+    const attestations = await store.attestations.inTrails(trailIds);
+    const artifacts = await store.artifacts.inTrails(trailIds);
     return async (flow) => {
       if (flow.latestActivityAt === null || flow.latestState !== null)
         return { activityAt: flow.latestActivityAt, state: flow.latestState };

@@ -42,10 +42,10 @@ export function repoService({ store }: Pick<ServiceDeps, 'store'>) {
         .filter((repo) => filter.provider === undefined || repo.provider === filter.provider)
         .filter((repo) => filter.repo_id === undefined || repo.id === filter.repo_id)
         .sort((a, b) => (filter.sort_direction === 'desc' ? -1 : 1) * String(a.name).localeCompare(String(b.name)));
-      return {
-        total: matching.length,
-        repos: await Promise.all(matching.slice(offset, offset + limit).map((repo) => tagged(org, repo))),
-      };
+      // One repo's tags after another: a transaction's reads share one connection on PostgreSQL.
+      const repos: TaggedRepo[] = [];
+      for (const repo of matching.slice(offset, offset + limit)) repos.push(await tagged(org, repo));
+      return { total: matching.length, repos };
     },
 
     /** The tags on the org's repos, each key with its values. */

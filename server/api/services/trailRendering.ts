@@ -69,12 +69,10 @@ export function trailJsonCache({
     });
     const missing = listed.flatMap(({ trail }, index) => (items[index] === undefined ? [trail.id] : []));
     if (missing.length > 0) {
-      const [trails, attestations, artifacts, events] = await Promise.all([
-        store.trails.byIds(missing),
-        store.attestations.inTrails(missing),
-        store.artifacts.inTrails(missing),
-        store.trails.eventsOf(missing),
-      ]);
+      const trails = await store.trails.byIds(missing);
+      const attestations = await store.attestations.inTrails(missing);
+      const artifacts = await store.artifacts.inTrails(missing);
+      const events = await store.trails.eventsOf(missing);
       for (const [index, { flow, trail: ref }] of listed.entries()) {
         if (items[index] !== undefined) continue;
         try {

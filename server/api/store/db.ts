@@ -145,22 +145,25 @@ export function decodeEach<R extends { id?: string | number | bigint | null }, T
   });
 }
 
-/** decodeEach for a decoder that reads more rows. */
+/**
+ * decodeEach for a decoder that reads more rows: one row after another, since inside a transaction
+ * on PostgreSQL the reads share one connection, which runs one query at a time.
+ */
 export async function decodeEachAsync<R extends { id?: string | number | bigint | null }, T>(
   rows: readonly R[],
   decode: (row: R) => Promise<T>,
 ): Promise<Array<T | Unreadable>> {
-  return Promise.all(
-    rows.map(async (row) => {
-      try {
-        return await decode(row);
-      } catch (error) {
-        return {
-          unreadable: true as const,
-          id: String(row.id ?? ''),
-          reason: error instanceof Error ? error.message : String(error),
-        };
-      }
-    }),
-  );
+  const decoded: Array<T | Unreadable> = [];
+  for (const row of rows) {
+    try {
+      decoded.push(await decode(row));
+    } catch (error) {
+      decoded.push({
+        unreadable: true,
+        id: String(row.id ?? ''),
+        reason: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  return decoded;
 }

@@ -134,50 +134,50 @@ export function policyStore(sql: Statements): PolicyStore {
   async function policyReader(rows: readonly PolicyRow[]): Promise<(row: PolicyRow) => Policy> {
     const ids = rows.map((row) => String(row.id));
     const inPolicies = (keys: string[]): string => `policy_id IN (${placeholderList(keys.length)})`;
-    const [versions, events, consumers] = await Promise.all([
-      rowsByKey(
-        ids,
-        (keys) =>
-          sql.all<VersionRow & { policy_id: number }>(
-            `SELECT * FROM policy_versions WHERE ${inPolicies(keys)} ORDER BY policy_id, version`,
-            ...keys.map(Number),
-          ),
-        (v) => String(v.policy_id),
-        (v): PolicyVersion => ({
-          version: v.version,
-          policyYaml: v.policy_yaml,
-          comment: v.comment,
-          createdBy: v.created_by,
-          timestamp: v.timestamp,
-        }),
-      ),
-      rowsByKey(
-        ids,
-        (keys) =>
-          sql.all<EventRow>(
-            `SELECT * FROM policy_events WHERE ${inPolicies(keys)} ORDER BY policy_id, id`,
-            ...keys.map(Number),
-          ),
-        (e) => String(e.policy_id),
-        (e): PolicyEvent => ({
-          type: e.type,
-          timestamp: e.timestamp,
-          user: e.user,
-          data: JSON.parse(e.data) as Record<string, unknown>,
-        }),
-      ),
-      rowsByKey(
-        ids,
-        (keys) =>
-          sql.all<{ policy_id: number; name: string }>(
-            `SELECT ep.policy_id, e.name FROM environment_policies ep JOIN environments e ON e.id = ep.environment_id
+    // One statement after another: inside a transaction on PostgreSQL they share one connection,
+    // which runs one query at a time (node-postgres deprecates queueing them).
+    const versions = await rowsByKey(
+      ids,
+      (keys) =>
+        sql.all<VersionRow & { policy_id: number }>(
+          `SELECT * FROM policy_versions WHERE ${inPolicies(keys)} ORDER BY policy_id, version`,
+          ...keys.map(Number),
+        ),
+      (v) => String(v.policy_id),
+      (v): PolicyVersion => ({
+        version: v.version,
+        policyYaml: v.policy_yaml,
+        comment: v.comment,
+        createdBy: v.created_by,
+        timestamp: v.timestamp,
+      }),
+    );
+    const events = await rowsByKey(
+      ids,
+      (keys) =>
+        sql.all<EventRow>(
+          `SELECT * FROM policy_events WHERE ${inPolicies(keys)} ORDER BY policy_id, id`,
+          ...keys.map(Number),
+        ),
+      (e) => String(e.policy_id),
+      (e): PolicyEvent => ({
+        type: e.type,
+        timestamp: e.timestamp,
+        user: e.user,
+        data: JSON.parse(e.data) as Record<string, unknown>,
+      }),
+    );
+    const consumers = await rowsByKey(
+      ids,
+      (keys) =>
+        sql.all<{ policy_id: number; name: string }>(
+          `SELECT ep.policy_id, e.name FROM environment_policies ep JOIN environments e ON e.id = ep.environment_id
              WHERE ep.${inPolicies(keys)} AND e.archived_at IS NULL ORDER BY ep.policy_id, e.name`,
-            ...keys.map(Number),
-          ),
-        (e) => String(e.policy_id),
-        (e) => e.name,
-      ),
-    ]);
+          ...keys.map(Number),
+        ),
+      (e) => String(e.policy_id),
+      (e) => e.name,
+    );
     const present = <T>(value: T[] | Error | undefined): T[] => {
       if (value instanceof Error) throw value;
       return value ?? [];
