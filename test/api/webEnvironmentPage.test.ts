@@ -32,6 +32,22 @@ describe('the environment pages', function () {
     );
   }
 
+  it('fills the compare form with the last two snapshots, so one press compares them', async () => {
+    await page.goto(`${server.url}/acme/environments/production`);
+    assert.equal(await page.getByLabel('Earlier snapshot').inputValue(), '2');
+    assert.equal(await page.getByLabel('Later snapshot').inputValue(), '3');
+    assert.equal(await page.locator('#compare-range').innerText(), 'Snapshots #1 to #3.');
+    await screenshots(page, server, '/acme/environments/production', 'environment-production');
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page
+      .getByRole('heading', { name: 'Snapshot production#2 compared with production#3' })
+      .waitFor({ timeout: 15_000 });
+    // One snapshot has nothing to compare with: no form.
+    await page.goto(`${server.url}/acme/environments/staging`);
+    assert.equal(await page.getByRole('button', { name: 'Compare' }).count(), 0);
+    assert.equal(await page.getByRole('heading', { name: 'Compare two snapshots' }).count(), 0);
+  });
+
   it('names the artifacts a policy fails, linked to their pages, instead of bare fingerprints', async () => {
     const path = '/acme/environments/production/snapshots/2';
     await page.goto(`${server.url}${path}`);

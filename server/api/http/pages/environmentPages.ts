@@ -180,6 +180,21 @@ ${pager('Pages of environments', list.paging, (number) => `/${seg(org)}/environm
   );
 }
 
+/**
+ * Two snapshots to compare, by number, filled in with the latest and the one before it (the
+ * comparison a visitor most often wants is one press away); none for fewer than two snapshots.
+ */
+function compareForm(base: string, count: number): SafeHtml {
+  if (count < 2) return html``;
+  return html`<h2>Compare two snapshots</h2>
+<form method="get" action="${base}/compare" class="compare">
+<label for="compare-from">Earlier snapshot<input id="compare-from" name="from" inputmode="numeric" pattern="[0-9]+" required value="${count - 1}" aria-describedby="compare-range"></label>
+<label for="compare-to">Later snapshot<input id="compare-to" name="to" inputmode="numeric" pattern="[0-9]+" required value="${count}" aria-describedby="compare-range"></label>
+<button type="submit">Compare</button>
+<p id="compare-range" class="hint">Snapshots #1 to #${count}.</p>
+</form>`;
+}
+
 function environmentPage(org: string, environment: EnvironmentDisplay, paging: PagingDisplay): SafeHtml {
   const base = `/${seg(org)}/environments/${seg(environment.name)}`;
   return page(
@@ -213,12 +228,7 @@ ${table(
   'No snapshots yet.',
 )}
 ${pager('Pages of snapshots', paging, (number) => `${base}?page=${number}`)}
-<h2>Compare two snapshots</h2>
-<form method="get" action="${base}/compare" class="compare">
-<label for="compare-from">Earlier snapshot<input id="compare-from" name="from" inputmode="numeric" pattern="[0-9]+" required></label>
-<label for="compare-to">Later snapshot<input id="compare-to" name="to" inputmode="numeric" pattern="[0-9]+" required></label>
-<button type="submit">Compare</button>
-</form>
+${compareForm(base, environment.snapshotCount)}
 <h2>Policies</h2>
 ${table(
   'Policies attached to the environment',

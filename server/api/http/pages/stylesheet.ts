@@ -57,4 +57,5 @@ figure.chart { margin: 0.5rem 0; overflow-x: auto; }
 figure.chart svg { max-width: none; }
 input[inputmode=numeric] { width: 7rem; padding: 0.35rem; }
 details { margin: 0.5rem 0; }
+.hint { color: var(--muted); margin: 0; flex-basis: 100%; }
 `;
