@@ -1,6 +1,7 @@
 // The vocabulary every face speaks: a finding is one thing wrong with a document or a request body.
 // The API turns a finding into `{errors: {<field path>: <message>}}`; the editor into a diagnostic;
-// `cev validate` into `<file>:<line>:<col>: <severity> <code> <message>`.
+// `cev validate` into `<file>:<line>:<col>: <severity> <code> <field>: <message>`; its code is
+// described in shared/findingCodes.ts.
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 

@@ -1,5 +1,6 @@
 // `cev validate`: the editor's verdict in batch, for pipelines. By default one line per finding,
-// `<file>:<line>:<col>: <severity> <code> <message>` (1-based); JSON or SARIF on request
+// `<file>:<line>:<col>: <severity> <code> <field>: <message>` (1-based), then a summary line
+// (`3 files checked, 1 with errors`); JSON or SARIF on request
 // (validateOutput.ts). Exit 1 when any error was found, 0 otherwise, 2 on usage errors, whatever
 // the format. The rules all live in shared/; this only reads files and prints.
 import { defaultKindGlobs, documentKinds, isDocumentKind, kindOf } from '../../shared/kinds.ts';
@@ -29,10 +30,13 @@ export const validateHelp: CommandHelp = {
   name: 'validate',
   summary: 'check flow templates, environment policies, scan attestations and K8S reports as the editor does',
   usage: 'cev validate [--kind <kind>] [--format <format>] <file>...',
-  details: `By default one line per finding: <file>:<line>:<col>: <severity> <code> <message> (1-based).
+  details: `By default one line per finding: <file>:<line>:<col>: <severity> <code> <field>: <message>
+(1-based; no field where the finding is about the whole document), then one line saying how many
+files were checked and how many have errors, e.g. "3 files checked, 1 with errors".
 --format json: {"files": [{file, kind, findings: [{severity, code, message, field, line, column,
-endLine, endColumn}]}]}, every file given, for scripts.
---format sarif: a SARIF 2.1.0 log (a rule per code, a result per finding) for code-scanning views.
+endLine, endColumn}]}]}, every file given, messages as the server words them, for scripts.
+--format sarif: a SARIF 2.1.0 log (a rule per code, described and linked to its row of
+docs/finding-codes.md; a result per finding) for code-scanning views.
 Every format exits with the same code.
 The kind comes from the file name (${fileNames}),
 a first-line '# cev: <kind>' modeline or a policy's _schema; --kind overrides them for every file.`,

@@ -1,11 +1,13 @@
 // What `cev validate` prints, in the three formats it offers: text lines for people and logs,
 // JSON for scripts, and SARIF 2.1.0 for the code-scanning views of CI systems.
 import { pathToFileURL } from 'node:url';
-import { isAbsolute, sep } from 'node:path';
+import { isAbsolute, join, sep } from 'node:path';
 import { version } from '../../package.json';
+import { describeFindingCode, findingCodeAnchor } from '../../shared/findingCodes.ts';
 import { fieldPath, type Finding, type Severity } from '../../shared/findings.ts';
+import { distDir } from '../api/distDir.ts';
 import type { DocumentKind } from '../../shared/kinds.ts';
-import { limits, moreText } from '../../shared/limits.ts';
+import { isLimitFinding, limits, moreText } from '../../shared/limits.ts';
 import { lineIndexOf } from '../../shared/text/positions.ts';
 
 export const outputFormats = ['text', 'json', 'sarif'] as const;
@@ -77,17 +79,41 @@ export function reportedFindingsOf(document: {
   };
 }
 
-/** `<file>:<line>:<col>: <severity> <code> <message>`, one line per finding (the format since the first release). */
+/**
+ * A finding's message for people: on one line, after the field it is about
+ * (`scan_results.project: Field required`); a limit is about the whole document.
+ */
+function messageForPeople(finding: Finding): string {
+  const field = isLimitFinding(finding) ? '' : fieldPath(finding.path);
+  const message = finding.message.replace(/\s*\n\s*/g, ' ');
+  return field === '' ? message : `${field}: ${message}`;
+}
+
+/** `3 files checked, 1 with errors`: what was checked, also when nothing was found. */
+function summaryOf(files: readonly CheckedFile[]): string {
+  const withErrors = files.filter((checked) => checked.errors > 0).length;
+  const withWarnings = files.filter((checked) =>
+    checked.findings.some(({ finding }) => finding.severity === 'warning'),
+  ).length;
+  return [
+    `${files.length} ${files.length === 1 ? 'file' : 'files'} checked`,
+    withErrors === 0 ? 'no errors' : `${withErrors} with errors`,
+    ...(withWarnings === 0 ? [] : [`${withWarnings} with warnings`]),
+  ].join(', ');
+}
+
+/**
+ * `<file>:<line>:<col>: <severity> <code> <field>: <message>`, one line per finding (the field is
+ * left out where the finding is about the whole document), then the summary line.
+ */
 export function textOutput(files: readonly CheckedFile[]): string {
   const out: string[] = [];
   for (const checked of files) {
-    for (const { finding, line, column } of checked.findings) {
-      out.push(
-        `${checked.file}:${line}:${column}: ${finding.severity} ${finding.code} ${finding.message.replace(/\s*\n\s*/g, ' ')}`,
-      );
-    }
+    for (const { finding, line, column } of checked.findings)
+      out.push(`${checked.file}:${line}:${column}: ${finding.severity} ${finding.code} ${messageForPeople(finding)}`);
   }
-  return out.length === 0 ? '' : `${out.join('\n')}\n`;
+  out.push(summaryOf(files));
+  return `${out.join('\n')}\n`;
 }
 
 /** Every file with its kind and findings, files without findings too, so a script sees what was checked. */
@@ -128,7 +154,25 @@ function artifactUriOf(file: string): string {
   return file.split(sep).join('/').split('/').map(encodeURIComponent).join('/');
 }
 
-/** One SARIF 2.1.0 log with one run: a rule per finding code, a result per finding. */
+/** The page that lists every finding code (docs/finding-codes.md, beside dist/ in the repository and the package). */
+const findingCodesPage = pathToFileURL(join(distDir, '..', 'docs', 'finding-codes.md')).href;
+
+/** A rule of the log: its code, what it means, and where its row of the list of codes is. */
+function sarifRule(code: string) {
+  const description = describeFindingCode(code);
+  return {
+    id: code,
+    ...(description === undefined
+      ? {}
+      : { shortDescription: { text: description.short }, fullDescription: { text: description.full } }),
+    helpUri: `${findingCodesPage}#${findingCodeAnchor(code)}`,
+  };
+}
+
+/**
+ * One SARIF 2.1.0 log with one run: a rule per finding code, described, and a result per finding,
+ * its message after the field it is about, as the text format says it.
+ */
 export function sarifOutput(files: readonly CheckedFile[]): string {
   const ruleIds = [...new Set(files.flatMap((checked) => checked.findings.map(({ finding }) => finding.code)))].sort();
   const results = files.flatMap((checked) =>
@@ -136,7 +180,7 @@ export function sarifOutput(files: readonly CheckedFile[]): string {
       ruleId: finding.code,
       ruleIndex: ruleIds.indexOf(finding.code),
       level: sarifLevels[finding.severity],
-      message: { text: finding.message },
+      message: { text: messageForPeople(finding) },
       locations: [
         {
           physicalLocation: {
@@ -152,7 +196,14 @@ export function sarifOutput(files: readonly CheckedFile[]): string {
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'cev', version, rules: ruleIds.map((id) => ({ id })) } },
+        tool: {
+          driver: {
+            name: 'cev',
+            version,
+            informationUri: pathToFileURL(join(distDir, '..', 'README.md')).href,
+            rules: ruleIds.map(sarifRule),
+          },
+        },
         // Columns count UTF-16 code units, as the editor's positions do.
         columnKind: 'utf16CodeUnits',
         results,

@@ -27,6 +27,11 @@ const suffixByKeyword: Record<string, string> = {
   exclusiveMaximum: 'out-of-range',
 };
 
+/** The second part of every code a schema breach is reported with (shared/findingCodes.ts describes each). */
+export const schemaRuleNames: readonly string[] = [
+  ...new Set([...Object.values(suffixByKeyword), 'bad-key', 'invalid']),
+];
+
 /** Documents people edit get "did you mean" hints after the pydantic text; API-only bodies get the bare text. */
 const hintedPrefixes = new Set(['template', 'policy']);
 

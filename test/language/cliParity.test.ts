@@ -1,5 +1,6 @@
 // One truth: every golden fixture gets the same findings from the editor (published diagnostics)
-// as from `cev validate` — same codes, severities, messages and 1-based positions.
+// as from `cev validate` — same codes, severities, messages and 1-based positions. The messages
+// are compared as `--format json` gives them, as written; the text format puts the field before each.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ describe('language server and cev validate agree', function () {
     const fixtures = loadFixtures();
     const cli = spawnSync(
       process.execPath,
-      [join(repoRoot, 'dist', 'cli.js'), 'validate', ...fixtures.map((fixture) => fixture.path)],
+      [join(repoRoot, 'dist', 'cli.js'), 'validate', '--format', 'json', ...fixtures.map((fixture) => fixture.path)],
       {
         cwd: repoRoot,
         encoding: 'utf8',
@@ -34,13 +35,20 @@ describe('language server and cev validate agree', function () {
       },
     );
     assert.equal(cli.status, 1, `cev validate exits 1 on the fixtures (some are invalid): ${cli.stderr}`);
-    const fromCli = new Map<string, string[]>();
-    for (const line of cli.stdout.split('\n').filter((row) => row !== '')) {
-      const match = /^(.*):(\d+):(\d+): (\S+) (\S+) (.*)$/.exec(line);
-      assert.ok(match, `a cev validate line: ${line}`);
-      const [, file, row, column, severity, code, message] = match;
-      fromCli.set(file, [...(fromCli.get(file) ?? []), `${row}:${column} ${severity} ${code} ${message}`]);
-    }
+    const report = JSON.parse(cli.stdout) as {
+      files: {
+        file: string;
+        findings: { line: number; column: number; severity: string; code: string; message: string }[];
+      }[];
+    };
+    const fromCli = new Map(
+      report.files.map((checked) => [
+        checked.file,
+        checked.findings.map(
+          (finding) => `${finding.line}:${finding.column} ${finding.severity} ${finding.code} ${finding.message}`,
+        ),
+      ]),
+    );
     for (const fixture of fixtures) {
       const uri = pathToFileURL(fixture.path).href;
       const published = client.nextPublish(uri);

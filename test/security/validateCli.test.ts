@@ -105,7 +105,10 @@ describe('cev validate on huge files, FIFOs, devices and hostile documents (issu
     writeFileSync(file, k8sReportText(60_000, 5));
     const run = await bounded('15 MB report', file);
     assert.equal(run.code, 1);
-    assert.equal(run.stdout, `${file}:49:18: error report/wrong-type Input should be a valid string\n`);
+    assert.equal(
+      run.stdout,
+      `${file}:49:18: error report/wrong-type artifacts[5].podName: Input should be a valid string\n1 file checked, 1 with errors\n`,
+    );
   });
 
   it('answers anchors, aliases and deep nesting at once, in every format', async () => {
@@ -118,7 +121,8 @@ describe('cev validate on huge files, FIFOs, devices and hostile documents (issu
     const text = await bounded('anchors, aliases, deep (text)', anchors, aliases, deep);
     assert.equal(text.code, 1);
     const lines = text.stdout.trimEnd().split('\n');
-    assert.equal(lines.length, 3, text.stdout);
+    assert.equal(lines.length, 4, text.stdout);
+    assert.equal(lines[3], '3 files checked, 3 with errors');
     assert.match(lines[0], /anchors\.flow-template\.yaml:1:1: error limits\/too-large This flow template is 1\.\d MB/);
     assert.match(
       lines[1],
@@ -145,7 +149,8 @@ describe('cev validate on huge files, FIFOs, devices and hostile documents (issu
     const run = await bounded('20,000 unknown keys', file);
     assert.equal(run.code, 1);
     const lines = run.stdout.trimEnd().split('\n');
-    assert.equal(lines.length, 101);
+    assert.equal(lines.length, 102);
+    assert.equal(lines[101], '1 file checked, 1 with errors');
     assert.match(
       lines[100],
       /:103:3: information limits\/more-findings … and 19,900 more findings \(the first 100 are listed\)$/,

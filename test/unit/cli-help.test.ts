@@ -105,7 +105,8 @@ describe('cev help and version (dist/cli.js)', () => {
       help.stdout,
       /--kind <kind> +read every file as this kind: flow-template, env-policy, scan-attestation, k8s-report\n/,
     );
-    assert.match(help.stdout, /<file>:<line>:<col>: <severity> <code> <message>/);
+    assert.match(help.stdout, /<file>:<line>:<col>: <severity> <code> <field>: <message>/);
+    assert.match(help.stdout, /"3 files checked, 1 with errors"/);
     assert.match(help.stdout, /--format <format> +print findings as text, json, sarif \(default text\)\n/);
     assert.match(help.stdout, /^--format json: \{"files": /m);
     assert.match(help.stdout, /^--format sarif: a SARIF 2\.1\.0 log/m);

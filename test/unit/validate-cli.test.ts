@@ -17,11 +17,13 @@ function validate(...args: string[]) {
 describe('cev validate (dist/cli.js)', () => {
   const fixtures = loadFixtures();
 
-  it('prints every expected finding at its 1-based line, and nothing else', () => {
+  it('prints every expected finding at its 1-based line, then the summary, and nothing else', () => {
     const { code, stdout } = validate(...fixtures.map((fixture) => fixture.path));
     assert.equal(code, 1);
     const got = new Map<string, string[]>();
-    for (const row of stdout.trimEnd().split('\n')) {
+    const rows = stdout.trimEnd().split('\n');
+    assert.match(rows.pop()!, new RegExp(`^${fixtures.length} files checked, \\d+ with errors, \\d+ with warnings$`));
+    for (const row of rows) {
       const match = /^(.+):(\d+):(\d+): (error|warning|information|hint) (\S+) (.+)$/.exec(row);
       assert.ok(match, `malformed line: ${row}`);
       const [, file, line, column, , findingCode] = match;
@@ -48,8 +50,47 @@ describe('cev validate (dist/cli.js)', () => {
     assert.equal(code, 1);
     assert.equal(
       stdout,
-      `${fixture.path}:8:3: error scan/target-artifacts-without-commit An attestation for target_artifacts requires at least one of: artifact_fingerprint or git_commit_info. Add git_commit_info (or artifact_fingerprint).\n`,
+      `${fixture.path}:8:3: error scan/target-artifacts-without-commit target_artifacts: An attestation for target_artifacts requires at least one of: artifact_fingerprint or git_commit_info. Add git_commit_info (or artifact_fingerprint).\n` +
+        '1 file checked, 1 with errors\n',
     );
+  });
+
+  it('names the field of each finding, and ends with what was checked, also when nothing was found', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cev-validate-'));
+    try {
+      // Two fields missing from one object: one place, two lines that tell them apart.
+      writeFileSync(
+        join(dir, 'build.scan-attestation.json'),
+        JSON.stringify({ attestation_name: 'scan', scan_results: { tool: 'scanner' } }, null, 2),
+      );
+      writeFileSync(join(dir, 'a.flow-template.yml'), 'version: 1\ntrail:\n  artifacts:\n    - name: app\n');
+      writeFileSync(join(dir, 'b.flow-template.yml'), 'version: 1\n');
+      const broken = spawnSync(
+        process.execPath,
+        [cli, 'validate', 'build.scan-attestation.json', 'a.flow-template.yml', 'b.flow-template.yml'],
+        { cwd: dir, encoding: 'utf8', timeout: 60_000 },
+      );
+      assert.equal(broken.status, 1);
+      const lines = broken.stdout.trimEnd().split('\n');
+      const missing = lines.filter((line) => line.includes('scan/missing-field'));
+      assert.ok(missing.length >= 2, broken.stdout);
+      assert.equal(new Set(missing).size, missing.length, `each line names its field:\n${broken.stdout}`);
+      assert.ok(
+        missing.includes(
+          'build.scan-attestation.json:3:3: error scan/missing-field scan_results.project: Field required',
+        ),
+        broken.stdout,
+      );
+      assert.equal(lines.at(-1), '3 files checked, 1 with errors');
+      const clean = spawnSync(process.execPath, [cli, 'validate', 'a.flow-template.yml', 'b.flow-template.yml'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.deepEqual([clean.status, clean.stdout], [0, '2 files checked, no errors\n']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('takes the kind from --kind, a modeline or a policy _schema when the name says nothing', () => {

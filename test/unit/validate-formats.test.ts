@@ -4,7 +4,7 @@
 // schema is JSON Schema draft-04, hence ajv's draft-04 class.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -37,9 +37,16 @@ interface SarifResult {
   }[];
 }
 
+interface SarifRule {
+  id: string;
+  shortDescription?: { text: string };
+  fullDescription?: { text: string };
+  helpUri?: string;
+}
+
 interface SarifLog {
   version: string;
-  runs: { tool: { driver: { name: string; rules: { id: string }[] } }; results: SarifResult[] }[];
+  runs: { tool: { driver: { name: string; informationUri?: string; rules: SarifRule[] } }; results: SarifResult[] }[];
 }
 
 interface JsonReport {
@@ -61,14 +68,11 @@ interface JsonReport {
 
 const levelOf: Record<string, string> = { error: 'error', warning: 'warning', information: 'note', hint: 'note' };
 
-/** The text format's lines as `<file>:<line>:<col>: <severity> <code>`, sorted. */
+/** The text format's finding lines as `<file>:<line>:<col>: <severity> <code>`, sorted (the summary line left out). */
 function textFindings(stdout: string): string[] {
-  return stdout
-    .trimEnd()
-    .split('\n')
-    .filter((row) => row !== '')
-    .map((row) => /^(.+?:\d+:\d+: \S+ \S+) /.exec(row)![1])
-    .sort();
+  const rows = stdout.trimEnd().split('\n');
+  assert.match(rows.pop()!, /^\d+ files? checked, /);
+  return rows.map((row) => /^(.+?:\d+:\d+: \S+ \S+) /.exec(row)![1]).sort();
 }
 
 describe('cev validate --format json|sarif (dist/cli.js)', function () {
@@ -109,6 +113,40 @@ describe('cev validate --format json|sarif (dist/cli.js)', function () {
       .sort();
     assert.ok(fromText.length > 50, `${fromText.length} findings in the fixtures`);
     assert.deepEqual(fromSarif, fromText);
+  });
+
+  it('describes each rule, links it to its row of the page of codes, and says what the tool is', () => {
+    const log = JSON.parse(validate(fixturesDir, '--format', 'sarif', ...names).stdout) as SarifLog;
+    const { driver } = log.runs[0].tool;
+    assert.ok(driver.informationUri !== undefined && existsSync(fileURLToPath(driver.informationUri)), 'the README');
+    const page = readFileSync(fileURLToPath(new URL('../../docs/finding-codes.md', import.meta.url)), 'utf8');
+    assert.ok(driver.rules.length > 20);
+    for (const rule of driver.rules) {
+      assert.ok((rule.shortDescription?.text ?? '').length > 5, rule.id);
+      assert.ok((rule.fullDescription?.text ?? '').length > (rule.shortDescription?.text ?? '').length, rule.id);
+      const help = new URL(rule.helpUri!);
+      assert.equal(fileURLToPath(help), fileURLToPath(new URL('../../docs/finding-codes.md', import.meta.url)));
+      assert.ok(page.includes(`<a id="${help.hash.slice(1)}"></a>`), `${rule.id}: ${rule.helpUri}`);
+    }
+    const missing = driver.rules.find((rule) => rule.id === 'scan/missing-field')!;
+    assert.equal(missing.shortDescription!.text, 'A required field is missing');
+    assert.match(missing.fullDescription!.text, /scan attestation/);
+  });
+
+  it('words each result as the text format does, the field first; JSON keeps the message as the server sends it', () => {
+    const sarif = JSON.parse(validate(fixturesDir, '--format', 'sarif', ...names).stdout) as SarifLog;
+    const json = JSON.parse(validate(fixturesDir, '--format', 'json', ...names).stdout) as JsonReport;
+    const required = sarif.runs[0].results.filter((result) => result.ruleId.endsWith('/missing-field'));
+    assert.ok(required.length > 3);
+    for (const result of required) assert.match(result.message.text, /^[\w.[\]]+: Field required/);
+    const fromJson = json.files
+      .flatMap((file) => file.findings)
+      .filter((finding) => finding.code === 'scan/missing-field');
+    assert.ok(fromJson.length > 0);
+    for (const finding of fromJson) {
+      assert.equal(finding.message, 'Field required', "the service's own text, for scripts comparing with it");
+      assert.notEqual(finding.field, '');
+    }
   });
 
   it('is a schema the validator holds output to: a malformed log is rejected', () => {
@@ -165,6 +203,15 @@ describe('cev validate --format json|sarif (dist/cli.js)', function () {
       file.findings.map((finding) => finding.message.replace(/\s*\n\s*/g, ' ')),
     );
     for (const message of messages) assert.ok(text.stdout.includes(message), message);
+    const scan = report.files
+      .flatMap((file) => file.findings.map((finding) => ({ file: file.file, ...finding })))
+      .find((finding) => finding.code === 'scan/missing-field')!;
+    assert.ok(
+      text.stdout.includes(
+        `${scan.file}:${scan.line}:${scan.column}: error scan/missing-field ${scan.field}: Field required\n`,
+      ),
+      'the text format puts the field before the message',
+    );
     const wrongType = report.files.find((file) => file.file.endsWith('attestations-not-a-list.flow-template.yaml'))!;
     assert.deepEqual(
       wrongType.findings.map((finding) => [finding.field, finding.line, finding.endLine]),
