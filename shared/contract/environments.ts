@@ -1,5 +1,6 @@
 // Environments, snapshots, events, diffs and allowlists (reference §2.5, §2.7, §2.17, §5.5–5.7).
 import { policyDecision } from './artifacts.ts';
+import { nullableGitCommitInfo } from './flows.ts';
 import {
   anyList,
   anyObject,
@@ -59,6 +60,83 @@ export const snapshotSummary = {
   additionalProperties: false,
 } as const;
 
+/** What a deployment replaced (reference §8.5): the artifact of the same flow and template slot that ran before it. */
+export const deploymentDiff = {
+  type: 'object',
+  description:
+    'The artifact of the same flow and template slot that ran in the environment before this one started (the previous snapshot).',
+  properties: {
+    diff_url: {
+      ...nullableString,
+      description: "The repository's comparison of the two commits; null without its address.",
+    },
+    previous_git_commit: string,
+    previous_git_commit_url: string,
+    previous_fingerprint: string,
+    previous_artifact_name: string,
+    previous_artifact_compliance_state: nullableString,
+    previous_running: { ...boolean, description: 'Whether it still runs beside this one.' },
+    previous_trail_name: string,
+    previous_template_reference_name: string,
+  },
+  required: [
+    'diff_url',
+    'previous_git_commit',
+    'previous_git_commit_url',
+    'previous_fingerprint',
+    'previous_artifact_name',
+    'previous_artifact_compliance_state',
+    'previous_running',
+    'previous_trail_name',
+    'previous_template_reference_name',
+  ],
+  additionalProperties: false,
+} as const;
+
+const nullableDeploymentDiff = {
+  description: 'What the deployment replaced; null when it replaced nothing, or was recorded before this was.',
+  anyOf: [deploymentDiff, { type: 'null' }],
+} as const;
+
+const commitLeadTime = {
+  ...nullableNumber,
+  description:
+    'Seconds from the commit to the artifact first running in the environment; null without the commit time.',
+} as const;
+
+/** One flow that built a snapshot artifact: its trail, commit and deployment. */
+export const snapshotFlow = {
+  type: 'object',
+  description: 'A trail that attested the artifact (provenance).',
+  properties: {
+    flow_name: string,
+    trail_name: string,
+    template_reference_name: string,
+    git_commit: string,
+    commit_url: string,
+    git_commit_info: nullableGitCommitInfo,
+    build_url: string,
+    html_url: string,
+    flow_html_url: string,
+    repo_name: string,
+    deployment_diff: nullableDeploymentDiff,
+    commit_lead_time: commitLeadTime,
+  },
+  required: [
+    'flow_name',
+    'trail_name',
+    'template_reference_name',
+    'git_commit',
+    'commit_url',
+    'git_commit_info',
+    'html_url',
+    'flow_html_url',
+    'deployment_diff',
+    'commit_lead_time',
+  ],
+  additionalProperties: false,
+} as const;
+
 export const snapshotArtifact = {
   type: 'object',
   properties: {
@@ -69,39 +147,32 @@ export const snapshotArtifact = {
     policy_decisions: { type: 'array', items: policyDecision },
     creationTimestamp: { type: 'array', items: number },
     pods: { type: ['object', 'null'] },
-    ecs_context: { type: ['array', 'null'] },
+    ecs_context: {
+      description:
+        'ECS only: the task that runs the artifact (the first, when several do; instance_context lists them all).',
+      anyOf: [
+        {
+          type: 'object',
+          properties: { task_arn: string, cluster_name: nullableString, service_name: nullableString },
+          required: ['task_arn', 'cluster_name', 'service_name'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    },
     annotation: { type: 'object', properties: { type: string, was: integer, now: integer } },
     flow_name: nullableString,
     git_commit: nullableString,
     commit_url: nullableString,
-    flows: {
-      type: 'array',
-      items: {
-        type: 'object',
-        description: 'The trails that attested the artifact (provenance).',
-        properties: {
-          flow_name: string,
-          trail_name: nullableString,
-          template_reference_name: nullableString,
-          git_commit: nullableString,
-          commit_url: nullableString,
-          build_url: nullableString,
-          html_url: nullableString,
-          flow_html_url: nullableString,
-          repo_name: nullableString,
-        },
-        required: ['flow_name'],
-        additionalProperties: false,
-      },
-    },
+    flows: { type: 'array', items: snapshotFlow },
     html_url: nullableString,
     flow_html_url: nullableString,
     deployments: anyList,
-    deployment_diff: anyValue,
-    commit_lead_time: anyValue,
-    instance_context: anyList,
+    deployment_diff: { ...nullableDeploymentDiff, description: "Its first flow's deployment_diff." },
+    commit_lead_time: { ...commitLeadTime, description: "Its first flow's commit_lead_time." },
+    instance_context: { ...anyList, description: 'ECS, azure-apps and cloud-run: where each instance runs.' },
   },
-  required: ['name', 'compliant'],
+  required: ['name', 'compliant', 'ecs_context', 'flows', 'deployment_diff', 'commit_lead_time'],
   additionalProperties: false,
 } as const;
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import type { Artifact, Attestation, Flow, Trail } from './answers.ts';
+import type { Artifact, Attestation, Flow, Snapshot, Trail } from './answers.ts';
 import {
   attest,
   attestArtifact,
@@ -262,6 +262,106 @@ describe('fields of hosted answers (reference §8.5)', () => {
         null,
         'a sha1 shorter than 7 characters names no commit a client can read',
       );
+    });
+  });
+
+  describe('snapshot', () => {
+    const REPO_URL = 'https://git.example.test/acme/svc';
+    const SLOT_TEMPLATE = 'version: 1\ntrail:\n  artifacts:\n    - name: app\n';
+    const builds = [1, 2, 3].map((n) => ({
+      trail: `v${n}`,
+      fingerprint: fingerprint(`svc-${n}`),
+      name: `reg/svc:${n}`,
+      commit: commitInfo(`svc-${n}`, 1_700_000_000 + n * 1000),
+    }));
+    const commitUrl = (sha1: unknown) => `${REPO_URL}/commit/${String(sha1)}`;
+    const runs = async (started: number, ...which: number[]) => {
+      const digests = Object.fromEntries(which.map((n) => [builds[n - 1].name, builds[n - 1].fingerprint]));
+      const reply = await server.json(
+        'PUT',
+        '/api/v2/environments/acme/stage/report/K8S',
+        podsRunning({ ...digests, 'sidecar:1': fingerprint('sidecar') }, started),
+      );
+      assert.equal(reply.status, 200, reply.text);
+      return (await server.get<Snapshot>('/api/v2/snapshots/acme/stage/-1')).body;
+    };
+    const artifactIn = (snapshot: Snapshot, n: number) => {
+      const found = snapshot.artifacts.find((artifact) => artifact.fingerprint === builds[n - 1].fingerprint);
+      assert.ok(found, `build ${n} in snapshot ${snapshot.index}`);
+      return found;
+    };
+    /** The deployment_diff of build `current`, which replaced build `previous`. */
+    const replaced = (previous: number, current: number, running: boolean) => ({
+      diff_url: `${REPO_URL}/compare/${String(builds[previous - 1].commit.sha1)}...${String(builds[current - 1].commit.sha1)}`,
+      previous_git_commit: builds[previous - 1].commit.sha1,
+      previous_git_commit_url: commitUrl(builds[previous - 1].commit.sha1),
+      previous_fingerprint: builds[previous - 1].fingerprint,
+      previous_artifact_name: builds[previous - 1].name,
+      previous_artifact_compliance_state: 'COMPLIANT',
+      previous_running: running,
+      previous_trail_name: builds[previous - 1].trail,
+      previous_template_reference_name: 'app',
+    });
+    before(async () => {
+      await createFlow(server, 'acme', 'svc', SLOT_TEMPLATE);
+      for (const build of builds) {
+        await beginTrail(server, 'acme', 'svc', build.trail);
+        await attestArtifact(server, 'acme', 'svc', {
+          fingerprint: build.fingerprint,
+          filename: build.name,
+          git_commit: build.commit.sha1,
+          git_commit_info: build.commit,
+          commit_url: commitUrl(build.commit.sha1),
+          repo_url: REPO_URL,
+          trail_name: build.trail,
+          template_reference_name: 'app',
+        });
+      }
+      await createEnvironment(server, 'acme', 'stage');
+    });
+
+    it('gives each flow its commit and the time from the commit to the first start in the environment', async () => {
+      const first = await runs(1_700_010_000, 1);
+      const app = artifactIn(first, 1);
+      assert.deepEqual(app.flows[0].git_commit_info, builds[0].commit);
+      assert.equal(app.flows[0].commit_lead_time, 1_700_010_000 - 1_700_001_000);
+      assert.equal(app.commit_lead_time, app.flows[0].commit_lead_time);
+      assert.equal(app.deployment_diff, null, 'the first deployment replaced nothing');
+      const sidecar = first.artifacts.find((artifact) => artifact.fingerprint === fingerprint('sidecar'));
+      assert.deepEqual(
+        [sidecar?.flows, sidecar?.commit_lead_time, sidecar?.deployment_diff],
+        [[], null, null],
+        'an artifact no flow built has no commit to measure from',
+      );
+    });
+
+    it('says what a started artifact replaced: the one of its flow and slot that stopped', async () => {
+      const second = await runs(1_700_020_000, 2);
+      assert.deepEqual(
+        second.artifacts.map((artifact) => [artifact.fingerprint, artifact.annotation?.type]),
+        [
+          [builds[1].fingerprint, 'started'],
+          [fingerprint('sidecar'), 'unchanged'],
+          [builds[0].fingerprint, 'exited'],
+        ],
+      );
+      const app = artifactIn(second, 2);
+      const expected = replaced(1, 2, false);
+      assert.deepEqual(app.deployment_diff, expected);
+      assert.deepEqual(app.flows[0].deployment_diff, expected);
+      assert.equal(app.commit_lead_time, 1_700_020_000 - 1_700_002_000);
+      assert.equal(artifactIn(second, 1).deployment_diff, null, 'the one that left keeps what it had');
+    });
+
+    it('keeps deployment_diff and the first start while the artifact runs, and says when the replaced one runs on', async () => {
+      // The pod of build 2 restarted (a later creationTimestamp), and build 3 runs beside it.
+      const third = await runs(1_700_030_000, 2, 3);
+      const kept = artifactIn(third, 2);
+      assert.equal(kept.annotation?.type, 'unchanged');
+      assert.equal(kept.commit_lead_time, 1_700_020_000 - 1_700_002_000, 'measured from its first start');
+      assert.equal(kept.deployment_diff?.previous_fingerprint, builds[0].fingerprint);
+      const canary = artifactIn(third, 3);
+      assert.deepEqual(canary.deployment_diff, replaced(2, 3, true));
     });
   });
 });

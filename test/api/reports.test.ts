@@ -461,7 +461,8 @@ describe('environment reports and snapshots', () => {
         ['agent', ''],
       ],
     );
-    assert.deepEqual(ecs.artifacts[0].ecs_context, [{ taskArn: 'arn:t', cluster_name: 'c', service_name: 's' }]);
+    assert.deepEqual(ecs.artifacts[0].ecs_context, { task_arn: 'arn:t', cluster_name: 'c', service_name: 's' });
+    assert.deepEqual(ecs.artifacts[0].instance_context, [{ taskArn: 'arn:t', cluster_name: 'c', service_name: 's' }]);
   });
 
   it('lets a snapshotter report and a reader only read', async () => {

@@ -140,7 +140,7 @@ describe('nextSnapshotOf', () => {
     assert.deepEqual(Object.keys(artifact.pods!), ['p1', 'p2']);
     assert.equal(artifact.flow_name, 'web');
     assert.equal(artifact.git_commit, 'c'.repeat(40));
-    assert.deepEqual(artifact.flows, [origin]);
+    assert.deepEqual(artifact.flows, [{ ...origin, deployment_diff: null, commit_lead_time: null }]);
     assert.equal(stateOf(artifact).provenanceKey, 'web/t1');
   });
 

@@ -2,16 +2,12 @@
 // from (provenance from the store), what the policies say (from the shared evaluator), and how it
 // compares with the previous snapshot (annotation from the diff).
 import type { PolicyDecision } from '../../../shared/compliance/index.ts';
+import type { DeployedFlow, DeploymentDiff } from './deployments.ts';
 import type { RunningArtifact } from './runningArtifacts.ts';
 import type { Annotation, ArtifactState } from './snapshotDiff.ts';
 
 /** One trail in which a fingerprint was attested. */
-export interface ArtifactProvenance {
-  flow_name: string;
-  trail_name: string;
-  template_reference_name: string;
-  git_commit: string;
-  commit_url: string;
+export interface ArtifactProvenance extends DeployedFlow {
   build_url: string;
   html_url: string;
   flow_html_url: string;
@@ -76,12 +72,18 @@ export interface SnapshotArtifact {
   html_url: string;
   flow_html_url: string;
   deployments: unknown[];
-  deployment_diff: null;
-  commit_lead_time: null;
+  /** Its first flow's (null in the snapshots recorded before issue 25). */
+  deployment_diff: DeploymentDiff | null;
+  commit_lead_time: number | null;
 }
 
-export function snapshotArtifactOf(artifact: EvaluatedArtifact, annotation: Annotation): SnapshotArtifact {
-  const first = artifact.provenance[0];
+/** The artifact as the snapshot records it, with its flows as they were deployed (the provenance without deployment facts otherwise). */
+export function snapshotArtifactOf(
+  artifact: EvaluatedArtifact,
+  annotation: Annotation,
+  flows: ArtifactProvenance[] = artifact.provenance,
+): SnapshotArtifact {
+  const first = flows[0];
   const out: SnapshotArtifact = {
     name: artifact.name,
     fingerprint: artifact.fingerprint,
@@ -95,12 +97,12 @@ export function snapshotArtifactOf(artifact: EvaluatedArtifact, annotation: Anno
     flow_name: first?.flow_name ?? '',
     git_commit: first?.git_commit ?? '',
     commit_url: first?.commit_url ?? '',
-    flows: artifact.provenance,
+    flows,
     html_url: first?.html_url ?? '',
     flow_html_url: first?.flow_html_url ?? '',
     deployments: [],
-    deployment_diff: null,
-    commit_lead_time: null,
+    deployment_diff: first?.deployment_diff ?? null,
+    commit_lead_time: first?.commit_lead_time ?? null,
   };
   if (artifact.running.instanceContext !== null) out.instance_context = artifact.running.instanceContext;
   return out;

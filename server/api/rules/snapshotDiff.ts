@@ -15,6 +15,8 @@ export interface ArtifactState {
   compliant: boolean | null;
   /** Where the fingerprint is attested (`flow/trail` keys, sorted, comma separated); '' when nowhere. */
   provenanceKey: string;
+  /** Since when it runs in the environment without a break (rules/deployments.ts), when known. */
+  since?: number;
 }
 
 export type AnnotationType = 'started' | 'unchanged' | 'changed' | 'exited';

@@ -96,6 +96,9 @@ export async function evaluatedArtifactsOf(
         html_url: `${flowUrl}/artifacts/${origin.fingerprint}?artifact_id=${origin.artifactId}`,
         flow_html_url: flowUrl,
         repo_name: origin.repoName,
+        git_commit_info: origin.gitCommitInfo,
+        repo_url: origin.repoUrl,
+        compliance_state: origin.complianceState,
       };
     });
     const decisions: PolicyDecision[] =

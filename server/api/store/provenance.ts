@@ -28,6 +28,12 @@ export interface Origin {
   repoName: string;
   commitUrl: string;
   buildUrl: string;
+  /** The artifact's commit as reported, null without one. */
+  gitCommitInfo: unknown;
+  /** The repository's address as reported (repo_url, else repo_info.url), '' without one. */
+  repoUrl: string;
+  /** The trail's stored compliance state (migration 203); null while it is not stored. */
+  complianceState: string | null;
   /** Every attestation row of the trail. */
   attestations: TrailAttestation[];
   /** Every artifact row of the trail. */
@@ -62,6 +68,7 @@ interface OriginRow {
   trail_name: string;
   trail_template_id: string;
   trail_template: string;
+  trail_compliance_state: string | null;
   [column: string]: unknown;
 }
 
@@ -83,6 +90,14 @@ function toTrailAttestation(row: AttestationWithBody): TrailAttestation {
   return { ...trailAttestationOf(row), control: typeof body.control === 'string' ? body.control : null };
 }
 
+function repoUrlOf(body: Record<string, unknown>): string {
+  if (typeof body.repo_url === 'string' && body.repo_url !== '') return body.repo_url;
+  const info = body.repo_info;
+  return info !== null && typeof info === 'object' && typeof (info as { url?: unknown }).url === 'string'
+    ? (info as { url: string }).url
+    : '';
+}
+
 export function provenanceStore(sql: Statements): ProvenanceStore {
   return {
     async originsOf(orgId, fingerprints) {
@@ -92,7 +107,8 @@ export function provenanceStore(sql: Statements): ProvenanceStore {
       const rows = await sql.all<OriginRow>(
         `SELECT a.fingerprint, a.id AS artifact_id, a.template_reference_name, a.filename, a.git_commit, a.repo_name,
                 a.body AS artifact_body, f.name AS flow_name, f.tags AS flow_tags,
-                t.id AS trail_id, t.name AS trail_name, t.template_id AS trail_template_id, t.template AS trail_template
+                t.id AS trail_id, t.name AS trail_name, t.template_id AS trail_template_id, t.template AS trail_template,
+                t.compliance_state AS trail_compliance_state
          FROM artifacts a
          JOIN trails t ON t.id = a.trail_id
          JOIN flows f ON f.id = a.flow_id
@@ -139,6 +155,9 @@ export function provenanceStore(sql: Statements): ProvenanceStore {
           repoName: row.repo_name ?? '',
           commitUrl: typeof body.commit_url === 'string' ? body.commit_url : '',
           buildUrl: typeof body.build_url === 'string' ? body.build_url : '',
+          gitCommitInfo: body.git_commit_info ?? null,
+          repoUrl: repoUrlOf(body),
+          complianceState: row.trail_compliance_state,
           attestations: (attestations.get(row.trail_id) ?? []).map(toTrailAttestation),
           artifacts: (artifacts.get(row.trail_id) ?? []).map(trailArtifactOf),
         };

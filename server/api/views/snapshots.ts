@@ -1,13 +1,14 @@
 // Snapshots (reference §2.7, §5.5), environment events (§5.6) and the snapshot diff (§5.7) as the
 // API answers them.
 import type { EnvironmentDiff, EnvironmentEvent, Snapshot, SnapshotSummary } from '../../../shared/contract/types.ts';
-import type { SnapshotArtifact } from '../rules/snapshotArtifacts.ts';
+import type { ArtifactProvenance, SnapshotArtifact } from '../rules/snapshotArtifacts.ts';
 import type { Environment } from '../store/environments.ts';
 import type {
   EnvironmentEvent as EventRow,
   SnapshotSummary as SummaryRow,
   StoredSnapshot,
 } from '../store/snapshots.ts';
+import { commitInfoView } from './commitInfo.ts';
 import { htmlUrl } from './urls.ts';
 
 /** A stored snapshot with its documents as the snapshot rules wrote them. */
@@ -25,6 +26,56 @@ export function snapshotSummaryView(snapshot: SummaryRow, now: number): Snapshot
     compliant: snapshot.compliant,
     duration: (snapshot.endedAt === 0 ? now : snapshot.endedAt) - snapshot.startedAt,
   };
+}
+
+type SnapshotArtifactAnswer = Snapshot['artifacts'][number];
+type SnapshotFlowAnswer = SnapshotArtifactAnswer['flows'][number];
+
+function textOf(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** ECS: the first task that runs the artifact, named as the hosted answer names it; null for other types. */
+function ecsContextOf(tasks: SnapshotArtifact['ecs_context']): SnapshotArtifactAnswer['ecs_context'] {
+  const first = tasks?.[0];
+  if (first === undefined) return null;
+  return {
+    task_arn: textOf(first.taskArn) ?? '',
+    cluster_name: textOf(first.cluster_name),
+    service_name: textOf(first.service_name),
+  };
+}
+
+function flowView(flow: ArtifactProvenance): SnapshotFlowAnswer {
+  return {
+    flow_name: flow.flow_name,
+    trail_name: flow.trail_name,
+    template_reference_name: flow.template_reference_name,
+    git_commit: flow.git_commit,
+    commit_url: flow.commit_url,
+    git_commit_info: commitInfoView(flow.git_commit_info),
+    build_url: flow.build_url,
+    html_url: flow.html_url,
+    flow_html_url: flow.flow_html_url,
+    repo_name: flow.repo_name,
+    deployment_diff: flow.deployment_diff ?? null,
+    commit_lead_time: flow.commit_lead_time ?? null,
+  };
+}
+
+/** A snapshot's artifact as recorded, its ECS tasks as an object and every instance's context listed. */
+function snapshotArtifactView(artifact: SnapshotArtifact): SnapshotArtifactAnswer {
+  const { ecs_context: tasks, instance_context: instances, flows, ...recorded } = artifact;
+  const view: SnapshotArtifactAnswer = {
+    ...recorded,
+    ecs_context: ecsContextOf(tasks),
+    flows: flows.map(flowView),
+    deployment_diff: artifact.deployment_diff ?? null,
+    commit_lead_time: artifact.commit_lead_time ?? null,
+  };
+  const contexts = instances ?? tasks;
+  if (contexts !== undefined && contexts !== null) view.instance_context = contexts;
+  return view;
 }
 
 export function snapshotView(
@@ -47,7 +98,7 @@ export function snapshotView(
     event_counts: snapshot.eventCounts,
     html_url: `${htmlUrl.environment(host, orgName, environment.name)}/snapshots/${snapshot.index}`,
     applied_policies: snapshot.appliedPolicies,
-    artifacts: snapshot.artifacts,
+    artifacts: snapshot.artifacts.map(snapshotArtifactView),
   };
 }
 
