@@ -63,6 +63,13 @@ export function controlVersionNotFound(identifier: string, version: number): Api
   return notFound(`version ${version} does not exist for control '${identifier}'`);
 }
 
+/** An artifact that never started to run in an environment (reference §8.4). */
+export function deploymentNotFound(fingerprint: string, environmentName: string): ApiError {
+  return notFound(
+    `Artifact with fingerprint '${fingerprint}' has not been deployed to environment '${environmentName}'`,
+  );
+}
+
 export function repoNotFound(name: string): ApiError {
   return notFound(`Repo '${name}' not found`);
 }

@@ -10,7 +10,8 @@ import {
   repoFilterOptions,
   tagOptions,
 } from './catalogue.ts';
-import { dataPage } from './pagination.ts';
+import { deployment, deploymentFrequency, liveArtifact, repoDeploymentStatistics } from './deployments.ts';
+import { linkedDataPage } from './pagination.ts';
 import { systemType } from './governance.ts';
 
 export const catalogue = {
@@ -50,13 +51,49 @@ export const catalogue = {
   },
   'GET /controls/{org}/{identifier}/decisions': {
     summary: 'The decisions on a control, newest first, paged',
-    responses: { 200: dataPage(listedDecision) },
+    responses: { 200: linkedDataPage(listedDecision) },
     inferred: true,
   },
   'GET /controls/{org}/{identifier}/coverage': {
     summary:
       "Where a control is asked for (policies, environments) and how the artifacts running there stand, by each environment's latest snapshot",
     responses: { 200: controlCoverage },
+    inferred: true,
+  },
+  'GET /deployments/{org}': {
+    summary:
+      "The org's deployments (an artifact starting to run in a physical environment), newest first, paged; by environment, flow or time",
+    responses: { 200: linkedDataPage(deployment) },
+    inferred: true,
+  },
+  'GET /deployments/{org}/{env_name}/{fingerprint}': {
+    summary: 'The latest deployment of an artifact (a fingerprint or a prefix of one) into an environment',
+    responses: { 200: deployment },
+    inferred: true,
+  },
+  'GET /environments/{org}/{env_name}/deployments': {
+    summary: "An environment's deployments, newest first, paged",
+    responses: { 200: linkedDataPage(deployment) },
+    inferred: true,
+  },
+  'GET /environments/{org}/{env_name}/deployment_frequency': {
+    summary: "How often artifacts started to run in an environment: a window's deployments by day or week",
+    responses: { 200: deploymentFrequency },
+    inferred: true,
+  },
+  'GET /repos/{org}/{repo}/deployments': {
+    summary: "The deployments of a repo's artifacts, newest first, paged",
+    responses: { 200: linkedDataPage(deployment) },
+    inferred: true,
+  },
+  'GET /repos/{org}/{repo}/deployment-statistics': {
+    summary: "How many times a repo's artifacts were deployed, in all and in each environment, in a window",
+    responses: { 200: repoDeploymentStatistics },
+    inferred: true,
+  },
+  'GET /repos/{org}/live-artifacts/{repo_name}': {
+    summary: "The repo's artifacts running now, in each environment's latest snapshot",
+    responses: { 200: { type: 'array', items: liveArtifact } },
     inferred: true,
   },
 };

@@ -20,6 +20,11 @@ export function dataPage<const Item>(item: Item) {
   } as const;
 }
 
+/** `{data: [item], pagination, _links}`, all three always there: the paged lists reference §8.4 added. */
+export function linkedDataPage<const Item>(item: Item) {
+  return { ...dataPage(item), required: ['data', 'pagination', '_links'] } as const;
+}
+
 /** `{<name>: [item], page, per_page, total_pages, total_count, _links}` (reference §1.4 style B). */
 export function namedPage<const Name extends string, const Item>(name: Name, item: Item) {
   return {

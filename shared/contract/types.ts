@@ -5,6 +5,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { apiKey, defaultOrg, issuedApiKey, membershipEvent, repo, serviceAccount } from './accounts.ts';
 import type { artifact, assertResult, searchArtifact, searchResult } from './artifacts.ts';
+import type { deployment, deploymentFrequency, liveArtifact, repoDeploymentStatistics } from './deployments.ts';
 import type {
   attestationsByCommit,
   controlCoverage,
@@ -82,3 +83,7 @@ export type RepoFilterOptions = FromSchema<typeof repoFilterOptions>;
 export type ControlVersion = FromSchema<typeof controlVersion>;
 export type ListedControlDecision = FromSchema<typeof listedDecision>;
 export type ControlCoverage = FromSchema<typeof controlCoverage>;
+export type Deployment = FromSchema<typeof deployment>;
+export type DeploymentFrequency = FromSchema<typeof deploymentFrequency>;
+export type RepoDeploymentStatistics = FromSchema<typeof repoDeploymentStatistics>;
+export type LiveArtifact = FromSchema<typeof liveArtifact>;

@@ -4,13 +4,13 @@
 import assert from 'node:assert/strict';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { controlCoverage, controlVersion, listedDecision } from '../../shared/contract/catalogue.ts';
-import type { dataPage } from '../../shared/contract/pagination.ts';
+import type { linkedDataPage } from '../../shared/contract/pagination.ts';
 import type { Attestation, Control, ControlDecision } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { attestArtifact, beginTrail, commit, createEnvironment, createFlow, fingerprint } from './fixtures.ts';
 
 type ControlVersion = FromSchema<typeof controlVersion>;
-type DecisionPage = FromSchema<ReturnType<typeof dataPage<typeof listedDecision>>>;
+type DecisionPage = FromSchema<ReturnType<typeof linkedDataPage<typeof listedDecision>>>;
 type ControlCoverage = FromSchema<typeof controlCoverage>;
 
 const POLICY = [

@@ -24,6 +24,13 @@ const CATALOGUE: Record<string, boolean> = {
   'GET /controls/{org}/{identifier}/versions/{version_number}': true,
   'GET /controls/{org}/{identifier}/decisions': true,
   'GET /controls/{org}/{identifier}/coverage': true,
+  'GET /deployments/{org}': true,
+  'GET /deployments/{org}/{env_name}/{fingerprint}': true,
+  'GET /environments/{org}/{env_name}/deployments': true,
+  'GET /environments/{org}/{env_name}/deployment_frequency': true,
+  'GET /repos/{org}/{repo}/deployments': true,
+  'GET /repos/{org}/{repo}/deployment-statistics': true,
+  'GET /repos/{org}/live-artifacts/{repo_name}': true,
 };
 
 describe('literal paths of the hosted catalogue win over our {name} routes (reference §8.4)', () => {

@@ -36,6 +36,7 @@ import { trailRoutes } from './routes/trails.ts';
 import { userRoutes } from './routes/user.ts';
 import { legacyNotificationRoutes } from './routes/legacyNotifications.ts';
 import { auditPackageRoutes } from './routes/auditPackage.ts';
+import { deploymentRoutes } from './routes/deployments.ts';
 import {
   DATABASE_UNAVAILABLE,
   isDatabaseUnavailable,
@@ -73,6 +74,7 @@ const apiRoutes: Array<FastifyPluginCallback<RouteOptions> | RoutePlugin> = [
   searchRoutes,
   customTypeRoutes,
   repoRoutes,
+  deploymentRoutes,
   userRoutes,
 ];
 

@@ -93,6 +93,9 @@ export const OPERATIONS: Readonly<Record<string, OperationRule>> = {
   'GET /repos/{org}/{name}': read,
   'GET /repos/{org}/tags': read,
   'GET /repos/{org}/filter-options': read,
+  'GET /repos/{org}/{repo}/deployments': read,
+  'GET /repos/{org}/{repo}/deployment-statistics': read,
+  'GET /repos/{org}/live-artifacts/{repo_name}': read,
   // Undocumented: a repo name with its slashes raw in the path (`/repos/acme/owner/name`).
   'GET /repos/{org}/*': read,
 
@@ -100,6 +103,10 @@ export const OPERATIONS: Readonly<Record<string, OperationRule>> = {
   'GET /environments/{org}/{env}': read,
   'GET /environments/{org}/{env}/events': read,
   'GET /environments/{org}/{env}/auditlog': read,
+  'GET /environments/{org}/{env_name}/deployments': read,
+  'GET /environments/{org}/{env_name}/deployment_frequency': read,
+  'GET /deployments/{org}': read,
+  'GET /deployments/{org}/{env_name}/{fingerprint}': read,
   'GET /env-diff/{org}': read,
   'PUT /environments/{org}': report,
   'PATCH /environments/{org}/{env}': write,

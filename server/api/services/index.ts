@@ -12,6 +12,7 @@ import { attestationService } from './attestations.ts';
 import { auditPackageService } from './auditPackages.ts';
 import { controlService } from './controls.ts';
 import { customTypeService } from './customTypes.ts';
+import { deploymentService } from './deployments.ts';
 import { environmentService } from './environments.ts';
 import { flowService } from './flows.ts';
 import { policyService } from './policies.ts';
@@ -53,6 +54,7 @@ export function servicesOf(deps: ServiceDeps) {
     auditPackages: auditPackageService(deps),
     controls: controlService(deps),
     customTypes: customTypeService(deps),
+    deployments: deploymentService(deps),
     environments: environmentService(deps),
     flows: flowService(deps),
     policies: policyService(deps),

@@ -21,6 +21,7 @@ import { userSettingsStore, type UserSettingsStore } from './userSettings.ts';
 import { membershipStore, type MembershipStore } from './membership.ts';
 import { actionStore, type ActionStore } from './actions.ts';
 import { controlStore, type ControlStore } from './controls.ts';
+import { deploymentStore, type DeploymentStore } from './deployments.ts';
 import { environmentStore, type EnvironmentStore } from './environments.ts';
 import { policyStore, type PolicyStore } from './policies.ts';
 import { provenanceStore, type ProvenanceStore } from './provenance.ts';
@@ -56,6 +57,7 @@ export interface Store {
   readonly provenance: ProvenanceStore;
   readonly policies: PolicyStore;
   readonly controls: ControlStore;
+  readonly deployments: DeploymentStore;
   readonly actions: ActionStore;
   /** Webhook deliveries waiting to be made (delivery/deliverer.ts). */
   readonly outbox: OutboxStore;
@@ -120,6 +122,7 @@ function resourceStores(
     provenance: provenanceStore(sql),
     policies: policyStore(sql),
     controls: controlStore(sql),
+    deployments: deploymentStore(sql),
     actions: actionStore(sql),
     outbox: outboxStore(sql, outbox),
   };

@@ -10,6 +10,8 @@ export const htmlUrl = {
   artifact: (host: string, org: string, flow: string, fingerprint: string, id: string) =>
     `${host}/${seg(org)}/flows/${seg(flow)}/artifacts/${fingerprint}?artifact_id=${id}`,
   environment: (host: string, org: string, env: string) => `${host}/${seg(org)}/environments/${seg(env)}`,
+  snapshot: (host: string, org: string, env: string, index: number) =>
+    `${host}/${seg(org)}/environments/${seg(env)}/snapshots/${index}`,
 };
 
 export const apiUrl = {

@@ -28,6 +28,7 @@ import { migration242 } from './242-artifact-positions.ts';
 import { migration243 } from './243-attestation-positions.ts';
 import { migration244 } from './244-event-positions.ts';
 import { migration280 } from './280-control-versions-and-decisions.ts';
+import { migration281 } from './281-deployments.ts';
 import { migration290 } from './290-trail-event-reports.ts';
 import type { Statements } from '../db.ts';
 
@@ -71,5 +72,6 @@ export const migrations: readonly Migration[] = [
   migration243,
   migration244,
   migration280,
+  migration281,
   migration290,
 ];
