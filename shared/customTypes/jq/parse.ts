@@ -1,30 +1,13 @@
 // Parser of the jq subset, by precedence climbing over jq's own precedence (lowest first):
 // `|`, `,`, `//`, `or`, `and`, comparisons (not chainable), `+ -`, `* / %`, unary `-`, postfix
-// paths and `?`. jq syntax outside the subset is rejected with a message naming it, so a type
-// whose rule the server cannot evaluate is refused when it is created rather than passing silently.
+// paths and `?`. jq syntax outside the subset is rejected with a message naming it (refusals.ts),
+// and a rule nested too deeply with its limit (depth.ts).
 import { builtinProblem } from './builtins.ts';
 import { regexProblem } from './regex.ts';
-import type { ArithmeticOperator, ComparisonOperator, JqNode, JqSyntaxError, JqValue, ParsedJq } from './syntax.ts';
+import type { ArithmeticOperator, ComparisonOperator, JqNode, JqValue, ParsedJq } from './syntax.ts';
 import { LexError, tokenize, type Token } from './tokens.ts';
-
-const COMPARISONS: readonly string[] = ['==', '!=', '<', '<=', '>', '>='];
-const UNSUPPORTED_KEYWORDS: Readonly<Record<string, string>> = {
-  reduce: "'reduce' is not supported in rules",
-  foreach: "'foreach' is not supported in rules",
-  def: 'Function definitions are not supported in rules',
-  try: "'try' is not supported in rules; use the '?' suffix",
-  label: "'label' is not supported in rules",
-  import: 'Modules are not supported in rules',
-  include: 'Modules are not supported in rules',
-  as: "'as' bindings are not supported in rules",
-  __loc__: "'__loc__' is not supported in rules",
-};
-/**
- * How deeply a rule may nest (parentheses, brackets, pipes, negations, path steps, operator
- * chains). Far beyond any real rule, and low enough that neither parsing nor evaluation can
- * exhaust the stack, whatever text a client sends.
- */
-export const MAX_RULE_DEPTH = 200;
+import { MAX_RULE_DEPTH, treeDepth } from './depth.ts';
+import { COMPARISONS, describe, ParseError, unexpected, UNSUPPORTED_KEYWORDS } from './refusals.ts';
 
 const RESERVED = new Set([
   'and',
@@ -37,45 +20,6 @@ const RESERVED = new Set([
   'if',
   ...Object.keys(UNSUPPORTED_KEYWORDS),
 ]);
-
-class ParseError extends Error {
-  readonly problem: JqSyntaxError;
-  constructor(problem: JqSyntaxError) {
-    super(problem.message);
-    this.problem = problem;
-  }
-}
-
-function describe(token: Token): string {
-  if (token.kind === 'end') return 'end of rule';
-  if (token.kind === 'string') return `string ${JSON.stringify(token.text)}`;
-  if (token.kind === 'field') return `'.${token.text}'`;
-  return `'${token.text}'`;
-}
-
-/** Why `token` cannot stand where it is: jq syntax we leave out is named, anything else is unexpected. */
-function unexpected(token: Token): ParseError {
-  const at = { start: token.start, end: token.end };
-  if (token.kind === 'variable')
-    return new ParseError({ message: `Variables ('$${token.text}') are not supported in rules`, ...at });
-  if (token.kind === 'format')
-    return new ParseError({ message: `Formats ('@${token.text}') are not supported in rules`, ...at });
-  if (token.kind === 'identifier' && UNSUPPORTED_KEYWORDS[token.text] !== undefined)
-    return new ParseError({ message: UNSUPPORTED_KEYWORDS[token.text], ...at });
-  if (token.kind === 'punctuation') {
-    if (token.text === '..')
-      return new ParseError({ message: "Recursive descent '..' is not supported in rules", ...at });
-    if (token.text === '?//')
-      return new ParseError({ message: "Destructuring alternatives '?//' are not supported in rules", ...at });
-    if (token.text === '=' || (token.text.endsWith('=') && !COMPARISONS.includes(token.text))) {
-      return new ParseError({ message: `Assignment ('${token.text}') is not supported in rules`, ...at });
-    }
-  }
-  return new ParseError({
-    message: token.kind === 'end' ? 'Unexpected end of rule' : `Unexpected ${describe(token)}`,
-    ...at,
-  });
-}
 
 class Parser {
   private readonly tokens: Token[];
@@ -444,46 +388,6 @@ class Parser {
       return { kind: 'pipe', left, right: this.objectValue() };
     });
   }
-}
-
-function children(node: JqNode): Array<JqNode | undefined> {
-  switch (node.kind) {
-    case 'identity':
-    case 'literal':
-      return [];
-    case 'index':
-      return [node.target, node.index];
-    case 'slice':
-      return [node.target, node.from, node.to];
-    case 'iterate':
-      return [node.target];
-    case 'try':
-      return [node.body];
-    case 'negate':
-      return [node.operand];
-    case 'array':
-      return [node.body];
-    case 'object':
-      return node.entries.flatMap(({ key, value }) => [key, value]);
-    case 'if':
-      return [...node.branches.flatMap(({ condition, then }) => [condition, then]), node.otherwise];
-    case 'call':
-      return node.args;
-    default:
-      return [node.left, node.right];
-  }
-}
-
-/** The syntax tree's depth, measured without recursion: operator chains and paths are built by loops, not nesting. */
-function treeDepth(root: JqNode): number {
-  let deepest = 0;
-  const pending: Array<[JqNode, number]> = [[root, 1]];
-  while (pending.length > 0) {
-    const [node, depth] = pending.pop()!;
-    deepest = Math.max(deepest, depth);
-    for (const child of children(node)) if (child !== undefined) pending.push([child, depth + 1]);
-  }
-  return deepest;
 }
 
 /** A string literal argument, checked when the rule is read; other arguments are checked as the rule runs. */
