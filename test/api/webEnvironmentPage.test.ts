@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../support/browser.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { DESKTOP, screenshots, signIn } from './webKit.ts';
-import { API_IMAGE, FP, plantStory, READER, STORY_CONFIG } from './webStory.ts';
+import { API_IMAGE, FP, plantStory, READER, STORY_CONFIG, WEB_IMAGE } from './webStory.ts';
 
 describe('the environment pages', function () {
   let server: TestServer;
@@ -31,6 +31,38 @@ describe('the environment pages', function () {
       row.split('\t').map((cell) => cell.trim()),
     );
   }
+
+  it('shows what runs now: each artifact of the latest snapshot with its compliance and why', async () => {
+    await page.goto(`${server.url}/acme/environments/production`);
+    const now = page.getByRole('table', { name: /^What runs in production now/ });
+    assert.match(
+      (await now.locator('caption').innerText()).trim(),
+      /^What runs in production now \(snapshot #3, taken (just now|\d+ seconds? ago)\)$/,
+    );
+    assert.deepEqual(await rows(/^What runs in production now/), [
+      [
+        API_IMAGE(42),
+        'NON-COMPLIANT',
+        "prod-rules, trail-compliance: the trail is NON-COMPLIANT in trail 'release-42' of flow 'backend'",
+        '2',
+      ],
+      [WEB_IMAGE, 'COMPLIANT', 'It meets every attached policy.', '1'],
+    ]);
+    // It is the first section, before the history, and each name opens the artifact.
+    assert.equal((await page.getByRole('heading', { level: 2 }).allInnerTexts())[0], 'Running now');
+    await now.getByRole('link', { name: WEB_IMAGE }).click();
+    await page.getByRole('heading', { name: `Artifact ${WEB_IMAGE}` }).waitFor({ timeout: 15_000 });
+    // Without a policy: NO POLICY, and why; never reported: says so, with no chart of nothing.
+    await page.goto(`${server.url}/acme/environments/staging`);
+    assert.deepEqual(await rows(/^What runs in staging now/), [
+      [API_IMAGE(42), 'NO POLICY', 'No policy is attached to the environment, so nothing judges it.', '1'],
+    ]);
+    await page.goto(`${server.url}/acme/environments/dev`);
+    assert.match(await page.locator('main').innerText(), /Running now\n+Nothing has been reported yet\./);
+    assert.equal(await page.getByRole('heading', { name: 'Compliance over time' }).count(), 0);
+    for (const environment of ['staging', 'dev'])
+      await screenshots(page, server, `/acme/environments/${environment}`, `environment-${environment}`);
+  });
 
   it('fills the compare form with the last two snapshots, so one press compares them', async () => {
     await page.goto(`${server.url}/acme/environments/production`);

@@ -16,6 +16,7 @@ import { Sessions } from './sessions.ts';
 import { registerEnvironmentPages } from './environmentPages.ts';
 import { registerFlowPages } from './flowPages.ts';
 import { hrefOf } from './markup.ts';
+import { registerSnapshotPages } from './snapshotPages.ts';
 import { registerTrailPages } from './trailPages.ts';
 
 const TITLE = 'Compliance Evidence — local API server';
@@ -35,6 +36,7 @@ export const landingRoutes: FastifyPluginCallback<RouteOptions> = (app, { contex
   registerTrailPages(app, site);
   registerFlowPages(app, site);
   registerEnvironmentPages(app, site);
+  registerSnapshotPages(app, site);
   const publicRoute = { config: { public: true }, schema: { hide: true } };
   // Every page route of this plugin that changes state, before its body is read.
   app.addHook('onRequest', async (request, reply) => {

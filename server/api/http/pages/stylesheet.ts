@@ -36,7 +36,7 @@ td:first-child { min-width: 9rem; }
 div.table { overflow-x: auto; margin: 0.5rem 0 1rem; }
 div.table > table { margin: 0; }
 th, td { min-width: 5rem; overflow-wrap: break-word; }
-td code, td a { overflow-wrap: anywhere; }
+td code, td:not(:first-child) a { overflow-wrap: anywhere; }
 @media (max-width: 48rem) {
   div.table > table { width: max-content; max-width: 60rem; }
   div.table caption { position: sticky; left: 0; max-width: calc(100vw - 3rem); }
