@@ -12,6 +12,7 @@ import { FAVICON } from './favicon.ts';
 import { page, sendPage } from './layout.ts';
 import { STYLESHEET } from './stylesheet.ts';
 import { foreignSourceOf } from './sameOrigin.ts';
+import { returnPathOf } from './returnPath.ts';
 import { Sessions } from './sessions.ts';
 import { registerEnvironmentPages } from './environmentPages.ts';
 import { registerFlowPages } from './flowPages.ts';
@@ -21,10 +22,13 @@ import { registerTrailPages } from './trailPages.ts';
 
 const TITLE = 'Compliance Evidence — local API server';
 
-function signInForm(problem?: string): SafeHtml {
+/** `next`: the page to return to once signed in (returnPath.ts), carried by the form. */
+function signInForm(problem?: string, next = '/'): SafeHtml {
   return html`<h2>Sign in</h2>
 ${problem === undefined ? '' : html`<p class="error" role="alert">${problem}</p>`}
+${next === '/' ? '' : html`<p>Then you go on to <code>${next}</code>.</p>`}
 <form method="post" action="/sign-in">
+${next === '/' ? '' : html`<input type="hidden" name="next" value="${next}">`}
 <label for="key">API key<input id="key" name="key" type="password" autocomplete="current-password" required></label>
 <button type="submit">Sign in</button>
 </form>`;
@@ -59,10 +63,10 @@ export const landingRoutes: FastifyPluginCallback<RouteOptions> = (app, { contex
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 
-  const landing = async (principal: Principal | undefined, problem?: string): Promise<SafeHtml> => {
+  const landing = async (principal: Principal | undefined, problem?: string, next?: string): Promise<SafeHtml> => {
     const who =
       principal === undefined
-        ? signInForm(problem)
+        ? signInForm(problem, next)
         : html`<h2>Your organizations</h2>
 <ul>${(await services.access.orgNamesOf(principal)).map((org) => html`<li>${org}: <a href="${hrefOf(org, { kind: 'flows' })}">flows</a>, <a href="${hrefOf(org, { kind: 'environments' })}">environments</a></li>`)}</ul>
 <form method="post" action="/sign-out"><button type="submit">Sign out</button></form>`;
@@ -87,26 +91,38 @@ ${who}
     return sendPage(reply, 200, await landing(principal));
   });
 
-  app.get('/sign-in', publicRoute, async (_request, reply) =>
-    sendPage(reply, 200, page(`Sign in — ${TITLE}`, html`<h1>Compliance Evidence</h1>${signInForm()}`)),
+  app.get<{ Querystring: { next?: unknown } }>('/sign-in', publicRoute, async (request, reply) =>
+    sendPage(
+      reply,
+      200,
+      page(
+        `Sign in — ${TITLE}`,
+        html`<h1>Compliance Evidence</h1>${signInForm(undefined, returnPathOf(request.query.next))}`,
+      ),
+    ),
   );
 
-  app.post<{ Body: { key?: unknown } }>('/sign-in', publicRoute, async (request, reply) => {
+  app.post<{ Body: { key?: unknown; next?: unknown } }>('/sign-in', publicRoute, async (request, reply) => {
     const key = typeof request.body?.key === 'string' ? request.body.key.trim() : '';
+    const next = returnPathOf(request.body?.next);
     const principal = key === '' ? undefined : await services.access.principalOf(key);
     if (principal === undefined)
       return sendPage(
         reply,
         401,
-        await landing(undefined, key === '' ? 'Enter an API key.' : 'That API key is not valid here.'),
+        await landing(undefined, key === '' ? 'Enter an API key.' : 'That API key is not valid here.', next),
       );
     if (!sessions.start(reply, key))
       return sendPage(
         reply.header('retry-after', '60'),
         503,
-        await landing(undefined, 'Too many browser sessions are open on this server; try again in a few minutes.'),
+        await landing(
+          undefined,
+          'Too many browser sessions are open on this server; try again in a few minutes.',
+          next,
+        ),
       );
-    return reply.code(303).header('location', '/').send();
+    return reply.code(303).header('location', next).send();
   });
 
   app.post('/sign-out', publicRoute, async (request, reply) => {

@@ -10,6 +10,7 @@ import { html } from '../../../../shared/html.ts';
 import type { Services } from '../../services/index.ts';
 import type { Org } from '../../store/orgs.ts';
 import { page, sendPage } from './layout.ts';
+import { signInHrefFor } from './returnPath.ts';
 import type { Sessions } from './sessions.ts';
 
 export const PAGE_ROUTE = { config: { public: true }, schema: { hide: true } } as const;
@@ -81,7 +82,8 @@ export function pageRoute<Params, Query>(
 ): void {
   app.get<{ Params: Params; Querystring: Query }>(path, PAGE_ROUTE, async (request, reply) => {
     const key = sessions.keyOf(request);
-    if (key === undefined) return reply.code(303).header('location', '/sign-in').send();
+    // Signed in, the visitor comes back to this very page (returnPath.ts).
+    if (key === undefined) return reply.code(303).header('location', signInHrefFor(request.url)).send();
     const headers = { authorization: `Bearer ${key}` };
     const reader: Reader = {
       get: async (apiPath) => {
