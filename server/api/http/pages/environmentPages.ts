@@ -15,16 +15,9 @@ import { snapshotDisplay, type SnapshotDisplay } from '../../../../shared/displa
 import { relativeTime } from '../../../../shared/display/time.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
+import { notFound } from './refusals.ts';
 import { generatedMarkup, orgNav, pager, refLink, seg, status, table, verdictLine, when, list } from './markup.ts';
-import {
-  bodyOf,
-  downloadDisposition,
-  pageNumberOf,
-  pageRoute,
-  PageRefused,
-  PER_PAGE,
-  type PageSite,
-} from './reading.ts';
+import { bodyOf, downloadDisposition, pageNumberOf, pageRoute, PER_PAGE, type PageSite } from './reading.ts';
 
 interface EnvironmentParams {
   org: string;
@@ -87,7 +80,7 @@ export function registerEnvironmentPages(app: FastifyInstance, site: PageSite): 
       const answer = await reader.raw(`/environments/${seg(org)}/${seg(env)}/auditlog`);
       if (answer.status !== 200) {
         answer.body.destroy();
-        throw new PageRefused(404, 'No such environment for your key.');
+        throw notFound('environment');
       }
       // A download of the API's CSV (its cells already neutralised against formulas), never a page.
       return reply

@@ -6,10 +6,11 @@
 // whether the thing exists.
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { html } from '../../../../shared/html.ts';
+import { ApiError } from '../../errors.ts';
 import type { Services } from '../../services/index.ts';
 import type { Org } from '../../store/orgs.ts';
-import { page, sendPage } from './layout.ts';
+import { sendPage } from './layout.ts';
+import { notFound, PageRefused, refusalPage } from './refusals.ts';
 import { signInHrefFor } from './returnPath.ts';
 import type { Sessions } from './sessions.ts';
 
@@ -51,19 +52,11 @@ export function downloadDisposition(headers: Record<string, unknown>, fallback: 
   return (typeof given === 'string' ? given : fallback).replace(/^inline/, 'attachment');
 }
 
-export class PageRefused extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
-
-/** The body of a 200 answer, or a refusal of the page: 404 for what the API will not show, 502 if it failed. */
+/** The body of a 200 answer, or a refusal of the page: not found for what the API will not show, 502 if it failed. */
 export function bodyOf(answer: Answer, what: string): unknown {
   if (answer.status === 200) return answer.body;
   if (answer.status >= 500) throw new PageRefused(502, `The ${what} could not be read; try again.`);
-  throw new PageRefused(404, `No such ${what} for your key.`);
+  throw notFound(what);
 }
 
 /**
@@ -106,22 +99,23 @@ export function pageRoute<Params, Query>(
       },
       org: async (name) => {
         const org = await services.access.readableOrg(key, name);
-        if (org === undefined) throw new PageRefused(404, 'No such organization for your key.');
+        if (org === undefined) throw notFound('organization');
         return org;
       },
     };
     try {
       return await handler(reader, request, reply);
     } catch (error) {
-      if (!(error instanceof PageRefused)) throw error;
-      return sendPage(
-        reply,
-        error.status,
-        page(
-          'Not found — Compliance Evidence',
-          html`<h1>Compliance Evidence</h1><p class="error" role="alert">${error.message}</p><p><a href="/">Home</a></p>`,
-        ),
-      );
+      // A service's 4xx (a name gone since the API answered) is the same not found as the API's.
+      const refusal =
+        error instanceof PageRefused
+          ? error
+          : error instanceof ApiError && error.statusCode < 500
+            ? notFound('page')
+            : undefined;
+      if (refusal === undefined) throw error;
+      const org = (request.params as { org?: unknown }).org;
+      return sendPage(reply, refusal.status, refusalPage(typeof org === 'string' ? org : undefined, refusal));
     }
   });
 }

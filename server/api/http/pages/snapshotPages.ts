@@ -19,7 +19,8 @@ import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { ENVIRONMENT_NAME_PART } from '../../../../shared/names.ts';
 import { page, sendPage } from './layout.ts';
 import { list, orgNav, pager, refLink, section, seg, status, table, urlItem, verdictLine, when } from './markup.ts';
-import { bodyOf, pageNumberOf, pageRoute, PageRefused, PER_PAGE, type PageSite } from './reading.ts';
+import { notFound } from './refusals.ts';
+import { bodyOf, pageNumberOf, pageRoute, PER_PAGE, type Answer, type PageSite, type Reader } from './reading.ts';
 
 interface EnvironmentParams {
   org: string;
@@ -29,6 +30,26 @@ interface EnvironmentParams {
 /** A snapshot as the diff endpoint takes it: a bare index of this environment, or `env#N`. */
 const SNAPPISH = new RegExp(`^(\\d{1,9}|${ENVIRONMENT_NAME_PART}#\\d{1,9})$`);
 
+/**
+ * The snapshots an environment has, as help on a refusal: their range and the latest, once the
+ * environment itself can be read with the key (nothing otherwise, so it tells nothing).
+ */
+async function snapshotRange(reader: Reader, org: string, env: string): Promise<SafeHtml> {
+  const answer = await reader.get(`/environments/${seg(org)}/${seg(env)}`);
+  if (answer.status !== 200 || !isRecord(answer.body)) return html``;
+  const count = typeof answer.body.snapshot_count === 'number' ? answer.body.snapshot_count : 0;
+  const environment = refLink(org, { kind: 'environment', environment: env }, env);
+  if (count === 0) return html`<p>${environment} has no snapshots yet.</p>`;
+  const latest = refLink(org, { kind: 'snapshot', environment: env, index: count }, `${env}#${count}`);
+  return html`<p>The snapshots of ${environment} are #1 to #${count}; the latest is ${latest}.</p>`;
+}
+
+/** The answer's body, or not found with the snapshots the environment has. */
+async function snapshotBody(reader: Reader, answer: Answer, what: string, org: string, env: string): Promise<unknown> {
+  if (answer.status === 200 || answer.status >= 500) return bodyOf(answer, what);
+  throw notFound(what, await snapshotRange(reader, org, env));
+}
+
 export function registerSnapshotPages(app: FastifyInstance, site: PageSite): void {
   pageRoute<EnvironmentParams & { index: string }, { page?: string }>(
     app,
@@ -36,8 +57,10 @@ export function registerSnapshotPages(app: FastifyInstance, site: PageSite): voi
     '/:org/environments/:env/snapshots/:index',
     async (reader, request, reply) => {
       const { org, env, index } = request.params;
-      if (!/^[1-9]\d{0,8}$/.test(index)) throw new PageRefused(404, 'No such snapshot for your key.');
-      const found = bodyOf(await reader.get(`/snapshots/${seg(org)}/${seg(env)}/${index}`), 'snapshot');
+      const answer: Answer = /^[1-9]\d{0,8}$/.test(index)
+        ? await reader.get(`/snapshots/${seg(org)}/${seg(env)}/${index}`)
+        : { status: 404, body: null };
+      const found = await snapshotBody(reader, answer, 'snapshot', org, env);
       const display = snapshotDisplay(env, isRecord(found) ? found : {});
       return sendPage(reply, 200, snapshotPage(org, display, pageNumberOf(request.query.page)));
     },
@@ -49,18 +72,19 @@ export function registerSnapshotPages(app: FastifyInstance, site: PageSite): voi
     '/:org/environments/:env/compare',
     async (reader, request, reply) => {
       const { org, env } = request.params;
-      const side = (value: string | undefined, otherwise: string): string => {
+      const side = (value: string | undefined, otherwise: string): string | undefined => {
         if (value === undefined || value === '') return otherwise;
-        if (!SNAPPISH.test(value)) throw new PageRefused(404, 'No such snapshots for your key.');
+        if (!SNAPPISH.test(value)) return undefined;
         return /^\d+$/.test(value) ? `${env}#${value}` : value;
       };
       // Without both sides: the latest snapshot against the one before it.
       const later = side(request.query.to, env);
       const earlier = side(request.query.from, `${env}~1`);
-      const diff = bodyOf(
-        await reader.get(`/env-diff/${seg(org)}?snappish1=${seg(earlier)}&snappish2=${seg(later)}`),
-        'snapshots',
-      );
+      const answer: Answer =
+        later === undefined || earlier === undefined
+          ? { status: 404, body: null }
+          : await reader.get(`/env-diff/${seg(org)}?snappish1=${seg(earlier)}&snappish2=${seg(later)}`);
+      const diff = await snapshotBody(reader, answer, 'comparison of those snapshots', org, env);
       return sendPage(reply, 200, comparisonPage(org, env, snapshotComparisonDisplay(isRecord(diff) ? diff : {})));
     },
   );

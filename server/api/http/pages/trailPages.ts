@@ -12,8 +12,9 @@ import { isRecord } from '../../../../shared/display/links.ts';
 import { slotAttestationIds, trailDisplay, type TrailDisplay } from '../../../../shared/display/trail.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
+import { notFound } from './refusals.ts';
 import { jsonBlock, orgNav, refLink, seg, status, table, urlItem, verdictLine, when, list, section } from './markup.ts';
-import { bodyOf, downloadDisposition, pageRoute, PageRefused, type PageSite } from './reading.ts';
+import { bodyOf, downloadDisposition, pageRoute, type PageSite } from './reading.ts';
 
 interface TrailParams {
   org: string;
@@ -63,7 +64,7 @@ export function registerTrailPages(app: FastifyInstance, site: PageSite): void {
       );
       if (answer.status !== 200) {
         answer.body.destroy();
-        throw new PageRefused(404, 'No such evidence for your key.');
+        throw notFound('evidence');
       }
       // Always a download, never rendered by the browser as a page of ours.
       const disposition = downloadDisposition(answer.headers, 'attachment; filename="evidence"');
