@@ -90,7 +90,7 @@ describe('trail page', function () {
   it('sends a signed-out visitor to sign in', async () => {
     const reply = await server.get('/acme/flows/backend/trails/release-1', { key: null });
     assert.equal(reply.status, 303);
-    assert.equal(reply.headers.location, '/sign-in');
+    assert.equal(reply.headers.location, `/sign-in?next=${encodeURIComponent('/acme/flows/backend/trails/release-1')}`);
   });
 
   describe('in Chromium', function () {

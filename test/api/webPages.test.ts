@@ -273,7 +273,7 @@ describe('web pages behind every html_url', function () {
     for (const path of PATHS()) {
       const reply = await server.get(path, { key: null });
       assert.equal(reply.status, 303, path);
-      assert.equal(reply.headers.location, '/sign-in', path);
+      assert.equal(reply.headers.location, `/sign-in?next=${encodeURIComponent(path)}`, path);
       const shown = await server.raw('GET', path, undefined, { cookie });
       assert.equal(shown.status, 200, `${path}: ${shown.status} ${JSON.stringify(shown.headers)}`);
       assert.match(
