@@ -10,8 +10,15 @@ import {
   repoFilterOptions,
   tagOptions,
 } from './catalogue.ts';
-import { deployment, deploymentFrequency, liveArtifact, repoDeploymentStatistics } from './deployments.ts';
-import { linkedDataPage } from './pagination.ts';
+import {
+  build,
+  buildStatistics,
+  deployment,
+  deploymentFrequency,
+  liveArtifact,
+  repoDeploymentStatistics,
+} from './deployments.ts';
+import { linkedDataPage, orPlaceholder } from './pagination.ts';
 import { systemType } from './governance.ts';
 
 export const catalogue = {
@@ -94,6 +101,16 @@ export const catalogue = {
   'GET /repos/{org}/live-artifacts/{repo_name}': {
     summary: "The repo's artifacts running now, in each environment's latest snapshot",
     responses: { 200: { type: 'array', items: liveArtifact } },
+    inferred: true,
+  },
+  'GET /builds/{org}': {
+    summary: "The org's builds (artifacts reported into its live flows), newest first, paged; of a flow or a repo",
+    responses: { 200: linkedDataPage(orPlaceholder(build)) },
+    inferred: true,
+  },
+  'GET /builds/{org}/statistics': {
+    summary: "How many builds the org's live flows had in a window, in all and per flow, by their trail's compliance",
+    responses: { 200: buildStatistics },
     inferred: true,
   },
 };

@@ -2,7 +2,7 @@
 // known: each is built from the operation's request and the spec's resources (a deployment is an
 // artifact starting to run in an environment, as its `started` event says; a build is an artifact
 // reported into a flow), and the operations are marked `x-shape: inferred`.
-import { integer, nullableBoolean, nullableNumber, number, string, stringList } from './values.ts';
+import { integer, nullableBoolean, nullableNumber, nullableString, number, string, stringList } from './values.ts';
 
 const flowAndTrail = {
   type: 'object',
@@ -134,6 +134,81 @@ export const liveArtifact = {
     'is_compliant',
     'deployed_at',
     'html_url',
+  ],
+  additionalProperties: false,
+} as const;
+
+/** An artifact reported into a flow: a build. */
+export const build = {
+  title: 'Build',
+  type: 'object',
+  properties: {
+    flow_name: string,
+    trail_name: string,
+    artifact_name: string,
+    fingerprint: string,
+    template_reference_name: string,
+    git_commit: string,
+    build_url: string,
+    commit_url: string,
+    repo_name: nullableString,
+    built_at: number,
+    state: { type: 'string', enum: ['COMPLIANT', 'NON-COMPLIANT', 'INCOMPLETE'] },
+    html_url: { ...string, description: "The artifact's page." },
+  },
+  required: [
+    'flow_name',
+    'trail_name',
+    'artifact_name',
+    'fingerprint',
+    'template_reference_name',
+    'git_commit',
+    'build_url',
+    'commit_url',
+    'repo_name',
+    'built_at',
+    'state',
+    'html_url',
+  ],
+  additionalProperties: false,
+} as const;
+
+const buildCounts = {
+  builds: integer,
+  compliant: integer,
+  non_compliant: integer,
+  incomplete: { ...integer, description: 'Builds whose trail is not complete, or not yet judged.' },
+} as const;
+
+export const buildStatistics = {
+  title: 'BuildStatistics',
+  type: 'object',
+  properties: {
+    from_timestamp: nullableNumber,
+    to_timestamp: nullableNumber,
+    ...buildCounts,
+    first_built_at: nullableNumber,
+    last_built_at: nullableNumber,
+    flows: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { flow_name: string, ...buildCounts },
+        required: ['flow_name', 'builds', 'compliant', 'non_compliant', 'incomplete'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: [
+    'from_timestamp',
+    'to_timestamp',
+    'builds',
+    'compliant',
+    'non_compliant',
+    'incomplete',
+    'first_built_at',
+    'last_built_at',
+    'flows',
   ],
   additionalProperties: false,
 } as const;

@@ -5,7 +5,14 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { apiKey, defaultOrg, issuedApiKey, membershipEvent, repo, serviceAccount } from './accounts.ts';
 import type { artifact, assertResult, searchArtifact, searchResult } from './artifacts.ts';
-import type { deployment, deploymentFrequency, liveArtifact, repoDeploymentStatistics } from './deployments.ts';
+import type {
+  build,
+  buildStatistics,
+  deployment,
+  deploymentFrequency,
+  liveArtifact,
+  repoDeploymentStatistics,
+} from './deployments.ts';
 import type {
   attestationsByCommit,
   controlCoverage,
@@ -87,3 +94,5 @@ export type Deployment = FromSchema<typeof deployment>;
 export type DeploymentFrequency = FromSchema<typeof deploymentFrequency>;
 export type RepoDeploymentStatistics = FromSchema<typeof repoDeploymentStatistics>;
 export type LiveArtifact = FromSchema<typeof liveArtifact>;
+export type Build = FromSchema<typeof build>;
+export type BuildStatistics = FromSchema<typeof buildStatistics>;

@@ -31,6 +31,8 @@ const CATALOGUE: Record<string, boolean> = {
   'GET /repos/{org}/{repo}/deployments': true,
   'GET /repos/{org}/{repo}/deployment-statistics': true,
   'GET /repos/{org}/live-artifacts/{repo_name}': true,
+  'GET /builds/{org}': true,
+  'GET /builds/{org}/statistics': true,
 };
 
 describe('literal paths of the hosted catalogue win over our {name} routes (reference §8.4)', () => {

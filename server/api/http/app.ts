@@ -36,6 +36,7 @@ import { trailRoutes } from './routes/trails.ts';
 import { userRoutes } from './routes/user.ts';
 import { legacyNotificationRoutes } from './routes/legacyNotifications.ts';
 import { auditPackageRoutes } from './routes/auditPackage.ts';
+import { buildRoutes } from './routes/builds.ts';
 import { deploymentRoutes } from './routes/deployments.ts';
 import {
   DATABASE_UNAVAILABLE,
@@ -75,6 +76,7 @@ const apiRoutes: Array<FastifyPluginCallback<RouteOptions> | RoutePlugin> = [
   customTypeRoutes,
   repoRoutes,
   deploymentRoutes,
+  buildRoutes,
   userRoutes,
 ];
 

@@ -86,6 +86,8 @@ export const OPERATIONS: Readonly<Record<string, OperationRule>> = {
   'GET /artifacts/{org}/{flow}/fingerprint/{fingerprint}': read,
   'GET /artifacts/{org}/{flow}/commit_sha/{sha}': read,
   'GET /artifacts/{org}/{flow}/{fingerprint}/latest_commit': read,
+  'GET /builds/{org}': read,
+  'GET /builds/{org}/statistics': read,
   'POST /artifacts/{org}/{flow}': write,
   'GET /asserts/{org}/fingerprint/{fingerprint}': read,
   'GET /search/{org}/sha/{value}': read,

@@ -10,6 +10,7 @@ import { artifactService } from './artifacts.ts';
 import { assertService } from './asserts.ts';
 import { attestationService } from './attestations.ts';
 import { auditPackageService } from './auditPackages.ts';
+import { buildService } from './builds.ts';
 import { controlService } from './controls.ts';
 import { customTypeService } from './customTypes.ts';
 import { deploymentService } from './deployments.ts';
@@ -52,6 +53,7 @@ export function servicesOf(deps: ServiceDeps) {
     asserts: assertService(deps),
     attestations: attestationService(deps),
     auditPackages: auditPackageService(deps),
+    builds: buildService(deps),
     controls: controlService(deps),
     customTypes: customTypeService(deps),
     deployments: deploymentService(deps),

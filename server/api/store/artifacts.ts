@@ -38,6 +38,15 @@ export interface ArtifactFilter {
   repoName?: string;
 }
 
+/** Artifacts of one flow whose trails stand in one state, counted (the state null where none is stored). */
+export interface ArtifactTally {
+  flowName: string;
+  state: string | null;
+  count: number;
+  first: number;
+  last: number;
+}
+
 export interface ArtifactStore {
   create(artifact: NewArtifact): Promise<void>;
   update(
@@ -56,6 +65,10 @@ export interface ArtifactStore {
   /** Newest first. */
   page(orgId: number, filter: ArtifactFilter, limit: number, offset: number): Promise<Array<Artifact | Unreadable>>;
   repoExists(orgId: number, repoName: string): Promise<boolean>;
+  /** How many artifacts `page` lists for the filter: its numbers less its gaps, without walking them. */
+  count(orgId: number, filter: ArtifactFilter): Promise<number>;
+  /** The org's artifacts of live flows created in the window (bounds inclusive), by flow and trail state. */
+  tally(orgId: number, window: { from?: number; to?: number }): Promise<ArtifactTally[]>;
 }
 
 export interface ArtifactRow {
@@ -279,6 +292,53 @@ export function artifactStore(sql: Statements): ArtifactStore {
       else if (repoName !== undefined) rows = await pageOf(numbered.repo(orgId, repoName), limit, offset);
       else rows = await pageOf(numbered.org(orgId), limit, offset);
       return decodeEach(rows, toArtifact);
+    },
+    async count(orgId, { flowId, repoName }) {
+      const number = async (partition: NumberedPartition): Promise<number> => {
+        const gaps = partition.gaps;
+        const row = await sql.get<{ n: number }>(
+          `SELECT coalesce(max(${partition.column}), 0) - ${gaps === undefined ? '0' : '(SELECT count(*) FROM list_gaps WHERE list = ? AND org_id = ? AND part = ?)'} AS n
+             FROM ${partition.table} WHERE ${partition.where}`,
+          ...(gaps === undefined ? [] : [gaps.list, gaps.orgId, gaps.part]),
+          ...partition.params,
+        );
+        return Number(row!.n);
+      };
+      if (flowId !== undefined && repoName !== undefined) {
+        const row = await sql.get<{ n: number }>(
+          'SELECT count(*) AS n FROM artifacts WHERE flow_id = ? AND repo_name = ?',
+          flowId,
+          repoName,
+        );
+        return Number(row!.n);
+      }
+      if (flowId !== undefined) return await number(numbered.flow(flowId));
+      return await number(repoName === undefined ? numbered.org(orgId) : numbered.repo(orgId, repoName));
+    },
+    async tally(orgId, window) {
+      const conditions = ['a.org_id = ?', 'f.archived_at IS NULL'];
+      const params: Param[] = [orgId];
+      if (window.from !== undefined) {
+        conditions.push('a.created_at >= ?');
+        params.push(window.from);
+      }
+      if (window.to !== undefined) {
+        conditions.push('a.created_at <= ?');
+        params.push(window.to);
+      }
+      const rows = await sql.all<{ flow_name: string; state: string | null; n: number; first: number; last: number }>(
+        `SELECT f.name AS flow_name, t.compliance_state AS state, count(*) AS n, min(a.created_at) AS first, max(a.created_at) AS last
+           FROM artifacts a JOIN flows f ON f.id = a.flow_id JOIN trails t ON t.id = a.trail_id
+          WHERE ${conditions.join(' AND ')} GROUP BY f.name, t.compliance_state ORDER BY f.name`,
+        ...params,
+      );
+      return rows.map((row) => ({
+        flowName: row.flow_name,
+        state: row.state,
+        count: Number(row.n),
+        first: Number(row.first),
+        last: Number(row.last),
+      }));
     },
     async repoExists(orgId, repoName) {
       return (
