@@ -19,6 +19,7 @@ export const refusalSources: Readonly<Record<string, string>> = {
   'attestation/too-many-target-artifacts': 'spec endpoint 1, cross-field rule 1 (reference §2.3: common to every type)',
   'attestation/target-artifacts-without-commit':
     'spec endpoint 1, cross-field rule 2 (reference §2.3: common to every type)',
+  'attestation/empty-url': 'reference §8.3 item 17: an override with an empty origin_url is refused',
 };
 
 /**

@@ -116,7 +116,8 @@ const operationList = {
 
   'POST /attestations/{org}/{flow}/trail/{trail}/override': {
     summary: 'Override an attestation',
-    responses: { 201: messageString },
+    // 200, not the 201 of every other attestation: what the hosted service answers (reference §8.3 item 12).
+    responses: { 200: messageString },
   },
   ...attestOperations,
   'POST /attestations/{org}/{flow}/trail/{trail}/{kind}': {

@@ -46,6 +46,16 @@ export function checkAttestation(kind: AttestationKind, value: unknown): Issue[]
         target: 'key',
       });
     }
+    // An override must say where it was decided (reference §8.3 item 17); other types may leave it empty.
+    if (kind === 'override' && value.origin_url === '') {
+      issues.push({
+        code: 'attestation/empty-url',
+        severity: 'error',
+        message: 'Input should be a valid URL, input is empty',
+        path: ['origin_url'],
+        target: 'value',
+      });
+    }
     if (kind === 'system' && value.type_name !== undefined && value.type_name !== 'decision') {
       issues.push({
         code: 'attestation/bad-value',

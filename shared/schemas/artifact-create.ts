@@ -10,9 +10,25 @@ export default {
       description: "The artifact's SHA-256 fingerprint.",
     },
     filename: {
-      description: "The artifact's display name or file name; never empty.",
+      description: "The artifact's display name or file name (may be empty, as the hosted service accepts it).",
       type: 'string',
-      minLength: 1,
+    },
+    description: {
+      description: 'What the artifact is.',
+      type: ['string', 'null'],
+    },
+    is_compliant: {
+      description:
+        "The artifact's own compliance as the reporter saw it; kept, the trail's evaluation decides its state.",
+      type: ['boolean', 'null'],
+    },
+    template: {
+      description: 'Legacy form: the template the artifact was reported under; kept as sent.',
+      type: ['array', 'object', 'null'],
+    },
+    user_data: {
+      description: 'Free-form data kept with the artifact.',
+      type: ['object', 'array', 'null'],
     },
     git_commit: {
       description: 'The commit SHA the artifact was built from.',

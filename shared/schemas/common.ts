@@ -4,6 +4,7 @@ import {
   ENVIRONMENT_NAME_PATTERN,
   FLOW_NAME_PATTERN,
 } from '../names.ts';
+import { REPO_PROVIDERS } from './values.ts';
 
 export default {
   $id: 'https://compliance-evidence.dev/schemas/common/v1',
@@ -110,20 +111,7 @@ export default {
         },
         provider: {
           description: 'The repository host.',
-          enum: [
-            'github',
-            'gitlab',
-            'bitbucket',
-            'bitbucket_cloud',
-            'bitbucket_dc',
-            'azure-devops',
-            'azure_devops_services',
-            'azure_devops_server',
-            'circleci',
-            'git',
-            'subversion',
-            null,
-          ],
+          enum: [...REPO_PROVIDERS, null],
         },
         namespace_path: {
           description: 'Groups or namespaces the repository lives in.',

@@ -1,4 +1,5 @@
 import { environmentFields } from './bodyParts.ts';
+import { ENVIRONMENT_TYPES } from './values.ts';
 
 export default {
   $id: 'https://compliance-evidence.dev/schemas/environment-create/v1',
@@ -12,7 +13,7 @@ export default {
     },
     type: {
       description: 'The environment type (case-sensitive); `logical` groups physical environments.',
-      enum: ['K8S', 'ECS', 'S3', 'lambda', 'server', 'docker', 'azure-apps', 'cloud-run', 'logical'],
+      enum: ENVIRONMENT_TYPES,
     },
     ...environmentFields,
     include_scaling: {

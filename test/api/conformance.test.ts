@@ -478,7 +478,7 @@ describe('conformance with the hosted service (reference §6)', () => {
     );
   });
 
-  it('25: an override of bar: 201 with or without an original, and it becomes the effective attestation', async () => {
+  it('25: an override of bar: 200 (reference §8.3 item 12) with or without an original, and it becomes the effective attestation', async () => {
     await beginTrail(server, 'acme', 'flow', 'overridden');
     const body = {
       attestation_name: 'bar',
@@ -487,12 +487,12 @@ describe('conformance with the hosted service (reference §6)', () => {
       original_attestation_type: 'generic',
     };
     const first = await server.json('POST', '/api/v2/attestations/acme/flow/trail/overridden/override', body);
-    assert.equal(first.status, 201, first.text);
+    assert.equal(first.status, 200, first.text);
     assert.equal(first.body, 'OK');
     await attest(server, 'acme', 'flow', 'overridden', 'generic', { attestation_name: 'bar', is_compliant: false });
     assert.equal(
       (await server.json('POST', '/api/v2/attestations/acme/flow/trail/overridden/override', body)).status,
-      201,
+      200,
     );
     const bar = (await trailOf('flow', 'overridden')).compliance_status.attestations_statuses.find(
       (s) => s.attestation_name === 'bar',
@@ -803,6 +803,17 @@ describe('conformance with the hosted service (reference §6)', () => {
     assert.deepEqual((await server.get('/api/v2/environments/acme/events-env/events')).body, []);
     await report('events-env', { file1: fingerprint('file1') });
     await report('events-env', { file1: fingerprint('file1'), file2: fingerprint('file2') });
+    // repo_name filters by repos artifacts came from; an unknown one is 404 (reference §8.3 item 16).
+    for (const name of ['a', 'b'])
+      await attestArtifact(server, 'acme', 'flow', {
+        fingerprint: fingerprint(`repo-${name}`),
+        filename: name,
+        git_commit: commit(`repo-${name}`),
+        repo_info: { name, url: `https://git.example.test/${name}`, provider: 'github', id: `repo-${name}` },
+      });
+    assert.deepEqual((await server.get('/api/v2/environments/acme/events-env/events?repo_name=c')).body, {
+      message: "Repo 'c' not found",
+    });
     const queries = [
       '',
       '?interval=NOW',

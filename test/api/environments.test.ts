@@ -115,13 +115,16 @@ describe('environments', () => {
       physical_env_name: 'phys-b',
     });
     assert.equal(notLogical.status, 400);
+    // A physical environment may name environments to include (reference §8.3 item 15): looked up, not included.
     const physicalOnly = await put({
-      name: 'phys-c',
+      name: 'lone',
       type: 'K8S',
       description: 'c',
       included_environments: ['phys-a'],
     });
-    assert.equal(physicalOnly.status, 400);
+    assert.equal(physicalOnly.status, 201);
+    assert.deepEqual((await server.get<Environment>('/api/v2/environments/acme/lone')).body.included_environments, []);
+    assert.equal((await server.json('PUT', '/api/v2/environments/acme/lone/archive', null)).status, 200);
   });
 
   it('lists as an array, or as the paged envelope; filters by name, type and tag; sorts', async () => {

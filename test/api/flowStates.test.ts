@@ -132,7 +132,7 @@ describe('flow latest_state kept on write', () => {
         new_compliance_status: compliant,
         original_attestation_type: 'generic',
       });
-      assert.equal(override.status, 201);
+      assert.equal(override.status, 200);
       await bound();
     }
     assert.equal(

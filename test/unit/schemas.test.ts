@@ -97,8 +97,8 @@ describe('checkBody', () => {
     assert.deepEqual(errorsOf(checkBody('flow-template-create', { name: 'f', visibility: '' })), {
       visibility: "Input should be 'public' or 'private'",
     });
-    assert.deepEqual(errorsOf(checkBody('artifact-create', { fingerprint: 'a'.repeat(64), filename: '' })), {
-      filename: 'String should have at least 1 character',
+    assert.deepEqual(errorsOf(checkBody('artifact-create', { fingerprint: 'a'.repeat(64), filename: 7 })), {
+      filename: 'Input should be a valid string',
     });
     assert.deepEqual(errorsOf(checkBody('control-create', { identifier: 'c'.repeat(257), name: 'n' })), {
       identifier: 'String should have at most 256 characters',

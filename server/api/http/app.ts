@@ -14,6 +14,7 @@ import { servicesOf } from '../services/index.ts';
 import { ApiError } from '../errors.ts';
 import { isCheckedByRoute, MULTIPART_LIMITS } from './multipart.ts';
 import { refuseDeepJson } from './jsonDepthLimit.ts';
+import { dropEmptyValues, EMPTY_KEPT } from './emptyQueryValues.ts';
 import { guardBodyRate, requestTimeOptions } from './requestLimits.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { attestationRoutes } from './routes/attestations.ts';
@@ -127,6 +128,7 @@ const validators = new Ajv({
 });
 addFormats(validators);
 validators.addKeyword('x-checked-by-route');
+validators.addKeyword(EMPTY_KEPT);
 
 export interface AppOptions {
   context: AppContext;
@@ -224,9 +226,11 @@ export async function buildApp({ context, configuredKeys }: AppOptions): Promise
         : document.swaggerObject,
   });
 
-  // Before any schema check walks a JSON body (multipart JSON parts are checked where they are read).
+  // Before any schema check walks a JSON body (multipart JSON parts are checked where they are read),
+  // and before the query's: its empty free-text values filter nothing (emptyQueryValues.ts).
   app.addHook('preValidation', (request, _reply, next) => {
     refuseDeepJson(request.body, 'body');
+    dropEmptyValues(request.query, request.routeOptions.schema?.querystring ?? {});
     next();
   });
 

@@ -5,7 +5,7 @@ import type { Artifact as ArtifactAnswer } from '../../../shared/contract/types.
 import type { BodyOf } from '../../../shared/schemas/index.ts';
 import { nowSeconds } from '../clock.ts';
 import { artifactAttestedDeliveries, deliverSoon } from '../delivery/notifications.ts';
-import { artifactNotFound, repoNotFound } from '../notFound.ts';
+import { artifactNotFound } from '../notFound.ts';
 import { newId } from '../ids.ts';
 import type { Artifact } from '../store/artifacts.ts';
 import { isUnreadable } from '../store/db.ts';
@@ -16,7 +16,7 @@ import { artifactView } from '../views/artifactView.ts';
 import { renderEach, type Placeholder } from '../views/placeholders.ts';
 import { artifactFactsReader } from './artifactFacts.ts';
 import type { ServiceDeps } from './index.ts';
-import { flowOr404 } from './lookups.ts';
+import { flowOr404, reportedRepoOr404 } from './lookups.ts';
 
 /** The slot an artifact fills when the request names none (the legacy form's convention). */
 const DEFAULT_SLOT = 'artifact';
@@ -31,6 +31,10 @@ const BODY_FIELDS = [
   'external_urls',
   'annotations',
   'commits_list',
+  'description',
+  'is_compliant',
+  'template',
+  'user_data',
 ] as const;
 
 export interface ArtifactFilter {
@@ -197,8 +201,7 @@ export function artifactService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 
       offset: number,
     ): Promise<Array<ArtifactAnswer | Placeholder>> {
       const flowId = filter.flow_name === undefined ? undefined : (await flowOr404(store, org, filter.flow_name)).id;
-      if (filter.repo_name !== undefined && !(await store.artifacts.repoExists(org.id, filter.repo_name)))
-        throw repoNotFound(filter.repo_name);
+      if (filter.repo_name !== undefined) await reportedRepoOr404(store, org, filter.repo_name);
       const host = publicUrl();
       const artifacts = await store.artifacts.page(org.id, { flowId, repoName: filter.repo_name }, limit, offset);
       const facts = artifactFactsReader(

@@ -23,16 +23,14 @@ export interface EnvironmentFields {
   policies?: string[];
 }
 
-function onlyLogicalIncludes(included: readonly string[]): never {
-  throw invalid({
-    included_environments: withInput('Only a logical environment includes other environments', included),
-  });
-}
-
 export function environmentService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 'deliverer'>) {
   const { store } = deps;
 
-  /** Physical environments by name for a logical one: each must exist and must not be logical. */
+  /**
+   * Physical environments by name for a logical one: each must exist and must not be logical. A
+   * physical environment's request may name them too (reference §8.3 item 15): they are looked up
+   * the same, and the environment, which runs what is reported to it, includes none of them.
+   */
   const includedIds = async (org: Org, names: readonly string[]): Promise<number[]> => {
     const ids: number[] = [];
     for (const name of names) {
@@ -63,7 +61,6 @@ export function environmentService(deps: Pick<ServiceDeps, 'store' | 'publicUrl'
     async createOrUpdate(org: Org, fields: EnvironmentFields, user: string): Promise<boolean> {
       const included = fields.included_environments;
       const policies = fields.policies;
-      if (fields.type !== 'logical' && included !== undefined && included.length > 0) onlyLogicalIncludes(included);
       const { created, deliveries } = await store.transaction(async () => {
         const now = nowSeconds();
         const includeIds = included === undefined ? undefined : await includedIds(org, included);
@@ -94,7 +91,8 @@ export function environmentService(deps: Pick<ServiceDeps, 'store' | 'publicUrl'
             typeof fields.require_provenance === 'boolean' ? fields.require_provenance : undefined;
           await store.environments.update(environment.id, { description, requireProvenance }, now);
         }
-        if (includeIds !== undefined) await store.environments.setIncluded(environment.id, includeIds, now);
+        if (includeIds !== undefined && environment.type === 'logical')
+          await store.environments.setIncluded(environment.id, includeIds, now);
         const deliveries =
           attachIds === undefined ? [] : await changePolicies(deps, org, environment, attachIds, 'replace', user, now);
         return { created: isNew, deliveries };
@@ -123,13 +121,8 @@ export function environmentService(deps: Pick<ServiceDeps, 'store' | 'publicUrl'
         const now = nowSeconds();
         const environment = await environmentOr404(store, org, name);
         if (changes.included_environments !== undefined) {
-          if (environment.type !== 'logical' && changes.included_environments.length > 0)
-            onlyLogicalIncludes(changes.included_environments);
-          await store.environments.setIncluded(
-            environment.id,
-            await includedIds(org, changes.included_environments),
-            now,
-          );
+          const includeIds = await includedIds(org, changes.included_environments);
+          if (environment.type === 'logical') await store.environments.setIncluded(environment.id, includeIds, now);
         }
         await store.environments.update(environment.id, { description: changes.description }, now);
         if (changes.policies === undefined) return [];

@@ -118,6 +118,11 @@ export function repoNamed(repos: readonly RepoInfo[], name: string, narrowing: R
   return matches[0];
 }
 
+/** 404 for a repo no artifact of the org was reported from: the artifact list and the environment events filter by it. */
+export async function reportedRepoOr404(store: Store, org: Org, repoName: string): Promise<void> {
+  if (!(await store.artifacts.repoExists(org.id, repoName))) throw repoNotFound(repoName);
+}
+
 /** The policies `found` for `names`, once each in the order named, or 404 for the first name not found. */
 export function namedPoliciesOr404<P extends { name: string }>(
   org: Org,

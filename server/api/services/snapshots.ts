@@ -24,7 +24,7 @@ import type { Environment } from '../store/environments.ts';
 import type { Org } from '../store/orgs.ts';
 import type { AuditLogFilter } from '../store/snapshots.ts';
 import type { ServiceDeps } from './index.ts';
-import { environmentOr404 } from './lookups.ts';
+import { environmentOr404, reportedRepoOr404 } from './lookups.ts';
 import { snapshotOf } from './snapshotDocuments.ts';
 
 const AUDIT_EVENT_TYPES = ['started', 'exited', 'changed'];
@@ -115,6 +115,7 @@ export function snapshotService({ store, publicUrl }: Pick<ServiceDeps, 'store' 
       page: { limit: number; offset: number },
     ): Promise<{ events: EnvironmentEvent[]; total: number }> {
       const environment = await environmentOr404(store, org, env);
+      for (const repoName of query.repo_name ?? []) await reportedRepoOr404(store, org, repoName);
       const [interval, start, end] = await resolvedOn(environment, (timeline) => [
         resolveInterval(query.interval ?? '', timeline),
         query.start === undefined ? undefined : resolveBound(query.start, timeline),

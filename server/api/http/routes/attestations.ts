@@ -138,7 +138,8 @@ export const attestationRoutes: RoutePlugin = (app, { services }, done) => {
     const org = orgOf(request);
     const { data, attachment } = await reportOf(request, kind);
     await services.attestations.record(org, flow, trail, kind, data, attachment, principalOf(request).name);
-    return sendJsonString(reply, 201, 'OK');
+    // An override answers 200, every other type 201, as the hosted service does (reference §8.3 item 12).
+    return sendJsonString(reply, kind === 'override' ? 200 : 201, 'OK');
   };
 
   app.post(

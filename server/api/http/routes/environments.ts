@@ -1,6 +1,7 @@
 // Environments (reference §2.5), their allowlists (§2.17) and the tags route (§2.13).
 import type { FastifyRequest } from 'fastify';
 import type { BodyOf } from '../../../../shared/schemas/index.ts';
+import { ENVIRONMENT_TYPES } from '../../../../shared/schemas/values.ts';
 import { bodySchema } from '../requestBodies.ts';
 import { orgOf, principalOf } from '../auth.ts';
 import type { RoutePlugin } from '../context.ts';
@@ -18,7 +19,7 @@ const listQuery = {
   type: 'object',
   properties: {
     name: { type: 'string' },
-    type: { type: 'array', items: { type: 'string' } },
+    type: { type: 'array', items: { type: 'string', enum: ENVIRONMENT_TYPES } },
     space_id: { type: 'string' },
     tag: { type: 'string' },
     sort: { type: 'string', enum: ['name', 'last_modified_at', 'last_changed_at'] },

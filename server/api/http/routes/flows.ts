@@ -8,6 +8,7 @@ import { pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
 import { jsonPart, multipartBody, readMultipart, type MultipartBody } from '../multipart.ts';
 import { sendJsonString } from '../replies.ts';
 import { flowParams } from './params.ts';
+import { EMPTY_KEPT } from '../emptyQueryValues.ts';
 
 const orgParams = { type: 'object', required: ['org'], properties: { org: { type: 'string' } } } as const;
 
@@ -15,7 +16,8 @@ const listQuery = {
   type: 'object',
   properties: {
     ...pageQuery,
-    search_by_name: { type: 'string' },
+    // An empty search is answered 400 (reference §2.1), not ignored.
+    search_by_name: { type: 'string', [EMPTY_KEPT]: true },
     case_sensitive: { type: 'boolean' },
     tag: { type: 'array', items: { type: 'string' } },
     sort: { type: 'string', enum: ['name', 'latest_activity'] },

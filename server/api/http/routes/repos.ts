@@ -1,4 +1,5 @@
 // Repositories (reference §2.14), as sent in repo_info with trails, attestations and artifacts.
+import { REPO_PROVIDERS } from '../../../../shared/schemas/values.ts';
 import type { RoutePlugin } from '../context.ts';
 import { orgOf } from '../auth.ts';
 import { pageLinks, pageOf, pageQuery, paginationOf } from '../../views/paging.ts';
@@ -17,13 +18,16 @@ const listQuery = {
     ...pageQuery,
     name: { type: 'string' },
     search: { type: 'string' },
-    provider: { type: 'string' },
+    provider: { type: 'string', enum: REPO_PROVIDERS },
     repo_id: { type: 'string' },
     sort_direction: { type: 'string', enum: ['asc', 'desc'] },
   },
 } as const;
 
-const getQuery = { type: 'object', properties: { provider: { type: 'string' }, id: { type: 'string' } } } as const;
+const getQuery = {
+  type: 'object',
+  properties: { provider: { type: 'string', enum: REPO_PROVIDERS }, id: { type: 'string' } },
+} as const;
 
 /**
  * A repo name with its slashes raw (`owner/name`, `group/subgroup/name`), as clients put it in the

@@ -6,6 +6,7 @@ import { sendDownload } from '../downloads.ts';
 import type { RoutePlugin } from '../context.ts';
 import { pageOf, pageQueryOf } from '../../views/paging.ts';
 import { envParams } from './params.ts';
+import { EMPTY_KEPT } from '../emptyQueryValues.ts';
 
 const orgParams = { type: 'object', required: ['org'], properties: { org: { type: 'string' } } } as const;
 
@@ -29,8 +30,9 @@ const eventsQuery = {
   properties: {
     ...listQuery.properties,
     repo_name: { type: 'array', items: { type: 'string' } },
-    start: { type: 'string' },
-    end: { type: 'string' },
+    // An empty bound is answered 400 "Invalid interval value: " (reference §2.5), not ignored.
+    start: { type: 'string', [EMPTY_KEPT]: true },
+    end: { type: 'string', [EMPTY_KEPT]: true },
     start_ts: { type: 'number' },
     end_ts: { type: 'number' },
   },
@@ -49,7 +51,8 @@ const auditQuery = {
 
 const diffQuery = {
   type: 'object',
-  properties: { snappish1: { type: 'string' }, snappish2: { type: 'string' } },
+  // An empty snapshot reference is answered 400 "Bad snappish " (reference §1.2), not ignored.
+  properties: { snappish1: { type: 'string', [EMPTY_KEPT]: true }, snappish2: { type: 'string', [EMPTY_KEPT]: true } },
 } as const;
 
 /** The items of a comma-separated list, blanks dropped; undefined for none. */
