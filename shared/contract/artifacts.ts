@@ -39,11 +39,11 @@ export const artifact = {
     template_reference_name: string,
     created_at: { type: 'string', description: 'Epoch seconds, as a string (spec).' },
     last_modified_at: string,
-    git_commit: nullableString,
+    git_commit: { ...string, description: 'The commit SHA the artifact was built from; "" when none was reported.' },
     git_commit_info: nullableGitCommitInfo,
     repo_info: { type: ['object', 'null'] },
-    commit_url: nullableString,
-    build_url: nullableString,
+    commit_url: { ...string, description: '"" when none was reported.' },
+    build_url: { ...string, description: '"" when none was reported.' },
     repo_url: nullableString,
     html_url: string,
     api_url: string,
@@ -71,7 +71,25 @@ export const artifact = {
     exited: { type: 'array', items: placement },
     history: { type: 'array', items: historyEntry },
   },
-  required: ['id', 'fingerprint', 'filename', 'flow_name', 'trail_name', 'created_at', 'html_url', 'api_url', 'state'],
+  // Clients read every field named in reference §1.11 with strict types: each is always there.
+  required: [
+    'id',
+    'fingerprint',
+    'filename',
+    'flow_name',
+    'trail_name',
+    'template_reference_name',
+    'created_at',
+    'git_commit',
+    'commit_url',
+    'build_url',
+    'html_url',
+    'api_url',
+    'state',
+    'running',
+    'exited',
+    'history',
+  ],
   additionalProperties: false,
 } as const;
 
@@ -175,13 +193,25 @@ export const assertResult = {
       items: {
         type: 'object',
         properties: { flow: string, trail: string, compliance_status: anyObject },
-        required: ['flow', 'trail'],
+        required: ['flow', 'trail', 'compliance_status'],
         additionalProperties: false,
       },
     },
-    html_url: nullableString,
+    html_url: { ...string, description: 'The artifact in the first flow.' },
   },
-  required: ['scope', 'compliant', 'flows'],
+  // Clients require these always, and environment and policy_evaluations in the scopes that judge
+  // by policies (reference §1.11, §2.10).
+  required: ['scope', 'compliant', 'flows', 'html_url'],
+  allOf: [
+    {
+      if: { properties: { scope: { const: 'environment' } }, required: ['scope'] },
+      then: { required: ['environment', 'policy_evaluations'] },
+    },
+    {
+      if: { properties: { scope: { const: 'policy' } }, required: ['scope'] },
+      then: { required: ['policy_evaluations'] },
+    },
+  ],
   additionalProperties: false,
 } as const;
 

@@ -55,8 +55,9 @@ export const environment = {
 
 export const snapshotSummary = {
   type: 'object',
-  properties: { index: integer, from: number, to: number, compliant: nullableBoolean, duration: number },
-  required: ['index', 'from', 'to', 'compliant'],
+  properties: { index: integer, from: number, to: number, compliant: boolean, duration: number },
+  // Clients read index, to, duration and compliant with strict types (reference §1.11).
+  required: ['index', 'from', 'to', 'compliant', 'duration'],
   additionalProperties: false,
 } as const;
 
@@ -187,7 +188,7 @@ export const snapshot = {
     from: number,
     to: number,
     type: string,
-    compliant: nullableBoolean,
+    compliant: { ...boolean, description: 'Clients assert by it (reference §1.11).' },
     artifact_compliance_count: {
       type: 'object',
       properties: { true: integer, false: integer, null: integer },
@@ -228,10 +229,10 @@ export const environmentEvent = {
     snapshot_index: integer,
     type: string,
     artifact_name: string,
-    sha256: nullableString,
+    sha256: { ...string, description: '"" for an artifact whose digest is unknown.' },
     description: string,
     reported_at: number,
-    pipeline: nullableString,
+    pipeline: { ...string, description: 'The flow of its first provenance; "" without one.' },
     deployments: anyList,
     flows: anyList,
     repo_names: stringList,
@@ -241,7 +242,17 @@ export const environmentEvent = {
     code_diff: anyValue,
     _links: links,
   },
-  required: ['environment_name', 'snapshot_index', 'type', 'artifact_name', 'reported_at'],
+  // Clients read the numbers and strings of reference §1.11 with strict types ("" rather than null).
+  required: [
+    'environment_name',
+    'snapshot_index',
+    'type',
+    'artifact_name',
+    'sha256',
+    'description',
+    'reported_at',
+    'pipeline',
+  ],
   additionalProperties: false,
 } as const;
 
