@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../support/browser.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { DESKTOP, screenshots, signIn } from './webKit.ts';
-import { OTHER_READER, plantStory, READER, STORY_CONFIG } from './webStory.ts';
+import { API_IMAGE, COMMIT, FP, OTHER_READER, plantStory, READER, STORY_CONFIG } from './webStory.ts';
 
 describe('the pages of an org', function () {
   let server: TestServer;
@@ -25,6 +25,13 @@ describe('the pages of an org', function () {
     await browser?.close();
     await server?.stop();
   });
+
+  /** The rows of a table named by its caption, a cell's text per column. */
+  async function rows(name: string | RegExp): Promise<string[][]> {
+    return (await page.getByRole('table', { name }).locator('tbody tr').allInnerTexts()).map((row) =>
+      row.split('\t').map((cell) => cell.trim()),
+    );
+  }
 
   it('says what was not found as a missing thing, with the way on and the range of snapshots there is', async () => {
     const refused = async (path: string, org = 'acme') => {
@@ -72,6 +79,73 @@ describe('the pages of an org', function () {
     const main = await other.locator('main').innerText();
     assert.match(main, /No snapshot was found at this address\./);
     assert.doesNotMatch(main, /production|#3/);
+    await other.close();
+  });
+
+  it('searches from the box on every org page: a fingerprint or commit prefix, and flow, trail and artifact names', async () => {
+    for (const path of [
+      '/acme/flows',
+      '/acme/flows/backend/trails/release-42',
+      '/acme/environments/production/snapshots/3',
+    ])
+      await page
+        .goto(`${server.url}${path}`)
+        .then(async () => assert.equal(await page.getByRole('search').count(), 1, path));
+    await page.goto(`${server.url}/acme/environments/production`);
+    const box = page.getByRole('searchbox', { name: /^Search acme/ });
+    await box.fill('release-4');
+    await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('heading', { name: 'Search acme for “release-4”' }).waitFor({ timeout: 15_000 });
+    assert.ok(page.url().endsWith('/acme/search?q=release-4'), page.url());
+    assert.equal(await page.getByRole('searchbox').inputValue(), 'release-4', 'the box keeps what was asked');
+    const trails = await rows(/^Trails whose name contains/);
+    assert.deepEqual(trails.map((row) => `${row[0]} ${row[1]} ${row[2]}`).sort(), [
+      'release-40 backend COMPLIANT',
+      'release-41 backend COMPLIANT',
+      'release-42 backend NON-COMPLIANT',
+    ]);
+    await screenshots(page, server, '/acme/search?q=release-4', 'search-trails');
+
+    const search = async (query: string) => {
+      await page.goto(`${server.url}/acme/search?q=${encodeURIComponent(query)}`);
+      return await page.getByRole('heading', { level: 2 }).allInnerTexts();
+    };
+    // A fingerprint prefix: the one fingerprint, its artifact, where it runs.
+    assert.deepEqual(await search(FP.api42.slice(0, 8)), [`Fingerprint ${FP.api42}`]);
+    assert.deepEqual(await rows(/^Artifacts with this fingerprint/), [
+      [API_IMAGE(42), 'backend / release-42', 'NON-COMPLIANT', 'production, staging'],
+    ]);
+    await screenshots(page, server, `/acme/search?q=${FP.api42.slice(0, 8)}`, 'search-fingerprint');
+    // A commit prefix, in capitals too.
+    assert.deepEqual(await search(COMMIT.r41.slice(0, 7).toUpperCase()), [`Commit ${COMMIT.r41}`]);
+    assert.equal((await rows(/^Artifacts with this commit/))[0][0], API_IMAGE(41));
+    // Names, case aside: a flow, the artifacts.
+    assert.deepEqual(await search('BACK'), ['Flows']);
+    assert.deepEqual(
+      (await rows(/^Flows whose name contains/)).map((row) => row.slice(0, 2)),
+      [['backend', 'NON-COMPLIANT']],
+    );
+    assert.deepEqual(await search('acme/api'), ['Artifacts']);
+    assert.deepEqual((await rows(/^Artifacts whose name contains/)).map((row) => row[0].split(' ')[0]).sort(), [
+      API_IMAGE(40),
+      API_IMAGE(41),
+      API_IMAGE(42),
+    ]);
+    await page.getByRole('link', { name: API_IMAGE(41) }).click();
+    await page.getByRole('heading', { name: `Artifact ${API_IMAGE(41)}` }).waitFor({ timeout: 15_000 });
+    // Nothing found, hex or not; what was typed stays text.
+    for (const query of ['zzz', 'abcdef', '<b>x</b>']) {
+      await search(query);
+      assert.equal(await page.getByRole('status').innerText(), `Nothing in acme matches “${query}”.`);
+    }
+    assert.equal(await page.locator('main b').count(), 0);
+    await screenshots(page, server, '/acme/search?q=zzz', 'search-nothing');
+
+    // Another org's key finds nothing of acme: its search is not found.
+    const other = await browser.newPage({ viewport: DESKTOP });
+    await signIn(other, server, OTHER_READER);
+    assert.equal((await other.goto(`${server.url}/acme/search?q=api`))?.status(), 404);
+    assert.doesNotMatch(await other.locator('main').innerText(), /registry|backend/);
     await other.close();
   });
 });

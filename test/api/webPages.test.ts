@@ -255,6 +255,8 @@ describe('web pages behind every html_url', function () {
     '/acme/environments/staging',
     '/acme/environments/prod/snapshots/3',
     '/acme/environments/prod/compare?from=1&to=3',
+    `/acme/search?q=${encodeURIComponent(HOSTILE_SHORT)}`,
+    '/acme/search?q=app',
   ];
 
   it('seeds three snapshots: unknown before the policy, then one compliant and one not', () => {
@@ -283,8 +285,10 @@ describe('web pages behind every html_url', function () {
       );
       assert.equal(shown.headers['x-content-type-options'], 'nosniff', path);
       assert.equal(shown.headers['referrer-policy'], 'no-referrer', path);
-      // Markup of our own only: no script element, no handler attribute, no javascript: link.
-      assert.doesNotMatch(shown.text, /<script|<[a-z][^>]*\son\w+=|href="(?!\/|https?:)/i, path);
+      // Markup of our own only: no script element, no javascript: link, and no handler attribute
+      // (looked for outside attribute values: the search box holds what was typed, escaped, as its value).
+      assert.doesNotMatch(shown.text, /<script|href="(?!\/|https?:)/i, path);
+      assert.doesNotMatch(shown.text.replace(/="[^"]*"/g, '=""'), /<[a-z][^>]*\son\w+=/i, path);
     }
   });
 

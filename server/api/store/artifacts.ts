@@ -64,6 +64,8 @@ export interface ArtifactStore {
   byCommitPrefix(orgId: number, prefix: string, flowId?: string): Promise<Artifact[]>;
   /** Newest first. */
   page(orgId: number, filter: ArtifactFilter, limit: number, offset: number): Promise<Array<Artifact | Unreadable>>;
+  /** At most `limit` live artifacts whose file name contains `text` (lowercase), newest first. */
+  namedLike(orgId: number, text: string, limit: number): Promise<Artifact[]>;
   repoExists(orgId: number, repoName: string): Promise<boolean>;
   /** How many artifacts `page` lists for the filter: its numbers less its gaps, without walking them. */
   count(orgId: number, filter: ArtifactFilter): Promise<number>;
@@ -339,6 +341,11 @@ export function artifactStore(sql: Statements): ArtifactStore {
         first: Number(row.first),
         last: Number(row.last),
       }));
+    },
+    async namedLike(orgId, text, limit) {
+      return (await listed(orgId, [['instr(lower(a.filename), ?) > 0', [text]]], 'a.org_pos DESC', limit)).map(
+        toArtifact,
+      );
     },
     async repoExists(orgId, repoName) {
       return (

@@ -89,6 +89,22 @@ export interface TrailStore {
   latestActiveOf(flowIds: readonly string[]): Promise<Map<string, Trail | Error>>;
   /** events for several trails in a few statements. */
   eventsOf(ids: readonly string[]): Promise<Map<string, TrailEvent[] | Error>>;
+  /** At most `limit` live trails whose name contains `text` (lowercase), or in `state`; most recently changed first. */
+  headlines(
+    orgId: number,
+    match: { nameContains: string } | { state: string },
+    limit: number,
+  ): Promise<TrailHeadline[]>;
+}
+
+/** What a list of trails across flows shows of each: where it is, its state and when it last changed. */
+export interface TrailHeadline {
+  flowName: string;
+  name: string;
+  description: string;
+  /** As stored on write (migration 203); null where a read must evaluate it. */
+  complianceState: string | null;
+  lastModifiedAt: number;
 }
 
 /** The one row of each key, or the error that stands for it. */
@@ -357,6 +373,34 @@ export function trailStore(sql: Statements): TrailStore {
           ...parseJson<Record<string, unknown>>(row.data, {}),
         }),
       );
+    },
+    async headlines(orgId, match, limit) {
+      const [condition, value] =
+        'state' in match
+          ? ['t.compliance_state = ?', match.state]
+          : ['instr(lower(t.name), ?) > 0', match.nameContains];
+      const rows = await sql.all<{
+        flow_name: string;
+        name: string;
+        description: string;
+        compliance_state: string | null;
+        last_modified_at: number;
+      }>(
+        `SELECT f.name AS flow_name, t.name, t.description, t.compliance_state, t.last_modified_at
+           FROM trails t JOIN flows f ON f.id = t.flow_id
+          WHERE t.org_id = ? AND f.archived_at IS NULL AND ${condition}
+          ORDER BY t.last_modified_at DESC LIMIT ?`,
+        orgId,
+        value,
+        limit,
+      );
+      return rows.map((row) => ({
+        flowName: row.flow_name,
+        name: row.name,
+        description: row.description,
+        complianceState: row.compliance_state,
+        lastModifiedAt: Number(row.last_modified_at),
+      }));
     },
     async events(trailId) {
       return (

@@ -64,7 +64,7 @@ export function table(caption: string, columns: string[], rows: HtmlValue[][], e
 }
 
 /** A heading and what it heads, or nothing when there is nothing under it: no page shows an empty section. */
-export function section(heading: string, content: readonly HtmlValue[]): SafeHtml {
+export function section(heading: HtmlValue, content: readonly HtmlValue[]): SafeHtml {
   return content.length === 0 ? html`` : html`<h2>${heading}</h2>${content}`;
 }
 
@@ -97,9 +97,10 @@ ${paging.next === null ? '' : html`<a href="${hrefOfPage(paging.next)}" rel="nex
 </nav>`;
 }
 
-/** Home, the org's flows and its environments, on every page of an org. */
-export function orgNav(org: string): SafeHtml {
-  return html`<nav class="site" aria-label="Site"><a href="/">Home</a> · <a href="${hrefOf(org, { kind: 'flows' })}">Flows</a> · <a href="${hrefOf(org, { kind: 'environments' })}">Environments</a> <span class="org">(${org})</span></nav>`;
+/** Home, the org's flows and its environments, and the org's search box, on every page of an org. */
+export function orgNav(org: string, query = ''): SafeHtml {
+  return html`<header class="site"><nav class="site" aria-label="Site"><a href="/">Home</a> · <a href="${hrefOf(org, { kind: 'flows' })}">Flows</a> · <a href="${hrefOf(org, { kind: 'environments' })}">Environments</a> <span class="org">(${org})</span></nav>
+<form class="search" role="search" method="get" action="/${seg(org)}/search"><input type="search" name="q" value="${query}" maxlength="200" aria-label="Search ${org} by fingerprint, commit, or flow, trail or artifact name" placeholder="Fingerprint, commit, name"><button type="submit">Search</button></form></header>`;
 }
 
 /** A long text cut for a list cell; the whole text is on the item's own page. */

@@ -26,6 +26,7 @@ button { padding: 0.4rem 0.9rem; cursor: pointer; background: var(--surface); }
 .error { color: var(--failed); font-weight: 600; }
 main { overflow-wrap: anywhere; }
 pre { white-space: pre-wrap; margin: 0; }
+h2 code { font-size: 0.75em; }
 table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1rem; }
 caption { text-align: left; font-style: italic; }
 th, td { border: 1px solid var(--line); padding: 0.2rem 0.4rem; text-align: left; vertical-align: top; }
@@ -41,7 +42,9 @@ td code, td:not(:first-child) a { overflow-wrap: anywhere; }
   div.table > table { width: max-content; max-width: 60rem; }
   div.table caption { position: sticky; left: 0; max-width: calc(100vw - 3rem); }
 }
-nav.site { margin-bottom: 0.5rem; }
+header.site { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: space-between; margin-bottom: 0.5rem; }
+form.search { margin: 0; gap: 0.3rem; flex-wrap: nowrap; }
+form.search input { width: min(20rem, 60vw); padding: 0.3rem; }
 nav.pager { display: flex; gap: 1rem; margin: 0.3rem 0 1rem; }
 ul.inline { list-style: none; padding: 0; display: flex; gap: 1rem; flex-wrap: wrap; }
 .status, time { white-space: nowrap; }
