@@ -255,6 +255,18 @@ describe('README quickstart', function () {
           fullPage: true,
         });
       }
+      // The README's picture (docs/screenshot.png; CONTRIBUTING.md says how it is renewed): the
+      // environment at the end of the story, in the first screenful of its page, sharp on dense screens.
+      const pictured = await browser.newContext({
+        viewport: { width: 1000, height: 820 },
+        deviceScaleFactor: 2,
+        storageState: await page.context().storageState(),
+      });
+      const picture = await pictured.newPage();
+      await picture.goto(`${server.url}/default/environments/production`);
+      await picture.getByRole('heading', { name: 'Environment production' }).waitFor({ timeout: 15_000 });
+      await picture.screenshot({ path: join(outputDir, 'readme-screenshot.png') });
+      await pictured.close();
       await page.close();
     });
   });
