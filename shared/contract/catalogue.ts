@@ -113,3 +113,22 @@ export const controlCoverage = {
   required: ['identifier', 'policies', 'environments', 'running', 'covered', 'not_covered'],
   additionalProperties: false,
 } as const;
+
+export const organization = {
+  title: 'Organization',
+  type: 'object',
+  properties: {
+    name: string,
+    display_name: string,
+    created_at: number,
+    features: {
+      type: 'object',
+      properties: { controls: boolean },
+      required: ['controls'],
+      additionalProperties: false,
+    },
+    html_url: { ...string, description: "The org's flows page." },
+  },
+  required: ['name', 'display_name', 'created_at', 'features', 'html_url'],
+  additionalProperties: false,
+} as const;

@@ -7,6 +7,7 @@ import {
   controlCoverage,
   controlVersion,
   listedDecision,
+  organization,
   repoFilterOptions,
   tagOptions,
 } from './catalogue.ts';
@@ -19,7 +20,7 @@ import {
   repoDeploymentStatistics,
 } from './deployments.ts';
 import { linkedDataPage, orPlaceholder } from './pagination.ts';
-import { systemType } from './governance.ts';
+import { action, systemType } from './governance.ts';
 
 export const catalogue = {
   'GET /attestations/{org}/list_attestations_for_criteria': {
@@ -112,5 +113,25 @@ export const catalogue = {
     summary: "How many builds the org's live flows had in a window, in all and per flow, by their trail's compliance",
     responses: { 200: buildStatistics },
     inferred: true,
+  },
+  'GET /organizations/{org}': {
+    summary: 'An organization: its name, when it was made and the features it has',
+    responses: { 200: organization },
+    inferred: true,
+  },
+  'PUT /organizations/{org}/environments_notifications/{number}': {
+    summary: 'Legacy: replace the environment action of this number (its number kept)',
+    responses: { 200: action },
+    deprecated: true,
+  },
+  'GET /artifacts/{org}/{flow_name}/{fingerprint}/audit_package': {
+    summary:
+      "Download an artifact's audit package: artifact.json, attestations.json (those about the artifact in its trail) and their evidence files, as .tgz",
+    responses: {
+      200: {
+        description: 'The file itself.',
+        content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
+      },
+    },
   },
 };

@@ -19,6 +19,7 @@ import type {
   controlVersion,
   criteriaAttestation,
   listedDecision,
+  organization,
   repoFilterOptions,
   tagOptions,
 } from './catalogue.ts';
@@ -96,3 +97,4 @@ export type RepoDeploymentStatistics = FromSchema<typeof repoDeploymentStatistic
 export type LiveArtifact = FromSchema<typeof liveArtifact>;
 export type Build = FromSchema<typeof build>;
 export type BuildStatistics = FromSchema<typeof buildStatistics>;
+export type Organization = FromSchema<typeof organization>;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createGunzip } from 'node:zlib';
 import { request } from 'undici';
-import { attest, beginTrail, createEnvironment, createFlow } from '../api/fixtures.ts';
+import { attest, attestArtifact, beginTrail, createEnvironment, createFlow, fingerprint } from '../api/fixtures.ts';
 import { startServer, type TestServer } from '../api/harness.ts';
 import { assertAlive, openFileCount, sessionCookie, socketTo, watchServer } from './serverProbes.ts';
 import { waitFor } from '../support/wait.ts';
@@ -69,8 +69,11 @@ describe('downloads: streamed, and a client that goes away harms nothing', funct
   let evidenceId: string;
   let cookie: string;
   const auth = (): Record<string, string> => ({ authorization: `Bearer ${server.key}` });
+  // The big trail's artifact: its files are attested about it, so its own audit package holds them too.
+  const bigArtifact = fingerprint('streams-big');
   const attestFile = async (trail: string, name: string, file: { filename: string; content: Buffer }) => {
-    const reply = await attest(server, 'default', 'web', trail, 'generic', { attestation_name: name }, file);
+    const about = trail === 'big' ? { artifact_fingerprint: bigArtifact } : {};
+    const reply = await attest(server, 'default', 'web', trail, 'generic', { attestation_name: name, ...about }, file);
     assert.equal(reply.status, 201, reply.text);
   };
 
@@ -80,6 +83,13 @@ describe('downloads: streamed, and a client that goes away harms nothing', funct
     pid = server.pid;
     await createFlow(server, 'default', 'web');
     await beginTrail(server, 'default', 'web', 'big');
+    await attestArtifact(server, 'default', 'web', {
+      fingerprint: bigArtifact,
+      filename: 'big',
+      git_commit: 'c0ffee0000000000000000000000000000000000',
+      trail_name: 'big',
+      template_reference_name: 'big',
+    });
     // Random bytes do not compress: the package is as big as its evidence, 40 MB.
     for (let index = 0; index < 4; index += 1)
       await attestFile('big', `file-${index}`, { filename: `file-${index}.bin`, content: randomBytes(10 * MB) });
@@ -118,6 +128,11 @@ describe('downloads: streamed, and a client that goes away harms nothing', funct
 
   const downloads: Array<{ kind: string; path: () => string; web?: boolean; big?: boolean }> = [
     { kind: 'audit package', path: () => '/api/v2/trails/default/web/big/audit_package', big: true },
+    {
+      kind: "artifact's audit package",
+      path: () => `/api/v2/artifacts/default/web/${bigArtifact}/audit_package`,
+      big: true,
+    },
     {
       kind: 'evidence file',
       path: () => `/api/v2/attestations/default/web/trail/big/attestation/${evidenceId}/evidence`,

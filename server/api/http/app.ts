@@ -39,6 +39,7 @@ import { legacyNotificationRoutes } from './routes/legacyNotifications.ts';
 import { auditPackageRoutes } from './routes/auditPackage.ts';
 import { buildRoutes } from './routes/builds.ts';
 import { deploymentRoutes } from './routes/deployments.ts';
+import { organizationRoutes } from './routes/organizations.ts';
 import {
   DATABASE_UNAVAILABLE,
   isDatabaseUnavailable,
@@ -78,6 +79,7 @@ const apiRoutes: Array<FastifyPluginCallback<RouteOptions> | RoutePlugin> = [
   repoRoutes,
   deploymentRoutes,
   buildRoutes,
+  organizationRoutes,
   userRoutes,
 ];
 

@@ -86,6 +86,7 @@ export const OPERATIONS: Readonly<Record<string, OperationRule>> = {
   'GET /artifacts/{org}/{flow}/fingerprint/{fingerprint}': read,
   'GET /artifacts/{org}/{flow}/commit_sha/{sha}': read,
   'GET /artifacts/{org}/{flow}/{fingerprint}/latest_commit': read,
+  'GET /artifacts/{org}/{flow_name}/{fingerprint}/audit_package': read,
   'GET /builds/{org}': read,
   'GET /builds/{org}/statistics': read,
   'POST /artifacts/{org}/{flow}': write,
@@ -165,6 +166,8 @@ export const OPERATIONS: Readonly<Record<string, OperationRule>> = {
   'GET /organizations/{org}/environments_notifications/{number}': read,
   'PUT /organizations/{org}/environments_notifications': write,
   'DELETE /organizations/{org}/environments_notifications/{number}': write,
+  'PUT /organizations/{org}/environments_notifications/{number}': write,
+  'GET /organizations/{org}': read,
 
   'GET /custom-attestation-types/{org}': read,
   'GET /custom-attestation-types/{org}/{name}': read,

@@ -6,6 +6,7 @@ import type { BodyOf } from '../../../shared/schemas/index.ts';
 import { nowSeconds } from '../clock.ts';
 import { ENVIRONMENT_TRIGGERS, FLOW_TRIGGERS } from '../delivery/notifications.ts';
 import { invalid, withInput } from '../errors.ts';
+import { actionNotFound } from '../notFound.ts';
 import type { Principal, Role } from '../principal.ts';
 import { mayUse, OPERATIONS } from '../rules/roles.ts';
 import { forbiddenHostKind, refusedTargetMessage } from '../rules/webhookTargets.ts';
@@ -116,6 +117,25 @@ export function actionService({ store, allowPrivateWebhooks }: Pick<ServiceDeps,
 
     async numbered(org: Org, number: number, role: Role): Promise<ActionView> {
       return actionView(await actionOr404(store, org, number), seesDeliveries(role));
+    },
+
+    /**
+     * Replaces the environment action numbered `number` with the body, its number kept (the legacy
+     * `PUT /organizations/{org}/environments_notifications/{n}`, reference §8.4): a flow action or
+     * none is 404, a name another action has is refused.
+     */
+    async replace(org: Org, number: number, body: ActionBody, caller: Principal): Promise<ActionView> {
+      const input = await inputOf(org, body, 'environment');
+      const action = await store.transaction(async () => {
+        const existing = await actionOr404(store, org, number);
+        if (existing.type !== 'environment') throw actionNotFound(org.name, number);
+        const named = await store.actions.byName(org.id, input.name);
+        if (named !== undefined && named.number !== number)
+          throw invalid({ name: withInput(`Action ${named.number} has this name already`, input.name) });
+        await store.actions.update(existing.id, input, nowSeconds());
+        return (await store.actions.byNumber(org.id, number))!;
+      });
+      return actionView(action, seesDeliveries(caller.role));
     },
 
     async remove(org: Org, number: number): Promise<void> {

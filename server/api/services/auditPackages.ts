@@ -1,13 +1,17 @@
 // A trail's audit package and audit report (reference §2.2): one gzip-compressed tar archive
 // holding the trail as the API shows it, every attestation of the trail, and each attestation's
 // evidence file, so an auditor gets the whole record of one trail in one download (streamed as it
-// is packed); and the same record as a readable PDF report.
+// is packed); and the same record as a readable PDF report. An artifact's audit package is the
+// same for one artifact (reference §8.4).
 import type { Readable } from 'node:stream';
+import { artifactNotFound } from '../notFound.ts';
 import type { Org } from '../store/orgs.ts';
 import { attestationView } from '../views/attestationView.ts';
-import { auditPackageOf, segment } from '../views/auditPackage.ts';
+import { artifactView, attestationsOf } from '../views/artifactView.ts';
+import { auditPackageOf, packedEvidenceOf, segment } from '../views/auditPackage.ts';
 import { pdfOfLines } from '../views/auditPdf.ts';
 import { auditReportLines } from '../views/auditReport.ts';
+import { artifactFactsReader } from './artifactFacts.ts';
 import type { ServiceDeps } from './index.ts';
 import { flowOr404, trailOr404 } from './lookups.ts';
 import { trailAnswerOf } from './trailRendering.ts';
@@ -39,17 +43,6 @@ export function auditPackageService({ store, publicUrl }: Pick<ServiceDeps, 'sto
         null,
         2,
       );
-      const evidence = attestations.flatMap(({ name, id, evidence: file }) =>
-        file === null
-          ? []
-          : [
-              {
-                path: `evidence/${segment(name)}/${id}/${segment(file.filename)}`,
-                sha256: file.sha256,
-                missingLine: `${name} ${id}: ${file.filename} (sha256 ${file.sha256})`,
-              },
-            ],
-      );
       return {
         filename: `${segment(flow.name)}-${segment(trail.name)}-audit-package.tgz`,
         content: auditPackageOf({
@@ -58,7 +51,41 @@ export function auditPackageService({ store, publicUrl }: Pick<ServiceDeps, 'sto
             { path: 'trail.json', text: trailJson },
             { path: 'attestations.json', text: attestationsJson },
           ],
-          evidence,
+          evidence: packedEvidenceOf(attestations),
+          open: (sha256) => store.evidence.open(sha256),
+        }),
+      };
+    },
+
+    /**
+     * An artifact's audit package (.tgz, reference §8.4): artifact.json as the artifact lookup
+     * answers it, attestations.json with the attestations of its trail about it (by fingerprint,
+     * or through its template slot), and their evidence files, streamed as the trail's is. The
+     * artifact is the flow's latest with a fingerprint that starts with `prefix`.
+     */
+    async artifactPackageOf(org: Org, flowName: string, prefix: string): Promise<AuditFile> {
+      const flow = await flowOr404(store, org, flowName);
+      const [artifact] = await store.artifacts.byFingerprintPrefix(org.id, prefix.toLowerCase(), flow.id);
+      if (artifact === undefined) throw artifactNotFound(org.name, prefix, flow.name);
+      const host = publicUrl();
+      const facts = await artifactFactsReader(store)(artifact);
+      const about = attestationsOf(artifact, facts.attestations);
+      return {
+        filename: `${segment(flow.name)}-${artifact.fingerprint}-audit-package.tgz`,
+        content: auditPackageOf({
+          mtime: new Date(artifact.lastModifiedAt * 1000),
+          documents: [
+            { path: 'artifact.json', text: JSON.stringify(artifactView(host, org.name, artifact, facts), null, 2) },
+            {
+              path: 'attestations.json',
+              text: JSON.stringify(
+                about.map((attestation) => attestationView(host, org.name, attestation)),
+                null,
+                2,
+              ),
+            },
+          ],
+          evidence: packedEvidenceOf(about),
           open: (sha256) => store.evidence.open(sha256),
         }),
       };

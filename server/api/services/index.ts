@@ -16,6 +16,7 @@ import { customTypeService } from './customTypes.ts';
 import { deploymentService } from './deployments.ts';
 import { environmentService } from './environments.ts';
 import { flowService } from './flows.ts';
+import { organizationService } from './organizations.ts';
 import { policyService } from './policies.ts';
 import { previewService } from './previews.ts';
 import { readinessService } from './readiness.ts';
@@ -59,6 +60,7 @@ export function servicesOf(deps: ServiceDeps) {
     deployments: deploymentService(deps),
     environments: environmentService(deps),
     flows: flowService(deps),
+    organizations: organizationService(deps),
     policies: policyService(deps),
     previews: previewService(deps),
     readiness: readinessService(deps),

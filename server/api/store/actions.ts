@@ -33,6 +33,7 @@ export interface ActionStore {
   byName(orgId: number, name: string): Promise<Action | undefined>;
   /** Creates the action with the next number; returns the number. */
   create(orgId: number, input: ActionInput, createdBy: string, now: number): Promise<number>;
+  /** Writes every field of the input over the action's, its name too. */
   update(id: number, input: ActionInput, now: number): Promise<void>;
   remove(id: number, now: number): Promise<void>;
   /** Live actions of an org with this trigger for this environment (kind `environment`) or flow (`flow`). */
@@ -160,7 +161,8 @@ export function actionStore(sql: Statements): ActionStore {
     },
     async update(id, input, now) {
       await sql.run(
-        'UPDATE actions SET type = ?, targets = ?, triggers = ?, environments = ?, flows = ?, last_modified_at = ? WHERE id = ?',
+        'UPDATE actions SET name = ?, type = ?, targets = ?, triggers = ?, environments = ?, flows = ?, last_modified_at = ? WHERE id = ?',
+        input.name,
         input.type,
         JSON.stringify(input.targets),
         JSON.stringify(input.triggers),

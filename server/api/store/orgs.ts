@@ -8,6 +8,7 @@ export interface Org {
   id: number;
   name: string;
   features: OrgFeatures;
+  createdAt: number;
 }
 
 export interface OrgStore {
@@ -21,12 +22,18 @@ interface OrgRow {
   id: number;
   name: string;
   features: string;
+  created_at: number;
   [column: string]: unknown;
 }
 
 function toOrg(row: OrgRow): Org {
   const features = JSON.parse(row.features) as Partial<OrgFeatures>;
-  return { id: row.id, name: row.name, features: { controls: features.controls !== false } };
+  return {
+    id: row.id,
+    name: row.name,
+    features: { controls: features.controls !== false },
+    createdAt: Number(row.created_at),
+  };
 }
 
 export function orgStore(sql: Statements): OrgStore {

@@ -6,6 +6,7 @@ import { pipeline, Readable } from 'node:stream';
 import { pipeline as pipelined } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { pack, type Pack } from 'tar-stream';
+import type { Attestation } from '../store/attestations.ts';
 import type { EvidenceFile } from '../store/evidence.ts';
 
 export interface PackedEvidence {
@@ -32,6 +33,21 @@ export interface PackageContents {
  */
 export function segment(name: string): string {
   return name.replace(/[\p{Cc}/\\:*?"<>|]/gu, '_').replace(/^\.+/, '_') || '_';
+}
+
+/** The evidence files of these attestations, each under its attestation's name and id. */
+export function packedEvidenceOf(attestations: readonly Attestation[]): PackedEvidence[] {
+  return attestations.flatMap(({ name, id, evidence: file }) =>
+    file === null
+      ? []
+      : [
+          {
+            path: `evidence/${segment(name)}/${id}/${segment(file.filename)}`,
+            sha256: file.sha256,
+            missingLine: `${name} ${id}: ${file.filename} (sha256 ${file.sha256})`,
+          },
+        ],
+  );
 }
 
 function textFile(text: string): EvidenceFile {

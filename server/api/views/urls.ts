@@ -2,6 +2,7 @@
 const seg = encodeURIComponent;
 
 export const htmlUrl = {
+  flows: (host: string, org: string) => `${host}/${seg(org)}/flows`,
   flow: (host: string, org: string, flow: string) => `${host}/${seg(org)}/flows/${seg(flow)}`,
   trail: (host: string, org: string, flow: string, trail: string) =>
     `${host}/${seg(org)}/flows/${seg(flow)}/trails/${seg(trail)}`,

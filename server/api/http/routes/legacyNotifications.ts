@@ -1,9 +1,12 @@
 // The legacy environment-notification routes that the service's infrastructure-as-code provider
 // still calls (reference §2.12): `/organizations/{org}/environments_notifications[/{n}]`. They are
 // answered by the current environment-action operations, run in-process with the caller's own
-// credentials, so there is one implementation and one set of access rules.
+// credentials, so there is one implementation and one set of access rules. Replacing an action by
+// its number (reference §8.4) has no current operation: it is the action service's own.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { orgOf, principalOf } from '../auth.ts';
 import type { RoutePlugin } from '../context.ts';
+import { bodySchema } from '../requestBodies.ts';
 import { routeCheckedJsonBody } from '../multipart.ts';
 
 /** Documented as the current operation's body; that operation checks it when the request is passed on. */
@@ -21,6 +24,13 @@ const numberParams = {
   type: 'object',
   required: ['org', 'number'],
   properties: { org: { type: 'string' }, number: { type: 'string' } },
+} as const;
+
+/** The number of the action to replace; one that is not a number is refused here. */
+const replaceParams = {
+  type: 'object',
+  required: ['org', 'number'],
+  properties: { org: { type: 'string' }, number: { type: 'integer', minimum: 1 } },
 } as const;
 
 type Method = 'GET' | 'PUT' | 'DELETE';
@@ -49,7 +59,7 @@ async function forwarded(
 
 const seg = encodeURIComponent;
 
-export const legacyNotificationRoutes: RoutePlugin = (app, _options, done) => {
+export const legacyNotificationRoutes: RoutePlugin = (app, { services }, done) => {
   app.get(
     '/organizations/:org/environments_notifications',
     { schema: { params: orgParams } },
@@ -77,6 +87,12 @@ export const legacyNotificationRoutes: RoutePlugin = (app, _options, done) => {
     { schema: { params: numberParams } },
     async (request, reply) =>
       forwarded(app, request, reply, 'GET', `/api/v2/actions/${seg(request.params.org)}/${seg(request.params.number)}`),
+  );
+  app.put(
+    '/organizations/:org/environments_notifications/:number',
+    { schema: { params: replaceParams, body: bodySchema('environment-action-create') } },
+    async (request) =>
+      services.actions.replace(orgOf(request), request.params.number, request.body, principalOf(request)),
   );
   app.delete(
     '/organizations/:org/environments_notifications/:number',
