@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { waitFor } from '../support/wait.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -137,6 +138,13 @@ describe('cev by its name', function () {
     assert.match(help.stdout, /^cev \d+\.\d+\.\d+: /);
     const checked = run('cev', ['validate', 'good-flow-template.yml'], { path, cwd: work });
     assert.equal(checked.code, 0, checked.stderr);
+    // The SARIF log links each rule to its row of the page of codes the package carries.
+    const sarif = run('cev', ['validate', '--format', 'sarif', 'broken-flow-template.yml'], { path, cwd: work });
+    assert.equal(sarif.code, 1, sarif.stderr);
+    const log = JSON.parse(sarif.stdout) as { runs: { tool: { driver: { rules: { helpUri: string }[] } } }[] };
+    const helpUri = new URL(log.runs[0].tool.driver.rules[0].helpUri);
+    assert.ok(fileURLToPath(helpUri).startsWith(join(prefix, 'lib', 'node_modules', 'compliance-evidence')));
+    assert.match(readFileSync(fileURLToPath(helpUri), 'utf8'), new RegExp(`<a id="${helpUri.hash.slice(1)}"></a>`));
 
     // Serving needs what the package carries beside cli.js: the evaluation threads' script reads
     // every uploaded template, and the API reference's files.
