@@ -208,6 +208,10 @@ describe('artifacts and search', () => {
       errors: { 'query.flow_name': "String should match pattern '^[a-zA-Z0-9][a-zA-Z0-9._~-]*$' [input: -bad]" },
       message: 'Input payload validation failed',
     });
+    // The spec gives flow_name a pattern, so an empty one is refused as any other wrong value
+    // (unlike a free-text filter such as repo_name, whose empty value filters nothing).
+    const emptyFlow = await server.get('/api/v2/artifacts/acme?flow_name=');
+    assert.equal(emptyFlow.status, 400, emptyFlow.text);
     assert.deepEqual((await server.get('/api/v2/artifacts/acme?repo_name=nope')).body, {
       message: "Repo 'nope' not found",
     });

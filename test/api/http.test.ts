@@ -38,12 +38,13 @@ describe('API conventions', () => {
     );
   });
 
-  it('answers a JSON 404 for unmatched paths, including the removed approvals and deployments APIs (`/` is the landing page)', async () => {
+  // The approvals API and the old flow-scoped deployments path are gone; the deployments read from
+  // environments (reference §8.4) are served, and tested with the catalogue's operations.
+  it('answers a JSON 404 for unmatched paths, including the removed approvals and flow deployments APIs (`/` is the landing page)', async () => {
     for (const path of [
       '/api/v2/nothing-here',
       '/api/v2/approvals/default/flow',
       '/api/v2/deployments/default/flow',
-      '/api/v2/environments/default/prod/deployments',
       '/api/v1/x',
       '/api/v2',
     ]) {

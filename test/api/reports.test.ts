@@ -321,7 +321,10 @@ describe('environment reports and snapshots', () => {
     assert.deepEqual(await count('?start=1hour&end=NOW'), ['3e', '3s', '2e', '2s', '1s']);
     assert.deepEqual(await count('?start_ts=1700000000&end_ts=1700086400'), []);
     assert.deepEqual(await count('?start_ts=1700000000.5'), ['3e', '3s', '2e', '2s', '1s']);
-    assert.deepEqual(await count('?repo_name=acme/none&repo_name=other'), []);
+    // A repo the org never reported is named back as not found (reference §8.3 item 16).
+    const unknownRepo = await server.get<ErrorBody>('/api/v2/environments/acme/srv/events?repo_name=acme/none');
+    assert.equal(unknownRepo.status, 404, unknownRepo.text);
+    assert.equal(unknownRepo.body.message, "Repo 'acme/none' not found");
     assert.deepEqual(await count('?page=2&per_page=2'), ['2e', '2s']);
     for (const [query, value] of [
       ['start=', ''],

@@ -1,7 +1,8 @@
 // Empty query values (reference §8.3 item 14): `?trail=` or `?repo_name=` filters nothing, as the
 // hosted service ignores them, instead of looking for the empty name. An empty value of an
-// enumerated parameter (`?type=`, `?provider=`), a number or a boolean stays, and the schema
-// refuses it as any other wrong value. A parameter whose empty value says something of its own (an
+// enumerated parameter (`?type=`, `?provider=`), of one with a pattern (`?flow_name=`, whose
+// pattern the spec gives), a number or a boolean stays, and the schema refuses it as any other
+// wrong value. A parameter whose empty value says something of its own (an
 // empty search, an empty interval bound) is marked EMPTY_KEPT and keeps it for its route to answer.
 
 /** The schema keyword of a free-text query parameter whose empty value is kept. */
@@ -10,13 +11,19 @@ export const EMPTY_KEPT = 'x-empty-kept';
 interface ParameterSchema {
   type?: unknown;
   enum?: unknown;
+  pattern?: unknown;
   items?: ParameterSchema;
   [EMPTY_KEPT]?: boolean;
 }
 
-/** A string parameter of no fixed set of values, whose empty value means "no filter". */
+/** A string parameter of no fixed set or shape of values, whose empty value means "no filter". */
 function isFreeText(schema: ParameterSchema | undefined): boolean {
-  return schema?.type === 'string' && schema.enum === undefined && schema[EMPTY_KEPT] !== true;
+  return (
+    schema?.type === 'string' &&
+    schema.enum === undefined &&
+    schema.pattern === undefined &&
+    schema[EMPTY_KEPT] !== true
+  );
 }
 
 /** Removes, in place, the empty values of the query's free-text parameters, before the schema checks the query. */
