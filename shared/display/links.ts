@@ -14,6 +14,10 @@ export type ViewRef =
   | { kind: 'snapshot'; environment: string; index: number }
   /** Two snapshots compared: `from` is the earlier, `to` the later one. */
   | { kind: 'comparison'; from: SnapshotId; to: SnapshotId }
+  | { kind: 'policies' }
+  | { kind: 'policy'; policy: string }
+  | { kind: 'controls' }
+  | { kind: 'control'; identifier: string }
   | { kind: 'external'; url: string };
 
 /** A snapshot named as the diff endpoint names it: `env#N`. */

@@ -29,6 +29,9 @@ const PAGES = [
   '/acme/environments/production',
   '/acme/environments/production/snapshots/3',
   '/acme/environments/production/compare?from=2&to=3',
+  '/acme/search?q=release',
+  '/acme/policies/prod-rules',
+  '/acme/controls/CC8.1',
 ];
 
 /** Relative luminance (WCAG) of a CSS `rgb(r, g, b)` colour. */

@@ -6,7 +6,17 @@ import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../support/browser.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { DESKTOP, screenshots, signIn } from './webKit.ts';
-import { API_IMAGE, COMMIT, FP, OTHER_READER, plantStory, READER, STORY_CONFIG } from './webStory.ts';
+import {
+  API_IMAGE,
+  COMMIT,
+  FP,
+  OTHER_READER,
+  plantStory,
+  POLICY_V1,
+  POLICY_V2,
+  READER,
+  STORY_CONFIG,
+} from './webStory.ts';
 
 describe('the pages of an org', function () {
   let server: TestServer;
@@ -147,5 +157,84 @@ describe('the pages of an org', function () {
     assert.equal((await other.goto(`${server.url}/acme/search?q=api`))?.status(), 404);
     assert.doesNotMatch(await other.locator('main').innerText(), /registry|backend/);
     await other.close();
+  });
+
+  it('shows a policy: what each version says, where it is attached and what happened to it, linked from the environment', async () => {
+    await page.goto(`${server.url}/acme/environments/production`);
+    await page
+      .getByRole('table', { name: 'Policies attached to the environment' })
+      .getByRole('link', { name: 'prod-rules' })
+      .click();
+    await page.getByRole('heading', { name: 'Policy prod-rules' }).waitFor({ timeout: 15_000 });
+    const main = await page.locator('main').innerText();
+    assert.match(main, /Attached to production\. Created/);
+    assert.equal(await page.getByRole('heading', { name: 'Version 2, the current one' }).count(), 1);
+    assert.equal((await page.locator('pre.document').first().innerText()).trim(), POLICY_V2.trim());
+    assert.deepEqual(
+      await rows('Earlier versions of the policy, newest first').then((found) =>
+        found.map((row) => [row[0], row[2], row[3]]),
+      ),
+      [['1', 'admin', 'first']],
+    );
+    await page.getByText('Version 1', { exact: true }).click();
+    assert.equal((await page.locator('details pre.document').innerText()).trim(), POLICY_V1.trim());
+    assert.deepEqual(
+      (await rows('What happened to the policy, newest first')).map((row) => row[1]),
+      ['Attached to production (version 2)', 'Version 2 written', 'Created (version 1)'],
+    );
+    await screenshots(page, server, '/acme/policies/prod-rules', 'policy-prod-rules', { dark: true });
+
+    await page.goto(`${server.url}/acme/policies`);
+    assert.deepEqual(
+      (await rows('Environment policies, live ones first')).map((row) => row.slice(0, 3)),
+      [
+        ['change-control', 'nothing', '1'],
+        ['prod-rules', 'production', '2'],
+      ],
+    );
+    await screenshots(page, server, '/acme/policies', 'policies');
+    assert.equal((await page.goto(`${server.url}/acme/policies/nope`))?.status(), 404);
+  });
+
+  it('shows controls in force and archived, and a control with the policies that ask for it and its decisions', async () => {
+    await page.goto(`${server.url}/acme/flows`);
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Controls' }).click();
+    await page.getByRole('heading', { name: 'Controls of acme' }).waitFor({ timeout: 15_000 });
+    assert.deepEqual(await rows('Controls in force'), [['CC8.1', 'Change management', '1', 'change-control']]);
+    assert.deepEqual(await rows('Archived controls'), [['LEGACY-1', 'Manual release sign-off', '1', '']]);
+    await screenshots(page, server, '/acme/controls', 'controls');
+
+    await page.getByRole('link', { name: 'CC8.1' }).click();
+    await page.getByRole('heading', { name: 'Control CC8.1: Change management' }).waitFor({ timeout: 15_000 });
+    assert.deepEqual(
+      (await rows('Decisions on the control, newest first')).map((row) => [row[1], row[2], row[3], row[5]]),
+      [
+        [
+          'NON-COMPLIANT',
+          'change-board',
+          'backend / release-42',
+          'Change board rejected release 42: coverage below the bar',
+        ],
+        ['COMPLIANT', 'change-board', 'backend / release-41', 'Change board approved release 41'],
+      ],
+    );
+    // No environment attaches the policy that asks for it: the page says which policy does.
+    assert.match(
+      await page.locator('main').innerText(),
+      /Policies change-control ask for it; no environment attaches them\./,
+    );
+    await screenshots(page, server, '/acme/controls/CC8.1', 'control-cc8-1', { dark: true });
+    const decisions = page.getByRole('table', { name: 'Decisions on the control, newest first' });
+    await decisions.getByRole('link', { name: 'change-board' }).first().click();
+    await page.getByRole('heading', { name: 'Attestation change-board' }).waitFor({ timeout: 15_000 });
+    assert.match(page.url(), /\/acme\/flows\/backend\/trails\/release-42\?attestation_id=/);
+
+    await page.goto(`${server.url}/acme/controls/LEGACY-1`);
+    assert.match(await page.locator('p.verdict').innerText(), /^ARCHIVED/);
+    assert.match(await page.locator('main').innerText(), /No decisions yet\./);
+    // An org with controls turned off says so; an unknown control is not found.
+    await page.goto(`${server.url}/quiet/controls`);
+    assert.match(await page.getByRole('status').innerText(), /Controls \(a beta\) are turned off for quiet/);
+    assert.equal((await page.goto(`${server.url}/acme/controls/nope`))?.status(), 404);
   });
 });

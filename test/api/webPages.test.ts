@@ -257,6 +257,9 @@ describe('web pages behind every html_url', function () {
     '/acme/environments/prod/compare?from=1&to=3',
     `/acme/search?q=${encodeURIComponent(HOSTILE_SHORT)}`,
     '/acme/search?q=app',
+    '/acme/policies',
+    '/acme/policies/prod-rules',
+    '/acme/controls',
   ];
 
   it('seeds three snapshots: unknown before the policy, then one compliant and one not', () => {

@@ -10,9 +10,9 @@ import type { Reply, TestServer } from './harness.ts';
 export const READER = 'acme-reader-key-1';
 export const OTHER_READER = 'other-reader-key-1';
 export const STORY_CONFIG = [
-  'orgs: [{name: acme}, {name: other}]',
+  'orgs: [{name: acme}, {name: other}, {name: quiet, features: {controls: false}}]',
   'api_keys:',
-  `  - {key: ${READER}, orgs: [acme], role: reader}`,
+  `  - {key: ${READER}, orgs: [acme, quiet], role: reader}`,
   `  - {key: ${OTHER_READER}, orgs: [other], role: reader}`,
 ];
 

@@ -203,7 +203,7 @@ ${table(
   'Policies attached to the environment',
   ['Policy', 'Version applied', 'Description'],
   environment.policies.map((policy) => [
-    policy.name,
+    refLink(org, { kind: 'policy', policy: policy.name }, policy.name),
     policy.version === null ? 'not yet applied' : String(policy.version),
     policy.description,
   ]),

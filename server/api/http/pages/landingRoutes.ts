@@ -17,6 +17,7 @@ import { Sessions } from './sessions.ts';
 import { registerEnvironmentPages } from './environmentPages.ts';
 import { registerFlowPages } from './flowPages.ts';
 import { hrefOf } from './markup.ts';
+import { registerGovernancePages } from './governancePages.ts';
 import { registerSearchPages } from './searchPages.ts';
 import { registerSnapshotPages } from './snapshotPages.ts';
 import { registerTrailPages } from './trailPages.ts';
@@ -43,6 +44,7 @@ export const landingRoutes: FastifyPluginCallback<RouteOptions> = (app, { contex
   registerEnvironmentPages(app, site);
   registerSnapshotPages(app, site);
   registerSearchPages(app, site);
+  registerGovernancePages(app, site);
   const publicRoute = { config: { public: true }, schema: { hide: true } };
   // Every page route of this plugin that changes state, before its body is read.
   app.addHook('onRequest', async (request, reply) => {

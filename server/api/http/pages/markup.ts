@@ -35,6 +35,14 @@ export function hrefOf(org: string, ref: ViewRef): string | null {
     case 'comparison':
       // Compared within the later snapshot's environment; an earlier one elsewhere goes as env#N.
       return `${environmentPath(ref.to.environment)}/compare?from=${ref.from.environment === ref.to.environment ? ref.from.index : seg(`${ref.from.environment}#${ref.from.index}`)}&to=${ref.to.index}`;
+    case 'policies':
+      return `/${seg(org)}/policies`;
+    case 'policy':
+      return `/${seg(org)}/policies/${seg(ref.policy)}`;
+    case 'controls':
+      return `/${seg(org)}/controls`;
+    case 'control':
+      return `/${seg(org)}/controls/${seg(ref.identifier)}`;
     case 'external':
       return ref.url;
   }
@@ -54,7 +62,7 @@ export function urlItem(org: string, url: ViewUrl): SafeHtml {
  * of its own that scrolls sideways on a narrow screen (a region named by the caption, which a
  * keyboard can focus and scroll), so the page itself never does.
  */
-export function table(caption: string, columns: string[], rows: HtmlValue[][], empty = 'None.'): SafeHtml {
+export function table(caption: string, columns: string[], rows: HtmlValue[][], empty: HtmlValue = 'None.'): SafeHtml {
   const body =
     rows.length === 0
       ? html`<tr><td colspan="${columns.length}">${empty}</td></tr>`
@@ -97,9 +105,9 @@ ${paging.next === null ? '' : html`<a href="${hrefOfPage(paging.next)}" rel="nex
 </nav>`;
 }
 
-/** Home, the org's flows and its environments, and the org's search box, on every page of an org. */
+/** Home, the org's flows, environments, policies and controls, and its search box, on every page of an org. */
 export function orgNav(org: string, query = ''): SafeHtml {
-  return html`<header class="site"><nav class="site" aria-label="Site"><a href="/">Home</a> · <a href="${hrefOf(org, { kind: 'flows' })}">Flows</a> · <a href="${hrefOf(org, { kind: 'environments' })}">Environments</a> <span class="org">(${org})</span></nav>
+  return html`<header class="site"><nav class="site" aria-label="Site"><a href="/">Home</a> · <a href="${hrefOf(org, { kind: 'flows' })}">Flows</a> · <a href="${hrefOf(org, { kind: 'environments' })}">Environments</a> · <a href="${hrefOf(org, { kind: 'policies' })}">Policies</a> · <a href="${hrefOf(org, { kind: 'controls' })}">Controls</a> <span class="org">(${org})</span></nav>
 <form class="search" role="search" method="get" action="/${seg(org)}/search"><input type="search" name="q" value="${query}" maxlength="200" aria-label="Search ${org} by fingerprint, commit, or flow, trail or artifact name" placeholder="Fingerprint, commit, name"><button type="submit">Search</button></form></header>`;
 }
 

@@ -27,6 +27,7 @@ button { padding: 0.4rem 0.9rem; cursor: pointer; background: var(--surface); }
 main { overflow-wrap: anywhere; }
 pre { white-space: pre-wrap; margin: 0; }
 h2 code { font-size: 0.75em; }
+pre.document { background: var(--surface); border: 1px solid var(--line); padding: 0.5rem 0.7rem; overflow-x: auto; white-space: pre; }
 table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1rem; }
 caption { text-align: left; font-style: italic; }
 th, td { border: 1px solid var(--line); padding: 0.2rem 0.4rem; text-align: left; vertical-align: top; }
