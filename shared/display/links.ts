@@ -14,6 +14,7 @@ export type ViewRef =
   | { kind: 'snapshot'; environment: string; index: number }
   /** Two snapshots compared: `from` is the earlier, `to` the later one. */
   | { kind: 'comparison'; from: SnapshotId; to: SnapshotId }
+  | { kind: 'org' }
   | { kind: 'policies' }
   | { kind: 'policy'; policy: string }
   | { kind: 'controls' }

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../support/browser.ts';
+import { attest } from './fixtures.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { DESKTOP, screenshots, signIn } from './webKit.ts';
 import {
@@ -236,5 +237,50 @@ describe('the pages of an org', function () {
     await page.goto(`${server.url}/quiet/controls`);
     assert.match(await page.getByRole('status').innerText(), /Controls \(a beta\) are turned off for quiet/);
     assert.equal((await page.goto(`${server.url}/acme/controls/nope`))?.status(), 404);
+  });
+
+  it('summarises the org at home: its environments by compliance and the trails that turned non-compliant lately', async () => {
+    await page.goto(`${server.url}/`);
+    await page.getByRole('link', { name: 'acme', exact: true }).click();
+    await page.getByRole('heading', { name: 'acme', level: 1 }).waitFor({ timeout: 15_000 });
+    assert.ok(page.url().endsWith('/acme'), page.url());
+    assert.deepEqual(await page.locator('ul.tally li').allInnerTexts(), ['1 NON-COMPLIANT', '2 NO POLICY']);
+    assert.deepEqual(
+      (await rows('Environments, those that need attention first')).map((row) => row.slice(0, 3)),
+      [
+        ['production', 'NON-COMPLIANT', 'Latest snapshot: Something in it fails the attached policies.'],
+        ['dev', 'NO POLICY', 'No policy is attached and nothing has been reported yet.'],
+        [
+          'staging',
+          'NO POLICY',
+          'No policy is attached, so nothing judges what runs here. Attach one to get a verdict.',
+        ],
+      ],
+    );
+    const trails = async () =>
+      (await rows('Non-compliant trails, the most recently changed first')).map((row) => row.slice(0, 3).join(' '));
+    assert.deepEqual(await trails(), ['release-42 backend NON-COMPLIANT']);
+    await screenshots(page, server, '/acme', 'org-home', { dark: true });
+
+    // A failing test on release 41 turns it non-compliant: it heads the list.
+    const failed = await attest(server, 'acme', 'backend', 'release-41', 'junit', {
+      attestation_name: 'unit-tests',
+      artifact_fingerprint: FP.api41,
+      junit_results: [{ name: 'api unit tests', tests: 412, failures: 2, errors: 0 }],
+    });
+    assert.equal(failed.status, 201, failed.text);
+    await page.reload();
+    assert.deepEqual(await trails(), ['release-41 backend NON-COMPLIANT', 'release-42 backend NON-COMPLIANT']);
+    await page.getByRole('link', { name: 'release-41' }).click();
+    await page.getByRole('heading', { name: 'Trail release-41' }).waitFor({ timeout: 15_000 });
+    assert.match(await page.locator('p.verdict').innerText(), /1 attestation fails: unit-tests\./);
+
+    // The home of an org with nothing yet says so; another org's key finds no home here.
+    await page.goto(`${server.url}/quiet`);
+    assert.match(await page.locator('main').innerText(), /No environments yet[^]*No trail is non-compliant\./);
+    const other = await browser.newPage({ viewport: DESKTOP });
+    await signIn(other, server, OTHER_READER);
+    assert.equal((await other.goto(`${server.url}/acme`))?.status(), 404);
+    await other.close();
   });
 });

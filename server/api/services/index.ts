@@ -17,6 +17,7 @@ import { deploymentService } from './deployments.ts';
 import { environmentService } from './environments.ts';
 import { flowService } from './flows.ts';
 import { organizationService } from './organizations.ts';
+import { overviewService } from './overview.ts';
 import { policyService } from './policies.ts';
 import { previewService } from './previews.ts';
 import { readinessService } from './readiness.ts';
@@ -61,6 +62,7 @@ export function servicesOf(deps: ServiceDeps) {
     environments: environmentService(deps),
     flows: flowService(deps),
     organizations: organizationService(deps),
+    overview: overviewService(deps),
     policies: policyService(deps),
     previews: previewService(deps),
     readiness: readinessService(deps),

@@ -18,6 +18,7 @@ import { registerEnvironmentPages } from './environmentPages.ts';
 import { registerFlowPages } from './flowPages.ts';
 import { hrefOf } from './markup.ts';
 import { registerGovernancePages } from './governancePages.ts';
+import { registerOrgHomePage } from './orgHomePage.ts';
 import { registerSearchPages } from './searchPages.ts';
 import { registerSnapshotPages } from './snapshotPages.ts';
 import { registerTrailPages } from './trailPages.ts';
@@ -45,6 +46,7 @@ export const landingRoutes: FastifyPluginCallback<RouteOptions> = (app, { contex
   registerSnapshotPages(app, site);
   registerSearchPages(app, site);
   registerGovernancePages(app, site);
+  registerOrgHomePage(app, site);
   const publicRoute = { config: { public: true }, schema: { hide: true } };
   // Every page route of this plugin that changes state, before its body is read.
   app.addHook('onRequest', async (request, reply) => {
@@ -72,7 +74,7 @@ export const landingRoutes: FastifyPluginCallback<RouteOptions> = (app, { contex
       principal === undefined
         ? signInForm(problem, next)
         : html`<h2>Your organizations</h2>
-<ul>${(await services.access.orgNamesOf(principal)).map((org) => html`<li>${org}: <a href="${hrefOf(org, { kind: 'flows' })}">flows</a>, <a href="${hrefOf(org, { kind: 'environments' })}">environments</a></li>`)}</ul>
+<ul>${(await services.access.orgNamesOf(principal)).map((org) => html`<li><a href="${hrefOf(org, { kind: 'org' })}">${org}</a>: <a href="${hrefOf(org, { kind: 'flows' })}">flows</a>, <a href="${hrefOf(org, { kind: 'environments' })}">environments</a></li>`)}</ul>
 <form method="post" action="/sign-out"><button type="submit">Sign out</button></form>`;
     return page(
       TITLE,

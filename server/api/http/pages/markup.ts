@@ -35,6 +35,8 @@ export function hrefOf(org: string, ref: ViewRef): string | null {
     case 'comparison':
       // Compared within the later snapshot's environment; an earlier one elsewhere goes as env#N.
       return `${environmentPath(ref.to.environment)}/compare?from=${ref.from.environment === ref.to.environment ? ref.from.index : seg(`${ref.from.environment}#${ref.from.index}`)}&to=${ref.to.index}`;
+    case 'org':
+      return `/${seg(org)}`;
     case 'policies':
       return `/${seg(org)}/policies`;
     case 'policy':
@@ -107,7 +109,7 @@ ${paging.next === null ? '' : html`<a href="${hrefOfPage(paging.next)}" rel="nex
 
 /** Home, the org's flows, environments, policies and controls, and its search box, on every page of an org. */
 export function orgNav(org: string, query = ''): SafeHtml {
-  return html`<header class="site"><nav class="site" aria-label="Site"><a href="/">Home</a> · <a href="${hrefOf(org, { kind: 'flows' })}">Flows</a> · <a href="${hrefOf(org, { kind: 'environments' })}">Environments</a> · <a href="${hrefOf(org, { kind: 'policies' })}">Policies</a> · <a href="${hrefOf(org, { kind: 'controls' })}">Controls</a> <span class="org">(${org})</span></nav>
+  return html`<header class="site"><nav class="site" aria-label="Site"><a href="/">Home</a> › <a href="${hrefOf(org, { kind: 'org' })}" class="org">${org}</a>: <a href="${hrefOf(org, { kind: 'flows' })}">Flows</a> · <a href="${hrefOf(org, { kind: 'environments' })}">Environments</a> · <a href="${hrefOf(org, { kind: 'policies' })}">Policies</a> · <a href="${hrefOf(org, { kind: 'controls' })}">Controls</a></nav>
 <form class="search" role="search" method="get" action="/${seg(org)}/search"><input type="search" name="q" value="${query}" maxlength="200" aria-label="Search ${org} by fingerprint, commit, or flow, trail or artifact name" placeholder="Fingerprint, commit, name"><button type="submit">Search</button></form></header>`;
 }
 

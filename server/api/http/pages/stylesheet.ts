@@ -44,6 +44,8 @@ td code, td:not(:first-child) a { overflow-wrap: anywhere; }
   div.table caption { position: sticky; left: 0; max-width: calc(100vw - 3rem); }
 }
 header.site { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: space-between; margin-bottom: 0.5rem; }
+a.org { font-weight: 600; }
+ul.tally { margin: 0.3rem 0 0.5rem; }
 form.search { margin: 0; gap: 0.3rem; flex-wrap: nowrap; }
 form.search input { width: min(20rem, 60vw); padding: 0.3rem; }
 nav.pager { display: flex; gap: 1rem; margin: 0.3rem 0 1rem; }

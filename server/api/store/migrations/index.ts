@@ -30,6 +30,7 @@ import { migration244 } from './244-event-positions.ts';
 import { migration280 } from './280-control-versions-and-decisions.ts';
 import { migration281 } from './281-deployments.ts';
 import { migration290 } from './290-trail-event-reports.ts';
+import { migration305 } from './305-trails-by-state.ts';
 import type { Statements } from '../db.ts';
 
 export interface Migration {
@@ -74,4 +75,5 @@ export const migrations: readonly Migration[] = [
   migration280,
   migration281,
   migration290,
+  migration305,
 ];
