@@ -178,6 +178,10 @@ const ownRules: Readonly<Record<string, CodeDescription>> = {
     short: 'target_artifacts without a commit',
     full: 'An attestation for target_artifacts is matched to the artifacts through its commit. Add git_commit_info (or an artifact_fingerprint).',
   },
+  'attestation/empty-url': {
+    short: 'An override without the address of its decision',
+    full: 'An override attestation names where it was decided in origin_url; an empty one is refused ("Input should be a valid URL, input is empty"). Give the URL of the decision.',
+  },
 };
 
 /** Codes another document reports with the same rule: an attestation's body is checked as a scan's is. */
@@ -212,6 +216,7 @@ const pageGroups: readonly (readonly [heading: string, prefixes: readonly string
   ['Flow templates', ['template']],
   ['Environment policies', ['policy']],
   ['Scan attestations', ['scan']],
+  ['Attestations of other types', ['attestation']],
 ];
 
 function row(anchor: string, code: string, description: CodeDescription): string {
