@@ -85,8 +85,10 @@ export const membershipEvent = {
     user: string,
     service_account: string,
     api_key_id: nullableString,
+    role: { ...nullableString, description: "The account's privilege once the event happened." },
+    source: { ...string, description: 'How the change was made: `api`.' },
     data: anyObject,
   },
-  required: ['type', 'timestamp', 'user', 'service_account', 'api_key_id', 'data'],
+  required: ['type', 'timestamp', 'user', 'service_account', 'api_key_id', 'role', 'source', 'data'],
   additionalProperties: false,
 } as const;

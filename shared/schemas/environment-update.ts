@@ -7,6 +7,10 @@ export default {
   type: 'object',
   properties: {
     ...environmentFields,
+    include_scaling: {
+      description: 'Deprecated; accepted as the create form accepts it, has no effect and always reads back false.',
+      type: 'boolean',
+    },
   },
   additionalProperties: false,
 } as const;

@@ -1,8 +1,9 @@
-// Migrations 280 and 281 on a database that already holds decisions and environment events: the
-// decisions and deployments recorded before them list exactly as those recorded after, and the
-// numbering goes on from there. The test records a story, takes the two migrations back out of the
-// database (their tables, triggers and rows in schema_migrations), restarts the server so that they
-// run again on the rows already there, and compares every list with what it answered before.
+// Migrations 280 to 282 on a database that already holds decisions, environment events and
+// membership events: the decisions and deployments recorded before them list exactly as those
+// recorded after, the numbering goes on from there, and each membership event has the role it had.
+// The test records a story, takes the migrations back out of the database (their tables, triggers,
+// column and rows in schema_migrations), restarts the server so that they run again on the rows
+// already there, and compares every list with what it answered before.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ type DeploymentPage = FromSchema<ReturnType<typeof linkedDataPage<typeof deploym
 type DecisionPage = FromSchema<ReturnType<typeof linkedDataPage<typeof listedDecision>>>;
 type ControlVersion = FromSchema<typeof controlVersion>;
 
-const MIGRATIONS = ['280-control-versions-and-decisions', '281-deployments'];
+const MIGRATIONS = ['280-control-versions-and-decisions', '281-deployments', '282-membership-roles'];
 const TRIGGERS = [
   ['control_decision_numbered', 'attestations'],
   ['deployment_recorded', 'environment_events'],
@@ -35,6 +36,7 @@ async function withoutCatalogueMigrations(where: { dataDir: string; url?: string
     const db = new DatabaseSync(join(where.dataDir, 'cev.sqlite'));
     for (const [trigger] of TRIGGERS) db.exec(`DROP TRIGGER ${trigger}`);
     for (const table of TABLES) db.exec(`DROP TABLE ${table}`);
+    db.exec('ALTER TABLE membership_events DROP COLUMN role');
     db.exec(forget);
     db.close();
     return;
@@ -45,13 +47,14 @@ async function withoutCatalogueMigrations(where: { dataDir: string; url?: string
     for (const [trigger, table] of TRIGGERS)
       await client.query(`DROP TRIGGER ${trigger} ON ${table}; DROP FUNCTION ${trigger}()`);
     for (const table of TABLES) await client.query(`DROP TABLE ${table}`);
+    await client.query('ALTER TABLE membership_events DROP COLUMN role');
     await client.query(forget);
   } finally {
     await client.end();
   }
 }
 
-describe('migrations 280 and 281 on a store that already has decisions and environment events', function () {
+describe('migrations 280 to 282 on a store that already has decisions, environment and membership events', function () {
   this.timeout(120_000);
   let server: TestServer | undefined;
   let url: string | undefined;
@@ -116,7 +119,22 @@ describe('migrations 280 and 281 on a store that already has decisions and envir
     await report(first, 'staging', [fps[1]]);
     await report(first, 'prod', [fps[0], fps[2]]);
 
+    assert.equal(
+      (await first.json('POST', '/api/v2/service-accounts/acme', { name: 'ci', privilege: 'snapshotter' })).status,
+      201,
+    );
+    assert.equal(
+      (await first.json('POST', '/api/v2/service-accounts/acme/ci/api-keys', { description: 'k' })).status,
+      201,
+    );
+    assert.equal((await first.json('PATCH', '/api/v2/service-accounts/acme/ci', { privilege: 'member' })).status, 200);
+    assert.equal(
+      (await first.json('POST', '/api/v2/service-accounts/acme/ci/api-keys', { description: 'l' })).status,
+      201,
+    );
+
     const lists = [
+      '/api/v2/membership-audit-log/acme',
       '/api/v2/deployments/acme?per_page=2',
       '/api/v2/deployments/acme?page=2&per_page=2',
       '/api/v2/environments/acme/prod/deployments',
@@ -126,6 +144,10 @@ describe('migrations 280 and 281 on a store that already has decisions and envir
     ];
     const answers = async (on: TestServer) => Promise.all(lists.map(async (path) => (await on.get(path)).body));
     const before = await answers(first);
+    assert.deepEqual(
+      (before[0] as Array<{ role: string }>).map((event) => event.role),
+      ['snapshotter', 'snapshotter', 'member', 'member'],
+    );
     const versions = (await first.get<ControlVersion[]>('/api/v2/controls/acme/ctl/versions')).body;
     assert.deepEqual(
       versions.map((version) => version.name),
@@ -148,7 +170,7 @@ describe('migrations 280 and 281 on a store that already has decisions and envir
     assert.equal(decisions.pagination.total, 4);
     assert.deepEqual(
       decisions.data.slice(1).map((decision) => decision.decision_id),
-      [...(before[4] as DecisionPage).data, ...(before[5] as DecisionPage).data].map(
+      [...(before[5] as DecisionPage).data, ...(before[6] as DecisionPage).data].map(
         (decision) => decision.decision_id,
       ),
     );

@@ -12,7 +12,7 @@ import { isUnreadable } from '../store/db.ts';
 import type { Flow } from '../store/flows.ts';
 import type { Org } from '../store/orgs.ts';
 import type { Trail, TrailEvent } from '../store/trails.ts';
-import { artifactView } from '../views/artifactView.ts';
+import { artifactView, attestationsOf } from '../views/artifactView.ts';
 import { renderEach, type Placeholder } from '../views/placeholders.ts';
 import { artifactFactsReader } from './artifactFacts.ts';
 import type { ServiceDeps } from './index.ts';
@@ -152,26 +152,38 @@ export function artifactService(deps: Pick<ServiceDeps, 'store' | 'publicUrl' | 
       return created;
     },
 
-    /** The flow's latest artifact whose fingerprint starts with `prefix` (in `trail` when named); 404 otherwise. */
+    /**
+     * The flow's latest artifact whose fingerprint starts with `prefix`, in `trail` when named, and
+     * the one the attestation `attestation_id` is about when named (reference §8.4); 404 otherwise.
+     */
     async byFingerprint(
       org: Org,
       flowName: string,
       prefix: string,
-      trail: string | undefined,
+      narrowing: { trail?: string; attestation_id?: string },
     ): Promise<ArtifactAnswer> {
       const flow = await flowOr404(store, org, flowName);
+      const about =
+        narrowing.attestation_id === undefined
+          ? undefined
+          : ((await store.attestations.byId(org.id, narrowing.attestation_id)) ?? null);
       const matches = (await store.artifacts.byFingerprintPrefix(org.id, prefix.toLowerCase(), flow.id)).filter(
-        (artifact) => trail === undefined || artifact.trailName === trail,
+        (artifact) =>
+          (narrowing.trail === undefined || artifact.trailName === narrowing.trail) &&
+          (about === undefined ||
+            (about !== null && about.trailId === artifact.trailId && attestationsOf(artifact, [about]).length > 0)),
       );
       const artifact = matches[0];
       if (artifact === undefined) throw artifactNotFound(org.name, prefix, flow.name);
       return artifactView(publicUrl(), org.name, artifact, await artifactFactsReader(store)(artifact));
     },
 
-    /** The flow's artifacts built from a commit whose sha starts with `prefix`. */
-    async byCommit(org: Org, flowName: string, prefix: string): Promise<ArtifactAnswer[]> {
+    /** The flow's artifacts built from a commit whose sha starts with `prefix`, in `trail` when named. */
+    async byCommit(org: Org, flowName: string, prefix: string, trail?: string): Promise<ArtifactAnswer[]> {
       const flow = await flowOr404(store, org, flowName);
-      const artifacts = await store.artifacts.byCommitPrefix(org.id, prefix.toLowerCase(), flow.id);
+      const artifacts = (await store.artifacts.byCommitPrefix(org.id, prefix.toLowerCase(), flow.id)).filter(
+        (artifact) => trail === undefined || artifact.trailName === trail,
+      );
       const facts = artifactFactsReader(store, artifacts);
       const host = publicUrl();
       const views: ArtifactAnswer[] = [];

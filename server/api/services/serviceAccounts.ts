@@ -10,7 +10,7 @@ import { newId } from '../ids.ts';
 import { reaches } from '../rules/roles.ts';
 import type { Store } from '../store/index.ts';
 import type { ServiceDeps } from './index.ts';
-import type { MembershipEvent } from '../store/membership.ts';
+import type { MembershipEvent, MembershipQuery } from '../store/membership.ts';
 import type { Org } from '../store/orgs.ts';
 import type { Role } from '../principal.ts';
 import type { ServiceAccount, ServiceAccountKey } from '../store/serviceAccounts.ts';
@@ -50,6 +50,9 @@ async function keyOr404(store: Store, account: ServiceAccount, keyId: string): P
   return key;
 }
 
+/** Where every membership event comes from: this server has no other way to change members. */
+export const MEMBERSHIP_SOURCE = 'api';
+
 async function logMembership(
   store: Store,
   account: ServiceAccount,
@@ -63,6 +66,8 @@ async function logMembership(
     account: account.name,
     keyId,
     user,
+    // The privilege the account has once the event happened: a change names the new one.
+    role: typeof data.privilege === 'string' ? data.privilege : account.privilege,
     data,
     timestamp: nowSeconds(),
   });
@@ -101,9 +106,17 @@ export function serviceAccountService({ store }: Pick<ServiceDeps, 'store'>) {
       return await accountOr404(store, org, name);
     },
 
-    /** The org's membership audit log (reference §2.18). */
-    async membershipEventsOf(org: Org): Promise<MembershipEvent[]> {
-      return await store.membership.events(org.id);
+    /**
+     * The org's membership audit log (reference §2.18), filtered, sorted and paged as the hosted
+     * log's query says (§8.4); every event is recorded through the API, so a `source` other than
+     * `api` selects none.
+     */
+    async membershipLogOf(
+      org: Org,
+      query: MembershipQuery & { source?: string },
+    ): Promise<{ total: number; events: MembershipEvent[] }> {
+      if (query.source !== undefined && query.source !== MEMBERSHIP_SOURCE) return { total: 0, events: [] };
+      return await store.membership.page(org.id, query);
     },
 
     async create(

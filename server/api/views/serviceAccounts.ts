@@ -32,13 +32,15 @@ export function issuedApiKeyView(record: ServiceAccountKey, secret: string, now:
   return { ...apiKeyView(record, now), key: secret };
 }
 
-export function membershipEventView(event: MembershipRecord): MembershipEvent {
+export function membershipEventView(event: MembershipRecord, source: string): MembershipEvent {
   return {
     type: event.type,
     timestamp: event.timestamp,
     user: event.user,
     service_account: event.account,
     api_key_id: event.keyId,
+    role: event.role,
+    source,
     data: event.data,
   };
 }

@@ -26,6 +26,12 @@ const commitParams = {
   properties: { org: { type: 'string' }, flow: { type: 'string' }, sha: { type: 'string', pattern: HEX_PREFIX } },
 } as const;
 
+/** Reference §2.4, and §8.4's `attestation_id`: the artifact that attestation is about. */
+const fingerprintQuery = {
+  type: 'object',
+  properties: { trail: { type: 'string' }, attestation_id: { type: 'string' } },
+} as const;
+
 const listQuery = {
   type: 'object',
   properties: {
@@ -52,20 +58,16 @@ export const artifactRoutes: RoutePlugin = (app, { services }, done) => {
 
   app.get(
     '/artifacts/:org/:flow/fingerprint/:fingerprint',
-    {
-      schema: { params: fingerprintParams, querystring: { type: 'object', properties: { trail: { type: 'string' } } } },
-    },
+    { schema: { params: fingerprintParams, querystring: fingerprintQuery } },
     async (request) =>
-      services.artifacts.byFingerprint(
-        orgOf(request),
-        request.params.flow,
-        request.params.fingerprint,
-        request.query.trail,
-      ),
+      services.artifacts.byFingerprint(orgOf(request), request.params.flow, request.params.fingerprint, request.query),
   );
 
-  app.get('/artifacts/:org/:flow/commit_sha/:sha', { schema: { params: commitParams } }, async (request) =>
-    services.artifacts.byCommit(orgOf(request), request.params.flow, request.params.sha),
+  app.get(
+    '/artifacts/:org/:flow/commit_sha/:sha',
+    { schema: { params: commitParams, querystring: { type: 'object', properties: { trail: { type: 'string' } } } } },
+    async (request) =>
+      services.artifacts.byCommit(orgOf(request), request.params.flow, request.params.sha, request.query.trail),
   );
 
   app.get(

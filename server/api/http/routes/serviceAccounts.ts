@@ -5,7 +5,10 @@ import { orgOf, principalOf } from '../auth.ts';
 import { bodySchema } from '../requestBodies.ts';
 import { nowSeconds } from '../../clock.ts';
 import type { RoutePlugin } from '../context.ts';
-import type { AccountCaller } from '../../services/serviceAccounts.ts';
+import { MEMBERSHIP_SOURCE, type AccountCaller } from '../../services/serviceAccounts.ts';
+import { serviceAccountFields } from '../../../../shared/schemas/bodyParts.ts';
+import { membershipEvent } from '../../../../shared/contract/accounts.ts';
+import { pageOf, pageQuery } from '../../views/paging.ts';
 import { apiKeyView, issuedApiKeyView, membershipEventView, serviceAccountView } from '../../views/serviceAccounts.ts';
 
 const orgParams = { type: 'object', required: ['org'], properties: { org: { type: 'string' } } } as const;
@@ -20,6 +23,22 @@ const keyParams = {
   type: 'object',
   required: ['org', 'name', 'key_id'],
   properties: { org: { type: 'string' }, name: { type: 'string' }, key_id: { type: 'string' } },
+} as const;
+
+/** The membership log's query (reference §8.4). */
+const membershipQuery = {
+  type: 'object',
+  properties: {
+    ...pageQuery,
+    search: { type: 'string', description: "A part of the account's name, the user's or the key's id, case aside." },
+    event_type: { type: 'array', items: { type: 'string', enum: membershipEvent.properties.type.enum } },
+    role: { type: 'string', enum: serviceAccountFields.privilege.enum },
+    source: { type: 'string', description: 'Every event is made through the API: `api`.' },
+    from_timestamp: { type: 'number' },
+    to_timestamp: { type: 'number' },
+    sort_by: { type: 'string', enum: ['timestamp', 'event_type', 'user', 'service_account'] },
+    sort_dir: { type: 'string', enum: ['asc', 'desc'] },
+  },
 } as const;
 
 /** Clients send the literal body `null` (or none) when a POST has no payload. */
@@ -50,8 +69,34 @@ export const serviceAccountRoutes: RoutePlugin = (app, { services }, done) => {
     },
   );
 
-  app.get('/membership-audit-log/:org', { schema: { params: orgParams } }, async (request) =>
-    (await accounts.membershipEventsOf(orgOf(request))).map(membershipEventView),
+  app.get(
+    '/membership-audit-log/:org',
+    { schema: { params: orgParams, querystring: membershipQuery } },
+    async (request, reply) => {
+      const { query } = request;
+      const paged = query.page !== undefined || query.per_page !== undefined;
+      const { page, perPage, offset } = pageOf(query);
+      const { total, events } = await accounts.membershipLogOf(orgOf(request), {
+        search: query.search,
+        types: query.event_type,
+        role: query.role,
+        source: query.source,
+        from: query.from_timestamp,
+        to: query.to_timestamp,
+        sortBy: query.sort_by ?? 'timestamp',
+        descending: query.sort_dir === 'desc',
+        limit: paged ? perPage : -1,
+        offset: paged ? offset : 0,
+      });
+      // The log stays a plain list, as before its query; its page counts go in headers, as the events list's do.
+      reply.header('x-total-count', String(total));
+      if (paged) {
+        reply.header('x-total-pages', String(Math.ceil(total / perPage)));
+        reply.header('x-page', String(page));
+        reply.header('x-per-page', String(perPage));
+      }
+      return events.map((event) => membershipEventView(event, MEMBERSHIP_SOURCE));
+    },
   );
 
   app.get('/service-accounts/:org', { schema: { params: orgParams } }, async (request) =>

@@ -29,6 +29,7 @@ import { migration243 } from './243-attestation-positions.ts';
 import { migration244 } from './244-event-positions.ts';
 import { migration280 } from './280-control-versions-and-decisions.ts';
 import { migration281 } from './281-deployments.ts';
+import { migration282 } from './282-membership-roles.ts';
 import { migration290 } from './290-trail-event-reports.ts';
 import { migration305 } from './305-trails-by-state.ts';
 import type { Statements } from '../db.ts';
@@ -74,6 +75,7 @@ export const migrations: readonly Migration[] = [
   migration244,
   migration280,
   migration281,
+  migration282,
   migration290,
   migration305,
 ];
