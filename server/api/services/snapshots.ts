@@ -100,6 +100,29 @@ export function snapshotService({ store, publicUrl }: Pick<ServiceDeps, 'store' 
       return snapshots.map((snapshot) => snapshotSummaryView(snapshot, now));
     },
 
+    /**
+     * Snapshots first..last of an environment, newest first, as its history shows them: the fields
+     * of each Snapshot that say when, whether compliant, how many artifacts of each compliance and
+     * which policies applied, read in one statement without the artifacts.
+     */
+    async talliesOf(
+      org: Org,
+      env: string,
+      first: number,
+      last: number,
+    ): Promise<
+      Array<Pick<Snapshot, 'index' | 'timestamp' | 'compliant' | 'artifact_compliance_count' | 'applied_policies'>>
+    > {
+      const environment = await environmentOr404(store, org, env);
+      return (await store.snapshotTallies.range(environment.id, first, last)).map((tally) => ({
+        index: tally.index,
+        timestamp: tally.startedAt,
+        compliant: tally.compliant,
+        artifact_compliance_count: tally.complianceCount,
+        applied_policies: tally.appliedPolicies as Snapshot['applied_policies'],
+      }));
+    },
+
     /** The snapshot a snapshot expression names. */
     async snapshotAt(org: Org, env: string, expression: string): Promise<Snapshot> {
       const environment = await environmentOr404(store, org, env);

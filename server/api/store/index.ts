@@ -26,6 +26,7 @@ import { environmentStore, type EnvironmentStore } from './environments.ts';
 import { policyStore, type PolicyStore } from './policies.ts';
 import { provenanceStore, type ProvenanceStore } from './provenance.ts';
 import { snapshotStore, type SnapshotStore } from './snapshots.ts';
+import { snapshotTallyStore, type SnapshotTallyStore } from './snapshotTallies.ts';
 import { outboxStore, type OutboxEngine, type OutboxStore } from './outbox.ts';
 import { trailEvaluationStore, type TrailEvaluationStore } from './trailEvaluations.ts';
 import { evaluateQueuedTrails, evaluateTrailsBeforeCommit } from './trailStates.ts';
@@ -54,6 +55,7 @@ export interface Store {
   readonly evidence: EvidenceStore;
   readonly environments: EnvironmentStore;
   readonly snapshots: SnapshotStore;
+  readonly snapshotTallies: SnapshotTallyStore;
   readonly provenance: ProvenanceStore;
   readonly policies: PolicyStore;
   readonly controls: ControlStore;
@@ -119,6 +121,7 @@ function resourceStores(
     evidence,
     environments: environmentStore(sql),
     snapshots: snapshotStore(sql),
+    snapshotTallies: snapshotTallyStore(sql),
     provenance: provenanceStore(sql),
     policies: policyStore(sql),
     controls: controlStore(sql),

@@ -44,28 +44,28 @@ export function registerEnvironmentPages(app: FastifyInstance, site: PageSite): 
       const found = bodyOf(await reader.get(`/environments/${seg(org)}/${seg(env)}`), 'environment');
       const environment = isRecord(found) ? found : {};
       const count = typeof environment.snapshot_count === 'number' ? environment.snapshot_count : 0;
-      // Newest first, one page of snapshots at a time; each snapshot object carries its counts.
+      // Newest first, one page of snapshots at a time, each with its counts: one read for the page.
       const paging = pagingOf(pageNumberOf(request.query.page), PER_PAGE, count);
       const newest = count - (paging.page - 1) * PER_PAGE;
-      const indexes = Array.from({ length: Math.max(0, Math.min(PER_PAGE, newest)) }, (_, offset) => newest - offset);
-      const snapshots = await Promise.all(
-        indexes.map(async (index) =>
-          bodyOf(await reader.get(`/snapshots/${seg(org)}/${seg(env)}/${index}`), 'snapshot'),
-        ),
-      );
+      const snapshots =
+        newest < 1
+          ? []
+          : await site.services.snapshots.talliesOf(
+              await reader.org(org),
+              env,
+              Math.max(1, newest - PER_PAGE + 1),
+              newest,
+            );
       const policyNames = Array.isArray(environment.policies)
         ? environment.policies.filter((name): name is string => typeof name === 'string')
         : [];
       const policies = await Promise.all(
         policyNames.map(async (name) => (await reader.get(`/policies/${seg(org)}/${seg(name)}`)).body),
       );
-      const display = environmentDisplay(environment, snapshots.filter(isRecord), policies.filter(isRecord));
-      // What runs now is the latest snapshot's: read with the first page, read once more on the others.
+      const display = environmentDisplay(environment, snapshots, policies.filter(isRecord));
+      // What runs now is the latest snapshot's, read whole.
       const latest =
-        count === 0
-          ? undefined
-          : (snapshots.filter(isRecord).find((snapshot) => snapshot.index === count) ??
-            bodyOf(await reader.get(`/snapshots/${seg(org)}/${seg(env)}/${count}`), 'snapshot'));
+        count === 0 ? undefined : bodyOf(await reader.get(`/snapshots/${seg(org)}/${seg(env)}/${count}`), 'snapshot');
       const runningNow = isRecord(latest) ? snapshotDisplay(env, latest) : null;
       return sendPage(reply, 200, environmentPage(org, display, paging, runningNow));
     },
