@@ -217,6 +217,8 @@ describe('README quickstart', function () {
     before(async function () {
       if (!hasChromium()) this.skip();
       browser = await launchChromium();
+      // Only this run's pictures: the pages' numbers follow the table's rows.
+      rmSync(outputDir, { recursive: true, force: true });
       mkdirSync(outputDir, { recursive: true });
     });
     after(async () => {
@@ -229,6 +231,7 @@ describe('README quickstart', function () {
       assert.deepEqual(
         pages.map(({ page }) => page),
         [
+          "the org's home",
           'the environments',
           'environment production',
           'snapshot production#2',
@@ -236,9 +239,12 @@ describe('README quickstart', function () {
           'trail build-2',
           'trail build-1',
           'artifact shop:2.0',
+          'policy production-rules',
+          'search for 331789f7',
         ],
       );
       assert.ok(pages.find(({ page }) => page === 'artifact shop:2.0')!.path.endsWith(second));
+      assert.ok(second.startsWith(pages.find(({ page }) => page === 'search for 331789f7')!.path.split('q=')[1]));
       const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
       await page.goto(`${server.url}/`);
       await page.getByLabel('API key').fill(readFileSync(join(workDir, '.cev-data', 'admin-key'), 'utf8').trim());
