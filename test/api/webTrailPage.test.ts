@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../support/browser.ts';
 import { startServer, type TestServer } from './harness.ts';
 import { DESKTOP, screenshots, signIn } from './webKit.ts';
-import { plantStory, READER, STORY_CONFIG } from './webStory.ts';
+import { FP, plantStory, READER, STORY_CONFIG } from './webStory.ts';
 
 const RELEASE_42 = '/acme/flows/backend/trails/release-42';
 
@@ -110,5 +110,11 @@ describe('the trail page', function () {
     await page.goBack();
     await table.getByRole('link', { name: 'unit-tests' }).click();
     await page.getByRole('heading', { name: 'Attestation unit-tests' }).waitFor({ timeout: 15_000 });
+    // The attestation says why beside its verdict, and names its artifact as the trail does.
+    const section = await page.locator('section').innerText();
+    assert.match(section, /\nWhy: api unit tests: 1 failure\n/);
+    assert.match(section, new RegExp(`Artifact: api \\(${FP.api42.slice(0, 12)}…\\)`));
+    const shown = new URL(page.url());
+    await screenshots(page, server, `${shown.pathname}${shown.search}`, 'attestation-unit-tests');
   });
 });

@@ -8,7 +8,7 @@ import {
   type AttestationDisplay,
   type TableDisplay,
 } from '../../../../shared/display/attestation.ts';
-import { isRecord } from '../../../../shared/display/links.ts';
+import { isRecord, shortFingerprint } from '../../../../shared/display/links.ts';
 import { slotAttestationIds, trailDisplay, type TrailDisplay } from '../../../../shared/display/trail.ts';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
 import { page, sendPage } from './layout.ts';
@@ -39,7 +39,7 @@ export function registerTrailPages(app: FastifyInstance, site: PageSite): void {
         slotAttestationIds(record),
       );
       const display = trailDisplay(record, summaries);
-      let attestation: AttestationDisplay | undefined;
+      let attestation: ShownAttestation | undefined;
       const attestationId = request.query.attestation_id;
       if (typeof attestationId === 'string' && attestationId !== '') {
         const answer = await reader.get(`/attestations/${seg(org)}?attestation_id=${seg(attestationId)}&per_page=1`);
@@ -47,7 +47,7 @@ export function registerTrailPages(app: FastifyInstance, site: PageSite): void {
           answer.status === 200 && isRecord(answer.body) && Array.isArray(answer.body.data) ? answer.body.data : [];
         const record: unknown = data[0];
         if (isRecord(record) && record.flow_name === flow && record.trail_name === trail)
-          attestation = attestationDisplay(record);
+          attestation = { ...attestationDisplay(record), id: attestationId };
       }
       return sendPage(reply, 200, trailPage(org, display, attestation));
     },
@@ -82,7 +82,10 @@ export function registerTrailPages(app: FastifyInstance, site: PageSite): void {
   );
 }
 
-function trailPage(org: string, trail: TrailDisplay, attestation: AttestationDisplay | undefined): SafeHtml {
+/** An attestation shown on its trail's page, with its id to find its slot by. */
+type ShownAttestation = AttestationDisplay & { id: string };
+
+function trailPage(org: string, trail: TrailDisplay, attestation: ShownAttestation | undefined): SafeHtml {
   const source = sourceItems(org, trail);
   return page(
     `${trail.title} — ${trail.flow}`,
@@ -91,7 +94,7 @@ function trailPage(org: string, trail: TrailDisplay, attestation: AttestationDis
 ${verdictLine(trail.status)}
 <p>Flow ${refLink(org, { kind: 'flow', flow: trail.flow }, trail.flow)} · created ${when(trail.createdAt, 'at an unknown time')} by ${trail.createdBy}</p>
 ${trail.description === '' ? '' : html`<p>${trail.description}</p>`}
-${attestation === undefined ? '' : attestationSection(org, attestation)}
+${attestation === undefined ? '' : attestationSection(org, trail, attestation)}
 ${section(
   'Template slots',
   trail.slots.length === 0
@@ -156,10 +159,17 @@ function sourceItems(org: string, trail: TrailDisplay): SafeHtml[] {
   ];
 }
 
-function attestationSection(org: string, attestation: AttestationDisplay): SafeHtml {
+function attestationSection(org: string, trail: TrailDisplay, attestation: ShownAttestation): SafeHtml {
+  // Why it has its verdict, as its slot says it; its artifact by the name the trail gives it.
+  const slot = trail.slots.find(
+    (entry) => entry.attestation?.kind === 'attestation' && entry.attestation.attestationId === attestation.id,
+  );
+  const fingerprint = attestation.artifact?.kind === 'artifact' ? attestation.artifact.fingerprint : '';
+  const artifactName = trail.artifacts.find((artifact) => artifact.fingerprint === fingerprint)?.name;
   return html`<section aria-labelledby="attestation-heading">
 <h2 id="attestation-heading">Attestation ${attestation.title}</h2>
 <p>${attestation.type} · ${status(attestation.status)} · reported ${when(attestation.createdAt, 'at an unknown time')} by ${attestation.reportedBy}</p>
+${slot === undefined || attestation.status.state === 'COMPLIANT' ? '' : html`<p class="verdict ${slot.status.colour}">Why: ${slot.status.reason}</p>`}
 ${attestation.description === '' ? '' : html`<p>${attestation.description}</p>`}
 ${attestation.summary === '' ? '' : html`<p>${attestation.summary}</p>`}
 ${attestation.tables.map((entry: TableDisplay) => table(entry.caption, entry.columns, entry.rows))}
@@ -170,7 +180,7 @@ ${list([
   ...(attestation.artifact === null
     ? []
     : [
-        html`<li>Artifact: ${refLink(org, attestation.artifact, attestation.artifact.kind === 'artifact' ? attestation.artifact.fingerprint : '')}</li>`,
+        html`<li>Artifact: ${refLink(org, attestation.artifact, artifactName === undefined ? fingerprint : html`${artifactName} (${shortFingerprint(fingerprint)})`)}</li>`,
       ]),
   ...(attestation.evidence === null
     ? []
