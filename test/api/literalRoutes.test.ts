@@ -1,6 +1,8 @@
 // Hosted operations our `{name}` routes used to swallow (reference §8.4), each on its own literal
 // path: every test names a record after the literal segment, so the answer proves which handler
-// took the request (the record's own route would answer that record).
+// took the request (the record's own route would answer that record). And every operation of §8.4,
+// documented with its answer's schema (the shapes built here marked inferred), answering 200 as its
+// own operation documents it.
 import assert from 'node:assert/strict';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { attestationsByCommit, repoFilterOptions, tagOptions } from '../../shared/contract/catalogue.ts';
@@ -213,6 +215,91 @@ describe('literal paths of the hosted catalogue win over our {name} routes (refe
         providers: ['github', 'gitlab'],
         tags: { lang: ['go', 'ts'], owner: ['web'] },
       });
+    });
+  });
+
+  describe('every operation of reference §8.4 reaches its own handler', () => {
+    const walkFingerprint = fingerprint('walk');
+    let actionNumber = 0;
+    before(async () => {
+      await createFlow(server, 'acme', 'walk-flow');
+      await beginTrail(server, 'acme', 'walk-flow', 'walk-trail');
+      await attestArtifact(server, 'acme', 'walk-flow', {
+        fingerprint: walkFingerprint,
+        filename: 'walk',
+        git_commit: commit('walk'),
+        trail_name: 'walk-trail',
+        template_reference_name: 'walk',
+        repo_info: { name: 'walk-repo', url: 'https://git.example.test/walk-repo' },
+      });
+      assert.equal(
+        (await server.json('PUT', '/api/v2/environments/acme', { name: 'walk-env', type: 'server', description: 'w' }))
+          .status,
+        201,
+      );
+      const report = { artifacts: [{ digests: { walk: walkFingerprint }, creationTimestamp: 1_700_000_000 }] };
+      assert.equal((await server.json('PUT', '/api/v2/environments/acme/walk-env/report/server', report)).status, 200);
+      assert.equal(
+        (await server.json('POST', '/api/v2/controls/acme', { identifier: 'walk-ctl', name: 'walk' })).status,
+        201,
+      );
+      const action = await server.json<{ number: number }>(
+        'PUT',
+        '/api/v2/organizations/acme/environments_notifications',
+        {
+          name: 'walk-action',
+          targets: [{ type: 'EMAIL', emails: ['ops@example.test'] }],
+          environments: ['walk-env'],
+          triggers: ['ON_STARTED_ARTIFACT'],
+        },
+      );
+      assert.equal(action.status, 201, action.text);
+      actionNumber = action.body.number;
+    });
+
+    it('answers 200 with the answer its own operation documents, never an unknown route or a {name} route', async () => {
+      // The harness checks each answer against the schema of the operation its literal path names:
+      // an answer of a `{name}` route (a flow, control or repo of that name, or its 404) would not pass as a 200.
+      const requests: Record<string, [string, unknown?]> = {
+        'GET /attestations/{org}/list_attestations_for_criteria': [
+          '/attestations/acme/list_attestations_for_criteria?flow_name=walk-flow',
+        ],
+        'GET /attestations/system-attestation-types': ['/attestations/system-attestation-types'],
+        'GET /controls/{org}/tags': ['/controls/acme/tags'],
+        'GET /repos/{org}/tags': ['/repos/acme/tags'],
+        'GET /repos/{org}/filter-options': ['/repos/acme/filter-options'],
+        'GET /controls/{org}/{identifier}/versions': ['/controls/acme/walk-ctl/versions'],
+        'GET /controls/{org}/{identifier}/versions/{version_number}': ['/controls/acme/walk-ctl/versions/1'],
+        'GET /controls/{org}/{identifier}/decisions': ['/controls/acme/walk-ctl/decisions'],
+        'GET /controls/{org}/{identifier}/coverage': ['/controls/acme/walk-ctl/coverage'],
+        'GET /deployments/{org}': ['/deployments/acme'],
+        'GET /deployments/{org}/{env_name}/{fingerprint}': [`/deployments/acme/walk-env/${walkFingerprint}`],
+        'GET /environments/{org}/{env_name}/deployments': ['/environments/acme/walk-env/deployments'],
+        'GET /environments/{org}/{env_name}/deployment_frequency': ['/environments/acme/walk-env/deployment_frequency'],
+        'GET /repos/{org}/{repo}/deployments': ['/repos/acme/walk-repo/deployments'],
+        'GET /repos/{org}/{repo}/deployment-statistics': ['/repos/acme/walk-repo/deployment-statistics'],
+        'GET /repos/{org}/live-artifacts/{repo_name}': ['/repos/acme/live-artifacts/walk-repo'],
+        'GET /builds/{org}': ['/builds/acme'],
+        'GET /builds/{org}/statistics': ['/builds/acme/statistics'],
+        'GET /organizations/{org}': ['/organizations/acme'],
+        'PUT /organizations/{org}/environments_notifications/{number}': [
+          `/organizations/acme/environments_notifications/${actionNumber}`,
+          {
+            name: 'walk-action',
+            targets: [{ type: 'EMAIL', emails: ['ops@example.test'] }],
+            environments: ['walk-env'],
+            triggers: ['ON_EXITED_ARTIFACT'],
+          },
+        ],
+        'GET /artifacts/{org}/{flow_name}/{fingerprint}/audit_package': [
+          `/artifacts/acme/walk-flow/${walkFingerprint}/audit_package`,
+        ],
+      };
+      assert.deepEqual(Object.keys(requests).sort(), Object.keys(CATALOGUE).sort(), 'one request per operation');
+      for (const [operation, [path, body]] of Object.entries(requests)) {
+        const reply = await server.json(operation.split(' ')[0], `/api/v2${path}`, body);
+        assert.equal(reply.status, 200, `${operation}: ${reply.text.slice(0, 300)}`);
+      }
     });
   });
 });

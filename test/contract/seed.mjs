@@ -17,6 +17,12 @@ export const SEEDED = {
     'path.decision_id': 'none',
     'path.number': 1,
     'path.kind': 'generic',
+    // The hosted paths of reference §8.4 name their parameters as the hosted service does.
+    'path.env_name': 'prod',
+    'path.flow_name': 'web',
+    'path.repo': 'web-repo',
+    'path.repo_name': 'web-repo',
+    'path.version_number': 1,
   },
 };
 
@@ -54,6 +60,7 @@ export async function seedResources(url, key) {
     git_commit: COMMIT,
     build_url: 'https://ci.example.test/1',
     commit_url: 'https://git.example.test/c/1',
+    repo_info: { name: 'web-repo', url: 'https://git.example.test/web-repo', provider: 'github' },
   });
   const attestation = new FormData();
   attestation.append(
