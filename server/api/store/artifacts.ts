@@ -7,6 +7,7 @@ import {
   type Param,
   type Statements,
   type Unreadable,
+  withinWindow,
 } from './db.ts';
 import { newestNumberAt, numbersFor, numberVacated, type NumberedPartition } from './listPositions.ts';
 
@@ -320,14 +321,7 @@ export function artifactStore(sql: Statements): ArtifactStore {
     async tally(orgId, window) {
       const conditions = ['a.org_id = ?', 'f.archived_at IS NULL'];
       const params: Param[] = [orgId];
-      if (window.from !== undefined) {
-        conditions.push('a.created_at >= ?');
-        params.push(window.from);
-      }
-      if (window.to !== undefined) {
-        conditions.push('a.created_at <= ?');
-        params.push(window.to);
-      }
+      withinWindow(conditions, params, 'a.created_at', window);
       const rows = await sql.all<{ flow_name: string; state: string | null; n: number; first: number; last: number }>(
         `SELECT f.name AS flow_name, t.compliance_state AS state, count(*) AS n, min(a.created_at) AS first, max(a.created_at) AS last
            FROM artifacts a JOIN flows f ON f.id = a.flow_id JOIN trails t ON t.id = a.trail_id

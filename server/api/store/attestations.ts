@@ -9,6 +9,7 @@ import {
   type Param,
   type Statements,
   type Unreadable,
+  withinWindow,
 } from './db.ts';
 import { newestNumberAt, type NumberedPartition } from './listPositions.ts';
 
@@ -236,14 +237,7 @@ export function attestationStore(sql: Statements): AttestationStore {
     async pageOfFlow(flowId, window, limit, offset) {
       const conditions = ['a.flow_id = ?'];
       const params: Param[] = [flowId];
-      if (window.from !== undefined) {
-        conditions.push('a.created_at >= ?');
-        params.push(window.from);
-      }
-      if (window.to !== undefined) {
-        conditions.push('a.created_at <= ?');
-        params.push(window.to);
-      }
+      withinWindow(conditions, params, 'a.created_at', window);
       const clause = conditions.join(' AND ');
       let total: number;
       let rows: AttestationRow[];

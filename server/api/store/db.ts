@@ -77,6 +77,23 @@ export function inLiveFlow(alias: 'a' | 't'): string {
   return `NOT EXISTS (SELECT 1 FROM flows WHERE id = ${alias}.flow_id AND archived_at IS NOT NULL)`;
 }
 
+/** Adds the bounds of a time window on `column` (inclusive, each where given) to a statement's conditions. */
+export function withinWindow(
+  conditions: string[],
+  params: Param[],
+  column: string,
+  window: { from?: number; to?: number },
+): void {
+  if (window.from !== undefined) {
+    conditions.push(`${column} >= ?`);
+    params.push(window.from);
+  }
+  if (window.to !== undefined) {
+    conditions.push(`${column} <= ?`);
+    params.push(window.to);
+  }
+}
+
 /** `?, ?, ?` for `count` parameters. */
 export function placeholderList(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');

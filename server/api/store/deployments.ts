@@ -2,7 +2,7 @@
 // each repo of its provenance as it was recorded (migration 281). A page of a whole list is a seek
 // on those numbers; a time window or a flow picks rows one by one, so its pages count and walk
 // only the rows it picks.
-import type { Param, Statements } from './db.ts';
+import { withinWindow, type Param, type Statements } from './db.ts';
 
 export interface Deployment {
   environmentName: string;
@@ -132,14 +132,7 @@ function numbering(list: DeploymentList): {
 function conditionsOf(filter: DeploymentFilter): { sql: string[]; params: Param[] } {
   const sql: string[] = [];
   const params: Param[] = [];
-  if (filter.fromTimestamp !== undefined) {
-    sql.push('d.deployed_at >= ?');
-    params.push(filter.fromTimestamp);
-  }
-  if (filter.toTimestamp !== undefined) {
-    sql.push('d.deployed_at <= ?');
-    params.push(filter.toTimestamp);
-  }
+  withinWindow(sql, params, 'd.deployed_at', { from: filter.fromTimestamp, to: filter.toTimestamp });
   if (filter.flowName !== undefined) {
     sql.push('EXISTS (SELECT 1 FROM json_each(ev.flow_names) WHERE value = ?)');
     params.push(filter.flowName);

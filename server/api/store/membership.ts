@@ -1,4 +1,4 @@
-import type { Param, Statements } from './db.ts';
+import { withinWindow, type Param, type Statements } from './db.ts';
 
 /** A change to who may use an org: a service account or one of its keys (reference §2.18). */
 export interface MembershipEvent {
@@ -85,15 +85,11 @@ export function membershipStore(sql: Statements): MembershipStore {
         where.push(`type IN (${query.types.map(() => '?').join(', ')})`);
         params.push(...query.types);
       }
-      for (const [condition, value] of [
-        ['role = ?', query.role],
-        ['timestamp >= ?', query.from],
-        ['timestamp <= ?', query.to],
-      ] as const) {
-        if (value === undefined) continue;
-        where.push(condition);
-        params.push(value);
+      if (query.role !== undefined) {
+        where.push('role = ?');
+        params.push(query.role);
       }
+      withinWindow(where, params, 'timestamp', query);
       const condition = where.join(' AND ');
       const total = await sql.get<{ n: number }>(
         `SELECT count(*) AS n FROM membership_events WHERE ${condition}`,
