@@ -111,7 +111,7 @@ ${table(
     environment.problem ?? status(environment.compliance),
     String(environment.snapshotCount),
     when(environment.lastReportedAt, 'never'),
-    environment.policies.join(', '),
+    html`${environment.policies.map((policy, position) => html`${position === 0 ? '' : ', '}${refLink(org, { kind: 'policy', policy }, policy)}`)}`,
   ]),
   'No environments yet.',
 )}
