@@ -7,9 +7,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../support/browser.ts';
+import { seriousViolations } from './webKit.ts';
 import { attest, beginTrail, createFlow, scanResults } from './fixtures.ts';
 import type { Attestation, Page as ListPage } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
@@ -21,7 +21,6 @@ const outputDir = join(root, 'test-output', 'web');
 interface PageElement {
   getAttribute(name: string): string | null;
 }
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('trail page', function () {
   let server: TestServer;
@@ -175,29 +174,8 @@ describe('trail page', function () {
     });
 
     it('has no serious or critical accessibility violations (axe-core)', async () => {
-      // The page's policy runs no script of ours; only the checker gets in, in a context of its own.
-      const context = await browser.newContext({ bypassCSP: true });
-      const checked = await context.newPage();
-      await checked.goto(`${server.url}/sign-in`);
-      await checked.getByLabel('API key').fill('acme-reader-key-1');
-      await checked.getByRole('button', { name: 'Sign in' }).click();
-      await checked.getByRole('heading', { name: 'Your organizations' }).waitFor({ timeout: 15_000 });
-      for (const path of ['/', `/acme/flows/backend/trails/release-1?attestation_id=${attestationId}`]) {
-        await checked.goto(`${server.url}${path}`);
-        await checked.addScriptTag({ content: AXE });
-        const violations = await checked.evaluate(async () => {
-          const result = await (
-            globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
-          ).axe.run();
-          return result.violations.map(({ id, impact }) => ({ id, impact }));
-        });
-        assert.deepEqual(
-          violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'),
-          [],
-          path,
-        );
-      }
-      await context.close();
+      const paths = ['/', `/acme/flows/backend/trails/release-1?attestation_id=${attestationId}`];
+      assert.deepEqual(await seriousViolations(browser, server, 'acme-reader-key-1', paths), []);
     });
 
     it('refuses the trail to a key of another org', async () => {

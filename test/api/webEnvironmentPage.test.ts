@@ -1,36 +1,17 @@
 // The environment, snapshot and comparison pages of a small org (webStory.ts) in headless Chromium
 // against a real server. Screenshots land in test-output/web-pages/.
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../support/browser.ts';
-import { startServer, type TestServer } from './harness.ts';
-import { DESKTOP, screenshots, signIn } from './webKit.ts';
-import { API_IMAGE, FP, plantStory, READER, STORY_CONFIG, WEB_IMAGE } from './webStory.ts';
+import type { Page } from 'playwright-core';
+import type { TestServer } from './harness.ts';
+import { screenshots, tableRows } from './webKit.ts';
+import { API_IMAGE, FP, storyInChromium, WEB_IMAGE } from './webStory.ts';
 
 describe('the environment pages', function () {
+  const story = storyInChromium();
   let server: TestServer;
-  let browser: Browser;
   let page: Page;
-
-  before(async function () {
-    if (!hasChromium()) this.skip();
-    server = await startServer({ config: STORY_CONFIG });
-    await plantStory(server);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: DESKTOP });
-    await signIn(page, server, READER);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  /** The rows of a table named by its caption, a cell's text per column. */
-  async function rows(name: string | RegExp): Promise<string[][]> {
-    return (await page.getByRole('table', { name }).locator('tbody tr').allInnerTexts()).map((row) =>
-      row.split('\t').map((cell) => cell.trim()),
-    );
-  }
+  before(() => ({ server, page } = story));
+  const rows = (name: string | RegExp) => tableRows(page, name);
 
   it('shows what runs now: each artifact of the latest snapshot with its compliance and why', async () => {
     await page.goto(`${server.url}/acme/environments/production`);

@@ -34,7 +34,7 @@ export async function signIn(page: Page, server: TestServer, key: string): Promi
   await page.getByRole('heading', { name: 'Your organizations' }).waitFor({ timeout: 15_000 });
 }
 
-/** "path: rule (impact)" for each serious or critical axe-core finding on each page, signed in with `key`. */
+/** "path: rule (impact)" for each serious or critical axe-core finding on each page, signed in with `key` (and each page not answered 200). */
 export async function seriousViolations(
   browser: Browser,
   server: TestServer,
@@ -49,7 +49,8 @@ export async function seriousViolations(
     await signIn(checked, server, key);
     const found: string[] = [];
     for (const path of paths) {
-      await checked.goto(`${server.url}${path}`);
+      const response = await checked.goto(`${server.url}${path}`);
+      if (response?.status() !== 200) found.push(`${path}: answered ${response?.status()}, not the page`);
       await checked.addScriptTag({ content: AXE });
       const violations = await checked.evaluate(async () => {
         const result = await (
@@ -92,4 +93,11 @@ export async function screenshots(
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize(DESKTOP);
+}
+
+/** The rows of the table a page names by its caption, a cell's text per column. */
+export async function tableRows(page: Page, name: string | RegExp): Promise<string[][]> {
+  return (await page.getByRole('table', { name }).locator('tbody tr').allInnerTexts()).map((row) =>
+    row.split('\t').map((cell) => cell.trim()),
+  );
 }

@@ -3,46 +3,18 @@
 // test-output/web-pages/.
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../support/browser.ts';
 import { attest } from './fixtures.ts';
-import { startServer, type TestServer } from './harness.ts';
-import { DESKTOP, screenshots, signIn } from './webKit.ts';
-import {
-  API_IMAGE,
-  COMMIT,
-  FP,
-  OTHER_READER,
-  plantStory,
-  POLICY_V1,
-  POLICY_V2,
-  READER,
-  STORY_CONFIG,
-} from './webStory.ts';
+import type { TestServer } from './harness.ts';
+import { DESKTOP, screenshots, signIn, tableRows } from './webKit.ts';
+import { API_IMAGE, COMMIT, FP, OTHER_READER, POLICY_V1, POLICY_V2, storyInChromium } from './webStory.ts';
 
 describe('the pages of an org', function () {
+  const story = storyInChromium();
   let server: TestServer;
   let browser: Browser;
   let page: Page;
-
-  before(async function () {
-    if (!hasChromium()) this.skip();
-    server = await startServer({ config: STORY_CONFIG });
-    await plantStory(server);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: DESKTOP });
-    await signIn(page, server, READER);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  /** The rows of a table named by its caption, a cell's text per column. */
-  async function rows(name: string | RegExp): Promise<string[][]> {
-    return (await page.getByRole('table', { name }).locator('tbody tr').allInnerTexts()).map((row) =>
-      row.split('\t').map((cell) => cell.trim()),
-    );
-  }
+  before(() => ({ server, browser, page } = story));
+  const rows = (name: string | RegExp) => tableRows(page, name);
 
   it('says what was not found as a missing thing, with the way on and the range of snapshots there is', async () => {
     const refused = async (path: string, org = 'acme') => {
@@ -194,6 +166,10 @@ describe('the pages of an org', function () {
       ],
     );
     await screenshots(page, server, '/acme/policies', 'policies');
+    // The environment list links each attached policy too.
+    await page.goto(`${server.url}/acme/environments`);
+    await page.getByRole('table').getByRole('link', { name: 'prod-rules' }).click();
+    await page.getByRole('heading', { name: 'Policy prod-rules' }).waitFor({ timeout: 15_000 });
     assert.equal((await page.goto(`${server.url}/acme/policies/nope`))?.status(), 404);
   });
 

@@ -8,12 +8,12 @@
 // test-output/web-ui/.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../support/browser.ts';
+import { seriousViolations } from './webKit.ts';
 import { attest, attestArtifact, beginTrail, commit, createFlow, scanResults } from './fixtures.ts';
 import type { Artifact, Attestation, Environment, Flow, Page as ListPage, Snapshot, Trail } from './answers.ts';
 import { startServer, type TestServer } from './harness.ts';
@@ -26,7 +26,6 @@ interface PageElement {
   getAttribute(name: string): string | null;
   getBoundingClientRect(): { height: number };
 }
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const FP_APP = 'a1'.repeat(32);
 const FP_STRAY = 'b2'.repeat(32);
@@ -668,28 +667,7 @@ describe('web pages behind every html_url', function () {
     });
 
     it('has no serious or critical accessibility violations on any page (axe-core)', async () => {
-      // The pages' policy runs no script of ours; only the checker gets in, in a context of its own.
-      const context = await browser.newContext({ bypassCSP: true });
-      const checked = await context.newPage();
-      await signIn('acme-reader-key-1', checked);
-      const found: Record<string, string[]> = {};
-      for (const path of PATHS()) {
-        const response = await checked.goto(`${server.url}${path}`);
-        assert.equal(response?.status(), 200, path);
-        await checked.addScriptTag({ content: AXE });
-        const violations = await checked.evaluate(async () => {
-          const result = await (
-            globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
-          ).axe.run();
-          return result.violations.map(({ id, impact }) => `${id} (${impact})`);
-        });
-        found[path] = violations;
-      }
-      await context.close();
-      const serious = Object.entries(found).flatMap(([path, violations]) =>
-        violations.filter((text) => /\((serious|critical)\)/.test(text)).map((text) => `${path}: ${text}`),
-      );
-      assert.deepEqual(serious, []);
+      assert.deepEqual(await seriousViolations(browser, server, 'acme-reader-key-1', PATHS()), []);
     });
 
     it('refuses every page to a key of another org, telling nothing about it', async () => {

@@ -4,8 +4,11 @@
 // two versions of a policy, one without a policy and one never reported, and controls with
 // decisions (one archived). Names and values are plain, so the screenshots read as the product does.
 import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../support/browser.ts';
 import { attest, attestArtifact, beginTrail, commit, createEnvironment, createFlow, fingerprint } from './fixtures.ts';
-import type { Reply, TestServer } from './harness.ts';
+import { startServer, type Reply, type TestServer } from './harness.ts';
+import { DESKTOP, signIn } from './webKit.ts';
 
 export const READER = 'acme-reader-key-1';
 export const OTHER_READER = 'other-reader-key-1';
@@ -309,4 +312,32 @@ async function putPolicy(server: TestServer, name: string, description: string, 
 
 async function report(server: TestServer, environment: string, pods: Array<[string, string, string]>) {
   ok(await server.json('PUT', `/api/v2/environments/acme/${environment}/report/K8S`, k8s(pods)), environment);
+}
+
+/** A server holding the story, and a desktop-sized Chromium page signed in as its reader. */
+export interface StoryInChromium {
+  server: TestServer;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * Starts the story's server and Chromium before the suite's tests (skipping them without
+ * Chromium) and stops both after them; the fields are set once the suite's first hook has run.
+ */
+export function storyInChromium(): StoryInChromium {
+  const story = {} as StoryInChromium;
+  before(async function () {
+    if (!hasChromium()) this.skip();
+    story.server = await startServer({ config: STORY_CONFIG });
+    await plantStory(story.server);
+    story.browser = await launchChromium();
+    story.page = await story.browser.newPage({ viewport: DESKTOP });
+    await signIn(story.page, story.server, READER);
+  });
+  after(async () => {
+    await story.browser?.close();
+    await story.server?.stop();
+  });
+  return story;
 }

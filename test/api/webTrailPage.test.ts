@@ -2,38 +2,19 @@
 // happened to the trail, in words, with links to what it happened to. Screenshots land in
 // test-output/web-pages/.
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../support/browser.ts';
-import { startServer, type TestServer } from './harness.ts';
-import { DESKTOP, screenshots, signIn } from './webKit.ts';
-import { FP, plantStory, READER, STORY_CONFIG } from './webStory.ts';
+import type { Page } from 'playwright-core';
+import type { TestServer } from './harness.ts';
+import { screenshots, tableRows } from './webKit.ts';
+import { FP, storyInChromium } from './webStory.ts';
 
 const RELEASE_42 = '/acme/flows/backend/trails/release-42';
 
 describe('the trail page', function () {
+  const story = storyInChromium();
   let server: TestServer;
-  let browser: Browser;
   let page: Page;
-
-  before(async function () {
-    if (!hasChromium()) this.skip();
-    server = await startServer({ config: STORY_CONFIG });
-    await plantStory(server);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: DESKTOP });
-    await signIn(page, server, READER);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  /** The rows of a table named by its caption, a cell's text per column. */
-  async function rows(name: string | RegExp): Promise<string[][]> {
-    return (await page.getByRole('table', { name }).locator('tbody tr').allInnerTexts()).map((row) =>
-      row.split('\t').map((cell) => cell.trim()),
-    );
-  }
+  before(() => ({ server, page } = story));
+  const rows = (name: string | RegExp) => tableRows(page, name);
 
   it('says why in words: the failing condition of each slot, the missing one, the override, and never an attestation id', async () => {
     await page.goto(`${server.url}${RELEASE_42}`);
