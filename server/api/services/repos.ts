@@ -3,6 +3,7 @@
 import type { RepoFilterOptions, TagOptions } from '../../../shared/contract/types.ts';
 import type { Org } from '../store/orgs.ts';
 import type { RepoInfo } from '../store/repos.ts';
+import { repoFilterOptionsView } from '../views/repos.ts';
 import { tagOptionsOf } from '../views/tagOptions.ts';
 import type { ServiceDeps } from './index.ts';
 import { repoNamed, type RepoNarrowing } from './lookups.ts';
@@ -53,16 +54,9 @@ export function repoService({ store }: Pick<ServiceDeps, 'store'>) {
       return tagOptionsOf(await store.repos.tagSets(org.id));
     },
 
-    /** What the repo list filters by: the names, providers and tags in use, each sorted. */
+    /** What the repo list filters by: the names, providers and tags in use. */
     async filterOptions(org: Org): Promise<RepoFilterOptions> {
-      const repos = await store.repos.all(org.id);
-      const distinct = (values: unknown[]) =>
-        [...new Set(values.filter((value): value is string => typeof value === 'string'))].sort();
-      return {
-        names: distinct(repos.map((repo) => repo.name)),
-        providers: distinct(repos.map((repo) => repo.provider)),
-        tags: tagOptionsOf(await store.repos.tagSets(org.id)),
-      };
+      return repoFilterOptionsView(await store.repos.all(org.id), await store.repos.tagSets(org.id));
     },
 
     /** The one repo of that name (narrowed by provider or id), or 404; 400 when the name alone is ambiguous. */
