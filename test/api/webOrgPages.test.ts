@@ -24,11 +24,19 @@ describe('the pages of an org', function () {
       const main = await page.locator('main').innerText();
       assert.doesNotMatch(main, /for your key|permission|not allowed/i, path);
       // The org's navigation, and where to look instead.
-      assert.equal(
-        await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Flows' }).count(),
-        1,
+      if (org !== '')
+        assert.equal(
+          await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Flows' }).count(),
+          1,
+        );
+      assert.ok(
+        main.includes(
+          org === ''
+            ? 'Start again from the home page.'
+            : `Check the address, or find it from the flows or the environments of ${org}.`,
+        ),
+        path,
       );
-      assert.ok(main.includes(`Check the address, or find it from the flows or the environments of ${org}.`), path);
       return main;
     };
     for (const index of ['99', '0', 'abc']) {
@@ -53,6 +61,12 @@ describe('the pages of an org', function () {
     assert.match(await refused('/acme/flows/backend/trails/nope'), /No trail was found at this address\./);
     assert.match(await refused('/nope/environments', 'nope'), /No organization was found at this address\./);
     await screenshots(page, server, '/acme/flows/backend/trails/nope', 'not-found-trail');
+    // An address no page answers, mistyped: the same page in a browser; an API client keeps its JSON.
+    assert.match(await refused('/acme/flow/backend'), /No page was found at this address\./);
+    assert.match(await refused('/-x-/y/z', ''), /No page was found at this address\./);
+    const client = await server.raw('GET', '/acme/flow/backend', undefined, {});
+    assert.equal(client.status, 404);
+    assert.match(client.text, /^\{"message":"Not Found\. You have requested this URI \[\/acme\/flow\/backend\]/);
 
     // A key of another org learns nothing: the same words, no range, no name of the environment.
     const other = await browser.newPage({ viewport: DESKTOP });

@@ -22,6 +22,7 @@ import { customTypeRoutes } from './routes/customTypes.ts';
 import { flowRoutes } from './routes/flows.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { landingRoutes } from './pages/landingRoutes.ts';
+import { addressNotFound } from './pages/refusals.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { apiReferenceRoutes } from './routes/apiReference.ts';
 import { controlRoutes } from './routes/controls.ts';
@@ -186,10 +187,12 @@ export async function buildApp({ context, configuredKeys }: AppOptions): Promise
     if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({
-      message: `Not Found. You have requested this URI [${request.url.split('?')[0]}] but it does not exist on this server.`,
-    }),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      addressNotFound(request, reply) ??
+      reply.code(404).send({
+        message: `Not Found. You have requested this URI [${request.url.split('?')[0]}] but it does not exist on this server.`,
+      }),
   );
 
   await app.register(fastifyMultipart, { limits: MULTIPART_LIMITS });

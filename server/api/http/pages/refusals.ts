@@ -3,8 +3,10 @@
 // another key, and it says so as a missing thing, not a permission. It keeps the way on: the org's
 // navigation, where to look instead and, for a snapshot number out of range, the range there is
 // (said only once the environment itself could be read with the key).
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../../../../shared/html.ts';
-import { page } from './layout.ts';
+import { NAME_PATTERN } from '../../../../shared/names.ts';
+import { page, sendPage } from './layout.ts';
 import { hrefOf, orgNav } from './markup.ts';
 
 export class PageRefused extends Error {
@@ -38,4 +40,24 @@ export function refusalPage(org: string | undefined, refusal: PageRefused): Safe
 ${refusal.help}
 ${onward}`,
   );
+}
+
+const ORG_NAME = new RegExp(NAME_PATTERN);
+
+/**
+ * A browser's request for an address no page or operation answers (outside /api/): the not found
+ * page, inside the navigation of the org its first segment would be, when that can be an org name;
+ * undefined for any other request, which gets the API's own answer.
+ */
+export function addressNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+  const path = request.url.split('?')[0];
+  const accepted = String(request.headers.accept ?? '');
+  if (request.method !== 'GET' || path.startsWith('/api/') || !accepted.includes('text/html')) return undefined;
+  let first = '';
+  try {
+    first = decodeURIComponent(path.split('/')[1] ?? '');
+  } catch {
+    // The router refuses an undecodable address before this; should one get here, it is no org's name.
+  }
+  return sendPage(reply, 404, refusalPage(ORG_NAME.test(first) ? first : undefined, notFound('page')));
 }
